@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libkattr: safe access to kernel attribute filesystems (configfs, cgroupfs,
+ * procfs, tracefs) for the rgctl/likelytop/splicebench suite.
+ *
+ * Rules every function follows:
+ *  - it never prints and never exits;
+ *  - errors are returned as -errno (0 or a non-negative value on success);
+ *  - names beneath a mount handle are resolved without following a symlink
+ *    or ".." and without crossing into another mount;
+ *  - every path the caller gives as absolute is taken beneath the sysroot
+ *    prefix when one is set (kattr_set_sysroot()).
+ */
+#ifndef KATTR_KATTR_H
+#define KATTR_KATTR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KATTR_API __attribute__((visibility("default")))
+
+/* statfs(2) f_type values of the filesystems the suite works on. */
+#define KATTR_MAGIC_CONFIGFS	0x62656570UL
+#define KATTR_MAGIC_CGROUP1	0x0027e0ebUL
+#define KATTR_MAGIC_CGROUP2	0x63677270UL
+#define KATTR_MAGIC_PROC	0x00009fa0UL
+#define KATTR_MAGIC_SYSFS	0x62656572UL
+#define KATTR_MAGIC_TRACEFS	0x74726163UL
+#define KATTR_MAGIC_DEBUGFS	0x64626720UL
+#define KATTR_MAGIC_TMPFS	0x01021994UL
+#define KATTR_MAGIC_FUSE	0x65735546UL
+
+/* Environment variable read by kattr_sysroot_from_env(). */
+#define KATTR_SYSROOT_ENV	"KATTR_SYSROOT"
+
+/* Largest attribute kattr_read_alloc() accepts (-EFBIG beyond). */
+#define KATTR_READ_MAX		(64u << 20)
+
+/* ---- sysroot --------------------------------------------------------- */
+
+/*
+ * Set the prefix under which every absolute path is taken (as util-linux's
+ * --sysroot).  NULL or "" clears it.  The directory must exist; it is
+ * stored canonicalised.  -ENOTDIR / -ENOENT / -ENAMETOOLONG on error.
+ */
+KATTR_API int kattr_set_sysroot(const char *dir);
+/* The prefix in force, or NULL when none. */
+KATTR_API const char *kattr_get_sysroot(void);
+/* Set the prefix from $KATTR_SYSROOT when set and non-empty; 0 otherwise. */
+KATTR_API int kattr_sysroot_from_env(void);
+/*
+ * Write "<sysroot><path>" into buf.  path must be absolute.
+ * -EINVAL for a relative path, -ENAMETOOLONG when it does not fit.
+ */
+KATTR_API int kattr_sysroot_path(const char *path, char *buf, size_t size);
+
+/* ---- mountinfo ------------------------------------------------------- */
+
+/* One line of /proc/PID/mountinfo, pointing into the parsed line. */
+struct kattr_mnt {
+	unsigned int id;
+	unsigned int parent_id;
+	const char *root;
+	const char *mount_point;
+	const char *mount_opts;
+	const char *fstype;
+	const char *source;
+	const char *super_opts;
+};
+
+/*
+ * Parse one mountinfo line in place (octal escapes such as \040 are
+ * decoded).  -EINVAL when the line is malformed.
+ */
+KATTR_API int kattr_mountinfo_parse(char *line, struct kattr_mnt *out);
+
+/* true when the comma-separated list opts contains exactly opt. */
+KATTR_API bool kattr_opt_has(const char *opts, const char *opt);
+
+/*
+ * Call cb for every mount of the calling process (read from
+ * <sysroot>/proc/<pid>/mountinfo).  cb returns 0 to go on, > 0 to stop
+ * (that value is returned), < 0 to fail (returned as is).
+ */
+typedef int (*kattr_mnt_cb)(const struct kattr_mnt *mnt, void *data);
+KATTR_API int kattr_mountinfo_foreach(kattr_mnt_cb cb, void *data);
+
+/*
+ * Find the first mount of type fstype whose super options contain
+ * super_opt (NULL: any).  *mount_point is malloc'ed and is the path as
+ * the mounting process sees it (without the sysroot).  -ENOENT if none.
+ */
+KATTR_API int kattr_mountinfo_find(const char *fstype, const char *super_opt,
+				   char **mount_point);
+
+/* ---- mount handles ---------------------------------------------------- */
+
+struct kattr_mount;
+
+enum kattr_mount_flags {
+	/* Do not verify the statfs magic (the caller checks
+	 * kattr_mount_magic() itself). */
+	KATTR_MOUNT_ANY_MAGIC = 1u << 0,
+};
+
+/*
+ * Open a handle on the directory path (absolute; the sysroot prefix is
+ * applied; symlinks in path itself are followed, since the administrator
+ * named it).  Unless KATTR_MOUNT_ANY_MAGIC is given or a sysroot is set
+ * (a captured tree is an ordinary directory), the statfs magic must equal
+ * magic: -EMEDIUMTYPE otherwise.
+ */
+KATTR_API int kattr_mount_open(const char *path, unsigned long magic,
+			       unsigned int flags, struct kattr_mount **out);
+/* kattr_mountinfo_find() followed by kattr_mount_open(). */
+KATTR_API int kattr_mount_find(const char *fstype, const char *super_opt,
+			       unsigned long magic, unsigned int flags,
+			       struct kattr_mount **out);
+KATTR_API void kattr_mount_close(struct kattr_mount *m);
+/* The path as given (without the sysroot). */
+KATTR_API const char *kattr_mount_path(const struct kattr_mount *m);
+/* The statfs f_type seen when the handle was opened. */
+KATTR_API unsigned long kattr_mount_magic(const struct kattr_mount *m);
+/* The O_PATH directory descriptor of the handle (owned by it). */
+KATTR_API int kattr_mount_fd(const struct kattr_mount *m);
+
+/* ---- names ------------------------------------------------------------- */
+
+/*
+ * Check a relative name such as "db/batch" before it touches any tree:
+ * no leading '/', no empty, "." or ".." component, only printable ASCII
+ * other than '/' inside components, at most 255 bytes per component and
+ * at most 4095 in all.  Returns 0, or -EINVAL with *why (if why is not
+ * NULL) set to a static English reason.
+ */
+KATTR_API int kattr_name_check(const char *rel, const char **why);
+
+/* How names are resolved; KATTR_RESOLVE_AUTO uses openat2(2) when the
+ * kernel has it.  The others exist so both paths can be tested. */
+enum kattr_resolve_mode {
+	KATTR_RESOLVE_AUTO = 0,
+	KATTR_RESOLVE_OPENAT2,
+	KATTR_RESOLVE_FALLBACK,
+};
+KATTR_API void kattr_set_resolve_mode(enum kattr_resolve_mode mode);
+
+/*
+ * Open rel beneath the handle ("" or "." is the handle's root) with
+ * open(2) flags (O_CLOEXEC and O_NOFOLLOW are always added).  Returns a
+ * descriptor or -errno: -EXDEV for ".." or an absolute name, -ELOOP for
+ * a symlink on the way or at the end, -ENOENT, and so on.
+ */
+KATTR_API int kattr_open(struct kattr_mount *m, const char *rel, int flags);
+
+/* ---- attributes -------------------------------------------------------- */
+
+/*
+ * Read the whole attribute rel, opening it afresh (configfs fills its
+ * buffer once per open).  *out is malloc'ed and NUL-terminated; *len
+ * (if not NULL) excludes the NUL.
+ */
+KATTR_API int kattr_read_alloc(struct kattr_mount *m, const char *rel,
+			       char **out, size_t *len);
+/* Same into a caller buffer; returns the length, -EOVERFLOW if the value
+ * (plus its NUL) does not fit. */
+KATTR_API ssize_t kattr_read(struct kattr_mount *m, const char *rel,
+			     char *buf, size_t size);
+/* Read a decimal unsigned integer (surrounding whitespace allowed). */
+KATTR_API int kattr_read_u64(struct kattr_mount *m, const char *rel,
+			     uint64_t *value);
+/*
+ * Write buf in exactly one write(2) and return 0 or the kernel's -errno;
+ * a short write is -EIO.  Nothing is appended (no newline).
+ */
+KATTR_API int kattr_write(struct kattr_mount *m, const char *rel,
+			  const void *buf, size_t len);
+KATTR_API int kattr_write_str(struct kattr_mount *m, const char *rel,
+			      const char *s);
+
+/* ---- directories ------------------------------------------------------- */
+
+struct kattr_dirent {
+	char *name;
+	unsigned char type;	/* DT_DIR, DT_REG, ... (DT_UNKNOWN resolved) */
+};
+
+/* List rel (without "." and ".."), sorted by name. */
+KATTR_API int kattr_list(struct kattr_mount *m, const char *rel,
+			 struct kattr_dirent **ents, size_t *n);
+KATTR_API void kattr_list_free(struct kattr_dirent *ents, size_t n);
+KATTR_API int kattr_mkdir(struct kattr_mount *m, const char *rel, mode_t mode);
+KATTR_API int kattr_rmdir(struct kattr_mount *m, const char *rel);
+/* fstatat rel beneath the handle without following symlinks. */
+KATTR_API int kattr_stat(struct kattr_mount *m, const char *rel,
+			 struct stat *st);
+
+/* ---- plain files --------------------------------------------------------- */
+
+/*
+ * Read a whole file named by an absolute path (sysroot applied), such as
+ * /proc/sys/fs/pipe-max-size.  Same contract as kattr_read_alloc().
+ */
+KATTR_API int kattr_file_read(const char *path, char **out, size_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KATTR_KATTR_H */

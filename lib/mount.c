@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Mount handles and name resolution beneath them: never through a symlink,
+ * never up through "..", never into another mount.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "kattr/kattr.h"
+#include "internal.h"
+
+static enum kattr_resolve_mode resolve_mode = KATTR_RESOLVE_AUTO;
+static int have_openat2 = -1;	/* unknown until first use */
+
+void kattr_set_resolve_mode(enum kattr_resolve_mode mode)
+{
+	resolve_mode = mode;
+}
+
+int kattr_mount_open(const char *path, unsigned long magic, unsigned int flags,
+		     struct kattr_mount **out)
+{
+	char full[PATH_MAX];
+	struct kattr_mount *m;
+	struct statfs sfs;
+	struct stat st;
+	int fd, ret;
+
+	ret = kattr_sysroot_path(path, full, sizeof(full));
+	if (ret < 0)
+		return ret;
+	fd = open(full, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstatfs(fd, &sfs) < 0 || fstat(fd, &st) < 0) {
+		ret = -errno;
+		goto out_close;
+	}
+	if (!(flags & KATTR_MOUNT_ANY_MAGIC) && !kattr_get_sysroot() &&
+	    (unsigned long)sfs.f_type != magic) {
+		ret = -EMEDIUMTYPE;
+		goto out_close;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m || !(m->path = strdup(path))) {
+		free(m);
+		ret = -ENOMEM;
+		goto out_close;
+	}
+	m->fd = fd;
+	m->dev = st.st_dev;
+	m->magic = (unsigned long)sfs.f_type;
+	*out = m;
+	return 0;
+
+out_close:
+	close(fd);
+	return ret;
+}
+
+int kattr_mount_find(const char *fstype, const char *super_opt,
+		     unsigned long magic, unsigned int flags,
+		     struct kattr_mount **out)
+{
+	char *mp;
+	int ret;
+
+	ret = kattr_mountinfo_find(fstype, super_opt, &mp);
+	if (ret < 0)
+		return ret;
+	ret = kattr_mount_open(mp, magic, flags, out);
+	free(mp);
+	return ret;
+}
+
+void kattr_mount_close(struct kattr_mount *m)
+{
+	if (!m)
+		return;
+	close(m->fd);
+	free(m->path);
+	free(m);
+}
+
+const char *kattr_mount_path(const struct kattr_mount *m)
+{
+	return m->path;
+}
+
+unsigned long kattr_mount_magic(const struct kattr_mount *m)
+{
+	return m->magic;
+}
+
+int kattr_mount_fd(const struct kattr_mount *m)
+{
+	return m->fd;
+}
+
+int kattr_name_check(const char *rel, const char **why)
+{
+	const char *p, *reason = NULL;
+	size_t comp = 0, total = 0;
+
+	if (!rel || !*rel)
+		reason = "the name is empty";
+	else if (rel[0] == '/')
+		reason = "the name starts with '/' (give it relative to the root group)";
+	for (p = rel; !reason && *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (++total > 4095) {
+			reason = "the name is longer than 4095 bytes";
+		} else if (c == '/') {
+			if (comp == 0)
+				reason = "the name has an empty component ('//')";
+			comp = 0;
+		} else if (c < 0x21 || c > 0x7e) {
+			reason = c == ' ' ? "the name contains a space" :
+				 "the name contains a non-printable or non-ASCII byte";
+		} else if (++comp > 255) {
+			reason = "a component of the name is longer than 255 bytes";
+		} else if (c == '.' && comp == 1 &&
+			   (p[1] == '/' || p[1] == '\0' ||
+			    (p[1] == '.' && (p[2] == '/' || p[2] == '\0')))) {
+			reason = p[1] == '.' ? "the name contains '..'" :
+				 "the name contains a '.' component";
+		}
+	}
+	if (!reason && rel && *rel && comp == 0)
+		reason = "the name ends with '/'";
+	if (reason) {
+		if (why)
+			*why = reason;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Split rel into components in buf; reject ".." and absolute names with
+ * -EXDEV (what openat2 RESOLVE_BENEATH says for an escape).
+ */
+static int normalise(const char *rel, char *buf, size_t size)
+{
+	const char *p = rel;
+	size_t w = 0;
+
+	if (!rel)
+		return -EINVAL;
+	if (rel[0] == '/')
+		return -EXDEV;
+	while (*p) {
+		const char *slash = strchr(p, '/');
+		size_t len = slash ? (size_t)(slash - p) : strlen(p);
+
+		if (len == 2 && p[0] == '.' && p[1] == '.')
+			return -EXDEV;
+		if (len && !(len == 1 && p[0] == '.')) {
+			if (w + len + 2 > size)
+				return -ENAMETOOLONG;
+			if (w)
+				buf[w++] = '/';
+			memcpy(buf + w, p, len);
+			w += len;
+		}
+		p += len;
+		if (*p == '/')
+			p++;
+	}
+	if (!w)
+		buf[w++] = '.';
+	buf[w] = '\0';
+	return 0;
+}
+
+static int open_openat2(struct kattr_mount *m, const char *name, int flags)
+{
+	struct open_how how = {
+		.flags = (unsigned long long)(flags | O_CLOEXEC | O_NOFOLLOW),
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+	};
+	int tries = 0;
+	long fd;
+
+	do {
+		fd = syscall(SYS_openat2, m->fd, name, &how, sizeof(how));
+	} while (fd < 0 && errno == EAGAIN && ++tries < 16);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/* Per-component walk for kernels without openat2(2). */
+static int open_fallback(struct kattr_mount *m, char *name, int flags)
+{
+	char *comp = name, *slash;
+	struct stat st;
+	int dfd, fd;
+
+	dfd = fcntl(m->fd, F_DUPFD_CLOEXEC, 0);
+	if (dfd < 0)
+		return -errno;
+	while ((slash = strchr(comp, '/'))) {
+		*slash = '\0';
+		fd = openat(dfd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		*slash = '/';
+		if (fd < 0)
+			goto out_errno;
+		close(dfd);
+		dfd = fd;
+		if (fstat(dfd, &st) < 0)
+			goto out_errno;
+		if (S_ISLNK(st.st_mode)) {
+			close(dfd);
+			return -ELOOP;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			close(dfd);
+			return -ENOTDIR;
+		}
+		if (st.st_dev != m->dev) {
+			close(dfd);
+			return -EXDEV;
+		}
+		comp = slash + 1;
+	}
+	fd = openat(dfd, comp, flags | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		goto out_errno;
+	close(dfd);
+	if (fstat(fd, &st) < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	if (st.st_dev != m->dev) {
+		close(fd);
+		return -EXDEV;
+	}
+	return fd;
+
+out_errno:
+	fd = -errno;
+	close(dfd);
+	return fd;
+}
+
+int kattr_open(struct kattr_mount *m, const char *rel, int flags)
+{
+	char name[PATH_MAX];
+	struct stat st;
+	int fd, ret;
+
+	ret = normalise(rel, name, sizeof(name));
+	if (ret < 0)
+		return ret;
+	fd = -ENOSYS;
+	if (resolve_mode != KATTR_RESOLVE_FALLBACK && have_openat2 != 0) {
+		fd = open_openat2(m, name, flags);
+		if (fd == -ENOSYS || fd == -E2BIG) {
+			if (resolve_mode == KATTR_RESOLVE_OPENAT2)
+				return fd;
+			have_openat2 = 0;
+			fd = -ENOSYS;
+		} else {
+			have_openat2 = 1;
+		}
+	}
+	if (fd == -ENOSYS)
+		fd = open_fallback(m, name, flags);
+	/* O_DIRECTORY|O_NOFOLLOW on a symlink says ENOTDIR: say ELOOP. */
+	if (fd == -ENOTDIR && (flags & O_DIRECTORY)) {
+		int pfd = kattr_open(m, name, O_PATH);
+
+		if (pfd == -ELOOP)
+			return -ELOOP;
+		if (pfd >= 0)
+			close(pfd);
+	}
+	if (fd < 0)
+		return fd;
+	/* O_PATH|O_NOFOLLOW opens a trailing symlink itself: refuse it. */
+	if ((flags & O_PATH) && (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode))) {
+		close(fd);
+		return -ELOOP;
+	}
+	return fd;
+}

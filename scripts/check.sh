@@ -1,0 +1,44 @@
+#!/bin/bash
+# Install what is missing, then build and test every configuration:
+# all WITH_* options off, AddressSanitizer+UBSan, the fuzz targets for a
+# bounded time, and last the default build (its ctest summary ends the log).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+scripts/deps.sh || exit 1
+mkdir -p out
+status=0
+section() { printf '\n==== %s ====\n' "$*"; }
+ctest_in() {	# ctest_in DIR: run every test there
+	(cd "$1" && ctest --output-on-failure --timeout 600 "${@:2}") || status=1
+}
+
+section "build: every WITH_* option off"
+if scripts/build.sh out/build-off -DWITH_LIBCONFIG=OFF -DWITH_LIBMNL=OFF \
+	-DWITH_NCURSES=OFF -DWITH_FUSE=OFF; then
+	ctest_in out/build-off
+else
+	echo "all-off build FAILED"; status=1
+fi
+
+section "build: AddressSanitizer + UndefinedBehaviorSanitizer"
+if scripts/build.sh out/build-asan -DSANITIZE=ON; then
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest_in out/build-asan
+else
+	echo "sanitizer build FAILED"; status=1
+fi
+
+if [ -x scripts/fuzz.sh ]; then
+	section "fuzz targets (bounded)"
+	scripts/fuzz.sh out/build-fuzz || status=1
+fi
+
+section "build: default (-Wall -Wextra -Werror)"
+if scripts/build.sh out/build; then
+	ctest_in out/build
+else
+	echo "default build FAILED"; status=1
+fi
+[ $status = 0 ] || echo "check: FAILED (see the sections above)"
+exit $status

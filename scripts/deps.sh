@@ -1,0 +1,28 @@
+#!/bin/bash
+# Install what the suite needs from Debian's packages (Debian 12, as root).
+# Only missing packages are installed; apt-get update runs only then.
+set -eu
+pkgs=(
+	build-essential cmake pkg-config git
+	libjson-c-dev libconfig-dev libmnl-dev libncurses-dev libcmocka-dev
+	libfuse3-dev fuse3
+	clang libclang-rt-14-dev          # libFuzzer targets
+	mandoc                            # man page lint
+	cgroup-tools                      # the peer rgctl is tested and measured against
+	jq tmux gnuplot-nox libxml2-utils hyperfine
+)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "deps: missing packages: ${missing[*]}; run as root to install them" >&2
+		exit 1
+	fi
+	echo "deps: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

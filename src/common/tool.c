@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "kattr/kattr.h"
+#include "tool.h"
+
+static const char *prog = "tool";
+
+const char *tool_name(void)
+{
+	return prog;
+}
+
+static void vwarn_msg(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", prog);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void tool_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_msg(fmt, ap);
+	va_end(ap);
+}
+
+void tool_die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_msg(fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+void tool_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_msg(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+	exit(EXIT_USAGE);
+}
+
+void tool_try_help(void)
+{
+	fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+	exit(EXIT_USAGE);
+}
+
+void tool_version(void)
+{
+	printf("%s (kattr suite) %s\n", prog, SUITE_VERSION);
+	exit(EXIT_OK);
+}
+
+/*
+ * A full disk or a closed pipe must not pass silently: check stdout once
+ * everything is written (atexit), as util-linux's close_stdout does.
+ */
+static int stdout_failed(void)
+{
+	int prev_fail = ferror(stdout);
+	int fclose_fail;
+
+	errno = 0;
+	fclose_fail = fclose(stdout) != 0;
+	if (!prev_fail && !fclose_fail)
+		return 0;
+	/* EPIPE: the reader went away; that is not worth a message. */
+	return errno == EPIPE ? -1 : 1;
+}
+
+void tool_flush_stdout(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		int e = errno;
+
+		if (e == EPIPE)
+			_exit(EXIT_FAIL);
+		fprintf(stderr, "%s: write error on standard output: %s\n",
+			prog, e ? strerror(e) : "unknown error");
+		_exit(EXIT_FAIL);
+	}
+}
+
+static void close_stdout(void)
+{
+	int r = stdout_failed();
+
+	if (r > 0) {
+		fprintf(stderr, "%s: write error on standard output: %s\n",
+			prog, errno ? strerror(errno) : "unknown error");
+		_exit(EXIT_FAIL);
+	}
+	if (r < 0)
+		_exit(EXIT_FAIL);
+	if (fclose(stderr) != 0)
+		_exit(EXIT_FAIL);
+}
+
+void tool_init(const char *name)
+{
+	int ret;
+
+	prog = name;
+	atexit(close_stdout);
+	ret = kattr_sysroot_from_env();
+	if (ret < 0)
+		tool_die(EXIT_USAGE, "cannot use $%s as sysroot: %s",
+			 KATTR_SYSROOT_ENV, strerror(-ret));
+}
+
+void tool_set_sysroot(const char *dir)
+{
+	int ret = kattr_set_sysroot(dir);
+
+	if (ret < 0)
+		tool_usage_error("cannot use '%s' as sysroot: %s", dir,
+				 strerror(-ret));
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What every tool's main() shares: exit codes, messages, --version,
+ * --sysroot, and reporting write errors on stdout at exit.
+ */
+#ifndef SUITE_TOOL_H
+#define SUITE_TOOL_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,		/* the operation failed */
+	EXIT_USAGE = 2,		/* bad command line */
+};
+
+/* Long-only options are numbered from here, as util-linux does. */
+#define TOOL_OPT_BASE 256
+#define TOOL_OPT_SYSROOT (TOOL_OPT_BASE + 0)
+/* First free long-only option number for a tool's own options. */
+#define TOOL_OPT_FIRST (TOOL_OPT_BASE + 16)
+
+/*
+ * Call first in main(): remembers the program name, makes a failed
+ * write to stdout at exit an error (exit 1), and applies $KATTR_SYSROOT.
+ */
+void tool_init(const char *name);
+const char *tool_name(void);
+
+/* "prog: msg" on stderr. */
+void tool_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "prog: msg" and exit(status). */
+__attribute__((noreturn, format(printf, 2, 3)))
+void tool_die(int status, const char *fmt, ...);
+/* "prog: msg\nTry 'prog --help' for more information." and exit 2. */
+__attribute__((noreturn, format(printf, 1, 2)))
+void tool_usage_error(const char *fmt, ...);
+/* After getopt_long() has printed its complaint: the hint, and exit 2. */
+__attribute__((noreturn)) void tool_try_help(void);
+/* Print "prog (kattr suite) VERSION" and exit 0. */
+__attribute__((noreturn)) void tool_version(void);
+/* Apply a --sysroot DIR argument (exit 2 when DIR is unusable). */
+void tool_set_sysroot(const char *dir);
+
+/* Flush stdout now and exit 1 with a message if that failed. */
+void tool_flush_stdout(void);
+
+#endif

@@ -1,0 +1,49 @@
+# Helpers for the shell-level tests.  Source it; BUILD_DIR and SRC_DIR come
+# from ctest.  A test exits 0 (passed), 1 (failed) or 77 (skipped, with the
+# reason printed).
+set -u
+: "${BUILD_DIR:?run through ctest}" "${SRC_DIR:?run through ctest}"
+T_FAILS=0
+T_CHECKS=0
+
+tool_path() {
+	case "$1" in
+	*) echo "$BUILD_DIR/src/$1/$1" ;;
+	esac
+}
+
+fail() { echo "FAIL: $*"; T_FAILS=$((T_FAILS + 1)); }
+ok() { T_CHECKS=$((T_CHECKS + 1)); }
+skip_test() { echo "SKIP: $*"; exit 77; }
+require_root() { [ "$(id -u)" = 0 ] || skip_test "needs root ($1)"; }
+
+# run CMD...: sets $rc, $out, $err
+run() {
+	local o e
+	o=$(mktemp) e=$(mktemp)
+	"$@" >"$o" 2>"$e"
+	rc=$?
+	out=$(cat "$o") err=$(cat "$e")
+	rm -f "$o" "$e"
+}
+
+# expect_rc N what: checks $rc
+expect_rc() {
+	if [ "$rc" != "$1" ]; then
+		fail "$2: exit status $rc, expected $1 (stderr: ${err:0:300})"
+	else
+		ok
+	fi
+}
+
+expect_match() {	# expect_match TEXT REGEX what
+	if printf '%s' "$1" | grep -Eq -- "$2"; then ok; else
+		fail "$3: '${1:0:300}' does not match /$2/"
+	fi
+}
+
+finish() {
+	echo "$T_CHECKS checks, $T_FAILS failed"
+	[ "$T_FAILS" = 0 ] || exit 1
+	exit 0
+}
