@@ -17,6 +17,7 @@ const char *tool_name(void)
 	return prog;
 }
 
+__attribute__((format(printf, 1, 0)))
 static void vwarn_msg(const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: ", prog);
