@@ -273,34 +273,85 @@ KATTR_API int kattr_rgproc_parse_status(const char *text, struct kattr_rgproc *p
 	return 0;
 }
 
-KATTR_API int kattr_rgproc_read(pid_t pid, struct kattr_rgproc *p)
+KATTR_API int kattr_rgproc_parse_stat(const char *text, struct kattr_rgproc *p)
+{
+	const char *open = strchr(text, '('), *close = strrchr(text, ')');
+	unsigned long long flags;
+	char state;
+	int ppid;
+	size_t n;
+
+	if (!open || !close || close < open)
+		return -EINVAL;
+	n = (size_t)(close - open - 1);
+	if (n >= sizeof(p->comm))
+		n = sizeof(p->comm) - 1;
+	memcpy(p->comm, open + 1, n);
+	p->comm[n] = '\0';
+	/* state ppid pgrp session tty_nr tpgid flags */
+	if (sscanf(close + 1, " %c %d %*d %*d %*d %*d %llu", &state, &ppid, &flags) != 3 ||
+	    ppid < 0)
+		return -EINVAL;
+	p->ppid = ppid;
+	p->kthread = (flags & 0x00200000ULL) != 0;	/* PF_KTHREAD */
+	return 0;
+}
+
+KATTR_API unsigned int kattr_rgconf_needs(const struct kattr_rgconf *c)
+{
+	unsigned int what = 0;
+
+	for (size_t i = 0; i < c->nrules; i++) {
+		const struct kattr_rgconf_rule *r = &c->rules[i];
+
+		if (r->exe)
+			what |= KATTR_RGPROC_EXE;
+		if (r->user || r->ugroup || r->has_uid || r->has_gid)
+			what |= KATTR_RGPROC_IDS;
+	}
+	return what;
+}
+
+KATTR_API int kattr_rgproc_read(pid_t pid, unsigned int what,
+				struct kattr_rgproc *p)
 {
 	char path[64], full[PATH_MAX];
 	char *text;
-	size_t len;
+	bool kthread;
 	ssize_t n;
 	int r;
 
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	r = kattr_file_read(path, &text, NULL);
 	if (r < 0)
 		return r == -ENOENT ? -ESRCH : r;
-	r = kattr_rgproc_parse_status(text, p);
+	r = kattr_rgproc_parse_stat(text, p);
 	free(text);
 	if (r < 0)
 		return r;
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	r = kattr_file_read(path, &text, &len);
-	if (r < 0)
-		return r == -ENOENT ? -ESRCH : r;
-	if (len && text[len - 1] == '\n')
-		text[--len] = '\0';
-	snprintf(p->comm, sizeof(p->comm), "%s", text);
-	free(text);
+	kthread = p->kthread;
+	if (what & KATTR_RGPROC_IDS) {
+		char comm[sizeof(p->comm)];
+		pid_t ppid = p->ppid;
+
+		memcpy(comm, p->comm, sizeof(comm));
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+		r = kattr_file_read(path, &text, NULL);
+		if (r < 0)
+			return r == -ENOENT ? -ESRCH : r;
+		r = kattr_rgproc_parse_status(text, p);
+		free(text);
+		if (r < 0)
+			return r;
+		memcpy(p->comm, comm, sizeof(comm));
+		p->ppid = ppid;
+		p->kthread = kthread;
+	}
 	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
-	if (!p->kthread && kattr_sysroot_path(path, full, sizeof(full)) == 0) {
+	if ((what & KATTR_RGPROC_EXE) && !p->kthread &&
+	    kattr_sysroot_path(path, full, sizeof(full)) == 0) {
 		n = readlink(full, p->exe, sizeof(p->exe) - 1);
 		p->exe[n > 0 ? n : 0] = '\0';
 	}

@@ -50,12 +50,40 @@ static void read_self(void **state)
 {
 	struct kattr_rgproc p;
 
-	assert_int_equal(kattr_rgproc_read(getpid(), &p), 0);
+	assert_int_equal(kattr_rgproc_read(getpid(), KATTR_RGPROC_ALL, &p), 0);
 	assert_int_equal(p.uid, geteuid());
+	assert_false(p.kthread);
 	assert_int_equal(p.ppid, getppid());
 	assert_string_equal(p.comm, "test_rgd_rgconf");
 	assert_non_null(strstr(p.exe, "test_rgd_rgconf"));
-	assert_int_equal(kattr_rgproc_read(0x3ffffff0, &p), -ESRCH);
+	assert_int_equal(kattr_rgproc_read(0x3ffffff0, 0, &p), -ESRCH);
+	/* only stat: no exe, no ids */
+	p.uid = 12345;
+	assert_int_equal(kattr_rgproc_read(getpid(), 0, &p), 0);
+	assert_string_equal(p.comm, "test_rgd_rgconf");
+	assert_string_equal(p.exe, "");
+	assert_int_equal(p.uid, 0);
+	/* kthreadd is a kernel thread */
+	assert_int_equal(kattr_rgproc_read(2, KATTR_RGPROC_ALL, &p), 0);
+	assert_true(p.kthread);
+	assert_string_equal(p.exe, "");
+}
+
+static void stat_parse(void **state)
+{
+	struct kattr_rgproc p;
+
+	memset(&p, 0, sizeof(p));
+	assert_int_equal(kattr_rgproc_parse_stat(
+		"42 (a) b (c)) S 41 42 42 0 -1 4194560 100 0 0 0", &p), 0);
+	assert_string_equal(p.comm, "a) b (c)");
+	assert_int_equal(p.ppid, 41);
+	assert_false(p.kthread);
+	assert_int_equal(kattr_rgproc_parse_stat(
+		"2 (kthreadd) S 0 0 0 0 -1 2129984 0 0", &p), 0);
+	assert_true(p.kthread);
+	assert_int_equal(kattr_rgproc_parse_stat("2 kthreadd S 0", &p), -EINVAL);
+	assert_int_equal(kattr_rgproc_parse_stat("2 (x) S", &p), -EINVAL);
 }
 
 #if WITH_LIBCONFIG
@@ -246,6 +274,7 @@ static void matching(void **state)
 	struct kattr_rgproc p;
 	char err[256];
 
+	assert_int_equal(kattr_rgconf_needs(c), KATTR_RGPROC_ALL);
 	memset(&p, 0, sizeof(p));
 	p.uid = 70;
 	p.gid = 1000;
@@ -292,6 +321,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(status_parse),
 		cmocka_unit_test(read_self),
+		cmocka_unit_test(stat_parse),
 #if WITH_LIBCONFIG
 		cmocka_unit_test(example_parses),
 		cmocka_unit_test(every_error),

@@ -101,10 +101,25 @@ struct kattr_rgproc {
  */
 KATTR_API int kattr_rgproc_parse_status(const char *text, struct kattr_rgproc *p);
 /*
- * Read process pid from <sysroot>/proc: status, comm and the exe link.
- * -ESRCH when it is gone.
+ * Fill comm, ppid and kthread from the text of /proc/PID/stat (comm may
+ * hold spaces and parentheses).  -EINVAL when malformed.
  */
-KATTR_API int kattr_rgproc_read(pid_t pid, struct kattr_rgproc *p);
+KATTR_API int kattr_rgproc_parse_stat(const char *text, struct kattr_rgproc *p);
+
+/* What kattr_rgproc_read() reads beyond /proc/PID/stat. */
+enum kattr_rgproc_what {
+	KATTR_RGPROC_IDS = 1u << 0,	/* status: uid, gid, groups */
+	KATTR_RGPROC_EXE = 1u << 1,	/* the exe link */
+	KATTR_RGPROC_ALL = KATTR_RGPROC_IDS | KATTR_RGPROC_EXE,
+};
+/*
+ * Read process pid from <sysroot>/proc: stat always (comm, ppid, kernel
+ * thread), and what asks for more.  -ESRCH when it is gone.
+ */
+KATTR_API int kattr_rgproc_read(pid_t pid, unsigned int what,
+				struct kattr_rgproc *p);
+/* What the rules of c look at (kattr_rgproc_what bits). */
+KATTR_API unsigned int kattr_rgconf_needs(const struct kattr_rgconf *c);
 
 /* Index of the first rule that matches p, or -1 (kernel threads: -1). */
 KATTR_API int kattr_rgconf_match(const struct kattr_rgconf *c,
