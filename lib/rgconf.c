@@ -276,7 +276,7 @@ KATTR_API int kattr_rgproc_parse_status(const char *text, struct kattr_rgproc *p
 KATTR_API int kattr_rgproc_parse_stat(const char *text, struct kattr_rgproc *p)
 {
 	const char *open = strchr(text, '('), *close = strrchr(text, ')');
-	unsigned long long flags;
+	unsigned long long flags, start;
 	char state;
 	int ppid;
 	size_t n;
@@ -288,11 +288,13 @@ KATTR_API int kattr_rgproc_parse_stat(const char *text, struct kattr_rgproc *p)
 		n = sizeof(p->comm) - 1;
 	memcpy(p->comm, open + 1, n);
 	p->comm[n] = '\0';
-	/* state ppid pgrp session tty_nr tpgid flags */
-	if (sscanf(close + 1, " %c %d %*d %*d %*d %*d %llu", &state, &ppid, &flags) != 3 ||
+	/* state ppid pgrp session tty_nr tpgid flags (9), ..., starttime (22) */
+	if (sscanf(close + 1, " %c %d %*d %*d %*d %*d %llu %*u %*u %*u %*u %*u %*u"
+		   " %*d %*d %*d %*d %*d %*d %llu", &state, &ppid, &flags, &start) != 4 ||
 	    ppid < 0)
 		return -EINVAL;
 	p->ppid = ppid;
+	p->starttime = start;
 	p->kthread = (flags & 0x00200000ULL) != 0;	/* PF_KTHREAD */
 	return 0;
 }
@@ -336,6 +338,8 @@ KATTR_API int kattr_rgproc_read(pid_t pid, unsigned int what,
 		char comm[sizeof(p->comm)];
 		pid_t ppid = p->ppid;
 
+		uint64_t start = p->starttime;
+
 		memcpy(comm, p->comm, sizeof(comm));
 		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 		r = kattr_file_read(path, &text, NULL);
@@ -347,6 +351,7 @@ KATTR_API int kattr_rgproc_read(pid_t pid, unsigned int what,
 			return r;
 		memcpy(p->comm, comm, sizeof(comm));
 		p->ppid = ppid;
+		p->starttime = start;
 		p->kthread = kthread;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);

@@ -69,7 +69,14 @@ struct cls {
 	size_t ring_next;
 	struct kattr_procev_sock *ev;
 	int rcvbuf_max;
+	uint64_t last_ev_ts;	/* CLOCK_MONOTONIC ns of the last event seen */
 	unsigned long moved, failed;
+};
+
+/* A process the rules did not match, for the rescan's second pass. */
+struct unmatched {
+	pid_t pid, ppid;
+	uint64_t start;		/* clock ticks after boot */
 };
 
 static void vlog(struct cls *c, const char *fmt, ...)
@@ -211,8 +218,11 @@ static void follow_children(struct cls *c, pid_t parent, size_t gi,
 /*
  * Classify process pid by the rules; ts is the time of the event that
  * asked for it (children forked since then follow it), 0 for a scan.
+ * When no rule matches and um is given, it gets the process's parent
+ * and start time; returns whether a rule matched.
  */
-static void classify(struct cls *c, pid_t pid, const char *reason, uint64_t ts)
+static bool classify(struct cls *c, pid_t pid, const char *reason, uint64_t ts,
+		     struct unmatched *um)
 {
 	struct kattr_rgproc p;
 	const struct kattr_rgconf_group *g;
@@ -221,32 +231,52 @@ static void classify(struct cls *c, pid_t pid, const char *reason, uint64_t ts)
 	int r;
 
 	if (kattr_rgproc_read(pid, kattr_rgconf_needs(c->conf), &p) < 0)
-		return;
+		return true;	/* gone: nothing to do */
 	r = kattr_rgconf_match(c->conf, &p);
 	if (r < 0) {
 		if (c->verbose > 1)
 			vlog(c, "%d (%s): no rule matches (%s)", (int)pid,
 			     rgctl_q(p.comm), reason);
-		return;
+		if (um && !p.kthread) {
+			um->pid = pid;
+			um->ppid = p.ppid;
+			um->start = p.starttime;
+		}
+		return p.kthread;
 	}
 	g = kattr_rgconf_find_group(c->conf, c->conf->rules[r].group);
 	gi = (size_t)(g - c->conf->groups);
 	snprintf(why, sizeof(why), "rule %d (%s:%u, %s)", r + 1,
 		 c->file, c->conf->rules[r].line, reason);
 	if (move(c, pid, p.comm, gi, why) == -ESRCH)
-		return;
+		return true;
 	grp_set(c, pid, (unsigned)gi + 1);
 	if (ts)
 		follow_children(c, pid, gi, ts, 0);
+	return true;
 }
 
-/* Classify every process in /proc; forget what was known before. */
-static int scan(struct cls *c, const char *why)
+static int by_start(const void *a, const void *b)
+{
+	const struct unmatched *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/*
+ * Classify every process in /proc; forget what was known before.  When
+ * events were lost, since (clock ticks after boot, else UINT64_MAX) is
+ * when they may have started to be: a process started since then that
+ * no rule matches follows a classified parent, as its fork event would
+ * have made it do.
+ */
+static int scan(struct cls *c, const char *why, uint64_t since)
 {
 	char path[4096];
 	struct dirent *d;
+	struct unmatched *um = NULL;
+	size_t n = 0, nu = 0, cap = 0;
 	unsigned long before = c->moved;
-	size_t n = 0;
 	DIR *dir;
 	int ret;
 
@@ -264,17 +294,60 @@ static int scan(struct cls *c, const char *why)
 	}
 	memset(c->ring, 0, sizeof(c->ring));
 	while ((d = readdir(dir))) {
+		struct unmatched u = { 0 };
 		char *end;
 		long pid = strtol(d->d_name, &end, 10);
 
 		if (*end || pid <= 0 || d->d_name[0] == '0')
 			continue;
-		classify(c, (pid_t)pid, why, 0);
 		n++;
+		if (classify(c, (pid_t)pid, why, 0, &u) || since == UINT64_MAX ||
+		    u.start < since)
+			continue;
+		if (nu == cap) {
+			struct unmatched *t;
+
+			cap = cap ? cap * 2 : 256;
+			t = realloc(um, cap * sizeof(*um));
+			if (!t)
+				break;
+			um = t;
+		}
+		um[nu++] = u;
 	}
 	closedir(dir);
+	/* Parents start before their children: oldest first. */
+	qsort(um, nu, sizeof(*um), by_start);
+	for (size_t i = 0; i < nu; i++) {
+		unsigned int g = grp_get(c, um[i].ppid);
+
+		if (g)
+			inherit(c, um[i].pid, um[i].ppid, g - 1, 0, 0);
+	}
+	free(um);
 	vlog(c, "scan (%s): %zu processes, %lu moved", why, n, c->moved - before);
 	return 0;
+}
+
+/* The time events may have been lost from, in clock ticks after boot. */
+static uint64_t lost_since(const struct cls *c)
+{
+	struct timespec mono, boot;
+	long hz = sysconf(_SC_CLK_TCK);
+	int64_t off, t;
+
+	if (hz <= 0)
+		hz = 100;
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_BOOTTIME, &boot);
+	off = (int64_t)(boot.tv_sec - mono.tv_sec) * 1000000000LL +
+	      (boot.tv_nsec - mono.tv_nsec);
+	/* A second before the last event seen: the kernel's order across
+	 * CPUs is not exact, and start times are in ticks. */
+	t = (int64_t)c->last_ev_ts + off - 1000000000LL;
+	if (!c->last_ev_ts || t < 0)
+		return 0;
+	return (uint64_t)t / (uint64_t)(1000000000LL / hz);
 }
 
 /* ---- events ---------------------------------------------------------- */
@@ -284,6 +357,8 @@ static int on_event(const struct kattr_procev *ev, void *data)
 	struct cls *c = data;
 	unsigned int g;
 
+	if (ev->timestamp_ns)
+		c->last_ev_ts = ev->timestamp_ns;
 	switch (ev->type) {
 	case KATTR_PROCEV_NONE:
 		if (ev->ack_err)
@@ -305,17 +380,17 @@ static int on_event(const struct kattr_procev *ev, void *data)
 		}
 		break;
 	case KATTR_PROCEV_EXEC:
-		classify(c, ev->tgid, "exec", ev->timestamp_ns);
+		classify(c, ev->tgid, "exec", ev->timestamp_ns, NULL);
 		break;
 	case KATTR_PROCEV_UID:
-		classify(c, ev->tgid, "uid change", ev->timestamp_ns);
+		classify(c, ev->tgid, "uid change", ev->timestamp_ns, NULL);
 		break;
 	case KATTR_PROCEV_GID:
-		classify(c, ev->tgid, "gid change", ev->timestamp_ns);
+		classify(c, ev->tgid, "gid change", ev->timestamp_ns, NULL);
 		break;
 	case KATTR_PROCEV_COMM:
 		if (ev->pid == ev->tgid)
-			classify(c, ev->tgid, "comm change", ev->timestamp_ns);
+			classify(c, ev->tgid, "comm change", ev->timestamp_ns, NULL);
 		break;
 	case KATTR_PROCEV_EXIT:
 		if (ev->pid == ev->tgid)
@@ -344,7 +419,7 @@ static void recover(struct cls *c, uint64_t lost, bool overflow)
 			  "buffer grown" : "buffer at its maximum");
 	if (after > before)
 		vlog(c, "receive buffer now %d KiB", after / 1024);
-	scan(c, "after lost events");
+	scan(c, "after lost events", lost_since(c));
 }
 
 /* Check that every rule's group exists; err gets why not. */
@@ -392,7 +467,7 @@ static void reload(struct cls *c)
 	c->conf = n;
 	tool_warn("reloaded %zu rule%s from %s", n->nrules, n->nrules == 1 ? "" : "s",
 		  c->file);
-	scan(c, "reload");
+	scan(c, "reload", UINT64_MAX);
 }
 
 static int loop(struct cls *c)
@@ -526,7 +601,7 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 		vlog(c, "listening to process events, receive buffer %d KiB",
 		     kattr_procev_rcvbuf(c->ev) / 2048);
 	}
-	ret = scan(c, "start");
+	ret = scan(c, "start", UINT64_MAX);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot scan /proc: %s", strerror(-ret));
 	if (once)

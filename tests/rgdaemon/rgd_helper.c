@@ -12,6 +12,7 @@
  *       exit once all have reported.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,13 +34,33 @@ static void spin(double secs)
 	} while ((double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9 < secs);
 }
 
+/* fork(), retried while the system is out of processes for a moment. */
+static pid_t xfork(void)
+{
+	for (int i = 0; i < 200; i++) {
+		pid_t p = fork();
+
+		if (p >= 0 || errno != EAGAIN)
+			return p;
+		usleep(5000);
+	}
+	return -1;
+}
+
 static int tree(const char *secs)
 {
-	pid_t c = fork();
+	pid_t c = xfork();
 
-	if (c < 0)
+	if (c < 0) {
+		perror("rgd_helper tree: fork");
 		return 1;
+	}
 	if (c == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		/* Not the storm's pipe: it would never see EOF. */
+		if (null >= 0)
+			dup2(null, STDOUT_FILENO);
 		execlp("sleep", "sleep", secs, (char *)NULL);
 		_exit(127);
 	}
@@ -57,27 +78,44 @@ static int tree(const char *secs)
 static int storm(int nshort, int nlong, const char *prog, const char *secs)
 {
 	int every = nlong ? (nshort / nlong) + 1 : nshort + 1;
-	int started = 0;
+	int started = 0, fds[2];
+	char buf[4096];
+	ssize_t n;
+
+	/* The trees report through a pipe; EOF once all have. */
+	if (pipe(fds) < 0)
+		return 1;
 
 	signal(SIGCHLD, SIG_IGN);	/* no zombies from the short ones */
 	for (int i = 0; i < nshort || started < nlong; i++) {
 		pid_t p;
 
 		if (started < nlong && i % every == 0) {
-			p = fork();
+			p = xfork();
 			if (p == 0) {
+				dup2(fds[1], STDOUT_FILENO);
+				close(fds[0]);
+				close(fds[1]);
 				execl(prog, prog, "tree", secs, (char *)NULL);
+				perror("rgd_helper storm: exec");
 				_exit(127);
 			}
-			if (p > 0)
-				started++;
+			if (p < 0) {
+				perror("rgd_helper storm: fork");
+				return 1;
+			}
+			started++;
 		}
 		if (i < nshort) {
-			p = fork();
+			p = xfork();
 			if (p == 0)
 				_exit(0);
 		}
 	}
+	close(fds[1]);
+	while ((n = read(fds[0], buf, sizeof(buf))) > 0)
+		if (write(STDOUT_FILENO, buf, (size_t)n) != n)
+			return 1;
 	return 0;
 }
 

@@ -75,15 +75,18 @@ static void stat_parse(void **state)
 
 	memset(&p, 0, sizeof(p));
 	assert_int_equal(kattr_rgproc_parse_stat(
-		"42 (a) b (c)) S 41 42 42 0 -1 4194560 100 0 0 0", &p), 0);
+		"42 (a) b (c)) S 41 42 42 0 -1 4194560 100 0 0 0 5 6 0 0 20 0 1 0 "
+		"987654 1000 200", &p), 0);
+	assert_int_equal(p.starttime, 987654);
 	assert_string_equal(p.comm, "a) b (c)");
 	assert_int_equal(p.ppid, 41);
 	assert_false(p.kthread);
 	assert_int_equal(kattr_rgproc_parse_stat(
-		"2 (kthreadd) S 0 0 0 0 -1 2129984 0 0", &p), 0);
+		"2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 0 0 0 0 20 0 1 0 3 0", &p), 0);
 	assert_true(p.kthread);
 	assert_int_equal(kattr_rgproc_parse_stat("2 kthreadd S 0", &p), -EINVAL);
 	assert_int_equal(kattr_rgproc_parse_stat("2 (x) S", &p), -EINVAL);
+	assert_int_equal(kattr_rgproc_parse_stat("2 (x) S 0 0 0 0 -1 2129984 0 0", &p), -EINVAL);
 }
 
 #if WITH_LIBCONFIG

@@ -92,6 +92,7 @@ struct kattr_rgproc {
 	uint32_t groups[KATTR_RGPROC_MAX_GROUPS];
 	size_t ngroups;
 	pid_t ppid;
+	uint64_t starttime;	/* clock ticks after boot (stat field 22) */
 	bool kthread;		/* a kernel thread: never moved */
 };
 
@@ -101,7 +102,7 @@ struct kattr_rgproc {
  */
 KATTR_API int kattr_rgproc_parse_status(const char *text, struct kattr_rgproc *p);
 /*
- * Fill comm, ppid and kthread from the text of /proc/PID/stat (comm may
+ * Fill comm, ppid, starttime and kthread from the text of /proc/PID/stat (comm may
  * hold spaces and parentheses).  -EINVAL when malformed.
  */
 KATTR_API int kattr_rgproc_parse_stat(const char *text, struct kattr_rgproc *p);
