@@ -150,6 +150,19 @@ static int delay(struct rgctl *ctx, const char *group)
 			tool_die(EXIT_FAIL, "cannot read the taskstats of pid %d: %s",
 				 (int)pids[i], ret == -EPERM ?
 				 "permission denied (needs CAP_NET_ADMIN)" : strerror(-ret));
+		if (!t.comm[0]) {
+			/* The kernel names only threads, not whole processes. */
+			char path[64], *text = NULL;
+			size_t len;
+
+			snprintf(path, sizeof(path), "/proc/%d/comm", (int)pids[i]);
+			if (kattr_file_read(path, &text, &len) == 0) {
+				if (len && text[len - 1] == '\n')
+					text[len - 1] = '\0';
+				snprintf(t.comm, sizeof(t.comm), "%s", text);
+			}
+			free(text);
+		}
 		add(&sum, &t);
 		shown++;
 		if (ctx->json) {
