@@ -56,7 +56,7 @@ echo "rgctl $("$RG" --version | awk '{print $NF}'), $(dpkg-query -W -f='cgroup-t
 mkdir "$CPU/$G" "$CPU/$G/rg" "$CPU/$G/cg"
 
 # ---- 1. moving NPROC running processes ----
-"$SLEEPERS" "$NPROC" "$work/pids" < <(sleep infinity) &
+"$SLEEPERS" "$NPROC" "$work/pids" &
 sleepers_pid=$!
 for _ in $(seq 600); do [ -s "$work/pids" ] && [ "$(wc -l <"$work/pids")" = "$NPROC" ] && break; sleep 0.1; done
 [ "$(wc -l <"$work/pids" 2>/dev/null)" = "$NPROC" ] || { echo "run.sh: could not start $NPROC processes"; exit 1; }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sleepers N PIDFILE: start N child processes that only sleep, write their
- * pids to PIDFILE (one per line), then wait until stdin reaches EOF or a
- * SIGTERM/SIGINT arrives, kill them all and reap them.  Children also die
- * with the parent (PR_SET_PDEATHSIG), so nothing outlives a benchmark.
+ * pids to PIDFILE (one per line), then wait for SIGTERM or SIGINT (or the
+ * death of whoever started sleepers), kill them all and reap them.  The
+ * children die with sleepers too (PR_SET_PDEATHSIG), so nothing outlives
+ * a benchmark.
  */
 #include <errno.h>
 #include <signal.h>
@@ -26,8 +27,8 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	long n, started = 0;
 	pid_t *pids, parent = getpid();
+	sigset_t block, old;
 	FILE *f;
-	char c;
 
 	if (argc != 3 || (n = strtol(argv[1], NULL, 10)) <= 0) {
 		fprintf(stderr, "usage: sleepers N PIDFILE\n");
@@ -36,9 +37,15 @@ int main(int argc, char **argv)
 	pids = calloc((size_t)n, sizeof(*pids));
 	if (!pids)
 		return 1;
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	/* Blocked until sigsuspend(): a signal cannot slip in between. */
+	sigprocmask(SIG_BLOCK, &block, &old);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
-	for (; started < n && !stop; started++) {
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	for (; started < n; started++) {
 		pid_t p = fork();
 
 		if (p < 0) {
@@ -46,6 +53,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		if (p == 0) {
+			sigprocmask(SIG_SETMASK, &old, NULL);
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			if (getppid() != parent)
 				_exit(0);
@@ -60,8 +68,8 @@ int main(int argc, char **argv)
 	if (!f || fclose(f) != 0)
 		perror("sleepers: pid file");
 	else if (started == n)
-		while (!stop && read(0, &c, 1) > 0)
-			;
+		while (!stop)
+			sigsuspend(&old);
 	for (long i = 0; i < started; i++)
 		kill(pids[i], SIGKILL);
 	for (long i = 0; i < started; i++)
