@@ -43,7 +43,7 @@ left=$("$RGCS_IO" read "$R/big/members" | wc -l)
 same "$left" "$((n - half - (half - n / 8)))" "exited tasks dropped out"
 # rmdir moves the rest to the root.
 io OK "rmdir big with members" rmdir "$R/big"
-has_line "$(cat "$R/members")" "${RGCSFS_SLEEPS[n-1]}" && ok || fail "members not back in the root"
+in_root "${RGCSFS_SLEEPS[n-1]}" && ok || fail "members not back in the root"
 
 stop_emulator
 finish

@@ -26,6 +26,10 @@
 #			(printing the log) when the emulator exited non-zero,
 #			e.g. on an AddressSanitizer report.
 # rgcsfs_mounted DIR	true while an rgcsfs is mounted on DIR.
+# rgcsfs_in_root RES_GROUPS PID
+#			true when PID is a member of the root group.  The
+#			root's list is ENOSPC on a busy machine (that is the
+#			ABI): then "listed in no other group" is checked.
 # rgcsfs_spawn_sleeps N	starts N "sleep" children, appends their pids to
 #			RGCSFS_SLEEPS; rgcsfs_kill_sleeps kills and reaps them.
 #
@@ -135,6 +139,17 @@ rgcsfs_stop() {
 	[ "$status" = 0 ] || cat "$dir.rgcsfs.log"
 	rm -f "$dir.rgcsfs.pid" "$dir.rgcsfs.log"
 	return $status
+}
+
+rgcsfs_in_root() {
+	local root=$1 pid=$2 text
+	[ -e "/proc/$pid" ] || return 1
+	if text=$("$RGCS_IO" read "$root/members"); then
+		printf '%s\n' "$text" | grep -qx -- "$pid"
+		return
+	fi
+	[ "$text" = ENOSPC ] || return 1
+	! find "$root" -mindepth 2 -name members -exec cat {} + 2>/dev/null | grep -qx -- "$pid"
 }
 
 rgcsfs_spawn_sleeps() {

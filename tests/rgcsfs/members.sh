@@ -8,9 +8,8 @@ s1=${RGCSFS_SLEEPS[0]} s2=${RGCSFS_SLEEPS[1]} s3=${RGCSFS_SLEEPS[2]} s4=${RGCSFS
 lines() { "$RGCS_IO" read "$1" | tr '\n' ' '; }
 
 # The root lists every task, the test shell and the sleeps included.
-root=$(cat "$R/members")
 for p in $$ "$s1" "$s2" "$s3" 1; do
-	has_line "$root" "$p" && ok || fail "pid $p missing from the root's members"
+	in_root "$p" && ok || fail "pid $p missing from the root's members"
 done
 io OK "mkdir a" mkdir "$R/a"
 io OK "mkdir b" mkdir "$R/b"
@@ -19,8 +18,7 @@ same "$(wc -c <"$R/a/members")" 0 "a new group has no members"
 # One id per line, most recently added first; moved tasks leave the root.
 for p in "$s1" "$s2" "$s3"; do io OK "move $p" write "$R/a/members" "$p"; done
 same "$(lines "$R/a/members")" "$s3 $s2 $s1 " "a's members, newest first"
-root=$(cat "$R/members")
-has_line "$root" "$s1" && fail "a moved task is still listed in the root" || ok
+in_root "$s1" && fail "a moved task is still listed in the root" || ok
 io OK "moving into the same group again" write "$R/a/members" "$s2"
 same "$(lines "$R/a/members")" "$s3 $s2 $s1 " "a second move into the same group changes nothing"
 
@@ -85,9 +83,8 @@ io OK "move s1 to a/c" write "$R/a/c/members" "$s1"
 io OK "rmdir of a group with members" rmdir "$R/a/c"
 same "$(lines "$R/a/members")" "$s1 $s3 $s2 " "members of a/c moved to a"
 io OK "rmdir a" rmdir "$R/a"
-root=$(cat "$R/members")
 for p in "$s1" "$s2" "$s3"; do
-	has_line "$root" "$p" && ok || fail "pid $p not back in the root after rmdir a"
+	in_root "$p" && ok || fail "pid $p not back in the root after rmdir a"
 done
 
 # Only the named thread moves, not its whole thread group.
@@ -103,7 +100,7 @@ t = threading.Thread(target=time.sleep, args=(300,), daemon=True); t.start(); ti
 	io OK "mkdir t" mkdir "$R/t"
 	io OK "move one thread" write "$R/t/members" "$tid"
 	same "$(lines "$R/t/members")" "$tid " "only the thread moved"
-	has_line "$(cat "$R/members")" "$py" && ok || fail "the thread group leader left the root"
+	in_root "$py" && ok || fail "the thread group leader left the root"
 	kill "$py"; wait "$py" 2>/dev/null
 else
 	echo "note: python3 missing, per-thread move not checked"

@@ -11,13 +11,17 @@ numtasks: Number of forkrate failures [0-9]+
 cpu:effective_min_shares=[0-9]+, load=[0-9]+$'
 expect_match "$(cat "$R/stats")" "$nt_re" "root stats format"
 expect_match "$(cat "$R/stats")" "cpu:effective_min_shares=100, " "the root's effective share is 100"
-# Current usage = the root's members
+# Current usage = the root's members (ENOSPC past ~600 of them: a busy machine)
 st=$("$RGCS_IO" fd "$R/stats" read) m=$("$RGCS_IO" fd "$R/members" read)
 usage=$(printf '%s' "$st" | grep -oE 'Current usage [0-9]+' | grep -oE '[0-9]+$')
-n=$(printf '%s' "$m" | cut -d: -f3- | wc -w)
-# the second open is one more task (rgcs_io itself): allow that one
-[ "$usage" -ge $((n - 2)) ] && [ "$usage" -le $((n + 2)) ] && ok ||
-	fail "root Current usage $usage, members $n"
+if [ "${m#read:ENOSPC}" != "$m" ]; then
+	[ "${usage:-0}" -gt 500 ] && ok || fail "root members ENOSPC but Current usage '$usage'"
+else
+	n=$(printf '%s' "$m" | cut -d: -f3- | wc -w)
+	# the second open is one more task (rgcs_io itself): allow that
+	[ "${usage:-0}" -ge $((n - 2)) ] && [ "${usage:-0}" -le $((n + 2)) ] && ok ||
+		fail "root Current usage '$usage', members $n"
+fi
 
 io OK "mkdir a" mkdir "$R/a"
 same "$(cat "$R/a/stats")" "numtasks: Current usage 0
