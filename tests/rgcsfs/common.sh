@@ -35,6 +35,9 @@ same() {
 # has_line FILE-TEXT LINE: is LINE one of TEXT's lines?
 has_line() { printf '%s\n' "$1" | grep -qx -- "$2"; }
 
+# in_root PID: is PID a member of res_groups itself?
+in_root() { rgcsfs_in_root "$R" "$1"; }
+
 # stop_emulator: the clean-exit check every test ends with
 stop_emulator() {
 	rgcsfs_stop "$mnt" || fail "the emulator did not exit cleanly"

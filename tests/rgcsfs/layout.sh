@@ -63,7 +63,7 @@ io ENOENT "rmdir of a missing group" rmdir "$R/nosuch"
 p=$R/a/b/c/d/e
 while [ "$p" != "$R" ]; do io OK "rmdir ${p#"$R"/}" rmdir "$p"; p=${p%/*}; done
 same "$(ls -A "$R" | sort | tr '\n' ' ')" "members shares stats " "root after rmdir"
-has_line "$(cat "$R/members")" $$ && ok || fail "members of removed groups went back to the root"
+in_root $$ && ok || fail "members of removed groups went back to the root"
 
 # SIGTERM: unmounts and exits 0.
 stop_emulator
@@ -74,4 +74,16 @@ kill -KILL "$(cat "$mnt.rgcsfs.pid")"
 for ((i = 0; i < 50; i++)); do rgcsfs_mounted "$mnt" || break; sleep 0.1; done
 if rgcsfs_mounted "$mnt"; then fail "mount left behind after SIGKILL"; else ok; fi
 rgcsfs_stop "$mnt" >/dev/null	# reaps it (exit status 137 is expected here)
+
+# A test that fails half-way leaves nothing mounted: lib.sh from a trap.
+out=$(bash -c '. "$SRC_DIR/tests/rgcsfs/lib.sh"; d=$(mktemp -d /tmp/rgcsfs-fail.XXXXXX)
+	trap "rgcsfs_stop $d; rmdir $d" EXIT
+	rgcsfs_start "$d" >/dev/null || exit 2
+	echo "$d $(cat "$d.rgcsfs.pid")"; mkdir "$d/res_groups/x"; exit 1')
+rc=$?
+read -r d p <<<"$out"
+same "$rc" 1 "the failing script ran (output '$out')"
+if [ -n "$d" ] && rgcsfs_mounted "$d"; then fail "$d still mounted"; else ok; fi
+if [ -n "$p" ] && kill -0 "$p" 2>/dev/null; then fail "emulator $p still running"; else ok; fi
+[ -n "$d" ] && [ -e "$d" ] && fail "$d left behind" || ok
 finish

@@ -17,8 +17,8 @@
 #			background and waits until res_groups/ is there.
 #			Returns 77 after printing "SKIP: <reason>" when it
 #			cannot run here (built with WITH_FUSE=OFF, not root,
-#			no /dev/fuse, no fusermount3); 1 with the emulator's
-#			log when it fails to mount.  Call it in the test's own
+#			no /dev/fuse, no fusermount3, FUSE mounts refused);
+#			1 with the emulator's log when it fails otherwise.  Call it in the test's own
 #			shell, not in $(...): rgcsfs_stop waits for the process.
 # rgcsfs_stop DIR	unmounts (SIGTERM, then SIGKILL and a lazy unmount if
 #			needed) and reaps the emulator.  Safe to call twice,
@@ -26,6 +26,10 @@
 #			(printing the log) when the emulator exited non-zero,
 #			e.g. on an AddressSanitizer report.
 # rgcsfs_mounted DIR	true while an rgcsfs is mounted on DIR.
+# rgcsfs_in_root RES_GROUPS PID
+#			true when PID is a member of the root group.  The
+#			root's list is ENOSPC on a busy machine (that is the
+#			ABI): then "listed in no other group" is checked.
 # rgcsfs_spawn_sleeps N	starts N "sleep" children, appends their pids to
 #			RGCSFS_SLEEPS; rgcsfs_kill_sleeps kills and reaps them.
 #
@@ -65,9 +69,10 @@ rgcsfs_mounted() {
 }
 
 rgcsfs_start() {
-	local dir=$1 pid i limit
+	local dir pid i limit why
 	rgcsfs_usable || { echo "SKIP: $RGCSFS_WHY"; return 77; }
-	[ -d "$dir" ] || { echo "rgcsfs_start: $dir is not a directory"; return 1; }
+	dir=$(realpath -e -- "$1" 2>/dev/null)
+	[ -d "$dir" ] || { echo "rgcsfs_start: $1 is not a directory"; return 1; }
 	if rgcsfs_mounted "$dir"; then
 		echo "rgcsfs_start: an rgcsfs is already mounted on $dir"; return 1
 	fi
@@ -80,6 +85,15 @@ rgcsfs_start() {
 			return 0
 		fi
 		if ! kill -0 "$pid" 2>/dev/null; then
+			# a kernel or container that refuses FUSE mounts: skip
+			why=$(grep -m1 -E 'Operation not permitted|device not found|No such device' \
+				"$dir.rgcsfs.log")
+			if [ -n "$why" ]; then
+				RGCSFS_WHY="cannot mount FUSE here: $why"
+				rgcsfs_stop "$dir" >/dev/null
+				echo "SKIP: $RGCSFS_WHY"
+				return 77
+			fi
 			echo "rgcsfs_start: the emulator exited before mounting $dir:"
 			cat "$dir.rgcsfs.log"
 			rgcsfs_stop "$dir" >/dev/null
@@ -94,7 +108,8 @@ rgcsfs_start() {
 }
 
 rgcsfs_stop() {
-	local dir=$1 pid status=0 i
+	local dir pid status=0 i
+	dir=$(realpath -m -- "$1")
 	[ -f "$dir.rgcsfs.pid" ] || return 0
 	pid=$(cat "$dir.rgcsfs.pid")
 	if kill -0 "$pid" 2>/dev/null; then
@@ -124,6 +139,17 @@ rgcsfs_stop() {
 	[ "$status" = 0 ] || cat "$dir.rgcsfs.log"
 	rm -f "$dir.rgcsfs.pid" "$dir.rgcsfs.log"
 	return $status
+}
+
+rgcsfs_in_root() {
+	local root=$1 pid=$2 text
+	[ -e "/proc/$pid" ] || return 1
+	if text=$("$RGCS_IO" read "$root/members"); then
+		printf '%s\n' "$text" | grep -qx -- "$pid"
+		return
+	fi
+	[ "$text" = ENOSPC ] || return 1
+	! find "$root" -mindepth 2 -name members -exec cat {} + 2>/dev/null | grep -qx -- "$pid"
 }
 
 rgcsfs_spawn_sleeps() {

@@ -152,6 +152,8 @@ int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
 
+	if (argc >= 4 && !strcmp(cmd, "fd"))
+		return fd_ops(argv[2], argc - 3, argv + 3);
 	if (argc == 4 && !strcmp(cmd, "write"))
 		return report(one_write(argv[2], argv[3], 0));
 	if (argc == 3 && !strcmp(cmd, "read")) {
@@ -207,8 +209,6 @@ int main(int argc, char **argv)
 			goto usage;
 		return report(rc < 0 ? errno : 0);
 	}
-	if (argc >= 4 && !strcmp(cmd, "fd"))
-		return fd_ops(argv[2], argc - 3, argv + 3);
 usage:
 	fprintf(stderr, "usage: rgcs_io write FILE DATA | read FILE | mkdir|rmdir|creat|mknod|"
 		"unlink|truncate PATH | rename|link|symlink A B | fd FILE OP...\n");

@@ -330,7 +330,8 @@ static int scan(struct rgcs_fs *fs, bool initial)
 		}
 	}
 	/* New tasks, oldest first, join their parent's (or leader's) group. */
-	qsort(nt, n, sizeof(*nt), cmp_newtask);
+	if (n)
+		qsort(nt, n, sizeof(*nt), cmp_newtask);
 	for (i = 0; i < n; i++) {
 		pid_t from = nt[i].tid != nt[i].tgid ? nt[i].tgid : nt[i].ts.ppid;
 		struct rgcs_member *parent = from > 0 ? find_member(fs, from) : NULL;
