@@ -106,14 +106,20 @@ static int run_attach(struct rgctl *ctx, int argc, char **argv)
 	for (int i = 0; i < n; i++)
 		if (rgctl_parse_pid(argv[optind + i], &pids[i]) < 0)
 			bad++;
-	if (bad)
+	if (bad) {
+		free(pids);
+		free(res);
 		tool_die(EXIT_FAIL, "nothing moved: %d invalid pid%s", bad,
 			 bad > 1 ? "s" : "");
+	}
 	rg = rgctl_rg(ctx);
 	ret = kattr_rg_attach(rg, group, pids, (size_t)n, flags, res);
-	if (ret < 0)
+	if (ret < 0) {
+		free(pids);
+		free(res);
 		tool_die(EXIT_FAIL, "cannot move tasks to '%s': %s", rgctl_q(group),
 			 rgctl_strerror(ret));
+	}
 	for (int i = 0; i < n; i++)
 		if (res[i] < 0)
 			tool_warn("cannot move pid %d to '%s': %s", (int)pids[i],

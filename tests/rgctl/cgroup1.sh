@@ -111,8 +111,17 @@ expect_rc 0 "stats"
 expect_match "$out" "^cpu: nr_periods [0-9]+" "stats text"
 r --json stats "$G/a"
 expect_match "$(json_get "$out" '.stats.cpu.nr_periods')" '^[0-9]+$' "--json stats nr_periods"
-if grep -qw cpuacct <<<"$(awk '$5 == "'"$CPU"'"' /proc/self/mountinfo)"; then
+ACCT=$(mount_of cgroup cpuacct)
+if [ -n "$ACCT" ] && [ "$ACCT" = "$CPU" ]; then
 	expect_match "$(json_get "$out" '.stats.cpuacct.usage')" '^[0-9]+$' "--json stats cpuacct.usage (co-mounted)"
+elif [ -n "$ACCT" ]; then
+	# cpuacct on its own hierarchy: read where a group of the same name exists
+	expect_eq "$(json_get "$out" '.stats.cpuacct // "none"')" none "no cpuacct without a same-named group"
+	CLEANUPS+=("cg_remove '$ACCT' '$ACCT/$G'")
+	mkdir -p "$ACCT/$G/a"
+	r --json stats "$G/a"
+	expect_match "$(json_get "$out" '.stats.cpuacct.usage')" '^[0-9]+$' "--json stats cpuacct.usage (separate hierarchy)"
+	rmdir "$ACCT/$G/a" "$ACCT/$G"
 fi
 
 # list: the subtree, tasks counted
