@@ -355,6 +355,83 @@ static void open_from_sysroot(void **state)
 	free(root);
 }
 
+/* RGCS in a captured tree: detection, /proc/PID/task/PID/res_group, depth. */
+static void rgcs_from_sysroot(void **state)
+{
+	char *root = tu_mkdtemp(), rel[PATH_MAX], *group;
+	struct kattr_rg_share *sh;
+	struct kattr_rg_stat *st;
+	struct kattr_rg *rg;
+	size_t n;
+
+	(void)state;
+	snprintf(rel, sizeof(rel), "proc/%ld", (long)getpid());
+	mkdirs(root, rel);
+	mkdirs(root, "proc/4242/task/4242");
+	mkdirs(root, "proc/77/task/77");
+	mkdirs(root, "config/res_groups/db/batch");
+	mkdirs(root, "sys/fs/cgroup/cpu");
+	snprintf(rel, sizeof(rel), "proc/%ld/mountinfo", (long)getpid());
+	tu_write_file(root, rel,
+		      "23 1 0:21 / / rw - ext4 /dev/sda1 rw\n"
+		      "32 23 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n"
+		      "40 23 0:40 / /config rw - configfs configfs rw\n");
+	tu_write_file(root, "proc/4242/task/4242/res_group", "/db/batch\n");
+	tu_write_file(root, "proc/77/task/77/res_group", "/\n");
+	tu_write_file(root, "config/res_groups/db/shares",
+		      "res=numtasks,min_shares=-3,max_shares=-3,child_shares_divisor=100\n"
+		      "res=cpu,min_shares=10,max_shares=-2,child_shares_divisor=100\n");
+	tu_write_file(root, "config/res_groups/db/stats",
+		      "numtasks: Current usage 1\ncpu:effective_min_shares=10, load=0\n");
+	tu_write_file(root, "config/res_groups/db/members", "4242\n");
+	assert_int_equal(kattr_set_sysroot(root), 0);
+
+	/* RGCS wins the detection over cgroup v1 */
+	assert_int_equal(kattr_rg_open(KATTR_RG_AUTO, NULL, &rg), 0);
+	assert_int_equal(kattr_rg_backend_of(rg), KATTR_RG_RGCS);
+	assert_string_equal(kattr_rg_root(rg), "/config/res_groups");
+	assert_int_equal(kattr_rg_whereis(rg, 4242, &group), 0);
+	assert_string_equal(group, "db/batch");
+	free(group);
+	assert_int_equal(kattr_rg_whereis(rg, 77, &group), 0);
+	assert_string_equal(group, "/");
+	free(group);
+	assert_int_equal(kattr_rg_whereis(rg, 5, &group), -ESRCH);
+	assert_int_equal(kattr_rg_shares_get(rg, "db", &sh, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(sh[1].min_shares, 10);
+	free(sh);
+	assert_int_equal(kattr_rg_shares_set(rg, "db", "min_shares=20", NULL, NULL), 0);
+	{
+		char *text;
+
+		assert_int_equal(kattr_file_read("/config/res_groups/db/shares",
+						 &text, NULL), 0);
+		assert_string_equal(text, "res=cpu,min_shares=20");
+		free(text);
+	}
+	assert_int_equal(kattr_rg_stats(rg, "db", &st, &n), 0);
+	assert_int_equal(n, 3);
+	kattr_rg_stats_free(st, n);
+	/* the depth limit is checked before anything is made */
+	assert_int_equal(kattr_rg_create(rg, "a/b/c/d/e/f", KATTR_RG_PARENTS,
+					 NULL, NULL), -EMLINK);
+	assert_int_equal(kattr_rg_exists(rg, "a"), -ENOENT);
+	kattr_rg_close(rg);
+	/* --root at the configfs mount or at res_groups itself */
+	assert_int_equal(kattr_rg_open(KATTR_RG_RGCS, "/config", &rg), 0);
+	assert_string_equal(kattr_rg_root(rg), "/config/res_groups");
+	kattr_rg_close(rg);
+	assert_int_equal(kattr_rg_open(KATTR_RG_AUTO, "/config/res_groups", &rg), 0);
+	assert_int_equal(kattr_rg_backend_of(rg), KATTR_RG_RGCS);
+	kattr_rg_close(rg);
+	assert_int_equal(kattr_rg_open(KATTR_RG_RGCS, "/sys/fs/cgroup/cpu", &rg),
+			 -EMEDIUMTYPE);
+	assert_int_equal(kattr_set_sysroot(NULL), 0);
+	tu_rmtree(root);
+	free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +446,7 @@ int main(void)
 		cmocka_unit_test(pid_lists),
 		cmocka_unit_test(proc_cgroup),
 		cmocka_unit_test(open_from_sysroot),
+		cmocka_unit_test(rgcs_from_sysroot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
