@@ -3,6 +3,12 @@
 # the depth limit, files that cannot be made, SIGTERM and SIGKILL exits.
 . "$SRC_DIR/tests/rgcsfs/common.sh"
 
+# Command line
+run "$RGCSFS"; expect_rc 2 "rgcsfs without a mount point"
+run "$RGCSFS" "$mnt" -x; expect_rc 2 "rgcsfs with an unknown option"
+run "$RGCSFS" --version; expect_rc 0 "rgcsfs --version"
+expect_match "$out" '^rgcsfs \(kattr suite\) ' "version text"
+
 # The mount: fuse.rgcsfs, source rgcsfs, only res_groups/ at the top.
 line=$(awk -v d="$(realpath "$mnt")" '$5 == d' /proc/self/mountinfo)
 expect_match "$line" ' - fuse\.rgcsfs rgcsfs ' "mountinfo type and source"

@@ -101,7 +101,17 @@ t = threading.Thread(target=time.sleep, args=(300,), daemon=True); t.start(); ti
 	io OK "move one thread" write "$R/t/members" "$tid"
 	same "$(lines "$R/t/members")" "$tid " "only the thread moved"
 	in_root "$py" && ok || fail "the thread group leader left the root"
-	kill "$py"; wait "$py" 2>/dev/null
+	# the leader moves alone, even when its threads were never seen before
+	python3 -c 'import threading, time
+t = threading.Thread(target=time.sleep, args=(300,), daemon=True); t.start(); time.sleep(300)' &
+	py2=$!
+	EXTRA_PIDS+=("$py2")
+	for ((i = 0; i < 50; i++)); do
+		[ "$(ls "/proc/$py2/task" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1
+	done
+	io OK "move a leader" write "$R/t/members" "$py2"
+	same "$(lines "$R/t/members")" "$py2 $tid " "only the leader moved, not its other thread"
+	kill "$py" "$py2"; wait "$py" "$py2" 2>/dev/null
 else
 	echo "note: python3 missing, per-thread move not checked"
 fi

@@ -22,6 +22,7 @@ struct rgcs_member {
 	unsigned gen;			/* last scan that saw it */
 	unsigned long long start;	/* /proc/<tid>/stat starttime */
 	unsigned long long base;	/* utime+stime when it joined / reset */
+	unsigned long long joined;	/* boot-time clock ticks when it joined */
 	struct rgcs_group *g;
 	struct rgcs_member *prev, *next;	/* in g's list */
 	struct rgcs_member *hnext;
@@ -97,6 +98,16 @@ static unsigned long long now_ticks(const struct rgcs_fs *fs)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * (unsigned long long)fs->hz +
+	       (unsigned long long)ts.tv_nsec * (unsigned long long)fs->hz / 1000000000ULL;
+}
+
+/* Now, in the unit and clock of /proc/<pid>/stat's starttime. */
+static unsigned long long boot_ticks(const struct rgcs_fs *fs)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
 	return (unsigned long long)ts.tv_sec * (unsigned long long)fs->hz +
 	       (unsigned long long)ts.tv_nsec * (unsigned long long)fs->hz / 1000000000ULL;
 }
@@ -214,6 +225,7 @@ static struct rgcs_member *new_member(struct rgcs_fs *fs, pid_t tid,
 	m->tid = tid;
 	m->gen = fs->gen;
 	m->start = ts->start;
+	m->joined = ts->start;	/* found in /proc: in its group since birth */
 	m->base = ts->ticks;
 	b = bucket(fs, tid);
 	m->hnext = *b;
@@ -240,6 +252,11 @@ struct newtask {
 	struct taskstat ts;
 };
 
+struct newlist {
+	struct newtask *v;
+	size_t n, cap;
+};
+
 static int cmp_newtask(const void *a, const void *b)
 {
 	const struct newtask *x = a, *y = b;
@@ -259,94 +276,118 @@ static bool all_digits(const char *s)
 	return true;
 }
 
+/*
+ * Mark the known tasks of /proc/<dir>/task as seen and append the unknown
+ * ones (with thread group TGID) to NL.
+ */
+static int collect_tasks(struct rgcs_fs *fs, const char *dir, pid_t tgid,
+			 struct newlist *nl)
+{
+	char path[1024];
+	struct dirent *te;
+	int rc = 0;
+	DIR *td;
+
+	snprintf(path, sizeof(path), "%s/%s/task", fs->proc, dir);
+	td = opendir(path);
+	if (!td)
+		return 0;	/* gone meanwhile */
+	while ((te = readdir(td))) {
+		struct rgcs_member *m;
+		pid_t tid;
+
+		if (!all_digits(te->d_name))
+			continue;
+		tid = (pid_t)strtol(te->d_name, NULL, 10);
+		m = find_member(fs, tid);
+		if (m) {
+			m->gen = fs->gen;
+			continue;
+		}
+		if (nl->n == nl->cap) {
+			size_t cap = nl->cap ? nl->cap * 2 : 256;
+			struct newtask *v = realloc(nl->v, cap * sizeof(*v));
+
+			if (!v) {
+				rc = -ENOMEM;
+				break;
+			}
+			nl->v = v;
+			nl->cap = cap;
+		}
+		snprintf(path, sizeof(path), "%s/%s/task/%s/stat", fs->proc, dir, te->d_name);
+		if (read_stat(path, &nl->v[nl->n].ts))
+			continue;
+		nl->v[nl->n].tid = tid;
+		nl->v[nl->n].tgid = tgid;
+		nl->n++;
+	}
+	closedir(td);
+	return rc;
+}
+
+/*
+ * Tasks seen for the first time, oldest first, join the group of their
+ * parent (threads: of their leader), as at fork; but a task that started
+ * before its parent joined that group was forked elsewhere: it goes to the
+ * root (where the emulator cannot tell better).
+ */
+static int place_new(struct rgcs_fs *fs, struct newlist *nl, bool initial)
+{
+	size_t i;
+
+	if (nl->n)
+		qsort(nl->v, nl->n, sizeof(*nl->v), cmp_newtask);
+	for (i = 0; i < nl->n; i++) {
+		const struct newtask *t = &nl->v[i];
+		pid_t from = t->tid != t->tgid ? t->tgid : t->ts.ppid;
+		struct rgcs_member *parent = from > 0 ? find_member(fs, from) : NULL;
+		struct rgcs_group *g = fs->root;
+		struct rgcs_member *m;
+
+		if (parent && parent->g && t->ts.start >= parent->joined)
+			g = parent->g;
+		m = new_member(fs, t->tid, &t->ts);
+		if (!m)
+			return -ENOMEM;
+		list_add_member(g, m);
+		if (!initial)
+			g->successes++;
+	}
+	return 0;
+}
+
 static int scan(struct rgcs_fs *fs, bool initial)
 {
-	struct newtask *nt = NULL;
-	size_t n = 0, cap = 0, i;
-	struct dirent *de, *te;
-	DIR *d, *td;
-	char path[1024];
+	struct newlist nl = { 0 };
+	struct dirent *de;
 	int rc = 0;
+	size_t i;
+	DIR *d;
 
 	d = opendir(fs->proc);
 	if (!d)
 		return -errno;
 	fs->gen++;
-	while ((de = readdir(d))) {
-		if (!all_digits(de->d_name))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/task", fs->proc, de->d_name);
-		td = opendir(path);
-		if (!td)
-			continue;	/* gone meanwhile */
-		while ((te = readdir(td))) {
-			struct rgcs_member *m;
-			pid_t tid;
-
-			if (!all_digits(te->d_name))
-				continue;
-			tid = (pid_t)strtol(te->d_name, NULL, 10);
-			m = find_member(fs, tid);
-			if (m) {
-				m->gen = fs->gen;
-				continue;
-			}
-			if (n == cap) {
-				struct newtask *p;
-
-				cap = cap ? cap * 2 : 256;
-				p = realloc(nt, cap * sizeof(*nt));
-				if (!p) {
-					rc = -ENOMEM;
-					break;
-				}
-				nt = p;
-			}
-			snprintf(path, sizeof(path), "%s/%s/task/%s/stat", fs->proc,
-				 de->d_name, te->d_name);
-			if (read_stat(path, &nt[n].ts))
-				continue;
-			nt[n].tid = tid;
-			nt[n].tgid = (pid_t)strtol(de->d_name, NULL, 10);
-			n++;
-		}
-		closedir(td);
-		if (rc)
-			break;
-	}
+	while (!rc && (de = readdir(d)))
+		if (all_digits(de->d_name))
+			rc = collect_tasks(fs, de->d_name,
+					   (pid_t)strtol(de->d_name, NULL, 10), &nl);
 	closedir(d);
-	if (rc) {
-		free(nt);
-		return rc;
-	}
-	/* Tasks not seen any more drop out. */
-	for (i = 0; i < fs->nbuckets; i++) {
-		struct rgcs_member *m = fs->hash[i], *next;
+	if (!rc) {
+		/* Tasks not seen any more drop out. */
+		for (i = 0; i < fs->nbuckets; i++) {
+			struct rgcs_member *m = fs->hash[i], *next;
 
-		for (; m; m = next) {
-			next = m->hnext;
-			if (m->gen != fs->gen)
-				free_member(fs, m);
+			for (; m; m = next) {
+				next = m->hnext;
+				if (m->gen != fs->gen)
+					free_member(fs, m);
+			}
 		}
+		rc = place_new(fs, &nl, initial);
 	}
-	/* New tasks, oldest first, join their parent's (or leader's) group. */
-	if (n)
-		qsort(nt, n, sizeof(*nt), cmp_newtask);
-	for (i = 0; i < n; i++) {
-		pid_t from = nt[i].tid != nt[i].tgid ? nt[i].tgid : nt[i].ts.ppid;
-		struct rgcs_member *parent = from > 0 ? find_member(fs, from) : NULL;
-		struct rgcs_group *g = parent && parent->g ? parent->g : fs->root;
-		struct rgcs_member *m = new_member(fs, nt[i].tid, &nt[i].ts);
-
-		if (!m) {
-			rc = -ENOMEM;
-			break;
-		}
-		list_add_member(g, m);
-		if (!initial)
-			g->successes++;
-	}
-	free(nt);
+	free(nl.v);
 	return rc;
 }
 
@@ -737,11 +778,33 @@ static int reset_stats(struct rgcs_fs *fs, struct rgcs_group *g, char *str)
 	return 0;
 }
 
+/* The thread group id of TID, or -errno. */
+static pid_t tgid_of(const struct rgcs_fs *fs, pid_t tid)
+{
+	char path[1024], line[256];
+	pid_t tgid = -ESRCH;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d/status", fs->proc, (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Tgid:", 5)) {
+			tgid = (pid_t)strtol(line + 5, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return tgid;
+}
+
 static int add_member(struct rgcs_fs *fs, struct rgcs_group *g, const char *str)
 {
-	pid_t pid = (pid_t)rgcs_simple_strtol(str, NULL);
+	pid_t tgid, pid = (pid_t)rgcs_simple_strtol(str, NULL);
+	struct newlist nl = { 0 };
 	struct rgcs_member *m;
 	struct taskstat ts;
+	char dir[16];
 	int rc;
 
 	if (pid <= 0)
@@ -754,6 +817,20 @@ static int add_member(struct rgcs_fs *fs, struct rgcs_group *g, const char *str)
 		free_member(fs, m);
 		m = NULL;
 	}
+	/* Threads of its group not seen yet stay where they are: place them
+	 * before this one moves. */
+	tgid = tgid_of(fs, pid);
+	if (tgid > 0) {
+		snprintf(dir, sizeof(dir), "%d", (int)tgid);
+		rc = collect_tasks(fs, dir, tgid, &nl);
+		if (!rc)
+			rc = place_new(fs, &nl, false);
+		free(nl.v);
+		if (rc)
+			return rc;
+		if (!m)
+			m = find_member(fs, pid);
+	}
 	if (!m) {
 		m = new_member(fs, pid, &ts);
 		if (!m)
@@ -764,6 +841,7 @@ static int add_member(struct rgcs_fs *fs, struct rgcs_group *g, const char *str)
 		list_del_member(m);
 	}
 	m->base = ts.ticks;
+	m->joined = boot_ticks(fs);
 	list_add_member(g, m);
 	g->successes++;
 	return 0;

@@ -32,6 +32,13 @@ io OK "trailing newline" write "$R/a/shares" "res=cpu,min_shares=20\n"
 same "$(cpu_line a)" "res=cpu,min_shares=20,max_shares=-2,child_shares_divisor=100" "newline harmless"
 io OK "text after a newline is ignored" write "$R/a/shares" "res=cpu\nmin_shares=99"
 same "$(cpu_line a)" "res=cpu,min_shares=20,max_shares=-2,child_shares_divisor=100" "cut at the newline"
+# configfs looks at one page minus one byte of a write: the rest is ignored
+pad=$(printf '%*s' 4200 '' | tr ' ' ',')
+io OK "a write longer than a page" write "$R/a/shares" "res=cpu$pad,min_shares=99"
+same "$(cpu_line a)" "res=cpu,min_shares=20,max_shares=-2,child_shares_divisor=100" "bytes past 4095 ignored"
+io OK "a key ending at byte 4095" write "$R/a/shares" "res=cpu${pad:0:4095-7-14},min_shares=21"
+same "$(cpu_line a)" "res=cpu,min_shares=21,max_shares=-2,child_shares_divisor=100" "byte 4095 still read"
+io OK "back to 20" write "$R/a/shares" "res=cpu,min_shares=20"
 # -2 (unsupported) fields stay: cpu's max_shares
 io OK "cpu max_shares is accepted" write "$R/a/shares" "res=cpu,max_shares=40"
 same "$(cpu_line a)" "res=cpu,min_shares=20,max_shares=-2,child_shares_divisor=100" "cpu max stays -2"
