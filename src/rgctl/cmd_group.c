@@ -13,16 +13,22 @@ static int run_create(struct rgctl *ctx, int argc, char **argv);
 static int run_delete(struct rgctl *ctx, int argc, char **argv);
 
 const struct rgctl_cmd rgctl_cmd_list = {
-	"list", "[GROUP]", "show the tree of groups with shares and task counts",
-	run_list,
+	.name = "list",
+	.args = "[GROUP]",
+	.help = "show the tree of groups with shares and task counts",
+	.run = run_list,
 };
 const struct rgctl_cmd rgctl_cmd_create = {
-	"create", "GROUP [-p] [--shares VALUE] [--res NAME]",
-	"create a group (with -p its missing parents too)", run_create,
+	.name = "create",
+	.args = "GROUP [-p] [--shares VALUE] [--res NAME]",
+	.help = "create a group (with -p its missing parents too)",
+	.run = run_create,
 };
 const struct rgctl_cmd rgctl_cmd_delete = {
-	"delete", "GROUP [--recursive]",
-	"delete a group; its tasks move to the parent first", run_delete,
+	.name = "delete",
+	.args = "GROUP [--recursive]",
+	.help = "delete a group; its tasks move to the parent first",
+	.run = run_delete,
 };
 
 static int run_list(struct rgctl *ctx, int argc, char **argv)
@@ -121,9 +127,10 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 		case 'h':
 			rgctl_cmd_help(&rgctl_cmd_create);
 		default:
-			rgctl_cmd_usage(&rgctl_cmd_create, "bad option");
+			rgctl_bad_option(&rgctl_cmd_create, argv);
 		}
 	}
+	rgctl_restore_args(argc, argv);
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_create, "give exactly one GROUP");
 	group = argv[optind];
@@ -183,9 +190,10 @@ static int run_delete(struct rgctl *ctx, int argc, char **argv)
 		case 'h':
 			rgctl_cmd_help(&rgctl_cmd_delete);
 		default:
-			rgctl_cmd_usage(&rgctl_cmd_delete, "bad option");
+			rgctl_bad_option(&rgctl_cmd_delete, argv);
 		}
 	}
+	rgctl_restore_args(argc, argv);
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_delete, "give exactly one GROUP");
 	group = argv[optind];

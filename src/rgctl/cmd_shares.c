@@ -11,9 +11,10 @@
 static int run_shares(struct rgctl *ctx, int argc, char **argv);
 
 const struct rgctl_cmd rgctl_cmd_shares = {
-	"shares", "GROUP [VALUE] [--res NAME]",
-	"show or set shares (cgroup1 2..262144, cgroup2 1..10000, rgcs KEY=VALUE,...)",
-	run_shares,
+	.name = "shares",
+	.args = "GROUP [VALUE] [--res NAME]",
+	.help = "show or set shares (cgroup1 2..262144, cgroup2 1..10000, rgcs KEY=VALUE,...)",
+	.run = run_shares,
 };
 
 static int show(struct rgctl *ctx, struct kattr_rg *rg, const char *group,
@@ -83,9 +84,10 @@ static int run_shares(struct rgctl *ctx, int argc, char **argv)
 		case 'h':
 			rgctl_cmd_help(&rgctl_cmd_shares);
 		default:
-			rgctl_cmd_usage(&rgctl_cmd_shares, "bad option");
+			rgctl_bad_option(&rgctl_cmd_shares, argv);
 		}
 	}
+	rgctl_restore_args(argc, argv);
 	if (argc - optind < 1 || argc - optind > 2)
 		rgctl_cmd_usage(&rgctl_cmd_shares, "give GROUP and at most one VALUE");
 	group = argv[optind];

@@ -10,8 +10,10 @@
 static int run_stats(struct rgctl *ctx, int argc, char **argv);
 
 const struct rgctl_cmd rgctl_cmd_stats = {
-	"stats", "GROUP",
-	"show statistics (RGCS stats, cpu.stat, cpuacct.usage)", run_stats,
+	.name = "stats",
+	.args = "GROUP",
+	.help = "show statistics (RGCS stats, cpu.stat, cpuacct.usage)",
+	.run = run_stats,
 };
 
 static int run_stats(struct rgctl *ctx, int argc, char **argv)

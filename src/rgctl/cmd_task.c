@@ -15,22 +15,29 @@ static int run_exec(struct rgctl *ctx, int argc, char **argv);
 static int run_whereis(struct rgctl *ctx, int argc, char **argv);
 
 const struct rgctl_cmd rgctl_cmd_attach = {
-	"attach", "GROUP [--threads] PID...",
-	"move tasks into a group (--threads: every thread of each process)",
-	run_attach,
+	.name = "attach",
+	.args = "GROUP [--threads] PID...",
+	.help = "move tasks into a group (--threads: every thread of each process)",
+	.run = run_attach,
 };
 const struct rgctl_cmd rgctl_cmd_members = {
-	"members", "GROUP [--threads]",
-	"list the tasks of a group (cgroups: processes; --threads: threads)",
-	run_members,
+	.name = "members",
+	.args = "GROUP [--threads]",
+	.help = "list the tasks of a group (cgroups: processes; --threads: threads)",
+	.run = run_members,
 };
 const struct rgctl_cmd rgctl_cmd_exec = {
-	"exec", "GROUP -- COMMAND [ARG...]",
-	"run a command in a group (it is in the group before it starts)",
-	run_exec,
+	.name = "exec",
+	.args = "GROUP -- COMMAND [ARG...]",
+	.help = "run a command in a group (it is in the group before it starts)",
+	.run = run_exec,
+	.raw_args = true,
 };
 const struct rgctl_cmd rgctl_cmd_whereis = {
-	"whereis", "PID", "show which group a task is in", run_whereis,
+	.name = "whereis",
+	.args = "PID",
+	.help = "show which group a task is in",
+	.run = run_whereis,
 };
 
 static unsigned int threads_option(const struct rgctl_cmd *cmd, int argc,
@@ -53,9 +60,10 @@ static unsigned int threads_option(const struct rgctl_cmd *cmd, int argc,
 		case 'h':
 			rgctl_cmd_help(cmd);
 		default:
-			rgctl_cmd_usage(cmd, "bad option");
+			rgctl_bad_option(cmd, argv);
 		}
 	}
+	rgctl_restore_args(argc, argv);
 	return flags;
 }
 
@@ -98,14 +106,20 @@ static int run_attach(struct rgctl *ctx, int argc, char **argv)
 	for (int i = 0; i < n; i++)
 		if (rgctl_parse_pid(argv[optind + i], &pids[i]) < 0)
 			bad++;
-	if (bad)
+	if (bad) {
+		free(pids);
+		free(res);
 		tool_die(EXIT_FAIL, "nothing moved: %d invalid pid%s", bad,
 			 bad > 1 ? "s" : "");
+	}
 	rg = rgctl_rg(ctx);
 	ret = kattr_rg_attach(rg, group, pids, (size_t)n, flags, res);
-	if (ret < 0)
+	if (ret < 0) {
+		free(pids);
+		free(res);
 		tool_die(EXIT_FAIL, "cannot move tasks to '%s': %s", rgctl_q(group),
 			 rgctl_strerror(ret));
+	}
 	for (int i = 0; i < n; i++)
 		if (res[i] < 0)
 			tool_warn("cannot move pid %d to '%s': %s", (int)pids[i],
@@ -173,7 +187,7 @@ static int run_exec(struct rgctl *ctx, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+h", lo, NULL)) != -1) {
 		if (c == 'h')
 			rgctl_cmd_help(&rgctl_cmd_exec);
-		rgctl_cmd_usage(&rgctl_cmd_exec, "bad option");
+		rgctl_bad_option(&rgctl_cmd_exec, argv);
 	}
 	if (argc - optind < 1)
 		rgctl_cmd_usage(&rgctl_cmd_exec, "give a GROUP and a COMMAND");

@@ -91,6 +91,9 @@ int main(int argc, char **argv)
 	cmd = find_command(argv[optind]);
 	if (!cmd)
 		tool_usage_error("unknown command '%s'", rgctl_q(argv[optind]));
+	if (!cmd->raw_args)
+		rgctl_protect_args(argc - optind, argv + optind);
+	opterr = 0;
 	status = cmd->run(&ctx, argc - optind, argv + optind);
 	kattr_rg_close(ctx.rg);
 	return status;

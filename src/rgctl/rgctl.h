@@ -28,6 +28,7 @@ struct rgctl_cmd {
 	const char *help;		/* one line */
 	/* argv[0] is the command name; returns the exit status. */
 	int (*run)(struct rgctl *ctx, int argc, char **argv);
+	bool raw_args;			/* exec: argv after GROUP is not ours */
 };
 
 /* The command table (commands.c), NULL-terminated. */
@@ -51,6 +52,16 @@ __attribute__((noreturn)) void rgctl_cmd_help(const struct rgctl_cmd *cmd);
 /* For commands without options: handles -h, dies on anything else;
  * optind is then the first operand. */
 void rgctl_no_options(const struct rgctl_cmd *cmd, int argc, char **argv);
+/*
+ * Negative numbers ("-5") are operands, not options: main() marks them
+ * before a command's getopt_long() runs, and the command calls
+ * rgctl_restore_args() once its options are parsed.
+ */
+void rgctl_protect_args(int argc, char **argv);
+void rgctl_restore_args(int argc, char **argv);
+/* After getopt_long() returned '?' or ':': message, hint, exit 2. */
+__attribute__((noreturn))
+void rgctl_bad_option(const struct rgctl_cmd *cmd, char **argv);
 /* Print obj as one line of JSON and release it. */
 void rgctl_json_print(json_object *obj);
 /* {"res":..., "value"|"min_shares"...} for one share. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* What rgctl's commands share: the backend handle, checks, messages, JSON. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -189,12 +190,35 @@ void rgctl_no_options(const struct rgctl_cmd *cmd, int argc, char **argv)
 	int c;
 
 	optind = 0;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", help_only, NULL)) != -1) {
 		if (c == 'h')
 			rgctl_cmd_help(cmd);
-		fprintf(stderr, "Try '%s %s --help' for more information.\n",
-			tool_name(), cmd->name);
-		exit(EXIT_USAGE);
+		rgctl_bad_option(cmd, argv);
 	}
+	rgctl_restore_args(argc, argv);
+}
+
+void rgctl_protect_args(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && isdigit((unsigned char)argv[i][1]))
+			argv[i][0] = '\x01';
+}
+
+void rgctl_restore_args(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == '\x01')
+			argv[i][0] = '-';
+}
+
+void rgctl_bad_option(const struct rgctl_cmd *cmd, char **argv)
+{
+	if (optopt && optopt != '?')
+		rgctl_cmd_usage(cmd, optopt > 255 || !argv[optind - 1] ?
+				"bad option" : "unknown option '-%c'", optopt);
+	rgctl_cmd_usage(cmd, "unknown or incomplete option '%s'",
+			rgctl_q(argv[optind - 1]));
 }
 
