@@ -26,13 +26,15 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv);
 static int run_dump(struct rgctl *ctx, int argc, char **argv);
 
 const struct rgctl_cmd rgctl_cmd_apply = {
-	"apply", "FILE [--dry-run] [--prune]",
-	"make the groups match a configuration file (rgctl.conf(5))", run_apply,
+	.name = "apply", .args = "FILE [--dry-run] [--prune]",
+	.help = "make the groups match a configuration file (rgctl.conf(5))",
+	.run = run_apply,
 };
 
 const struct rgctl_cmd rgctl_cmd_dump = {
-	"dump", "",
-	"print the groups in the configuration file format", run_dump,
+	.name = "dump", .args = "",
+	.help = "print the groups in the configuration file format",
+	.run = run_dump,
 };
 
 /* Environment variable that makes one apply step fail (tests only). */
@@ -410,11 +412,10 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 		case 'h':
 			rgctl_cmd_help(&rgctl_cmd_apply);
 		default:
-			fprintf(stderr, "Try '%s apply --help' for more information.\n",
-				tool_name());
-			exit(EXIT_USAGE);
+			rgctl_bad_option(&rgctl_cmd_apply, argv);
 		}
 	}
+	rgctl_restore_args(argc, argv);
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_apply, "give exactly one FILE");
 	c = rgctl_rgd_load(ctx, argv[optind]);

@@ -42,8 +42,9 @@
 static int run_classify(struct rgctl *ctx, int argc, char **argv);
 
 const struct rgctl_cmd rgctl_cmd_classify = {
-	"classify", "FILE [--once] [-v] [--rcvbuf BYTES]",
-	"move processes into groups by the rules of FILE, as they start", run_classify,
+	.name = "classify", .args = "FILE [--once] [-v] [--rcvbuf BYTES]",
+	.help = "move processes into groups by the rules of FILE, as they start",
+	.run = run_classify,
 };
 
 #define RING_SIZE	4096		/* recent forks of unclassified parents */
@@ -545,6 +546,7 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 	};
 	struct cls *c;
 	bool once = false;
+	int verbose = 0;
 	long rcvbuf = RCVBUF_DEFAULT;
 	char err[1024], *end;
 	int opt, ret;
@@ -556,6 +558,7 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 			once = true;
 			break;
 		case 'v':
+			verbose++;	/* -vv also logs processes no rule matches */
 			break;
 		case OPT_RCVBUF:
 			errno = 0;
@@ -567,21 +570,16 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 		case 'h':
 			rgctl_cmd_help(&rgctl_cmd_classify);
 		default:
-			fprintf(stderr, "Try '%s classify --help' for more information.\n",
-				tool_name());
-			exit(EXIT_USAGE);
+			rgctl_bad_option(&rgctl_cmd_classify, argv);
 		}
 	}
+	rgctl_restore_args(argc, argv);
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_classify, "give exactly one FILE");
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		tool_die(EXIT_FAIL, "out of memory");
-	/* -v counts: -vv also logs processes no rule matches */
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, "vh", longopts, NULL)) != -1)
-		if (opt == 'v')
-			c->verbose++;
+	c->verbose = verbose;
 	c->ctx = ctx;
 	c->file = argv[argc - 1];
 	c->conf = rgctl_rgd_load(ctx, c->file);

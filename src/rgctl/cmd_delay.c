@@ -24,9 +24,9 @@ static int run_stats_delay(struct rgctl *ctx, int argc, char **argv);
 
 /* Registered in commands.c in place of rgctl_cmd_stats. */
 const struct rgctl_cmd rgctl_cmd_stats_delay = {
-	"stats", "GROUP [--delay]",
-	"show statistics; --delay: delay accounting per member (taskstats)",
-	run_stats_delay,
+	.name = "stats", .args = "GROUP [--delay]",
+	.help = "show statistics; --delay: delay accounting per member (taskstats)",
+	.run = run_stats_delay,
 };
 
 static double ms(uint64_t ns)
@@ -233,7 +233,6 @@ static int run_stats_delay(struct rgctl *ctx, int argc, char **argv)
 		else if (opt == 'h')
 			help = true;
 	}
-	opterr = 1;
 	if (help)
 		rgctl_cmd_help(&rgctl_cmd_stats_delay);
 	if (!with_delay)
@@ -246,11 +245,10 @@ static int run_stats_delay(struct rgctl *ctx, int argc, char **argv)
 		case 'h':
 			rgctl_cmd_help(&rgctl_cmd_stats_delay);
 		default:
-			fprintf(stderr, "Try '%s stats --help' for more information.\n",
-				tool_name());
-			exit(EXIT_USAGE);
+			rgctl_bad_option(&rgctl_cmd_stats_delay, argv);
 		}
 	}
+	rgctl_restore_args(argc, argv);
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_stats_delay, "give exactly one GROUP");
 	return delay(ctx, argv[optind]);
