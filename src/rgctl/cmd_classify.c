@@ -22,6 +22,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -71,6 +72,8 @@ struct cls {
 	struct kattr_procev_sock *ev;
 	int rcvbuf_max;
 	uint64_t last_ev_ts;	/* CLOCK_MONOTONIC ns of the last event seen */
+	int *procs_fd;		/* per group: its cgroup.procs, open (cgroups) */
+	size_t nfds;
 	unsigned long moved, failed;
 };
 
@@ -127,6 +130,59 @@ static void grp_set(struct cls *c, pid_t pid, unsigned int g)
 
 /* ---- moving ------------------------------------------------------------------ */
 
+static void close_fds(struct cls *c)
+{
+	for (size_t i = 0; i < c->nfds; i++)
+		if (c->procs_fd[i] >= 0)
+			close(c->procs_fd[i]);
+	free(c->procs_fd);
+	c->procs_fd = NULL;
+	c->nfds = 0;
+}
+
+/*
+ * Move the whole process pid into group gi.  On cgroups the group's
+ * cgroup.procs stays open (resolved beneath the mount once), so a move is
+ * one write(2); RGCS goes through kattr_rg_attach() (one write per task).
+ */
+static int attach(struct cls *c, pid_t pid, size_t gi)
+{
+	const char *group = c->conf->groups[gi].name;
+	char path[4200], num[16];
+	int res = 0, ret, n;
+
+	if (kattr_rg_backend_of(c->rg) == KATTR_RG_RGCS) {
+		ret = kattr_rg_attach(c->rg, group, &pid, 1, KATTR_RG_THREADS, &res);
+		return ret == 1 ? res : ret;
+	}
+	if (c->nfds != c->conf->ngroups) {
+		close_fds(c);
+		c->procs_fd = malloc(c->conf->ngroups * sizeof(*c->procs_fd) + 1);
+		if (!c->procs_fd)
+			return -ENOMEM;
+		c->nfds = c->conf->ngroups;
+		for (size_t i = 0; i < c->nfds; i++)
+			c->procs_fd[i] = -1;
+	}
+	if (c->procs_fd[gi] < 0) {
+		snprintf(path, sizeof(path), "%s/cgroup.procs", group);
+		ret = kattr_open(kattr_rg_mount(c->rg), path, O_WRONLY);
+		if (ret < 0)
+			return ret;
+		c->procs_fd[gi] = ret;
+	}
+	n = snprintf(num, sizeof(num), "%d", (int)pid);
+	if (write(c->procs_fd[gi], num, (size_t)n) != n) {
+		ret = -errno;
+		if (ret != -ESRCH) {	/* the group may be gone: reopen next time */
+			close(c->procs_fd[gi]);
+			c->procs_fd[gi] = -1;
+		}
+		return ret;
+	}
+	return 0;
+}
+
 /*
  * Put process pid into group (index gi) unless it is there already.
  * Returns 1 when moved, 0 when it was there, -errno (logged unless the
@@ -137,7 +193,7 @@ static int move(struct cls *c, pid_t pid, const char *comm, size_t gi,
 {
 	const char *group = c->conf->groups[gi].name;
 	char *cur = NULL;
-	int ret, res = 0;
+	int ret;
 
 	ret = kattr_rg_whereis(c->rg, pid, &cur);
 	if (ret == 0 && strcmp(cur, group) == 0) {
@@ -149,9 +205,7 @@ static int move(struct cls *c, pid_t pid, const char *comm, size_t gi,
 	free(cur);
 	if (ret == -ESRCH)
 		return ret;
-	ret = kattr_rg_attach(c->rg, group, &pid, 1, KATTR_RG_THREADS, &res);
-	if (ret == 1)
-		ret = res;
+	ret = attach(c, pid, gi);
 	if (ret == -ESRCH) {
 		vlog(c, "%d (%s) exited before it could be moved", (int)pid,
 		     rgctl_q(comm));
@@ -464,6 +518,7 @@ static void reload(struct cls *c)
 		kattr_rgconf_free(n);
 		return;
 	}
+	close_fds(c);
 	kattr_rgconf_free(c->conf);
 	c->conf = n;
 	tool_warn("reloaded %zu rule%s from %s", n->nrules, n->nrules == 1 ? "" : "s",
@@ -607,6 +662,7 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 	else
 		ret = loop(c);
 	kattr_procev_close(c->ev);
+	close_fds(c);
 	kattr_rgconf_free(c->conf);
 	free(c->grp);
 	free(c);
