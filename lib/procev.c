@@ -429,16 +429,6 @@ KATTR_API uint64_t kattr_procev_take_lost(struct kattr_procev_sock *s)
 
 #else /* !WITH_LIBMNL */
 
-/*
- * mnl_nlmsg_ok() casts nlmsg_len to int, so a length above 2 GiB passes
- * its check: compare unsigned here first.
- */
-static bool msg_ok(const struct nlmsghdr *nlh, int left)
-{
-	return left >= (int)sizeof(*nlh) && nlh->nlmsg_len <= (unsigned)left &&
-	       mnl_nlmsg_ok(nlh, left);
-}
-
 KATTR_API int kattr_procev_decode(const void *buf, size_t len,
 				  kattr_procev_cb cb, void *data)
 {

@@ -109,6 +109,8 @@ static int delay(struct rgctl *ctx, const char *group)
 	int ret;
 
 	rgctl_check_group(group, true);
+	if (!WITH_LIBMNL)
+		tool_die(EXIT_FAIL, "rgctl was built without libmnl: delay statistics are not supported");
 	ret = kattr_delayacct_enabled();
 	if (ret == 0)
 		tool_die(EXIT_FAIL, "delay accounting is off: turn it on with 'sysctl kernel.task_delayacct=1' (delays count from then on)");

@@ -10,7 +10,7 @@
 
 #include "kattr/rgconf.h"
 
-static const char example[] =
+static const char example[] __attribute__((unused)) =
 	"backend = \"cgroup1\";                          // optional\n"
 	"groups = (\n"
 	"  { name = \"db\";       shares = 2048; },\n"
