@@ -372,7 +372,8 @@ static int scan(struct cls *c, const char *why, uint64_t since)
 	}
 	closedir(dir);
 	/* Parents start before their children: oldest first. */
-	qsort(um, nu, sizeof(*um), by_start);
+	if (nu)
+		qsort(um, nu, sizeof(*um), by_start);
 	for (size_t i = 0; i < nu; i++) {
 		unsigned int g = grp_get(c, um[i].ppid);
 
