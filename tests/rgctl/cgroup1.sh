@@ -86,6 +86,19 @@ if command -v setpriv >/dev/null; then
 	expect_rc 1 "attach as nobody"
 	expect_match "$err" "permission denied|not permitted" "attach as nobody message"
 	in_file "$CPU/$G/a/b/tasks" "$p3" && ok || fail "pid $p3 moved by nobody"
+	# a group nobody may write to: its own task moves, root's may not
+	r create "$G/n"
+	chown 65534 "$CPU/$G/n/tasks"
+	setpriv --reuid=65534 --regid=65534 --clear-groups sleep 300 &
+	pn=$!
+	SPAWNED+=($pn)
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$RG" -b cgroup1 --root "$CPU" attach "$G/n" "$p3" "$pn"
+	expect_rc 1 "nobody moves its own task and root's"
+	expect_match "$err" "cannot move pid $p3 to '$G/n': (not permitted|permission denied)" "per-pid permission message"
+	in_file "$CPU/$G/n/tasks" "$pn" && ok || fail "nobody's own task did not move"
+	in_file "$CPU/$G/n/tasks" "$p3" && fail "root's task moved by nobody" || ok
+	r delete "$G/n"
+	expect_rc 0 "delete $G/n"
 fi
 
 # members, whereis, stats

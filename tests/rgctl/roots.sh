@@ -50,6 +50,13 @@ expect_match "$err" "is a cgroup1 hierarchy, not cgroup2" "mismatch message"
 r --root /nonexistent list
 expect_rc 1 "--root missing"
 
+# every command has --help (exit 0, its usage on stdout)
+for c in list create delete shares attach members stats exec whereis; do
+	run "$RG" "$c" --help
+	expect_rc 0 "$c --help"
+	expect_match "$out" "^Usage: rgctl \[options\] $c" "$c --help text"
+done
+
 # the real system: an ordinary directory is never taken for a hierarchy
 run "$RG" --root "$OUT" create x
 expect_rc 1 "--root on an ordinary directory"
