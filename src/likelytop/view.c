@@ -14,6 +14,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,37 @@ struct view {
 
 static bool curses_on;
 
+/* mvprintw clipped to the screen width: long names never wrap. */
+__attribute__((format(printf, 3, 4)))
+static void put(int y, int x, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (y < 0 || y >= LINES || x >= COLS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	mvaddnstr(y, x, buf, COLS - x);
+}
+
+/* printw at the cursor, clipped. */
+__attribute__((format(printf, 1, 2)))
+static void put_more(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int y, x;
+
+	getyx(stdscr, y, x);
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (x < COLS)
+		mvaddnstr(y, x, buf, COLS - x);
+}
+
 static void restore_terminal(void)
 {
 	if (curses_on) {
@@ -61,7 +93,8 @@ static int translate(int ch)
 	case KEY_BACKSPACE: return LT_KEY_BACKSPACE;
 	case KEY_ENTER: case '\n': case '\r': return LT_KEY_ENTER;
 	case 27: return LT_KEY_ESC;
-	case KEY_RESIZE: return LT_KEY_RESIZE;
+	/* resizeterm() queues KEY_RESIZE; SIGWINCH already did the work */
+	case KEY_RESIZE: return -1;
 	default: return ch;
 	}
 }
@@ -143,22 +176,22 @@ static void draw_header(struct view *v)
 		wrong += kattr_prof_entry_is_wrong(&p->entries[i]);
 	localtime_r(&t, &tm);
 	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", &tm);
-	mvprintw(0, 0, "likelytop - %s - %s (%s)", tbuf, a->src.name,
+	put(0, 0, "likelytop - %s - %s (%s)", tbuf, a->src.name,
 		 kattr_prof_format_name(p->format));
 	clrtoeol();
-	mvprintw(1, 0, "%zu sites, %zu shown, %zu wrong hints | sort: %s%s | every %gs%s%s",
+	put(1, 0, "%zu sites, %zu shown, %zu wrong hints | sort: %s%s | every %gs%s%s",
 		 p->n, a->model.nrows, wrong, kattr_prof_sort_name(v->ui.sort),
 		 v->ui.reverse ? " (reversed)" : "", a->o.delay,
 		 v->ui.frozen ? " | FROZEN" : "",
 		 a->model.base ? " | zeroed" : "");
 	if (v->ui.filter[0])
-		printw(" | filter: %s", v->ui.filter);
+		put_more(" | filter: %s", v->ui.filter);
 	clrtoeol();
 	move(2, 0);
 	clrtoeol();
 	if (a->status[0] || a->child_gone) {
 		hl_on(v, PAIR_STATUS, A_BOLD);
-		mvprintw(2, 0, "%s", a->status);
+		put(2, 0, "%s", a->status);
 		hl_off(v, PAIR_STATUS, A_BOLD);
 	}
 }
@@ -183,6 +216,7 @@ static void draw_titles(struct view *v, int y)
 	clrtoeol();
 	for (int i = 0; i < COLS; i++)
 		mvaddch(y, i, ' ');
+	x = 0;
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
 		const char *t = all ? cols[i].all : cols[i].t;
 		bool s = cols[i].key == v->ui.sort;
@@ -191,9 +225,9 @@ static void draw_titles(struct view *v, int y)
 		if (s)
 			attron(A_BOLD | A_UNDERLINE);
 		if (cols[i].w)	/* numbers: right-aligned */
-			mvprintw(y, x, "%*s", w, t);
+			put(y, x, "%*s", w, t);
 		else
-			mvprintw(y, x + 1, "%s", t);
+			put(y, x + 1, "%s", t);
 		if (s)
 			attroff(A_BOLD | A_UNDERLINE);
 		x += w ? w : 0;
@@ -221,7 +255,7 @@ static void draw_row(struct view *v, int y, const struct kattr_prof_entry *e,
 		hl_on(v, PAIR_WRONG, A_BOLD);
 	move(y, 0);
 	clrtoeol();
-	mvprintw(y, 0, "%c %-9s%12s%12s%8s%10s %-27s %s:%u", wrong ? '!' : ' ',
+	put(y, 0, "%c %-9s%12s%12s%8s%10s %-27s %s:%u", wrong ? '!' : ' ',
 		 kattr_prof_hint_name(e->hint), c, in, pct, rate, fn, e->file,
 		 e->line);
 	if (wrong)
@@ -250,17 +284,17 @@ static void draw_list(struct view *v)
 		}
 	}
 	if (!m->nrows && rows > 0)
-		mvprintw(y0, 2, v->ui.filter[0] ? "no site matches the filter" :
+		put(y0, 2, v->ui.filter[0] ? "no site matches the filter" :
 			 "no site profiled yet");
 }
 
 static void draw_help(struct view *v)
 {
 	(void)v;
-	mvprintw(3, 0, "Keys:");
+	put(3, 0, "Keys:");
 	clrtoeol();
 	for (int i = 0; lt_help_lines[i] && 4 + i < LINES - 1; i++) {
-		mvprintw(4 + i, 2, "%s", lt_help_lines[i]);
+		put(4 + i, 2, "%s", lt_help_lines[i]);
 		clrtoeol();
 	}
 }
@@ -278,13 +312,13 @@ static void draw_source(struct view *v, int y, const struct kattr_prof_entry *e)
 	while (*rel == '/')
 		rel++;
 	if (kattr_mount_open(dir, 0, KATTR_MOUNT_ANY_MAGIC, &m) < 0) {
-		mvprintw(y, 2, "source: cannot open %s", dir);
+		put(y, 2, "source: cannot open %s", dir);
 		return;
 	}
 	fd = kattr_open(m, rel, O_RDONLY);
 	kattr_mount_close(m);
 	if (fd < 0) {
-		mvprintw(y, 2, "source: %s not found under %s: %s", rel, dir,
+		put(y, 2, "source: %s not found under %s: %s", rel, dir,
 			 lt_strerror(fd));
 		return;
 	}
@@ -293,14 +327,14 @@ static void draw_source(struct view *v, int y, const struct kattr_prof_entry *e)
 		close(fd);
 		return;
 	}
-	mvprintw(y++, 2, "source (%s/%s):", dir, rel);
+	put(y++, 2, "source (%s/%s):", dir, rel);
 	while (fgets(line, sizeof(line), fp) && y < LINES - 1) {
 		n++;
 		line[strcspn(line, "\n")] = '\0';
 		if (n + 2 >= e->line && n <= e->line + 2) {
 			if (n == e->line)
 				attron(A_BOLD);
-			mvprintw(y++, 2, "%c%6u  %.*s", n == e->line ? '>' : ' ',
+			put(y++, 2, "%c%6u  %.*s", n == e->line ? '>' : ' ',
 				 n, COLS > 12 ? COLS - 12 : 0, line);
 			if (n == e->line)
 				attroff(A_BOLD);
@@ -320,27 +354,27 @@ static void draw_detail(struct view *v)
 	int y = 3;
 
 	if (!e) {
-		mvprintw(y, 0, "%s (%s:%u) is no longer in the profile",
+		put(y, 0, "%s (%s:%u) is no longer in the profile",
 			 v->pin_function ? v->pin_function : "?",
 			 v->pin_file ? v->pin_file : "?", v->pin_line);
 		return;
 	}
 	lt_fmt_pct(pct, sizeof(pct), kattr_prof_entry_pct(e));
-	mvprintw(y++, 0, "%s()  %s:%u", e->function, e->file, e->line);
-	mvprintw(y++, 2, "hint        %s%s", kattr_prof_hint_name(e->hint),
+	put(y++, 0, "%s()  %s:%u", e->function, e->file, e->line);
+	put(y++, 2, "hint        %s%s", kattr_prof_hint_name(e->hint),
 		 kattr_prof_entry_is_wrong(e) ? "  (wrong more often than right)" : "");
-	mvprintw(y++, 2, "%-11s %llu", e->hint == KATTR_PROF_HINT_NONE ?
+	put(y++, 2, "%-11s %llu", e->hint == KATTR_PROF_HINT_NONE ?
 		 "not taken" : "correct", (unsigned long long)e->correct);
-	mvprintw(y++, 2, "%-11s %llu", e->hint == KATTR_PROF_HINT_NONE ?
+	put(y++, 2, "%-11s %llu", e->hint == KATTR_PROF_HINT_NONE ?
 		 "taken" : "incorrect", (unsigned long long)e->incorrect);
-	mvprintw(y++, 2, "total       %llu",
+	put(y++, 2, "total       %llu",
 		 (unsigned long long)kattr_prof_entry_total(e));
-	mvprintw(y++, 2, "%-11s %s", e->hint == KATTR_PROF_HINT_NONE ?
+	put(y++, 2, "%-11s %s", e->hint == KATTR_PROF_HINT_NONE ?
 		 "taken %" : "miss %", pct);
 	if (e->has_constant)
-		mvprintw(y++, 2, "constant    %llu", (unsigned long long)e->constant);
+		put(y++, 2, "constant    %llu", (unsigned long long)e->constant);
 	if (e->has_rate)
-		mvprintw(y++, 2, "last delta  +%llu correct, +%llu incorrect, %.1f/s",
+		put(y++, 2, "last delta  +%llu correct, +%llu incorrect, %.1f/s",
 			 (unsigned long long)e->d_correct,
 			 (unsigned long long)e->d_incorrect, e->rate);
 	h = lt_model_history(&v->app->model, e);
@@ -348,15 +382,15 @@ static void draw_detail(struct view *v)
 		for (unsigned int i = 0; i < h->n; i++)
 			vals[i] = h->rate[(h->head + LT_HIST_LEN - h->n + i) % LT_HIST_LEN];
 		lt_sparkline(vals, h->n, v->utf8, spark);
-		mvprintw(y++, 2, "rate        %s (last %u refreshes)", spark, h->n);
+		put(y++, 2, "rate        %s (last %u refreshes)", spark, h->n);
 	} else {
-		mvprintw(y++, 2, "rate        (history starts with the next refresh)");
+		put(y++, 2, "rate        (history starts with the next refresh)");
 	}
 	y++;
 	if (v->app->o.srcdir)
 		draw_source(v, y, e);
 	else
-		mvprintw(y, 2, "(give -S SRCDIR to see the source line)");
+		put(y, 2, "(give -S SRCDIR to see the source line)");
 }
 
 static void draw(struct view *v)
@@ -374,9 +408,9 @@ static void draw(struct view *v)
 		draw_list(v);
 	}
 	if (v->ui.editing)
-		mvprintw(LINES - 1, 0, "filter (function or file): %s", v->ui.edit);
+		put(LINES - 1, 0, "filter (function or file): %s", v->ui.edit);
 	else
-		mvprintw(LINES - 1, 0, "q quit  h help  < > sort  R reverse  / filter  f freeze  z zero  Enter details");
+		put(LINES - 1, 0, "q quit  h help  < > sort  R reverse  / filter  f freeze  z zero  Enter details");
 	clrtoeol();
 	refresh();
 }
