@@ -117,8 +117,12 @@ int lt_collect(struct lt_app *a)
 		a->last_err = ret;
 		return ret;
 	}
+	if (ret == 1) {		/* the same file, unchanged */
+		a->last_err = 0;
+		a->model.format_changed = false;
+		return lt_model_unchanged(&a->model, lt_now()) ? 0 : 1;
+	}
 	ret = lt_model_update(&a->model, buf, len, lt_now(), &a->bad_rows);
-	free(buf);
 	a->last_err = ret;
 	if (ret < 0) {
 		snprintf(a->status, sizeof(a->status), "%s: %s", a->src.name,

@@ -56,13 +56,13 @@ static int make_shown(struct lt_model *m)
 	return kattr_profile_rebase(m->base, &m->shown);
 }
 
-int lt_model_update(struct lt_model *m, const char *buf, size_t len,
+int lt_model_update(struct lt_model *m, char *buf, size_t len,
 		    double now, size_t *bad)
 {
 	struct kattr_profile *p;
 	int ret;
 
-	ret = kattr_profile_parse(buf, len, KATTR_PROF_FMT_UNKNOWN, &p);
+	ret = kattr_profile_parse_buf(buf, len, KATTR_PROF_FMT_UNKNOWN, &p);
 	if (ret < 0)
 		return ret;
 	if (bad)
@@ -86,6 +86,37 @@ int lt_model_update(struct lt_model *m, const char *buf, size_t len,
 	m->t_raw = now;
 	m->generation++;
 	return make_shown(m);
+}
+
+static bool zero_rates(struct kattr_profile *p)
+{
+	bool changed = false;
+
+	for (size_t i = 0; i < p->n; i++) {
+		struct kattr_prof_entry *e = &p->entries[i];
+
+		if (e->has_rate && !e->d_correct && !e->d_incorrect)
+			continue;
+		changed = true;
+		e->has_rate = true;
+		e->d_correct = e->d_incorrect = 0;
+		e->rate = 0;
+	}
+	return changed;
+}
+
+bool lt_model_unchanged(struct lt_model *m, double now)
+{
+	bool changed;
+
+	if (!m->raw || !(now > m->t_raw))
+		return false;
+	changed = zero_rates(m->raw);
+	if (m->shown_owns)
+		changed |= zero_rates(&m->shown);
+	m->t_raw = now;
+	m->generation++;
+	return changed;
 }
 
 int lt_model_zero(struct lt_model *m, double now)

@@ -45,12 +45,18 @@ struct lt_model {
 void lt_model_init(struct lt_model *m);
 void lt_model_free(struct lt_model *m);
 /*
- * A new snapshot read at time now: parse, diff against the previous one,
+ * A new snapshot (buf: malloc'ed, len + 1 bytes, taken over) read at time
+ * now: parse, diff against the previous one,
  * rebase on the zero base.  On a parse error (-ENODATA: nothing parses)
  * the previous snapshot stays.  *bad (if not NULL) gets the skipped rows.
  */
-int lt_model_update(struct lt_model *m, const char *buf, size_t len,
+int lt_model_update(struct lt_model *m, char *buf, size_t len,
 		    double now, size_t *bad);
+/*
+ * The source did not change since the last snapshot (at time now): every
+ * delta and rate is zero.  Returns true when that changed anything shown.
+ */
+bool lt_model_unchanged(struct lt_model *m, double now);
 /* Counts from now on (z); the display is rebased at once. */
 int lt_model_zero(struct lt_model *m, double now);
 /* Fill rows from shown with filter f, sorted. -ENOMEM. */

@@ -72,8 +72,20 @@ static int read_all(int fd, char **buf, size_t *len)
 
 /* Open a file the user named, or a user-space profile: regular files
  * only, never a FIFO that would block us. */
-static int read_path(const char *path, bool nofollow, char **buf, size_t *len)
+static bool same_file(const struct stat *a, const struct stat *b)
 {
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+	       a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec &&
+	       a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+static int read_path(struct lt_source *s, bool nofollow, char **buf,
+		     size_t *len)
+{
+	const char *path = s->path;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
 		      (nofollow ? O_NOFOLLOW : 0));
 	struct stat st;
@@ -90,8 +102,16 @@ static int read_path(const char *path, bool nofollow, char **buf, size_t *len)
 		close(fd);
 		return -EINVAL;
 	}
+	if (S_ISREG(st.st_mode) && s->have_last && same_file(&st, &s->last)) {
+		close(fd);
+		return 1;
+	}
 	ret = read_all(fd, buf, len);
 	close(fd);
+	if (ret == 0 && S_ISREG(st.st_mode)) {
+		s->last = st;
+		s->have_last = true;
+	}
 	return ret;
 }
 
@@ -415,9 +435,9 @@ int lt_source_read(struct lt_source *s, char **buf, size_t *len)
 		return kattr_read_alloc(s->mnt, LT_TRACE_REL, buf, len);
 	case LT_SRC_USER:
 		/* Never follow a symlink a user planted in the directory. */
-		return read_path(s->path, true, buf, len);
+		return read_path(s, true, buf, len);
 	default:
-		return read_path(s->path, false, buf, len);
+		return read_path(s, false, buf, len);
 	}
 }
 

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "kattr/kattr.h"
@@ -36,6 +37,8 @@ struct lt_source {
 	char *stdin_data;	/* STDIN: read once */
 	size_t stdin_len;
 	bool stdin_done;
+	struct stat last;	/* FILE, USER: the file last read */
+	bool have_last;
 	/* --exec */
 	char *tmpdir;
 	pid_t child;		/* 0 when none or reaped */
@@ -76,7 +79,10 @@ bool lt_source_child_done(struct lt_source *s);
 
 /*
  * Read the whole current profile into *buf (malloc'ed, NUL-terminated).
- * -ENOENT when a user-space profile has not been written yet.
+ * -ENOENT when a user-space profile has not been written yet.  Returns 1
+ * (and no buffer) when a regular file is the very file read last time,
+ * unchanged (same inode, size, mtime and ctime): a 200,000-site profile
+ * is not parsed again every second for nothing.
  */
 int lt_source_read(struct lt_source *s, char **buf, size_t *len);
 

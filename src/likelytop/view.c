@@ -142,8 +142,8 @@ static void collect(struct view *v)
 
 	if (a->child_gone)
 		return;
-	(void)lt_collect(a);
-	select_rows(v);
+	if (lt_collect(a) != 1)
+		select_rows(v);
 	lt_model_record(&a->model, (size_t)LINES, pinned(v));
 }
 

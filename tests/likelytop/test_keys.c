@@ -153,14 +153,14 @@ static void model_zero_and_history(void **state)
 
 	(void)state;
 	lt_model_init(&m);
-	assert_int_equal(lt_model_update(&m, SNAP1, strlen(SNAP1), 10.0, NULL), 0);
+	assert_int_equal(lt_model_update(&m, strdup(SNAP1), strlen(SNAP1), 10.0, NULL), 0);
 	assert_int_equal(lt_model_select(&m, NULL, KATTR_PROF_SORT_INCORRECT, false), 0);
 	assert_int_equal(m.nrows, 2);
 	assert_string_equal(m.rows[0]->function, "kfree");
 	assert_false(m.rows[0]->has_rate);
 	assert_int_equal(lt_model_zero(&m, 10.0), 0);
 	assert_int_equal(m.shown.entries[0].incorrect, 0);
-	assert_int_equal(lt_model_update(&m, SNAP2, strlen(SNAP2), 12.0, NULL), 0);
+	assert_int_equal(lt_model_update(&m, strdup(SNAP2), strlen(SNAP2), 12.0, NULL), 0);
 	lt_model_select(&m, NULL, KATTR_PROF_SORT_INCORRECT, false);
 	/* counts since z: kfree +200 wrong, main_loop +0 wrong */
 	assert_string_equal(m.rows[0]->function, "kfree");
@@ -176,7 +176,7 @@ static void model_zero_and_history(void **state)
 	lt_model_record(&m, 2, NULL);
 	assert_int_equal(h->n, 1);
 	/* A snapshot that does not parse keeps the previous one. */
-	assert_int_equal(lt_model_update(&m, "junk\n", 5, 13.0, NULL), -ENODATA);
+	assert_int_equal(lt_model_update(&m, strdup("junk\n"), 5, 13.0, NULL), -ENODATA);
 	assert_int_equal(m.shown.n, 2);
 	lt_model_free(&m);
 }

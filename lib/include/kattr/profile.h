@@ -84,6 +84,14 @@ struct kattr_profile {
 KATTR_API int kattr_profile_parse(const char *text, size_t len,
 				  enum kattr_prof_format fmt,
 				  struct kattr_profile **out);
+/*
+ * The same on a malloc'ed buffer of at least len + 1 bytes, parsed in
+ * place: the profile takes it over (it is freed on error too).  Saves a
+ * copy of large snapshots.
+ */
+KATTR_API int kattr_profile_parse_buf(char *buf, size_t len,
+				      enum kattr_prof_format fmt,
+				      struct kattr_profile **out);
 KATTR_API void kattr_profile_free(struct kattr_profile *p);
 
 /* Parse one row in place (line without its newline, NUL-terminated). */
