@@ -690,8 +690,20 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
  * touches no entry unless two keys tie (cache-friendly on 200,000 sites). */
 struct keyed {
 	uint64_t k;
+	uint64_t k2;	/* the function's first 8 bytes, big-endian: most
+			 * ties are broken without touching the entry */
 	const struct kattr_prof_entry *e;
 };
+
+static uint64_t name_key(const char *s)
+{
+	uint64_t k = 0;
+	int i = 0;
+
+	for (; i < 8 && s[i]; i++)
+		k = k << 8 | (unsigned char)s[i];
+	return k << (8 * (8 - i));
+}
 
 /* Order-preserving map of a double >= 0 (or -1: never evaluated, least). */
 static uint64_t dbl_key(double d)
@@ -727,6 +739,8 @@ static int cmp_keyed(const void *pa, const void *pb, void *arg)
 	int c = -CMP(a->k, b->k);	/* numbers: descending */
 
 	if (!c)
+		c = CMP(a->k2, b->k2);
+	if (!c)
 		c = cmp_site(a->e, b->e);
 	return c * ctx->dir;
 }
@@ -745,6 +759,7 @@ void kattr_prof_sort(const struct kattr_prof_entry **v, size_t n,
 	}
 	for (size_t i = 0; i < n; i++) {
 		kv[i].k = num_key(v[i], key);
+		kv[i].k2 = name_key(v[i]->function);
 		kv[i].e = v[i];
 	}
 	qsort_r(kv, n, sizeof(*kv), cmp_keyed, &ctx);

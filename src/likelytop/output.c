@@ -120,7 +120,17 @@ static int write_text(FILE *fp, const struct lt_out_meta *meta,
 		fputs("  HINT          CORRECT    INCORRECT   MISS%   WRONG/s  FUNCTION  FILE:LINE\n", fp);
 	for (size_t i = 0; i < n; i++) {
 		const struct kattr_prof_entry *e = rows[i];
-		size_t need = strlen(e->function) + strlen(e->file) + 128;
+		size_t need;
+
+		/* Rows come in sort order, scattered over the snapshot:
+		 * fetch ahead so 200,000 of them do not wait on memory. */
+		if (i + 16 < n)
+			__builtin_prefetch(rows[i + 16]);
+		if (i + 8 < n) {
+			__builtin_prefetch(rows[i + 8]->function);
+			__builtin_prefetch(rows[i + 8]->file);
+		}
+		need = strlen(e->function) + strlen(e->file) + 128;
 		const char *h = kattr_prof_hint_name(e->hint);
 		size_t hl = strlen(h);
 		char *p;
