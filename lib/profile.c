@@ -751,7 +751,9 @@ void kattr_prof_sort(const struct kattr_prof_entry **v, size_t n,
 	struct sort_ctx ctx = { key, reverse ? -1 : 1 };
 	struct keyed *kv = NULL;
 
-	if (key != KATTR_PROF_SORT_FUNCTION && key != KATTR_PROF_SORT_FILE && n > 1)
+	if (n < 2)
+		return;
+	if (key != KATTR_PROF_SORT_FUNCTION && key != KATTR_PROF_SORT_FILE)
 		kv = malloc(n * sizeof(*kv));
 	if (!kv) {
 		qsort_r(v, n, sizeof(*v), cmp_entries, &ctx);
