@@ -464,6 +464,27 @@ static bool same_site(const struct kattr_prof_entry *a,
 	       !strcmp(a->function, b->function) && !strcmp(a->file, b->file);
 }
 
+/*
+ * The common case without hashing: the sites come in the same order as
+ * last time (tracefs, a rewritten user-space file), with new ones in front
+ * (/proc/likely_prof lists the newest first).
+ */
+static bool match_aligned(const struct kattr_profile *prev,
+			  const struct kattr_profile *cur, size_t *idx)
+{
+	size_t k;
+
+	if (cur->n < prev->n)
+		return false;
+	k = cur->n - prev->n;
+	for (size_t i = 0; i < prev->n; i++)
+		if (!same_site(&prev->entries[i], &cur->entries[i + k]))
+			return false;
+	for (size_t i = 0; i < prev->n; i++)
+		idx[i + k] = i;
+	return true;
+}
+
 int kattr_profile_match(const struct kattr_profile *prev,
 			const struct kattr_profile *cur, size_t *idx)
 {
@@ -473,6 +494,8 @@ int kattr_profile_match(const struct kattr_profile *prev,
 	for (size_t i = 0; i < cur->n; i++)
 		idx[i] = SIZE_MAX;
 	if (!prev || !prev->n || !cur->n)
+		return 0;
+	if (match_aligned(prev, cur, idx))
 		return 0;
 	while (size < prev->n * 2)
 		size *= 2;

@@ -278,6 +278,39 @@ static void diff_and_rates(void **state)
 	kattr_profile_free(pb);
 }
 
+/* Sites in another order (a re-sorted tracefs read): matched by hash. */
+static void diff_reordered(void **state)
+{
+	static const char a[] =
+		"Likely Profiling Results\n"
+		" likely   |        5|        0\tdup()@:c.c@3\n"
+		" unlikely |        0|        3\tf()@:a.c@1\n"
+		" likely   |        7|        0\tdup()@:c.c@3\n"
+		" likely   |        1|        1\tgone()@:g.c@1\n";
+	static const char b[] =
+		"Likely Profiling Results\n"
+		" unlikely |        4|        3\tf()@:a.c@1\n"
+		" likely   |        9|        0\tdup()@:c.c@3\n"
+		" likely   |       15|        0\tdup()@:c.c@3\n"
+		" unlikely |        4|        3\tf()@:a.c@2\n";
+	struct kattr_profile *pa = parse(a, 0), *pb = parse(b, 0);
+	size_t idx[4];
+
+	(void)state;
+	assert_int_equal(kattr_profile_match(pa, pb, idx), 0);
+	assert_int_equal(idx[0], 1);
+	assert_int_equal(idx[1], 0);	/* first dup to first dup */
+	assert_int_equal(idx[2], 2);
+	assert_int_equal(idx[3], SIZE_MAX);	/* another line: a new site */
+	assert_int_equal(kattr_profile_diff(pa, pb, 1.0), 0);
+	assert_int_equal(pb->entries[0].d_incorrect, 4);
+	assert_int_equal(pb->entries[1].d_correct, 4);
+	assert_int_equal(pb->entries[2].d_correct, 8);
+	assert_int_equal(pb->entries[3].d_incorrect, 4);
+	kattr_profile_free(pa);
+	kattr_profile_free(pb);
+}
+
 static const char SORT_SAMPLE[] =
 	"Likely Profiling Results\n"
 	" likely   |       90|       10\tb_fn()@:z.c@5\n"	/* 10%  t100 */
@@ -371,6 +404,7 @@ int main(void)
 		cmocka_unit_test(headerless_rows),
 		cmocka_unit_test(counter_wrap),
 		cmocka_unit_test(diff_and_rates),
+		cmocka_unit_test(diff_reordered),
 		cmocka_unit_test(every_sort),
 		cmocka_unit_test(filters),
 	};
