@@ -17,6 +17,14 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
+/* Control bytes in a name are refused: names are printed to terminals
+ * (a profile written by any user must not send escape sequences to a
+ * root terminal). */
+static bool is_ctl(char c)
+{
+	return (unsigned char)c < 0x20 || c == 0x7f;
+}
+
 static char *skip_blank(char *s)
 {
 	while (is_blank(*s))
@@ -107,7 +115,10 @@ int kattr_prof_parse_likely_row(char *line, struct kattr_prof_entry *e)
 	if (*skip_blank(p))
 		return -EINVAL;
 	for (const char *c = func; c < sep; c++)
-		if (is_blank(*c))
+		if (is_blank(*c) || is_ctl(*c))
+			return -EINVAL;
+	for (const char *c = file; c < at; c++)
+		if (is_ctl(*c))
 			return -EINVAL;
 	*sep = '\0';
 	*at = '\0';
@@ -182,6 +193,10 @@ int kattr_prof_parse_trace_row(char *line, bool all,
 	p = tok[5];
 	if (!parse_line_no(&p, &e->line) || *p)
 		return -EINVAL;
+	for (int i = 3; i <= 4; i++)
+		for (const char *q = tok[i]; *q; q++)
+			if (is_ctl(*q))
+				return -EINVAL;
 	e->function = tok[3];
 	e->file = tok[4];
 	e->hint = all ? KATTR_PROF_HINT_NONE : KATTR_PROF_HINT_ANNOTATED;

@@ -1,5 +1,7 @@
 # gen_profile.awk -v n=200000 -v seed=1: a /proc/likely_prof snapshot with
-# n sites, shaped like a large kernel's (long paths, skewed counts).
+# n sites, shaped like a large kernel's (long paths, skewed counts).  The
+# sites (names, hints) depend only on n; seed changes only the counts, so
+# two seeds are two snapshots of one program.
 BEGIN {
 	srand(seed);
 	print "Likely Profiling Results";
@@ -9,8 +11,9 @@ BEGIN {
 	for (i = 0; i < n; i++) {
 		hi = int(rand() * 4294967295 * (rand() < 0.05 ? 1 : 0.0001));
 		lo = int(rand() * 100000);
-		likely = rand() < 0.5;
-		wrong = rand() < 0.2;
+		h = (i * 2654435761) % 4294967296;
+		likely = h % 2;
+		wrong = (int(h / 2) % 5) == 0;
 		t = likely ? (wrong ? lo : hi) : (wrong ? hi : lo);
 		f = likely ? (wrong ? hi : lo) : (wrong ? lo : hi);
 		flag = " ";

@@ -97,6 +97,17 @@ double lt_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* -p PID: say when the profiled process is gone (its last snapshot stays). */
+static void note_exited(struct lt_app *a)
+{
+	if (a->src.kind != LT_SRC_USER || a->src.tmpdir || a->src.pid <= 0 ||
+	    kill(a->src.pid, 0) == 0 || errno != ESRCH)
+		return;
+	snprintf(a->status, sizeof(a->status),
+		 "process %d has exited: this is its last snapshot",
+		 (int)a->src.pid);
+}
+
 int lt_collect(struct lt_app *a)
 {
 	enum kattr_prof_format before = a->model.raw ? a->model.raw->format : 0;
@@ -120,7 +131,9 @@ int lt_collect(struct lt_app *a)
 	if (ret == 1) {		/* the same file, unchanged */
 		a->last_err = 0;
 		a->model.format_changed = false;
-		return lt_model_unchanged(&a->model, lt_now()) ? 0 : 1;
+		ret = lt_model_unchanged(&a->model, lt_now()) ? 0 : 1;
+		note_exited(a);
+		return ret;
 	}
 	ret = lt_model_update(&a->model, buf, len, lt_now(), &a->bad_rows);
 	a->last_err = ret;
@@ -139,6 +152,7 @@ int lt_collect(struct lt_app *a)
 		snprintf(a->status, sizeof(a->status),
 			 "%s: skipped %zu malformed rows", a->src.name,
 			 a->bad_rows);
+	note_exited(a);
 	return 0;
 }
 

@@ -21,6 +21,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (kattr_prof_parse_trace_row(line, data[0] & 1, &e) == 0) {
 		if (!e.function[0] || !e.file[0] || strchr(e.function, ' '))
 			abort();
+		for (const char *c = e.function; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				abort();	/* would reach a terminal */
 		if ((data[0] & 1) && e.constant)
 			abort();
 	}

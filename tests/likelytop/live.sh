@@ -26,7 +26,9 @@ trap cleanup EXIT
 start() {
 	local name=$1
 	shift
+	# The tmux server keeps the environment it started with: pass ours.
 	cat >"$tmp/$name.sh" <<EOS
+export LIKELY_PROF_DIR='${LIKELY_PROF_DIR:-/nonexistent}' TMPDIR='${TMPDIR:-/tmp}'
 stty -g >'$tmp/$name.before'
 $(printf '%q ' "$bin" "$@")
 echo \$? >'$tmp/$name.rc'
@@ -118,11 +120,27 @@ wait_for e "FUNCTION" "NO_COLOR run"
 T capture-pane -e -p -t e | grep -q $'\e\\[3[0-7]m' && fail "NO_COLOR: colours used" || ok
 keys e q
 
+# -p PID: the view says when the profiled process is gone.
+export LIKELY_PROF_DIR="$tmp/prof"
+"$here/fake_writer.sh" 6 0.2 &
+wp=$!
+for i in $(seq 50); do [ -f "$tmp/prof/$wp" ] && break; sleep 0.1; done
+start p -d 0.3 -p "$wp"
+wait_for p "pid $wp .* \(likely_prof\)" "-p PID title"
+wait_for p "fake_main" "-p PID rows"
+wait "$wp"
+wait_for p "process $wp has exited: this is its last snapshot" "-p PID: the process exited"
+keys p q
+wait_exit p 0
+
 # --exec: the final snapshot stays on screen once the command exits.
 export LIKELY_PROF_DIR=/nonexistent TMPDIR="$tmp"
 start g -d 0.2 --exec -- "$here/fake_writer.sh" 3 0.1
 wait_for g "fake_writer.sh exited: final snapshot" "--exec: final snapshot"
 wait_for g "kfree +mm/slab\.c:3380" "--exec: the command's profile"
+wait_for g "likelytop - .*fake_writer.sh \(pid [0-9]+\)" "--exec title" || true
+gdir=$(ls -d "$tmp"/likelytop.* 2>/dev/null)
+[ -n "$gdir" ] && ok || fail "--exec: no private directory under \$TMPDIR"
 keys g q
 wait_exit g 0
 [ -z "$(ls -d "$tmp"/likelytop.* 2>/dev/null)" ] && ok || fail "--exec left its directory"

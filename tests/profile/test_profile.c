@@ -153,7 +153,9 @@ static void bad_input(void **state)
 		" likely   |        1|        2\tneg()@:a.c@-5\n"
 		" likely   |        1|        2\t()@:a.c@5\n"
 		" correct incorrect  %        Function                  File              Line\n"
-		" likely   |        1|        2\tsp ace()@:a.c@5\n";
+		" likely   |        1|        2\tsp ace()@:a.c@5\n"
+		" likely   |        1|        2\tesc\033[2J()@:a.c@5\n"
+		" likely   |        1|        2\tf()@:a\033]0;x\007.c@5\n";
 	char *longline;
 	size_t n = 1 << 20;
 
@@ -164,7 +166,7 @@ static void bad_input(void **state)
 			 -ENODATA);
 	p = parse(mixed, 0);
 	assert_int_equal(p->n, 2);
-	assert_int_equal(p->bad_rows, 10);
+	assert_int_equal(p->bad_rows, 12);
 	assert_string_equal(p->entries[0].function, "ok");
 	assert_int_equal(p->entries[1].incorrect, UINT64_MAX);
 	assert_int_equal(p->counter_bits, 64);
@@ -197,9 +199,10 @@ static void bad_input(void **state)
 		  "       1        2   X f a.c 3\n"
 		  "       1        2 101 f a.c 3\n"
 		  "       1/x      2  66 f a.c 3\n"
-		  "       1        2  66 f a.c 3 extra\n", 0);
+		  "       1        2  66 f a.c 3 extra\n"
+		  "       1        2  66 f\033[1m a.c 3\n", 0);
 	assert_int_equal(p->n, 1);
-	assert_int_equal(p->bad_rows, 5);
+	assert_int_equal(p->bad_rows, 6);
 	kattr_profile_free(p);
 }
 
