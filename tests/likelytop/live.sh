@@ -95,6 +95,23 @@ wait_for a "FROZEN" "f freezes"
 keys a q
 wait_exit a 0
 
+# Details with -S: the source line, opened beneath the directory only.
+mkdir -p "$tmp/src/mm" "$tmp/elsewhere"
+{ seq 3379 | sed 's/^/line /'; printf '\tif (unlikely(!objp))\n\t\treturn;\n'; } >"$tmp/src/mm/slab.c"
+printf 'secret\n' >"$tmp/elsewhere/auditsc.c"
+ln -s "$tmp/elsewhere" "$tmp/src/kernel"
+start s -d 0.3 -S "$tmp/src" -f "$lp"
+wait_for s "FUNCTION" "-S run"
+keys s Enter
+wait_for s ">  3380 +if \(unlikely\(!objp\)\)" "details: the source line of kfree"
+wait_for s "rate .* \(last [0-9]+ refreshes\)" "details: rate sparkline"
+keys s Escape Down Down Enter
+wait_for s "audit_free\(\)" "details of audit_free"
+wait_for s "source: kernel/auditsc.c not found under $tmp/src" "-S does not follow a symlink out"
+screen s | grep -q secret && fail "-S followed a symlink" || ok
+keys s q
+wait_exit s 0
+
 # A signal ends it cleanly too.
 start b -f "$lp"
 wait_for b "FUNCTION" "second run"
