@@ -388,7 +388,7 @@ static int batch_print(struct lt_app *a, unsigned long iter)
 		tool_warn("%s: skipped %zu malformed rows", a->src.name, a->bad_rows);
 	if (a->model.format_changed)
 		tool_warn("%s", a->status);
-	ret = lt_model_select(&a->model, &f, a->o.sort, a->o.reverse);
+	ret = lt_model_select(&a->model, &f, a->o.sort, a->o.reverse, 0);
 	if (ret == 0)
 		ret = lt_out_write(stdout, a->o.format, &meta, a->model.rows,
 				   a->model.nrows);

@@ -132,7 +132,7 @@ int lt_model_zero(struct lt_model *m, double now)
 }
 
 int lt_model_select(struct lt_model *m, const struct kattr_prof_filter *f,
-		    enum kattr_prof_sort key, bool reverse)
+		    enum kattr_prof_sort key, bool reverse, size_t k)
 {
 	if (m->shown.n > m->rows_cap) {
 		const struct kattr_prof_entry **r;
@@ -144,7 +144,8 @@ int lt_model_select(struct lt_model *m, const struct kattr_prof_filter *f,
 		m->rows_cap = m->shown.n;
 	}
 	m->nrows = m->shown.n ? kattr_prof_select(&m->shown, f, m->rows) : 0;
-	kattr_prof_sort(m->rows, m->nrows, key, reverse);
+	kattr_prof_sort_top(m->rows, m->nrows, key, reverse, k);
+	m->sorted = k && k < m->nrows ? k : m->nrows;
 	return 0;
 }
 

@@ -38,6 +38,7 @@ struct lt_model {
 	bool format_changed;		/* the last update changed format */
 	const struct kattr_prof_entry **rows;	/* selected and sorted */
 	size_t nrows;
+	size_t sorted;			/* rows[0..sorted) are in order */
 	size_t rows_cap;
 	struct lt_hist hist[LT_HIST_SITES];
 };
@@ -59,9 +60,12 @@ int lt_model_update(struct lt_model *m, char *buf, size_t len,
 bool lt_model_unchanged(struct lt_model *m, double now);
 /* Counts from now on (z); the display is rebased at once. */
 int lt_model_zero(struct lt_model *m, double now);
-/* Fill rows from shown with filter f, sorted. -ENOMEM. */
+/*
+ * Fill rows from shown with filter f, sorted; with k > 0 only the first k
+ * rows are in order (m->sorted says how many are).  -ENOMEM.
+ */
 int lt_model_select(struct lt_model *m, const struct kattr_prof_filter *f,
-		    enum kattr_prof_sort key, bool reverse);
+		    enum kattr_prof_sort key, bool reverse, size_t k);
 /* Record the rates of the first n rows (and of pin, if not NULL). */
 void lt_model_record(struct lt_model *m, size_t n,
 		     const struct kattr_prof_entry *pin);

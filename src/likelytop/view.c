@@ -99,7 +99,17 @@ static int translate(int ch)
 	}
 }
 
-static void select_rows(struct view *v)
+/* Rows the screen can reach without another sort: what is shown, the
+ * selection, and a page of slack.  Beyond, draw_list() sorts them all. */
+static size_t rows_needed(const struct view *v)
+{
+	size_t page = LINES > 0 ? (size_t)LINES : 24;
+	size_t end = v->ui.top > v->ui.sel ? v->ui.top : v->ui.sel;
+
+	return end + 2 * page;
+}
+
+static void select_rows_k(struct view *v, size_t k)
 {
 	struct lt_app *a = v->app;
 	struct kattr_prof_filter f = {
@@ -107,10 +117,15 @@ static void select_rows(struct view *v)
 		.wrong_only = a->o.wrong_only,
 	};
 
-	if (lt_model_select(&a->model, &f, v->ui.sort, v->ui.reverse) < 0)
+	if (lt_model_select(&a->model, &f, v->ui.sort, v->ui.reverse, k) < 0)
 		snprintf(a->status, sizeof(a->status), "out of memory");
 	v->ui.nrows = a->model.nrows;
 	lt_ui_clamp(&v->ui);
+}
+
+static void select_rows(struct view *v)
+{
+	select_rows_k(v, rows_needed(v));
 }
 
 static const struct kattr_prof_entry *pinned(struct view *v)
@@ -272,6 +287,8 @@ static void draw_list(struct view *v)
 	v->ui.page = rows > 0 ? (size_t)rows : 1;
 	v->ui.nrows = m->nrows;
 	lt_ui_clamp(&v->ui);
+	if (v->ui.top + v->ui.page > m->sorted && m->sorted < m->nrows)
+		select_rows_k(v, 0);	/* scrolled past the sorted head */
 	draw_titles(v, y0 - 1);
 	for (int i = 0; i < rows; i++) {
 		size_t r = v->ui.top + (size_t)i;

@@ -154,14 +154,14 @@ static void model_zero_and_history(void **state)
 	(void)state;
 	lt_model_init(&m);
 	assert_int_equal(lt_model_update(&m, strdup(SNAP1), strlen(SNAP1), 10.0, NULL), 0);
-	assert_int_equal(lt_model_select(&m, NULL, KATTR_PROF_SORT_INCORRECT, false), 0);
+	assert_int_equal(lt_model_select(&m, NULL, KATTR_PROF_SORT_INCORRECT, false, 0), 0);
 	assert_int_equal(m.nrows, 2);
 	assert_string_equal(m.rows[0]->function, "kfree");
 	assert_false(m.rows[0]->has_rate);
 	assert_int_equal(lt_model_zero(&m, 10.0), 0);
 	assert_int_equal(m.shown.entries[0].incorrect, 0);
 	assert_int_equal(lt_model_update(&m, strdup(SNAP2), strlen(SNAP2), 12.0, NULL), 0);
-	lt_model_select(&m, NULL, KATTR_PROF_SORT_INCORRECT, false);
+	lt_model_select(&m, NULL, KATTR_PROF_SORT_INCORRECT, false, 0);
 	/* counts since z: kfree +200 wrong, main_loop +0 wrong */
 	assert_string_equal(m.rows[0]->function, "kfree");
 	assert_int_equal(m.rows[0]->incorrect, 200);

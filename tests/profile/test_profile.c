@@ -372,6 +372,54 @@ static void every_sort(void **state)
 	kattr_profile_free(p);
 }
 
+/* kattr_prof_sort_top(): the first k entries equal a full sort's. */
+static void sort_top_k(void **state)
+{
+	enum { N = 3000 };
+	char *text = malloc(N * 80 + 64), *p = text;
+	const struct kattr_prof_entry **full, **top;
+	struct kattr_profile *prof;
+	unsigned int seed = 7;
+
+	(void)state;
+	assert_non_null(text);
+	p += sprintf(p, "Likely Profiling Results\n");
+	for (int i = 0; i < N; i++) {
+		seed = seed * 1103515245u + 12345u;
+		/* few distinct counts: many ties, broken by name */
+		p += sprintf(p, " %s |%9u|%9u\tf%u()@:d/%u.c@%d\n",
+			     seed & 1 ? "likely  " : "unlikely", (seed >> 8) % 50,
+			     (seed >> 16) % 40, (seed >> 4) % 500, i % 7, i);
+	}
+	prof = parse(text, 0);
+	full = malloc(N * sizeof(*full));
+	top = malloc(N * sizeof(*top));
+	assert_non_null(full);
+	assert_non_null(top);
+	for (int key = 0; key < KATTR_PROF_SORT_COUNT_; key++) {
+		for (int rev = 0; rev < 2; rev++) {
+			static const size_t ks[] = { 1, 2, 9, 40, 1000, N - 1, N };
+
+			kattr_prof_select(prof, NULL, full);
+			kattr_prof_sort(full, N, (enum kattr_prof_sort)key, rev);
+			for (size_t j = 0; j < sizeof(ks) / sizeof(ks[0]); j++) {
+				kattr_prof_select(prof, NULL, top);
+				kattr_prof_sort_top(top, N, (enum kattr_prof_sort)key,
+						    rev, ks[j]);
+				for (size_t i = 0; i < ks[j]; i++)
+					if (top[i] != full[i])
+						fail_msg("sort %s%s top %zu: row %zu differs",
+							 kattr_prof_sort_name((enum kattr_prof_sort)key),
+							 rev ? " reversed" : "", ks[j], i);
+			}
+		}
+	}
+	free(full);
+	free(top);
+	free(text);
+	kattr_profile_free(prof);
+}
+
 static void filters(void **state)
 {
 	struct kattr_profile *p = parse(SORT_SAMPLE, 0);
@@ -409,6 +457,7 @@ int main(void)
 		cmocka_unit_test(diff_and_rates),
 		cmocka_unit_test(diff_reordered),
 		cmocka_unit_test(every_sort),
+		cmocka_unit_test(sort_top_k),
 		cmocka_unit_test(filters),
 	};
 

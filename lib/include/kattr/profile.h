@@ -164,6 +164,15 @@ KATTR_API const char *kattr_prof_sort_name(enum kattr_prof_sort key);
 KATTR_API void kattr_prof_sort(const struct kattr_prof_entry **v, size_t n,
 			       enum kattr_prof_sort key, bool reverse);
 
+/*
+ * The same order for the first k entries only (0: all); the others follow
+ * in no particular order.  A live view showing 40 rows of 200,000 sites
+ * sorts in linear time.
+ */
+KATTR_API void kattr_prof_sort_top(const struct kattr_prof_entry **v, size_t n,
+				   enum kattr_prof_sort key, bool reverse,
+				   size_t k);
+
 struct kattr_prof_filter {
 	const char *substr;	/* in function or file; NULL or "": any */
 	uint64_t min_total;	/* correct + incorrect at least this */
