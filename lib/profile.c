@@ -71,7 +71,7 @@ static bool parse_line_no(char **s, unsigned int *line)
 int kattr_prof_parse_likely_row(char *line, struct kattr_prof_entry *e)
 {
 	uint64_t t, f;
-	char *p = line, *func, *sep, *file, *at;
+	char *p = line, *func, *sep, *file, *at, *ctl;
 	bool likely;
 
 	if (*p != '+' && *p != '-' && *p != ' ')
@@ -101,12 +101,27 @@ int kattr_prof_parse_likely_row(char *line, struct kattr_prof_entry *e)
 		return -EINVAL;
 	p = skip_blank(p);
 	func = p;
-	sep = strstr(func, "()@:");
-	if (!sep || sep == func)
+	/* One pass each (200,000 rows a second): the function runs to the
+	 * first "()@:" without blank or control bytes; the file to the
+	 * last '@', without control bytes. */
+	for (sep = func;; sep++) {
+		if (is_blank(*sep) || is_ctl(*sep))
+			return -EINVAL;		/* the NUL ends here too */
+		if (sep[0] == '(' && sep[1] == ')' && sep[2] == '@' && sep[3] == ':')
+			break;
+	}
+	if (sep == func)
 		return -EINVAL;
 	file = sep + 4;
-	at = strrchr(file, '@');
-	if (!at || at == file)
+	at = NULL;
+	ctl = NULL;
+	for (char *q = file; *q; q++) {
+		if (*q == '@')
+			at = q;
+		else if (!ctl && is_ctl(*q))
+			ctl = q;
+	}
+	if (!at || at == file || (ctl && ctl < at))
 		return -EINVAL;
 	p = at + 1;
 	if (!parse_line_no(&p, &e->line))
@@ -114,12 +129,6 @@ int kattr_prof_parse_likely_row(char *line, struct kattr_prof_entry *e)
 	/* Trailing blanks (a CR from a copied file) are harmless. */
 	if (*skip_blank(p))
 		return -EINVAL;
-	for (const char *c = func; c < sep; c++)
-		if (is_blank(*c) || is_ctl(*c))
-			return -EINVAL;
-	for (const char *c = file; c < at; c++)
-		if (is_ctl(*c))
-			return -EINVAL;
 	*sep = '\0';
 	*at = '\0';
 	e->function = func;
