@@ -152,6 +152,16 @@ expect_match "$err" "changed format from likely_prof to branch_annotated" "forma
 [ "$(printf '%s\n' "$out" | jq -s '.[1] | map(has("rate")) | any')" = false ] && ok ||
 	fail "no rates across a format change"
 
+# -n 0 runs until interrupted; SIGINT ends it cleanly after whole snapshots.
+"$bin" -b -n 0 -d 0.1 -f "$lp" --format json >"$tmp/n0" 2>"$tmp/n0.err" &
+n0=$!
+sleep 0.8
+kill -INT "$n0"
+wait "$n0"
+rc=$?
+expect_rc 0 "-n 0 stopped by SIGINT"
+[ "$(jq -s 'length' "$tmp/n0")" -ge 3 ] && ok || fail "-n 0: several whole snapshots ($(wc -l <"$tmp/n0") lines)"
+
 # --- usage --------------------------------------------------------------------
 for args in "--format yaml -b" "--sort bogus -b" "-n 2" "-b -n -1" "-b -d 0" "-b -d x" \
 	"-b -f a -p 1" "-b --min-total -3" "extra-arg" "-b -p 0" "--exec"; do
