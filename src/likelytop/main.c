@@ -396,7 +396,7 @@ static int batch_print(struct lt_app *a, unsigned long iter)
 		int e = errno;
 
 		cleanup();
-		if (ret == -EIO && e == EPIPE)
+		if (ret == -EIO && e == EPIPE)	/* the reader left: no message */
 			_exit(EXIT_FAIL);
 		tool_die(EXIT_FAIL, "write error on standard output: %s",
 			 lt_strerror(ret == -EIO && e ? e : ret));
@@ -456,6 +456,10 @@ static int run_batch(struct lt_app *a)
 	/* --exec: only the final snapshot unless -n asks for more. */
 	if (want < 0)
 		want = exec ? 0 : 1;
+	/* A reader that goes away (| head) must not kill us before the
+	 * --exec command is stopped and its directory removed: EPIPE is
+	 * handled in batch_print(). */
+	signal(SIGPIPE, SIG_IGN);
 	/* 200,000 rows: fewer, larger writes. */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 18);
 	if (!exec) {

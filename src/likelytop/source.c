@@ -357,6 +357,7 @@ int lt_source_exec(struct lt_source *s, char *const argv[], int out_fd,
 		close(pfd[0]);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);	/* batch mode ignores it */
 		if (null >= 0) {
 			dup2(null, STDIN_FILENO);
 			dup2(out_fd >= 0 ? out_fd : null, STDOUT_FILENO);

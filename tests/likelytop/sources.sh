@@ -99,6 +99,14 @@ expect_rc 1 "--exec of a missing command"
 expect_match "$err" "cannot run '/nonexistent/cmd': no such file" "--exec missing command message"
 [ -z "$(ls -A "$tmp/t")" ] && ok || fail "failed --exec left $(ls -A "$tmp/t")"
 
+# The reader goes away (| head): the command is stopped, the directory removed.
+( timeout 20 "$bin" -b -n 100000 -d 0.1 --exec -- "$writer" 0 0.05 2>/dev/null; echo $? >"$tmp/pipe.rc" ) | head -c 1 >/dev/null
+for i in $(seq 50); do [ -s "$tmp/pipe.rc" ] && break; sleep 0.1; done
+[ "$(cat "$tmp/pipe.rc" 2>/dev/null)" = 1 ] && ok || fail "likelytop | head: status $(cat "$tmp/pipe.rc" 2>/dev/null)"
+sleep 0.2
+[ -z "$(ls -A "$tmp/t")" ] && ok || fail "likelytop --exec | head left $(ls -A "$tmp/t")"
+pgrep -f "fake_writer.sh 0 0.05" >/dev/null && fail "likelytop --exec | head left the command running" || ok
+
 # Interrupted: the command is stopped and its directory removed.
 "$bin" -b --exec -- "$writer" 0 0.1 >/dev/null 2>&1 &
 lt=$!
