@@ -767,12 +767,22 @@ out:
 	free(dst);
 }
 
+static uint64_t clamp64(uint64_t v, uint64_t lo, uint64_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
 void sb_run_baseline(const struct sb_config *cfg, struct sb_baseline *b)
 {
+	/* as much as a run moves, within bounds that keep it meaningful */
+	uint64_t want = cfg->total ? cfg->total : UINT64_MAX;
+
 	b->hot_size = 256u << 10;
-	b->ram_size = 256u << 20;	/* beyond any last-level cache */
-	baseline_one(b->hot_size, cfg->quick ? 1ull << 30 : 4ull << 30,
+	b->ram_size = 128u << 20;	/* beyond any last-level cache */
+	baseline_one(b->hot_size, clamp64(want, 64ull << 20,
+					  cfg->quick ? 1ull << 30 : 4ull << 30),
 		     cfg->runs, &b->hot);
-	baseline_one(b->ram_size, cfg->quick ? 1ull << 30 : 2ull << 30,
+	baseline_one(b->ram_size, clamp64(want, b->ram_size,
+					  cfg->quick ? 1ull << 30 : 2ull << 30),
 		     cfg->runs, &b->ram);
 }
