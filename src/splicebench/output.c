@@ -393,8 +393,8 @@ static void plot_script(FILE *gp, const struct sb_report *rep, bool svg)
 	fprintf(gp, " noenhanced\n");
 	fprintf(gp, "set xlabel 'chunk size (bytes)'\n"
 		"set ylabel 'GB/s (median; bars: min to max)'\n"
-		"set logscale x 2\nset format x '%%.0b%%B'\n"
-		"set yrange [0:*]\nset grid\nset key top left\n"
+		"set logscale x 2\nset format x '%%.0b%%BB'\n"
+		"set yrange [0:*]\nset grid\nset key below\n"
 		"set style data yerrorlines\n");
 	for (i = 0; i < rep->nres; i++) {
 		if (rep->res[i].failed)
