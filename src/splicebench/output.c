@@ -125,6 +125,12 @@ static void table(const struct sb_report *rep)
 		}
 		printf("verify: %" PRIu64 " chunks checked, %" PRIu64 " corrupted.\n",
 		       chunks, bad);
+		if (cfg->unsafe_reuse && !bad)
+			printf("--unsafe-reuse: nothing caught this time; a double buffer of chunks at\n"
+			       "least as large as the pipe happens to be safe with a copying consumer.\n"
+			       "Try smaller chunks (--size 4K).\n");
+	} else if (cfg->unsafe_reuse) {
+		printf("--unsafe-reuse: any corruption went unseen; use --consumer verify.\n");
 	}
 }
 
