@@ -203,9 +203,9 @@ static void parse_args(int argc, char **argv, struct sb_config *cfg,
 		cfg->nsizes = 3;
 	}
 	if (!cfg->total && cfg->seconds <= 0)
-		cfg->total = cfg->quick ? 96ull << 20 : 1ull << 30;
+		cfg->total = cfg->quick ? 64ull << 20 : 1ull << 30;
 	if (!have_runs)
-		cfg->runs = cfg->quick ? 5 : 5;
+		cfg->runs = cfg->quick ? 7 : 5;
 }
 
 /* Refuse a --pin CPU this process may not run on (before measuring). */
@@ -266,7 +266,8 @@ out:
 
 static int run_all(struct sb_report *rep, struct sb_config *cfg)
 {
-	int m, i, failed = 0;
+	int m, i, failed = 0, ret;
+	char a[32];
 
 	for (m = 0; m < SB_NMODES; m++) {
 		int probe = 0;
@@ -283,28 +284,29 @@ static int run_all(struct sb_report *rep, struct sb_config *cfg)
 		}
 		for (i = 0; i < cfg->nsizes; i++) {
 			struct sb_result *r = &rep->res[rep->nres++];
-			char a[32];
 
 			memset(r, 0, sizeof(*r));
+			r->mode = m;
+			r->size = cfg->sizes[i];
 			if (probe < 0) {
-				r->mode = m;
-				r->size = cfg->sizes[i];
-				r->huge_requested = cfg->huge;
-				r->failed = true;
+				r->failed = r->unsupported = true;
 				snprintf(r->why, sizeof(r->why), "vmsplice: %s",
 					 strerror(-probe));
-				failed++;
-				continue;
-			}
-			if (sb_run_point(cfg, m, cfg->sizes[i], r) < 0) {
-				tool_warn("%s %s: %s", sb_mode_name(m),
-					  sb_format_size(cfg->sizes[i], a, sizeof(a)),
-					  r->why);
 				failed++;
 			}
 		}
 	}
-	return failed;
+	ret = sb_run_points(cfg, rep->res, rep->nres);
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "out of memory");
+	for (i = 0; i < rep->nres; i++) {
+		const struct sb_result *r = &rep->res[i];
+
+		if (r->failed && !r->unsupported)
+			tool_warn("%s %s: %s", sb_mode_name(r->mode),
+				  sb_format_size(r->size, a, sizeof(a)), r->why);
+	}
+	return failed + ret;
 }
 
 /* One message for every point that asked for huge pages and got none. */

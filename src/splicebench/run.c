@@ -566,6 +566,9 @@ static int setup(struct ctx *c, struct sb_result *r)
 		 * slot is rewritten only once the consumer is done with it. */
 		uint64_t pipe = cfg->pipe_size > r->pipe_size ? cfg->pipe_size
 							       : r->pipe_size;
+
+		if (pipe < 65536)	/* not known yet: the usual default */
+			pipe = 65536;
 		c->nbufs = 2 + (size_t)((2 * pipe + c->size - 1) / c->size);
 		c->wait_consumer = true;
 	} else {
@@ -656,62 +659,102 @@ static void summarise(struct sb_run *runs, int n, struct sb_result *r)
 	r->runs = n;
 }
 
-int sb_run_point(const struct sb_config *cfg, enum sb_mode mode, uint64_t size,
-		 struct sb_result *r)
-{
-	struct ctx c = { .cfg = cfg, .mode = mode, .size = (size_t)size,
-			 .rfd = -1, .wfd = -1, .outfd = -1 };
+/* A point across the rounds: its output descriptor and its runs. */
+struct point {
+	struct sb_result *r;
+	int outfd;
 	struct sb_run *runs;
-	int i, ret;
+	bool huge_ok;
+};
 
-	r->mode = mode;
-	r->size = size;
-	r->huge_requested = cfg->huge;
-	r->runs = 0;
-	runs = calloc((size_t)cfg->runs, sizeof(*runs));
-	if (!runs)
+static int point_open(const struct sb_config *cfg, struct point *p)
+{
+	const char *path = cfg->consumer == SB_FILE ? cfg->file_path : "/dev/null";
+
+	p->outfd = -1;
+	p->huge_ok = true;
+	p->runs = calloc((size_t)cfg->runs, sizeof(*p->runs));
+	if (!p->runs) {
+		snprintf(p->r->why, sizeof(p->r->why), "out of memory");
 		return -ENOMEM;
-	if (cfg->consumer == SB_FILE) {
-		c.outfd = open(cfg->file_path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-		if (c.outfd < 0) {
-			ret = -errno;
-			snprintf(r->why, sizeof(r->why), "cannot open %s: %s",
-				 cfg->file_path, strerror(errno));
-			free(runs);
-			return ret;
-		}
-	} else if (cfg->consumer == SB_NULL) {
-		c.outfd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-		if (c.outfd < 0) {
-			ret = -errno;
-			snprintf(r->why, sizeof(r->why), "cannot open /dev/null: %s",
-				 strerror(errno));
-			free(runs);
-			return ret;
-		}
 	}
-	if (cfg->total)
-		c.nchunks = (cfg->total + size - 1) / size;
-	ret = setup(&c, r);
-	if (ret < 0)
-		goto out;
-	/* a warm-up run, then the measured ones */
-	for (i = -1; i < cfg->runs; i++) {
-		struct sb_run tmp;
+	if (cfg->consumer != SB_FILE && cfg->consumer != SB_NULL)
+		return 0;
+	p->outfd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+	if (p->outfd < 0) {
+		int ret = -errno;
 
-		ret = one_run(&c, i < 0 ? &tmp : &runs[i], r->why, sizeof(r->why));
-		if (ret < 0)
-			goto out;
+		snprintf(p->r->why, sizeof(p->r->why), "cannot open %s: %s",
+			 path, strerror(errno));
+		return ret;
+	}
+	return 0;
+}
+
+/* One run of one point (run < 0: the warm-up), buffers set up afresh. */
+static int point_run(const struct sb_config *cfg, struct point *p, int run)
+{
+	struct sb_result *r = p->r;
+	struct ctx c = { .cfg = cfg, .mode = r->mode, .size = (size_t)r->size,
+			 .rfd = -1, .wfd = -1, .outfd = p->outfd };
+	struct sb_run tmp;
+	int ret;
+
+	if (cfg->total)
+		c.nchunks = (cfg->total + r->size - 1) / r->size;
+	ret = setup(&c, r);
+	if (ret == 0) {
+		p->huge_ok &= r->huge;
+		ret = one_run(&c, run < 0 ? &tmp : &p->runs[run], r->why,
+			      sizeof(r->why));
 		r->pipe_size = c.pipe_size;
 	}
-	summarise(runs, cfg->runs, r);
-out:
 	teardown(&c);
-	if (c.outfd >= 0)
-		close(c.outfd);
-	free(runs);
-	r->failed = ret < 0;
 	return ret;
+}
+
+int sb_run_points(const struct sb_config *cfg, struct sb_result *res, int n)
+{
+	struct point *pts = calloc((size_t)n, sizeof(*pts));
+	int i, run, failed = 0;
+
+	if (!pts)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		pts[i].r = &res[i];
+		pts[i].outfd = -1;
+		res[i].huge_requested = cfg->huge;
+		if (!res[i].failed && point_open(cfg, &pts[i]) < 0) {
+			res[i].failed = true;
+			failed++;
+		}
+	}
+	/*
+	 * Round by round: a warm-up run of every point, then run 1 of every
+	 * point, and so on, so that a busy spell on a shared machine is
+	 * spread over all points instead of spoiling one.
+	 */
+	for (run = -1; run < cfg->runs; run++) {
+		for (i = 0; i < n; i++) {
+			if (res[i].failed)
+				continue;
+			if (point_run(cfg, &pts[i], run) < 0) {
+				res[i].failed = true;
+				failed++;
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (!res[i].failed) {
+			summarise(pts[i].runs, cfg->runs, &res[i]);
+			res[i].huge = cfg->huge && pts[i].huge_ok;
+		}
+		if (pts[i].outfd >= 0)
+			close(pts[i].outfd);
+		free(pts[i].runs);
+	}
+	free(pts);
+	return failed;
 }
 
 /* ---- probes and the memcpy baseline -------------------------------------- */
@@ -779,10 +822,10 @@ void sb_run_baseline(const struct sb_config *cfg, struct sb_baseline *b)
 
 	b->hot_size = 256u << 10;
 	b->ram_size = 128u << 20;	/* beyond any last-level cache */
-	baseline_one(b->hot_size, clamp64(want, 64ull << 20,
+	baseline_one(b->hot_size, clamp64(want, 256ull << 20,
 					  cfg->quick ? 1ull << 30 : 4ull << 30),
 		     cfg->runs, &b->hot);
-	baseline_one(b->ram_size, clamp64(want, b->ram_size,
+	baseline_one(b->ram_size, clamp64(want, 2 * b->ram_size,
 					  cfg->quick ? 1ull << 30 : 2ull << 30),
 		     cfg->runs, &b->ram);
 }

@@ -103,7 +103,8 @@ struct sb_result {
 	uint64_t size;
 	uint64_t pipe_size;		/* obtained */
 	bool huge_requested, huge;	/* huge: obtained for every buffer */
-	bool failed;			/* did not run (message printed) */
+	bool failed;			/* did not run (why says why) */
+	bool unsupported;		/* failed: the mode is not usable here */
 	char why[160];			/* why it failed */
 	int runs;
 	struct sb_stats gbps;
@@ -131,11 +132,12 @@ struct sb_report {
 /* ---- run.c ----------------------------------------------------------- */
 
 /*
- * Measure one point: a warm-up run, then cfg->runs runs.  Returns 0, or
- * -errno with r->why set when the point could not run.
+ * Measure the points res[0..n) (mode and size set; those already marked
+ * failed are skipped): a warm-up run of each, then cfg->runs rounds of
+ * one run of each.  A point that cannot run is marked failed with
+ * r->why set.  Returns how many points failed here, or -ENOMEM.
  */
-int sb_run_point(const struct sb_config *cfg, enum sb_mode mode,
-		 uint64_t size, struct sb_result *r);
+int sb_run_points(const struct sb_config *cfg, struct sb_result *res, int n);
 /* The memcpy baseline: cache-hot and from RAM. */
 void sb_run_baseline(const struct sb_config *cfg, struct sb_baseline *b);
 /* Is vmsplice (with flags) usable here?  0 or -errno. */
