@@ -5,6 +5,7 @@
  *
  *   sb_minloop copy|vmsplice read|null SIZE PIPE_SIZE TOTAL P C RUNS
  *
+ * P and C are the CPUs of the producer and the consumer (-1: not pinned).
  * After one warm-up run, prints the GB/s of each run, one per line.
  */
 #include <fcntl.h>
@@ -29,6 +30,8 @@ static void pin(int cpu)
 {
 	cpu_set_t s;
 
+	if (cpu < 0)		/* -1: not pinned */
+		return;
 	CPU_ZERO(&s);
 	CPU_SET(cpu, &s);
 	pthread_setaffinity_np(pthread_self(), sizeof(s), &s);
