@@ -38,7 +38,7 @@ miss=$(printf '%s' "$out" | jq -c --argjson need "$need" \
 	'[.results[] | $need - keys] | add | unique')
 [ "$miss" = "[]" ] && ok || fail "json results lack $miss"
 n=$(printf '%s' "$out" | jq '[.results[] | select(.runs == 3 and .min_gbps <= .median_gbps and .median_gbps <= .max_gbps and .cpu_s_per_gb > 0 and (.cpu_s_per_gb - .cpu_s_per_gb_producer - .cpu_s_per_gb_consumer | fabs) < 0.001)] | length')
-[ "$n" = 6 ] && ok || fail "json: $n of 6 results consistent (min <= median <= max, cpu both sides)"
+[ "$n" = 6 ] && ok || fail "json: $n of 6 results consistent (min <= median <= max, cpu both sides): $(printf '%s' "$out" | jq -c '[.results[] | {mode, size, runs, min_gbps, median_gbps, max_gbps, cpu_s_per_gb, cpu_s_per_gb_producer, cpu_s_per_gb_consumer, error}]')"
 t=$(printf '%s' "$out" | jq -r '[.results[] | (.size|type), (.huge|type), (.median_gbps|type)] | unique | join(",")')
 [ "$t" = "boolean,number" ] && ok || fail "json types: $t"
 sys=$(printf '%s' "$out" | jq -r '.system | [.kernel_release, .page_size, .pipe_max_size, .thp_mode, .pipe_size_used] | map(tostring) | join(" ")')
