@@ -86,6 +86,11 @@ static int lp_dirfd = -1;
 static char *lp_dirname;
 static int lp_warned;		/* the one stderr line was printed */
 static int lp_final_done;
+static pthread_cond_t lp_wake;	/* wakes the writer at exit (CLOCK_MONOTONIC) */
+static pthread_t lp_writer_th;
+static int lp_writer_running;	/* in this process */
+static pthread_cond_t lp_up = PTHREAD_COND_INITIALIZER;
+static int lp_writer_up;	/* the writer has started, see lp_start_writer() */
 static unsigned long lp_interval_ms = LP_DEFAULT_INTERVAL_MS;
 
 static void lp_thread_exit(void *arg);
@@ -498,34 +503,36 @@ static int lp_open_dir(void)
 	return fd;
 }
 
-static void lp_sleep_ms(struct timespec *next, unsigned long ms)
+static void lp_add_ms(struct timespec *t, unsigned long ms)
 {
-	next->tv_sec += (time_t)(ms / 1000);
-	next->tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (next->tv_nsec >= 1000000000L) {
-		next->tv_nsec -= 1000000000L;
-		next->tv_sec++;
+	t->tv_sec += (time_t)(ms / 1000);
+	t->tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (t->tv_nsec >= 1000000000L) {
+		t->tv_nsec -= 1000000000L;
+		t->tv_sec++;
 	}
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
-		;
 }
 
+/* Save every lp_interval_ms until lp_fini() says stop. */
 static void *lp_writer(void *arg)
 {
 	struct timespec next;
-	pid_t pid = getpid();
 
 	clock_gettime(CLOCK_MONOTONIC, &next);
+	pthread_mutex_lock(&lp_io_lock);
+	lp_writer_up = 1;
+	pthread_cond_broadcast(&lp_up);
 	for (;;) {
-		lp_sleep_ms(&next, lp_interval_ms);
-		pthread_mutex_lock(&lp_io_lock);
-		if (lp_final_done || lp_started_pid != pid) {
-			pthread_mutex_unlock(&lp_io_lock);
-			return NULL;
-		}
+		lp_add_ms(&next, lp_interval_ms);
+		while (!lp_final_done &&
+		       pthread_cond_timedwait(&lp_wake, &lp_io_lock, &next) != ETIMEDOUT)
+			;
+		if (lp_final_done)
+			break;
 		lp_save_or_warn();
-		pthread_mutex_unlock(&lp_io_lock);
 	}
+	pthread_mutex_unlock(&lp_io_lock);
+	return NULL;
 }
 
 static void lp_read_interval(void)
@@ -554,7 +561,7 @@ static void lp_read_interval(void)
 static void lp_start_writer(void)
 {
 	sigset_t all, old;
-	pthread_t th;
+	pthread_condattr_t ca;
 	pid_t pid = getpid();
 
 	pthread_mutex_lock(&lp_io_lock);
@@ -570,25 +577,50 @@ static void lp_start_writer(void)
 	lp_save_or_warn();
 	if (lp_interval_ms == 0)
 		goto out;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&lp_wake, &ca);
+	pthread_condattr_destroy(&ca);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	if (pthread_create(&th, NULL, lp_writer, NULL) == 0)
-		pthread_detach(th);
-	else
+	lp_writer_up = 0;
+	if (pthread_create(&lp_writer_th, NULL, lp_writer, NULL) == 0) {
+		lp_writer_running = 1;
+		/*
+		 * Wait until it runs: thread start-up allocates outside our
+		 * locks, and a fork() meanwhile would leave the child an
+		 * allocator locked for ever (fork takes lp_io_lock first).
+		 */
+		while (!lp_writer_up)
+			pthread_cond_wait(&lp_up, &lp_io_lock);
+	} else {
 		lp_warn("cannot start the snapshot thread; only the exit snapshot will be written");
+	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 out:
 	pthread_mutex_unlock(&lp_io_lock);
 }
 
-/* The exit snapshot (also runs if the runtime itself is unloaded). */
+/*
+ * The exit snapshot (also runs if the runtime itself is unloaded); then
+ * the writer is stopped and joined, so no thread of ours is left running
+ * while the process ends (leak checkers stop the world at that point).
+ */
 __attribute__((destructor)) static void lp_fini(void)
 {
+	int join;
+
 	pthread_mutex_lock(&lp_io_lock);
 	if (lp_started_pid == getpid() && lp_dirfd >= 0 && !lp_final_done)
 		lp_save_or_warn();
 	lp_final_done = 1;
+	join = lp_writer_running && !pthread_equal(lp_writer_th, pthread_self());
+	if (lp_writer_running)
+		pthread_cond_signal(&lp_wake);
+	lp_writer_running = 0;
 	pthread_mutex_unlock(&lp_io_lock);
+	if (join)
+		pthread_join(lp_writer_th, NULL);
 }
 
 static void lp_atfork_prepare(void)
@@ -627,6 +659,8 @@ static void lp_atfork_child(void)
 		if (lp_sites[i])
 			lp_sites[i]->count[0] = lp_sites[i]->count[1] = 0;
 	lp_warned = 0;
+	lp_writer_running = 0;	/* the parent's writer is not in this process */
+	pthread_cond_init(&lp_up, NULL);
 	pthread_mutex_unlock(&lp_lock);
 	pthread_mutex_unlock(&lp_io_lock);
 }
