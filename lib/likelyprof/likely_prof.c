@@ -406,6 +406,8 @@ LP_API int likely_prof_save(void)
 {
 	int r;
 
+	if (__atomic_load_n(&lp_started_pid, __ATOMIC_ACQUIRE) != getpid())
+		lp_start_writer();	/* opens the directory */
 	pthread_mutex_lock(&lp_io_lock);
 	r = lp_final_done ? -ESHUTDOWN : lp_save_locked();
 	pthread_mutex_unlock(&lp_io_lock);

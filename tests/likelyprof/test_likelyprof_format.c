@@ -104,10 +104,47 @@ static void test_format_matches_seed(void **state)
 	assert_non_null(strstr(got, "\n likely   |123456789|        0\tsites()@:"));
 }
 
+/* likely_prof_save() writes <dir>/<pid>: the same text, and no temp file. */
+static void test_save_writes_pid_file(void **state)
+{
+	const char *dir = getenv("LIKELY_PROF_DIR");
+	char path[4096], tmp[4096], *want, file[1 << 16];
+	FILE *f;
+	size_t n;
+
+	want = strdup(dump());
+	assert_int_equal(likely_prof_save(), 0);
+	snprintf(path, sizeof(path), "%s/%d", dir, (int)getpid());
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(file, 1, sizeof(file) - 1, f);
+	fclose(f);
+	file[n] = '\0';
+	assert_string_equal(file, want);
+	snprintf(tmp, sizeof(tmp), "%s/.%d.tmp", dir, (int)getpid());
+	assert_int_equal(access(tmp, F_OK), -1);
+	free(want);
+}
+
+static char *profile_dir;
+
+static int teardown(void **state)
+{
+	tu_rmtree(profile_dir);
+	free(profile_dir);
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format_matches_seed),
+		cmocka_unit_test(test_save_writes_pid_file),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+
+	/* before the first hit: profiles go here, not to ~/.cache */
+	profile_dir = tu_mkdtemp();
+	setenv("LIKELY_PROF_DIR", profile_dir, 1);
+	setenv("LIKELY_PROF_INTERVAL_MS", "0", 1);
+	return cmocka_run_group_tests(tests, NULL, teardown);
 }
