@@ -1,36 +1,311 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* likelytop: Show branch-hint (likely/unlikely) profiles sorted by misprediction. */
+/*
+ * likelytop: show branch-hint (likely/unlikely) profiles sorted by
+ * misprediction, live (ncurses) or in batch mode (text, CSV, JSON).
+ *
+ * Pipeline: pick a source -> read a snapshot -> parse -> diff against the
+ * previous one -> sort and filter -> render.  One epoll loop over a
+ * timerfd (the refresh tick), a signalfd (no async signal handlers) and,
+ * in the live view, stdin.
+ */
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "config.h"
+#include "likelytop.h"
 #include "tool.h"
+
+enum {
+	OPT_FORMAT = TOOL_OPT_FIRST,
+	OPT_MIN_TOTAL,
+	OPT_WRONG_ONLY,
+	OPT_EXEC,
+	OPT_FILTER,
+};
+
+static struct lt_app app;
 
 __attribute__((noreturn)) static void usage(void)
 {
-	printf("Usage: %s [options]\n\n", tool_name());
+	printf("Usage: %s [options]\n", tool_name());
+	printf("       %s -b [-n ITER] [-d SEC] [-f FILE] [--format text|csv|json] [--sort KEY]\n"
+	       "                 [--min-total N] [--wrong-only]\n", tool_name());
+	printf("       %s [options] --exec -- COMMAND [ARG...]\n\n", tool_name());
 	printf("Show branch-hint (likely/unlikely) profiles sorted by misprediction.\n\n");
-	printf("Options:\n");
-	printf("      --sysroot DIR   take /proc, /sys and mounts from DIR\n");
-	printf("  -h, --help          show this help and exit\n");
-	printf("  -V, --version       show the version and exit\n");
+	printf("Sources (default: the first found of /proc/likely_prof, tracefs\n"
+	       "trace_stat/branch_annotated, the newest live user-space profile):\n");
+	printf("  -f, --file FILE       read FILE ('-': standard input)\n");
+	printf("  -p, --pid PID         the user-space profile of process PID\n");
+	printf("      --exec            run COMMAND (after the options) profiled, and\n"
+	       "                        show its profile; final snapshot when it exits\n");
+	printf("\nOptions:\n");
+	printf("  -b, --batch           batch mode: print, do not draw\n");
+	printf("  -n, --iterations N    batch: print N snapshots (default 1; 0: until\n"
+	       "                        interrupted)\n");
+	printf("  -d, --delay SEC       refresh every SEC seconds (default 2)\n");
+	printf("      --format FMT      batch output: text, csv or json (default text)\n");
+	printf("  -s, --sort KEY        incorrect (default), correct, percent, total,\n"
+	       "                        rate, function or file\n");
+	printf("  -r, --reverse         reverse the sort order\n");
+	printf("      --filter TEXT     only sites whose function or file contains TEXT\n");
+	printf("      --min-total N     only sites evaluated at least N times\n");
+	printf("      --wrong-only      only sites whose hint is wrong more often than right\n");
+	printf("  -S, --source-dir DIR  live view details: show source lines from DIR\n");
+	printf("      --sysroot DIR     take /proc, /sys and mounts from DIR\n");
+	printf("  -h, --help            show this help and exit\n");
+	printf("  -V, --version         show the version and exit\n");
+	printf("\nLive view keys: q quit, < > sort column, R reverse, / filter, f freeze,\n"
+	       "z zero, space refresh, Enter details, h or ? help.\n");
 	printf("\nSee likelytop(8).\n");
 	exit(EXIT_OK);
 }
 
-int main(int argc, char **argv)
+const char *lt_strerror(int e)
+{
+	static char buf[128];
+	const char *s;
+
+	if (e == -ENODATA)
+		return "no profile rows (not a likely_prof, branch_annotated or branch_all profile)";
+	if (e == -EFBIG)
+		return "too large (more than 64 MiB)";
+	s = strerror(e < 0 ? -e : e);
+	snprintf(buf, sizeof(buf), "%s", s);
+	if (buf[0] && !(buf[0] == 'I' && buf[1] == '/'))
+		buf[0] = (char)tolower((unsigned char)buf[0]);
+	return buf;
+}
+
+double lt_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* -p PID: say when the profiled process is gone (its last snapshot stays). */
+static void note_exited(struct lt_app *a)
+{
+	if (a->src.kind != LT_SRC_USER || a->src.tmpdir || a->src.pid <= 0 ||
+	    kill(a->src.pid, 0) == 0 || errno != ESRCH)
+		return;
+	snprintf(a->status, sizeof(a->status),
+		 "process %d has exited: this is its last snapshot",
+		 (int)a->src.pid);
+}
+
+int lt_collect(struct lt_app *a)
+{
+	enum kattr_prof_format before = a->model.raw ? a->model.raw->format : 0;
+	char *buf;
+	size_t len;
+	int ret;
+
+	ret = lt_source_read(&a->src, &buf, &len);
+	if (ret == -ENOENT && a->src.kind == LT_SRC_USER && !a->model.raw) {
+		snprintf(a->status, sizeof(a->status),
+			 "waiting for the first snapshot in %s", a->src.path);
+		a->last_err = ret;
+		return ret;
+	}
+	if (ret < 0) {
+		snprintf(a->status, sizeof(a->status), "cannot read %s: %s",
+			 a->src.name, lt_strerror(ret));
+		a->last_err = ret;
+		return ret;
+	}
+	if (ret == 1) {		/* the same file, unchanged */
+		a->last_err = 0;
+		a->model.format_changed = false;
+		ret = lt_model_unchanged(&a->model, lt_now()) ? 0 : 1;
+		note_exited(a);
+		return ret;
+	}
+	ret = lt_model_update(&a->model, buf, len, lt_now(), &a->bad_rows);
+	a->last_err = ret;
+	if (ret < 0) {
+		snprintf(a->status, sizeof(a->status), "%s: %s", a->src.name,
+			 lt_strerror(ret));
+		return ret;
+	}
+	a->status[0] = '\0';
+	if (a->model.format_changed)
+		snprintf(a->status, sizeof(a->status),
+			 "%s changed format from %s to %s: rates restart",
+			 a->src.name, kattr_prof_format_name(before),
+			 kattr_prof_format_name(a->model.raw->format));
+	else if (a->bad_rows)
+		snprintf(a->status, sizeof(a->status),
+			 "%s: skipped %zu malformed rows", a->src.name,
+			 a->bad_rows);
+	note_exited(a);
+	return 0;
+}
+
+void lt_arm_timer(struct lt_app *a)
+{
+	struct itimerspec its;
+	double d = a->o.delay;
+
+	its.it_value.tv_sec = (time_t)d;
+	its.it_value.tv_nsec = (long)((d - floor(d)) * 1e9);
+	if (!its.it_value.tv_sec && !its.it_value.tv_nsec)
+		its.it_value.tv_nsec = 1;
+	its.it_interval = its.it_value;
+	(void)timerfd_settime(a->tfd, 0, &its, NULL);
+}
+
+static void cleanup(void)
+{
+	lt_source_close(&app.src);
+	lt_model_free(&app.model);
+}
+
+static void setup_loop(struct lt_app *a)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	sigaddset(&set, SIGWINCH);
+	sigaddset(&set, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
+		tool_die(EXIT_FAIL, "cannot block signals: %s", lt_strerror(errno));
+	a->sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	a->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (a->sfd < 0 || a->tfd < 0)
+		tool_die(EXIT_FAIL, "cannot set up the event loop: %s",
+			 lt_strerror(errno));
+}
+
+static double parse_delay(const char *s)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(s, &end);
+	if (errno || end == s || *end || !(d >= 0.05) || d > 86400)
+		tool_usage_error("invalid delay '%s': give seconds between 0.05 and 86400", s);
+	return d;
+}
+
+static long parse_long(const char *s, const char *what, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		tool_usage_error("invalid %s '%s'", what, s);
+	return v;
+}
+
+static uint64_t parse_u64_opt(const char *s, const char *what)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (!isdigit((unsigned char)*s))
+		tool_usage_error("invalid %s '%s'", what, s);
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		tool_usage_error("invalid %s '%s'", what, s);
+	return v;
+}
+
+static void parse_args(int argc, char **argv, struct lt_opts *o)
 {
 	static const struct option longopts[] = {
-		{ "help",    no_argument,       NULL, 'h' },
-		{ "version", no_argument,       NULL, 'V' },
-		{ "sysroot", required_argument, NULL, TOOL_OPT_SYSROOT },
+		{ "batch",      no_argument,       NULL, 'b' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "delay",      required_argument, NULL, 'd' },
+		{ "file",       required_argument, NULL, 'f' },
+		{ "pid",        required_argument, NULL, 'p' },
+		{ "format",     required_argument, NULL, OPT_FORMAT },
+		{ "sort",       required_argument, NULL, 's' },
+		{ "reverse",    no_argument,       NULL, 'r' },
+		{ "filter",     required_argument, NULL, OPT_FILTER },
+		{ "min-total",  required_argument, NULL, OPT_MIN_TOTAL },
+		{ "wrong-only", no_argument,       NULL, OPT_WRONG_ONLY },
+		{ "exec",       no_argument,       NULL, OPT_EXEC },
+		{ "source-dir", required_argument, NULL, 'S' },
+		{ "help",       no_argument,       NULL, 'h' },
+		{ "version",    no_argument,       NULL, 'V' },
+		{ "sysroot",    required_argument, NULL, TOOL_OPT_SYSROOT },
 		{ NULL, 0, NULL, 0 }
 	};
+	bool exec = false;
 	int c;
 
-	tool_init("likelytop");
-	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+	o->iterations = -1;
+	o->delay = 2;
+	o->sort = KATTR_PROF_SORT_INCORRECT;
+	/* '+': stop at COMMAND, so its own options stay its own. */
+	while ((c = getopt_long(argc, argv, "+bn:d:f:p:s:rS:hV", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'b':
+			o->batch = true;
+			break;
+		case 'n':
+			o->iterations = parse_long(optarg, "iteration count", 0, LONG_MAX);
+			break;
+		case 'd':
+			o->delay = parse_delay(optarg);
+			break;
+		case 'f':
+			o->file = optarg;
+			break;
+		case 'p':
+			o->pid = (pid_t)parse_long(optarg, "pid", 1, INT_MAX);
+			break;
+		case OPT_FORMAT:
+			if (lt_out_parse(optarg, &o->format) < 0)
+				tool_usage_error("unknown format '%s': use text, csv or json", optarg);
+			break;
+		case 's':
+			if (kattr_prof_sort_parse(optarg, &o->sort) < 0)
+				tool_usage_error("unknown sort key '%s': use incorrect, correct, percent, total, rate, function or file", optarg);
+			break;
+		case 'r':
+			o->reverse = true;
+			break;
+		case OPT_FILTER:
+			if (strlen(optarg) >= LT_FILTER_MAX)
+				tool_usage_error("filter too long (at most %d bytes)", LT_FILTER_MAX - 1);
+			o->filter = optarg;
+			break;
+		case OPT_MIN_TOTAL:
+			o->min_total = parse_u64_opt(optarg, "minimum total");
+			break;
+		case OPT_WRONG_ONLY:
+			o->wrong_only = true;
+			break;
+		case OPT_EXEC:
+			exec = true;
+			break;
+		case 'S':
+			o->srcdir = optarg;
+			break;
 		case 'h':
 			usage();
 		case 'V':
@@ -42,5 +317,214 @@ int main(int argc, char **argv)
 			tool_try_help();
 		}
 	}
-	tool_die(EXIT_FAIL, "nothing to do yet: this build has only --help and --version");
+	if (exec) {
+		if (optind >= argc)
+			tool_usage_error("--exec needs a command");
+		o->exec_argv = argv + optind;
+	} else if (optind < argc) {
+		tool_usage_error("unexpected argument '%s' (to run a command, use --exec -- COMMAND)",
+				 argv[optind]);
+	}
+	if (!!o->file + !!o->pid + exec > 1)
+		tool_usage_error("give only one of --file, --pid and --exec");
+	if (!o->batch && (o->iterations >= 0 || o->format != LT_OUT_TEXT))
+		tool_usage_error("--iterations and --format need --batch");
+}
+
+static void open_source(struct lt_app *a)
+{
+	struct lt_detect_report r;
+	char dir[PATH_MAX];
+	int ret;
+
+	if (a->o.file) {
+		ret = lt_source_file(&a->src, a->o.file);
+	} else if (a->o.pid) {
+		ret = lt_source_pid(&a->src, a->o.pid, dir, sizeof(dir));
+		if (ret == -ENOENT && a->src.path)
+			tool_die(EXIT_FAIL, "process %d does not seem to be profiled: no %s (a program built with likely_prof.h writes $LIKELY_PROF_DIR/PID; looked in %s)",
+				 (int)a->o.pid, a->src.path, dir);
+		if (ret == -ENOENT)
+			tool_die(EXIT_FAIL, "process %d: cannot tell where profiles are: set LIKELY_PROF_DIR (or XDG_RUNTIME_DIR or HOME)",
+				 (int)a->o.pid);
+	} else if (a->o.exec_argv) {
+		/* The live view owns the terminal: the command's output would
+		 * garble it.  In batch mode it goes to our stderr, away from
+		 * the output scripts parse. */
+		ret = lt_source_exec(&a->src, a->o.exec_argv, a->o.batch ? 2 : -1,
+				     a->o.batch ? 2 : -1);
+		if (ret < 0)
+			tool_die(EXIT_FAIL, "cannot run '%s': %s", a->o.exec_argv[0],
+				 lt_strerror(ret));
+	} else {
+		ret = lt_source_detect(&a->src, &r);
+		if (ret == -ENOENT) {
+			tool_warn("no branch profile to show on this system:");
+			for (int i = 0; i < 3; i++)
+				if (r.lines[i][0])
+					fprintf(stderr, "  %s\n", r.lines[i]);
+			fprintf(stderr, "Give a saved profile with -f FILE.\n");
+			exit(EXIT_FAIL);
+		}
+	}
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot open the profile source: %s", lt_strerror(ret));
+}
+
+static int batch_print(struct lt_app *a, unsigned long iter)
+{
+	struct kattr_prof_filter f = {
+		.substr = a->o.filter, .min_total = a->o.min_total,
+		.wrong_only = a->o.wrong_only,
+	};
+	struct lt_out_meta meta = {
+		.source = a->src.name, .format = a->model.shown.format,
+		.iteration = iter, .sites = a->model.shown.n,
+		.bad_rows = a->bad_rows, .time = (double)time(NULL),
+	};
+	int ret;
+
+	if (a->bad_rows)
+		tool_warn("%s: skipped %zu malformed rows", a->src.name, a->bad_rows);
+	if (a->model.format_changed)
+		tool_warn("%s", a->status);
+	ret = lt_model_select(&a->model, &f, a->o.sort, a->o.reverse, 0);
+	if (ret == 0)
+		ret = lt_out_write(stdout, a->o.format, &meta, a->model.rows,
+				   a->model.nrows);
+	if (ret < 0) {
+		int e = errno;
+
+		cleanup();
+		if (ret == -EIO && e == EPIPE)	/* the reader left: no message */
+			_exit(EXIT_FAIL);
+		tool_die(EXIT_FAIL, "write error on standard output: %s",
+			 lt_strerror(ret == -EIO && e ? e : ret));
+	}
+	return 0;
+}
+
+/* Wait for the tick or a signal: 1 tick, 0 stop (signal), 2 child exited. */
+static int batch_wait(struct lt_app *a)
+{
+	struct signalfd_siginfo si;
+	struct epoll_event ev[2];
+	int ep = epoll_create1(EPOLL_CLOEXEC), n, ret = -1;
+
+	if (ep < 0)
+		return 0;
+	ev[0].events = EPOLLIN;
+	ev[0].data.fd = a->tfd;
+	epoll_ctl(ep, EPOLL_CTL_ADD, a->tfd, &ev[0]);
+	ev[0].data.fd = a->sfd;
+	epoll_ctl(ep, EPOLL_CTL_ADD, a->sfd, &ev[0]);
+	while (ret < 0) {
+		n = epoll_wait(ep, ev, 2, -1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			ret = 0;
+		for (int i = 0; i < n && ret < 0; i++) {
+			if (ev[i].data.fd == a->tfd) {
+				uint64_t ticks;
+
+				if (read(a->tfd, &ticks, sizeof(ticks)) > 0)
+					ret = 1;
+				continue;
+			}
+			while (read(a->sfd, &si, sizeof(si)) == sizeof(si)) {
+				if (si.ssi_signo == SIGCHLD) {
+					if (lt_source_child_done(&a->src))
+						ret = 2;
+				} else if (si.ssi_signo != SIGWINCH) {
+					ret = 0;
+				}
+			}
+		}
+	}
+	close(ep);
+	return ret;
+}
+
+static int run_batch(struct lt_app *a)
+{
+	long want = a->o.iterations;
+	unsigned long iter = 0;
+	int status = EXIT_OK, w;
+	bool exec = a->o.exec_argv != NULL;
+
+	/* --exec: only the final snapshot unless -n asks for more. */
+	if (want < 0)
+		want = exec ? 0 : 1;
+	/* A reader that goes away (| head) must not kill us before the
+	 * --exec command is stopped and its directory removed: EPIPE is
+	 * handled in batch_print(). */
+	signal(SIGPIPE, SIG_IGN);
+	/* 200,000 rows: fewer, larger writes. */
+	setvbuf(stdout, NULL, _IOFBF, 1 << 18);
+	if (!exec) {
+		if (lt_collect(a) < 0)
+			tool_die(EXIT_FAIL, "%s", a->status);
+		batch_print(a, ++iter);
+	}
+	lt_arm_timer(a);
+	while (exec || want == 0 || iter < (unsigned long)want) {
+		w = lt_source_child_done(&a->src) ? 2 : batch_wait(a);
+		if (w == 0)
+			break;
+		if (w == 2) {
+			if (lt_collect(a) < 0) {
+				if (a->last_err == -ENOENT)
+					tool_warn("'%s' exited without writing a profile (was it built with likely_prof.h?)",
+						  a->o.exec_argv[0]);
+				else
+					tool_warn("%s", a->status);
+				return EXIT_FAIL;
+			}
+			batch_print(a, ++iter);
+			break;
+		}
+		if (exec && (a->o.iterations <= 0 ||
+			     iter >= (unsigned long)a->o.iterations))
+			continue;
+		if (lt_collect(a) < 0) {
+			if (exec && a->last_err == -ENOENT)
+				continue;
+			tool_warn("%s", a->status);
+			status = EXIT_FAIL;
+			continue;
+		}
+		status = EXIT_OK;
+		batch_print(a, ++iter);
+	}
+	return status;
+}
+
+#if !WITH_NCURSES
+int lt_view_run(struct lt_app *a)
+{
+	(void)a;
+	tool_warn("the live view needs ncurses, and this build has none (built with WITH_NCURSES=OFF); use -b for batch output");
+	return EXIT_FAIL;
+}
+#endif
+
+int main(int argc, char **argv)
+{
+	int status;
+
+	tool_init("likelytop");
+	parse_args(argc, argv, &app.o);
+	app.sfd = app.tfd = -1;
+	lt_model_init(&app.model);
+	if (!app.o.batch && !WITH_NCURSES)
+		return lt_view_run(&app);
+	if (!app.o.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+		tool_die(EXIT_FAIL, "the live view needs a terminal; use -b for batch output");
+	setup_loop(&app);
+	atexit(cleanup);
+	open_source(&app);
+	status = app.o.batch ? run_batch(&app) : lt_view_run(&app);
+	cleanup();
+	return status;
 }

@@ -1,36 +1,185 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* splicebench: Measure vmsplice(2) page gifting against copying. */
+/*
+ * splicebench: measure vmsplice(2) page gifting against copying.
+ * Options, the plan (modes x sizes), the messages and the exit status;
+ * run.c measures, output.c reports.
+ */
+#include <errno.h>
 #include <getopt.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
 
+#include "kattr/kattr.h"
+#include "sb.h"
 #include "tool.h"
+
+enum {
+	EXIT_CORRUPT = 3,	/* verify found corrupted data */
+};
+
+enum {
+	OPT_MODE = TOOL_OPT_FIRST,
+	OPT_CONSUMER, OPT_SIZE, OPT_PIPE_SIZE, OPT_TOTAL, OPT_TIME, OPT_RUNS,
+	OPT_HUGE, OPT_BUSY, OPT_PIN, OPT_UNSAFE_REUSE, OPT_FORMAT, OPT_PLOT,
+	OPT_QUICK,
+};
 
 __attribute__((noreturn)) static void usage(void)
 {
 	printf("Usage: %s [options]\n\n", tool_name());
-	printf("Measure vmsplice(2) page gifting against copying.\n\n");
+	printf("Measure vmsplice(2) page gifting against copying into a pipe.\n\n");
 	printf("Options:\n");
-	printf("      --sysroot DIR   take /proc, /sys and mounts from DIR\n");
-	printf("  -h, --help          show this help and exit\n");
-	printf("  -V, --version       show the version and exit\n");
-	printf("\nSee splicebench(1).\n");
+	printf("      --mode LIST        producer modes: copy,vmsplice,gift (default: all)\n");
+	printf("      --consumer C       null, read, verify or file:PATH (default: read)\n");
+	printf("      --size LIST        chunk sizes, K/M/G suffixes (default: 64K,256K,1M)\n");
+	printf("      --pipe-size N      pipe capacity to ask for (default: the kernel's)\n");
+	printf("      --total BYTES      bytes per run (default: 1G)\n");
+	printf("      --time SEC         run for SEC seconds instead of --total\n");
+	printf("      --runs N           measured runs per point, after a warm-up (default: 5)\n");
+	printf("      --huge             2 MiB transparent huge pages (MADV_HUGEPAGE)\n");
+	printf("      --busy             busy-loop on a full or empty pipe (SPLICE_F_NONBLOCK)\n");
+	printf("      --pin P,C          pin the producer to CPU P, the consumer to CPU C\n");
+	printf("      --unsafe-reuse     reuse buffers after vmsplice like a naive double buffer\n");
+	printf("      --format F         table, csv or json (default: table)\n");
+	printf("      --plot FILE        draw GB/s against chunk size into FILE (.svg or .png)\n");
+	printf("      --quick            a short run with meaningful numbers (a few seconds)\n");
+	printf("      --sysroot DIR      take /proc and /sys facts from DIR\n");
+	printf("  -h, --help             show this help and exit\n");
+	printf("  -V, --version          show the version and exit\n");
+	printf("\nExit status: 0 ok, 1 failed, 2 usage error, 3 verify found corrupted data.\n");
+	printf("See splicebench(1).\n");
 	exit(EXIT_OK);
 }
 
-int main(int argc, char **argv)
+static void check_size(const char *what, uint64_t v, uint64_t min, uint64_t max)
+{
+	char a[32], b[32];
+
+	if (v < min || v > max)
+		tool_usage_error("%s must be between %s and %s", what,
+				 sb_format_size(min, a, sizeof(a)),
+				 sb_format_size(max, b, sizeof(b)));
+}
+
+static void parse_args(int argc, char **argv, struct sb_config *cfg,
+		       enum sb_format *fmt, const char **plot)
 {
 	static const struct option longopts[] = {
-		{ "help",    no_argument,       NULL, 'h' },
-		{ "version", no_argument,       NULL, 'V' },
-		{ "sysroot", required_argument, NULL, TOOL_OPT_SYSROOT },
+		{ "mode",         required_argument, NULL, OPT_MODE },
+		{ "consumer",     required_argument, NULL, OPT_CONSUMER },
+		{ "size",         required_argument, NULL, OPT_SIZE },
+		{ "pipe-size",    required_argument, NULL, OPT_PIPE_SIZE },
+		{ "total",        required_argument, NULL, OPT_TOTAL },
+		{ "time",         required_argument, NULL, OPT_TIME },
+		{ "runs",         required_argument, NULL, OPT_RUNS },
+		{ "huge",         no_argument,       NULL, OPT_HUGE },
+		{ "busy",         no_argument,       NULL, OPT_BUSY },
+		{ "pin",          required_argument, NULL, OPT_PIN },
+		{ "unsafe-reuse", no_argument,       NULL, OPT_UNSAFE_REUSE },
+		{ "format",       required_argument, NULL, OPT_FORMAT },
+		{ "plot",         required_argument, NULL, OPT_PLOT },
+		{ "quick",        no_argument,       NULL, OPT_QUICK },
+		{ "help",         no_argument,       NULL, 'h' },
+		{ "version",      no_argument,       NULL, 'V' },
+		{ "sysroot",      required_argument, NULL, TOOL_OPT_SYSROOT },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c;
+	bool have_runs = false;
+	int c, i, n;
+	char *end;
+	long v;
 
-	tool_init("splicebench");
 	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (c) {
+		case OPT_MODE:
+			if (sb_parse_modes(optarg, &cfg->modes) < 0)
+				tool_usage_error("invalid --mode '%s': a comma-separated list of copy, vmsplice, gift",
+						 optarg);
+			break;
+		case OPT_CONSUMER:
+			if (sb_parse_consumer(optarg, &cfg->consumer, &cfg->file_path) < 0)
+				tool_usage_error("invalid --consumer '%s': null, read, verify or file:PATH",
+						 optarg);
+			break;
+		case OPT_SIZE:
+			n = sb_parse_size_list(optarg, cfg->sizes, SB_MAX_SIZES);
+			if (n < 0)
+				tool_usage_error("invalid --size '%s': a comma-separated list of sizes such as 4K,64K,1M (at most %d)",
+						 optarg, SB_MAX_SIZES);
+			cfg->nsizes = n;
+			for (i = 0; i < n; i++) {
+				check_size("a chunk size", cfg->sizes[i], SB_MIN_SIZE, SB_MAX_SIZE);
+				if (cfg->sizes[i] % 8)
+					tool_usage_error("invalid chunk size %llu: must be a multiple of 8 bytes",
+							 (unsigned long long)cfg->sizes[i]);
+			}
+			break;
+		case OPT_PIPE_SIZE:
+			if (sb_parse_size(optarg, &cfg->pipe_size) < 0)
+				tool_usage_error("invalid --pipe-size '%s'", optarg);
+			check_size("--pipe-size", cfg->pipe_size, 4096, 1ull << 30);
+			break;
+		case OPT_TOTAL:
+			if (sb_parse_size(optarg, &cfg->total) < 0)
+				tool_usage_error("invalid --total '%s'", optarg);
+			check_size("--total", cfg->total, 1, 1ull << 50);
+			break;
+		case OPT_TIME:
+			if (sb_parse_seconds(optarg, &cfg->seconds) < 0)
+				tool_usage_error("invalid --time '%s': seconds, more than 0 and at most 86400",
+						 optarg);
+			break;
+		case OPT_RUNS:
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || v < 1 || v > SB_MAX_RUNS)
+				tool_usage_error("invalid --runs '%s': 1 to %d", optarg,
+						 SB_MAX_RUNS);
+			cfg->runs = (int)v;
+			have_runs = true;
+			break;
+		case OPT_HUGE:
+			cfg->huge = true;
+			break;
+		case OPT_BUSY:
+			cfg->busy = true;
+			break;
+		case OPT_PIN:
+			if (sb_parse_pin(optarg, &cfg->pin_producer, &cfg->pin_consumer) < 0)
+				tool_usage_error("invalid --pin '%s': two CPU numbers P,C", optarg);
+			break;
+		case OPT_UNSAFE_REUSE:
+			cfg->unsafe_reuse = true;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "table") == 0)
+				*fmt = SB_TABLE;
+			else if (strcmp(optarg, "csv") == 0)
+				*fmt = SB_CSV;
+			else if (strcmp(optarg, "json") == 0)
+				*fmt = SB_JSON;
+			else
+				tool_usage_error("invalid --format '%s': table, csv or json", optarg);
+			break;
+		case OPT_PLOT:
+			{
+				size_t l = strlen(optarg);
+
+				if (l < 5 || (strcasecmp(optarg + l - 4, ".svg") &&
+					      strcasecmp(optarg + l - 4, ".png")))
+					tool_usage_error("invalid --plot '%s': the file name must end in .svg or .png",
+							 optarg);
+			}
+			*plot = optarg;
+			break;
+		case OPT_QUICK:
+			cfg->quick = true;
+			break;
 		case 'h':
 			usage();
 		case 'V':
@@ -42,5 +191,219 @@ int main(int argc, char **argv)
 			tool_try_help();
 		}
 	}
-	tool_die(EXIT_FAIL, "nothing to do yet: this build has only --help and --version");
+	if (optind < argc)
+		tool_usage_error("unexpected argument '%s'", argv[optind]);
+	if (cfg->total && cfg->seconds > 0)
+		tool_usage_error("--total and --time exclude each other");
+	/* defaults, shorter with --quick */
+	if (!cfg->nsizes) {
+		static const uint64_t def[] = { 64 << 10, 256 << 10, 1 << 20 };
+
+		memcpy(cfg->sizes, def, sizeof(def));
+		cfg->nsizes = 3;
+	}
+	if (!cfg->total && cfg->seconds <= 0)
+		cfg->total = cfg->quick ? 64ull << 20 : 1ull << 30;
+	if (!have_runs)
+		cfg->runs = cfg->quick ? 7 : 5;
+}
+
+/* Refuse a --pin CPU this process may not run on (before measuring). */
+static void check_pin(const struct sb_config *cfg)
+{
+	const int cpus[2] = { cfg->pin_producer, cfg->pin_consumer };
+	const char *who[2] = { "producer", "consumer" };
+	cpu_set_t set;
+	int i;
+
+	if (cfg->pin_producer < 0)
+		return;
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		tool_die(EXIT_FAIL, "cannot read this process's CPU set: %s",
+			 strerror(errno));
+	for (i = 0; i < 2; i++) {
+		if (cpus[i] >= CPU_SETSIZE || !CPU_ISSET(cpus[i], &set))
+			tool_die(EXIT_FAIL,
+				 "cannot pin the %s to CPU %d: not among the %d CPUs this process may run on",
+				 who[i], cpus[i], CPU_COUNT(&set));
+	}
+}
+
+/*
+ * Ask for the pipe size once, up front, so a refusal is told once; the
+ * points then run with the size the kernel gives.
+ */
+static void check_pipe_size(struct sb_config *cfg, const struct kattr_sysfacts *f,
+			    int *def)
+{
+	uint64_t got = 0;
+	char a[32], b[32];
+	int fds[2], ret;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		tool_die(EXIT_FAIL, "cannot create a pipe: %s", strerror(errno));
+	*def = fcntl(fds[1], F_GETPIPE_SZ);
+	if (!cfg->pipe_size)
+		goto out;
+	ret = sb_pipe_set_size(fds[1], cfg->pipe_size, &got);
+	sb_format_size(cfg->pipe_size, a, sizeof(a));
+	if (ret == -EPERM && f->pipe_max_size && cfg->pipe_size > f->pipe_max_size)
+		tool_warn("cannot set the pipe size to %s: above /proc/sys/fs/pipe-max-size (%s) and this process lacks CAP_SYS_RESOURCE; running with the default pipe size (%s)",
+			  a, sb_format_size(f->pipe_max_size, b, sizeof(b)),
+			  sb_format_size((uint64_t)*def, b + 16, sizeof(b) - 16));
+	else if (ret == -EPERM)
+		tool_warn("cannot set the pipe size to %s: this user's pipes already use more than /proc/sys/fs/pipe-user-pages-soft or -hard allows; running with the default pipe size (%s)",
+			  a, sb_format_size((uint64_t)*def, b, sizeof(b)));
+	else if (ret < 0)
+		tool_warn("cannot set the pipe size to %s: %s; running with the default pipe size (%s)",
+			  a, strerror(-ret), sb_format_size((uint64_t)*def, b, sizeof(b)));
+	if (ret < 0)
+		cfg->pipe_size = 0;
+out:
+	close(fds[0]);
+	close(fds[1]);
+}
+
+static int run_all(struct sb_report *rep, struct sb_config *cfg)
+{
+	int m, i, failed = 0, ret;
+	char a[32];
+
+	for (m = 0; m < SB_NMODES; m++) {
+		int probe = 0;
+
+		if (!(cfg->modes & (1u << m)))
+			continue;
+		if (m != SB_COPY) {
+			probe = sb_probe_vmsplice(m == SB_GIFT ? SPLICE_F_GIFT : 0);
+			if (probe < 0)
+				tool_warn("%s: vmsplice%s is not usable on this system: %s; the other modes still run",
+					  sb_mode_name(m),
+					  m == SB_GIFT ? " with SPLICE_F_GIFT" : "",
+					  strerror(-probe));
+		}
+		for (i = 0; i < cfg->nsizes; i++) {
+			struct sb_result *r = &rep->res[rep->nres++];
+
+			memset(r, 0, sizeof(*r));
+			r->mode = m;
+			r->size = cfg->sizes[i];
+			if (probe < 0) {
+				r->failed = r->unsupported = true;
+				snprintf(r->why, sizeof(r->why), "vmsplice: %s",
+					 strerror(-probe));
+				failed++;
+			}
+		}
+	}
+	ret = sb_run_points(cfg, rep->res, rep->nres);
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "out of memory");
+	for (i = 0; i < rep->nres; i++) {
+		const struct sb_result *r = &rep->res[i];
+
+		if (r->failed && !r->unsupported)
+			tool_warn("%s %s: %s", sb_mode_name(r->mode),
+				  sb_format_size(r->size, a, sizeof(a)), r->why);
+	}
+	return failed + ret;
+}
+
+/* One message for every point that asked for huge pages and got none. */
+static void report_huge(const struct sb_report *rep)
+{
+	char list[512] = "", a[32];
+	size_t len = 0;
+	int i, n = 0;
+
+	for (i = 0; i < rep->nres; i++) {
+		const struct sb_result *r = &rep->res[i];
+
+		if (r->failed || !r->huge_requested || r->huge)
+			continue;
+		n++;
+		if (len < sizeof(list) - 64)
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s %s",
+						n > 1 ? ", " : "", sb_mode_name(r->mode),
+						sb_format_size(r->size, a, sizeof(a)));
+	}
+	if (!n)
+		return;
+	if (strcmp(rep->facts.thp_mode, "never") == 0)
+		tool_warn("huge pages were not obtained (%s): transparent huge pages are 'never' in /sys/kernel/mm/transparent_hugepage/enabled; those points ran on small pages",
+			  list);
+	else
+		tool_warn("huge pages were not obtained for %s (AnonHugePages in /proc/self/smaps; THP '%s', memory may be fragmented); those points ran on small pages",
+			  list, rep->facts.thp_mode[0] ? rep->facts.thp_mode : "unknown");
+}
+
+/* Tell about corrupted data; true if any. */
+static bool report_corruption(const struct sb_report *rep)
+{
+	bool any = false;
+	char a[32];
+	int i;
+
+	for (i = 0; i < rep->nres; i++) {
+		const struct sb_result *r = &rep->res[i];
+
+		if (!r->corrupt)
+			continue;
+		any = true;
+		tool_warn("verify: %s %s: %llu of %llu chunks corrupted (first: chunk %llu %s%llu)%s",
+			  sb_mode_name(r->mode), sb_format_size(r->size, a, sizeof(a)),
+			  (unsigned long long)r->corrupt, (unsigned long long)r->chunks,
+			  (unsigned long long)r->first_bad_chunk,
+			  r->first_bad == SB_CHUNK_BAD_SEQ ? "held the data of chunk " :
+			  "was damaged, sequence ",
+			  (unsigned long long)r->first_bad_seq,
+			  rep->cfg->unsafe_reuse && r->mode != SB_COPY ?
+			  ": the producer rewrote pages the pipe still referenced" : "");
+	}
+	return any;
+}
+
+int main(int argc, char **argv)
+{
+	struct sb_config cfg = {
+		.modes = (1u << SB_NMODES) - 1, .consumer = SB_READ,
+		.pin_producer = -1, .pin_consumer = -1,
+	};
+	struct sb_report rep = { .cfg = &cfg };
+	enum sb_format fmt = SB_TABLE;
+	const char *plot = NULL;
+	int failed, status = EXIT_OK;
+
+	tool_init("splicebench");
+	parse_args(argc, argv, &cfg, &fmt, &plot);
+	signal(SIGPIPE, SIG_IGN);	/* EPIPE instead, from pipes and gnuplot */
+	check_pin(&cfg);
+	kattr_sysfacts_read(&rep.facts);
+	if (!rep.facts.page_size && !kattr_get_sysroot())
+		rep.facts.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
+	check_pipe_size(&cfg, &rep.facts, &rep.pipe_size_default);
+	if (cfg.consumer == SB_FILE) {
+		int fd = open(cfg.file_path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+
+		if (fd < 0)
+			tool_die(EXIT_FAIL, "cannot open %s: %s", cfg.file_path,
+				 strerror(errno));
+		close(fd);
+	}
+	rep.res = calloc(SB_NMODES * SB_MAX_SIZES, sizeof(*rep.res));
+	if (!rep.res)
+		tool_die(EXIT_FAIL, "out of memory");
+	sb_run_baseline(&cfg, &rep.base);
+	failed = run_all(&rep, &cfg);
+	report_huge(&rep);
+	sb_output(&rep, fmt);
+	tool_flush_stdout();
+	if (plot && sb_plot(&rep, plot) < 0)
+		status = EXIT_FAIL;
+	if (failed)
+		status = EXIT_FAIL;
+	if (report_corruption(&rep))
+		status = EXIT_CORRUPT;
+	free(rep.res);
+	return status;
 }

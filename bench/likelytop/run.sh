@@ -1,0 +1,74 @@
+#!/bin/bash
+# bench/likelytop/run.sh BUILD_DIR [SITES]: likelytop on a 200,000-site
+# profile (what CONFIG_PROFILE_ALL_BRANCHES gives on a large kernel),
+# side by side with its peer in the same run:
+#  1. one batch iteration (read, parse, sort, print) against
+#     `sort -t'|' -k3 -n` on the same file (runs interleaved, medians of
+#     wall-clock and CPU time from /usr/bin/time);
+#  2. the live view refreshing every second: CPU time over 20 s, on the
+#     static file and on a file rewritten every second (as a profiled
+#     program does), compared with `top -d 1` measured the same way.
+# Only the ratios mean anything: the machine is shared.  Not run by ctest.
+set -eu
+B=$(cd "${1:?usage: run.sh BUILD_DIR [SITES]}" && pwd)
+n=${2:-200000}
+here=$(cd "$(dirname "$0")" && pwd)
+lt="$B/src/likelytop/likelytop"
+secs=${LIVE_SECONDS:-20}
+for t in tmux awk /usr/bin/time; do
+	command -v $t >/dev/null || { echo "bench: $t missing (scripts/deps.sh installs it)"; exit 1; }
+done
+tmp=$(mktemp -d)
+sock="lt-bench-$$"
+trap 'tmux -L "$sock" kill-server 2>/dev/null; kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
+
+awk -v n="$n" -v seed=1 -f "$here/gen_profile.awk" >"$tmp/prof"
+awk -v n="$n" -v seed=2 -f "$here/gen_profile.awk" >"$tmp/prof2"
+echo "profile: $n sites, $(du -h "$tmp/prof" | cut -f1), $(nproc) CPUs, $(uname -r)"
+echo
+echo "== 1. one batch iteration vs sort -t'|' -k3 -n (same file, runs interleaved)"
+runs=${RUNS:-21}
+names=("likelytop -b" "likelytop -b --format csv" "likelytop -b --format json" "sort -t'|' -k3 -n" "LC_ALL=C sort -t'|' -k3 -n")
+cmds=("$lt -b -f $tmp/prof" "$lt -b -f $tmp/prof --format csv" "$lt -b -f $tmp/prof --format json"
+      "sort -t| -k3 -n $tmp/prof" "env LC_ALL=C sort -t| -k3 -n $tmp/prof")
+for w in 1 2; do for c in "${cmds[@]}"; do $c >/dev/null; done; done	# warm the page cache
+for r in $(seq "$runs"); do
+	for i in "${!cmds[@]}"; do
+		/usr/bin/time -a -o "$tmp/t$i" -f "%e %U %S" ${cmds[$i]} >/dev/null
+	done
+done
+med() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+base=$(awk '{ print $1 }' "$tmp/t3" | med)
+basecpu=$(awk '{ print $2 + $3 }' "$tmp/t3" | med)
+for i in "${!cmds[@]}"; do
+	wall=$(awk '{ print $1 }' "$tmp/t$i" | med)
+	cpu=$(awk '{ print $2 + $3 }' "$tmp/t$i" | med)
+	awk -v n="${names[$i]}" -v w="$wall" -v c="$cpu" -v b="$base" -v bc="$basecpu" -v r="$runs" 'BEGIN {
+		printf "  %-28s median wall %6.0f ms, cpu %6.0f ms   sort/this: wall %.2fx, cpu %.2fx  (%d runs)\n",
+		       n, w * 1000, c * 1000, (w > 0 ? b / w : 0), (c > 0 ? bc / c : 0), r }'
+done
+
+# CPU seconds (utime + stime) of a pid, from /proc/PID/stat.
+cpu() { awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) / hz }' "/proc/$1/stat"; }
+# live NAME CMD...: run CMD in a 132x40 tmux pane for $secs s; print its CPU %.
+live() {
+	local name=$1 pid c0 c1 t0 t1
+	shift
+	tmux -L "$sock" new-session -d -s "$name" -x 132 -y 40 "$(printf '%q ' "$@")"
+	sleep 3	# the first read and draw are not what is measured
+	pid=$(tmux -L "$sock" list-panes -t "$name" -F '#{pane_pid}')
+	c0=$(cpu "$pid"); t0=$(date +%s.%N)
+	sleep "$secs"
+	c1=$(cpu "$pid"); t1=$(date +%s.%N)
+	tmux -L "$sock" kill-session -t "$name"
+	awk -v a="$c0" -v b="$c1" -v s="$t0" -v e="$t1" 'BEGIN { printf "%.2f", (b - a) * 100 / (e - s) }'
+}
+echo
+echo "== 2. live view, -d 1, ${secs}s each (CPU % of one CPU)"
+printf '  %-52s %s%%\n' "likelytop -d 1 -f (static 200k-site file)" "$(live a "$lt" -d 1 -f "$tmp/prof")"
+cp "$tmp/prof" "$tmp/moving"
+( i=0; while :; do i=$((i + 1)); src=$tmp/prof; [ $((i % 2)) = 0 ] && src=$tmp/prof2
+  cp "$src" "$tmp/.m"; mv "$tmp/.m" "$tmp/moving"; sleep 1; done ) &
+printf '  %-52s %s%%\n' "likelytop -d 1 -f (file rewritten every second)" "$(live b "$lt" -d 1 -f "$tmp/moving")"
+kill %1 2>/dev/null || true
+printf '  %-52s %s%%\n' "top -d 1 (peer, for scale)" "$(live c top -d 1)"

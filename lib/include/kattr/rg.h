@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Resource groups on three backends: the 2006 RGCS configfs interface
+ * (res_groups), the cgroup v1 cpu hierarchy and cgroup v2.  One handle
+ * (struct kattr_rg) per opened hierarchy; every operation goes through the
+ * backend table in lib/rg.c.  Same rules as kattr.h: no printing, no exit,
+ * 0 or -errno.
+ *
+ * Group names are relative to the hierarchy root ("db", "db/batch"); the
+ * single name "/" (or "") is the root group itself.
+ *
+ * Errors with a meaning of their own here:
+ *   -EMEDIUMTYPE  the root is not an RGCS, cgroup v1 or cgroup v2 mount
+ *   -EMLINK       an RGCS group would nest deeper than KATTR_RG_RGCS_DEPTH
+ *   -EOPNOTSUPP   no shares on this hierarchy (cgroup v2 without cpu)
+ *   -EPERM        the root group cannot be deleted
+ *   -ENOSPC       an RGCS members list is longer than one page
+ *   -ERANGE       a shares value is outside the backend's range
+ */
+#ifndef KATTR_RG_H
+#define KATTR_RG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "kattr/kattr.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum kattr_rg_backend {
+	KATTR_RG_AUTO = 0,	/* detect (kattr_rg_open only) */
+	KATTR_RG_RGCS,
+	KATTR_RG_CGROUP1,
+	KATTR_RG_CGROUP2,
+};
+
+/* RGCS: groups nest at most this many levels below res_groups. */
+#define KATTR_RG_RGCS_DEPTH	5
+/* RGCS shares constants (rgcs-abi.md). */
+#define KATTR_RG_UNCHANGED	(-1)
+#define KATTR_RG_UNSUPPORTED	(-2)
+#define KATTR_RG_DONT_CARE	(-3)
+/* Native share ranges of the cgroup backends. */
+#define KATTR_RG_CG1_SHARES_MIN	2
+#define KATTR_RG_CG1_SHARES_MAX	262144
+#define KATTR_RG_CG2_WEIGHT_MIN	1
+#define KATTR_RG_CG2_WEIGHT_MAX	10000
+
+struct kattr_rg;
+
+/* "rgcs", "cgroup1", "cgroup2" ("auto" for KATTR_RG_AUTO). */
+KATTR_API const char *kattr_rg_backend_name(enum kattr_rg_backend b);
+/* The reverse; -EINVAL for an unknown name ("auto" is accepted). */
+KATTR_API int kattr_rg_backend_parse(const char *name,
+				     enum kattr_rg_backend *out);
+
+/*
+ * Open a hierarchy.  root == NULL: find it in the mount table (RGCS:
+ * configfs with res_groups, or a fuse.rgcsfs mount with res_groups; cgroup
+ * v2; cgroup v1 with the cpu controller).  With KATTR_RG_AUTO and no root
+ * the order is RGCS, cgroup v2 with cpu enabled, cgroup v1 cpu, and last
+ * cgroup v2 without cpu.  A given root is checked: its filesystem must
+ * match the backend (or, with KATTR_RG_AUTO, decides it): -EMEDIUMTYPE
+ * otherwise.  For RGCS the root is the res_groups directory (or a mount
+ * holding it).  -ENOENT when no hierarchy of the kind is mounted.
+ */
+KATTR_API int kattr_rg_open(enum kattr_rg_backend b, const char *root,
+			    struct kattr_rg **out);
+KATTR_API void kattr_rg_close(struct kattr_rg *rg);
+/*
+ * Which backend the filesystem holding root is (without opening it):
+ * -EMEDIUMTYPE when it is none of them, -ENOENT when root is missing.
+ */
+KATTR_API int kattr_rg_probe(const char *root, enum kattr_rg_backend *kind);
+KATTR_API enum kattr_rg_backend kattr_rg_backend_of(const struct kattr_rg *rg);
+/* The root directory (as the caller sees it, without the sysroot). */
+KATTR_API const char *kattr_rg_root(const struct kattr_rg *rg);
+/* The underlying mount handle (owned by rg). */
+KATTR_API struct kattr_mount *kattr_rg_mount(const struct kattr_rg *rg);
+/* Whether groups carry shares here (false: cgroup v2 without cpu). */
+KATTR_API bool kattr_rg_has_shares(const struct kattr_rg *rg);
+/* The file that holds shares ("shares", "cpu.shares", "cpu.weight"). */
+KATTR_API const char *kattr_rg_shares_file(const struct kattr_rg *rg);
+
+/* ---- pure helpers (no I/O): unit-tested, fuzzed ------------------------ */
+
+/*
+ * Check a group name before it touches any tree: kattr_name_check() plus
+ * "/" and "" for the root group (allowed only when allow_root).  -EINVAL
+ * with *why set.
+ */
+KATTR_API int kattr_rg_name_check(const char *group, bool allow_root,
+				  const char **why);
+/* True for "/" and "": the root group. */
+KATTR_API bool kattr_rg_name_is_root(const char *group);
+/* Number of components ("db/batch" = 2, root = 0). */
+KATTR_API unsigned int kattr_rg_name_depth(const char *group);
+
+/*
+ * A pid as the user typed it: plain decimal digits, no sign, no spaces, no
+ * leading zero (RGCS would read "010" as octal 8, "0x10" as 16), > 0 and
+ * within pid_t.  -EINVAL (malformed or 0) or -ERANGE (too large).
+ */
+KATTR_API int kattr_rg_parse_pid(const char *s, pid_t *out);
+
+/*
+ * Validate a shares VALUE for backend b and format what is written, in
+ * one write, into buf.  cgroup1: decimal 2..262144; cgroup2: decimal
+ * 1..10000; RGCS: comma-separated min_shares=, max_shares=,
+ * child_shares_divisor= (and optionally res=, which must then equal res if
+ * res is given) with integers -3, -2, -1 or >= 0; res (NULL: "cpu") names
+ * the controller and "res=<res>" always leads the output.  -EINVAL
+ * (malformed), -ERANGE (out of range), -ENAMETOOLONG (buf too small); *why
+ * is set on error.
+ */
+KATTR_API int kattr_rg_shares_format(enum kattr_rg_backend b,
+				     const char *value, const char *res,
+				     char *buf, size_t size, const char **why);
+
+/* One controller's shares. */
+struct kattr_rg_share {
+	char res[32];		/* "cpu", "numtasks" */
+	long long value;	/* cgroups: cpu.shares / cpu.weight */
+	long long min_shares;	/* RGCS only */
+	long long max_shares;
+	long long child_shares_divisor;
+};
+
+/* Parse an RGCS shares read ("res=cpu,min_shares=0,..." lines). */
+KATTR_API int kattr_rg_parse_rgcs_shares(const char *text,
+					 struct kattr_rg_share **out,
+					 size_t *n);
+
+/* One statistic. */
+struct kattr_rg_stat {
+	char *res;		/* "cpu", "cpuacct", "numtasks" */
+	char *key;		/* "usage_usec", "Current usage", ... */
+	long long value;
+	bool has_value;		/* false: text only (key holds the line) */
+};
+KATTR_API void kattr_rg_stats_free(struct kattr_rg_stat *v, size_t n);
+/* RGCS stats text ("numtasks: Current usage 3", "cpu:load=4, ..."). */
+KATTR_API int kattr_rg_parse_rgcs_stats(const char *text,
+					struct kattr_rg_stat **v, size_t *n);
+/* "key value" lines (cpu.stat), appended to *v with res. */
+KATTR_API int kattr_rg_parse_keyed(const char *text, const char *res,
+				   struct kattr_rg_stat **v, size_t *n);
+
+/* One id per line (members, tasks, cgroup.procs). -EINVAL on junk. */
+KATTR_API int kattr_rg_parse_pids(const char *text, pid_t **pids, size_t *n);
+
+/*
+ * Find a task's group in /proc/PID/cgroup text.  ctrls: NULL for cgroup
+ * v2 (the "0::" line), else the v1 hierarchy's comma-separated controller
+ * list as mountinfo's super options name them (the line must name the same
+ * set).  *path is malloc'ed, absolute within the hierarchy ("/db").
+ */
+KATTR_API int kattr_rg_parse_proc_cgroup(const char *text, const char *ctrls,
+					 char **path);
+
+/* ---- operations --------------------------------------------------------- */
+
+enum kattr_rg_flags {
+	KATTR_RG_PARENTS = 1u << 0,	/* create: make missing parents */
+	KATTR_RG_RECURSIVE = 1u << 1,	/* delete: child groups too */
+	KATTR_RG_THREADS = 1u << 2,	/* attach/members: whole processes
+					 * (attach) / threads (members) */
+};
+
+/* Whether the group exists (0), -ENOENT, -ENOTDIR, -ELOOP, ... */
+KATTR_API int kattr_rg_exists(struct kattr_rg *rg, const char *group);
+/*
+ * Create group.  With KATTR_RG_PARENTS missing parents are made and an
+ * existing group is not an error.  shares (may be NULL) is validated
+ * before anything is made and written afterwards; if that write fails,
+ * every directory made is removed again.  res as for
+ * kattr_rg_shares_format().  -EEXIST: the group exists (without
+ * KATTR_RG_PARENTS); -ENXIO: a parent is missing (without
+ * KATTR_RG_PARENTS); -EMLINK: too deep for RGCS; -EOPNOTSUPP: shares
+ * given where the group has none.
+ */
+KATTR_API int kattr_rg_create(struct kattr_rg *rg, const char *group,
+			      unsigned int flags, const char *shares,
+			      const char *res);
+/*
+ * Delete group after moving its members to the parent (RGCS does that
+ * itself).  KATTR_RG_RECURSIVE: child groups first, deepest first.
+ * -EPERM for the root group, -ENOTEMPTY when it has child groups and no
+ * KATTR_RG_RECURSIVE.
+ */
+KATTR_API int kattr_rg_delete(struct kattr_rg *rg, const char *group,
+			      unsigned int flags);
+
+/* Shares of group (an array: RGCS has one entry per controller). */
+KATTR_API int kattr_rg_shares_get(struct kattr_rg *rg, const char *group,
+				  struct kattr_rg_share **out, size_t *n);
+/* Validate (kattr_rg_shares_format) and write in one write(2). */
+KATTR_API int kattr_rg_shares_set(struct kattr_rg *rg, const char *group,
+				  const char *value, const char *res,
+				  const char **why);
+
+/*
+ * Move tasks into group.  Each pid is written in its own write(2);
+ * results[i] gets 0 or -errno for pids[i] (ESRCH: no such process, EPERM:
+ * not allowed).  Without KATTR_RG_THREADS the task itself moves (RGCS and
+ * cgroup v1: that thread; cgroup v2: its process, as v2 moves processes);
+ * with it every thread of the process moves.  Returns the number of
+ * failures, or -errno when the group itself cannot be used.
+ */
+KATTR_API int kattr_rg_attach(struct kattr_rg *rg, const char *group,
+			      const pid_t *pids, size_t n, unsigned int flags,
+			      int *results);
+
+/*
+ * Tasks in group: thread ids (RGCS members, v1 tasks, v2 cgroup.threads)
+ * or, with KATTR_RG_THREADS unset on cgroups, process ids (cgroup.procs).
+ * RGCS always lists tasks.  -ENOSPC when the RGCS list exceeds one page
+ * and /proc/PID/res_group cannot be used instead.
+ */
+KATTR_API int kattr_rg_members(struct kattr_rg *rg, const char *group,
+			       unsigned int flags, pid_t **pids, size_t *n);
+
+/* Statistics of group (see kattr_rg_stat). */
+KATTR_API int kattr_rg_stats(struct kattr_rg *rg, const char *group,
+			     struct kattr_rg_stat **v, size_t *n);
+
+/*
+ * The group of task pid, as a name relative to the root ("/" for the root
+ * group), malloc'ed.  -ESRCH when no such task; -ENOENT when it is not in
+ * this hierarchy.
+ */
+KATTR_API int kattr_rg_whereis(struct kattr_rg *rg, pid_t pid, char **group);
+
+/* One group of a listing. */
+struct kattr_rg_info {
+	char *name;		/* "/" for the root, else "db/batch" */
+	unsigned int depth;	/* components below the root (root: 0) */
+	long long nr_tasks;	/* -1: unknown (RGCS list over one page) */
+	struct kattr_rg_share *shares;
+	size_t nr_shares;
+};
+/* group and every group below it, parents before children, sorted. */
+KATTR_API int kattr_rg_list(struct kattr_rg *rg, const char *group,
+			    struct kattr_rg_info **out, size_t *n);
+KATTR_API void kattr_rg_list_free(struct kattr_rg_info *v, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KATTR_RG_H */

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libkattr: the rgctl configuration model (rgctl.conf(5)): groups with
+ * their shares and classification rules, read with libconfig, and rule
+ * matching over a process description.
+ *
+ * Parsing needs WITH_LIBCONFIG (-EOPNOTSUPP without it); the model,
+ * the formatter, matching and reading a process from /proc do not.
+ */
+#ifndef KATTR_RGCONF_H
+#define KATTR_RGCONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "kattr/kattr.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct kattr_rgconf_group {
+	char *name;		/* "db/batch": relative, checked */
+	char *shares;		/* backend-native text, NULL when not given */
+	unsigned line;
+};
+
+struct kattr_rgconf_rule {
+	char *group;		/* a group named in groups */
+	char *comm;		/* exact /proc/PID/comm, NULL: any */
+	char *exe;		/* exact /proc/PID/exe target, NULL: any */
+	char *user;		/* user name (effective uid), NULL: any */
+	char *ugroup;		/* unix group name (effective or supplementary) */
+	bool has_uid, has_gid;
+	uint32_t uid;		/* effective uid */
+	uint32_t gid;		/* effective or supplementary gid */
+	/* Filled by kattr_rgconf_resolve() from user/ugroup. */
+	bool resolved;
+	uint32_t user_uid, ugroup_gid;
+	unsigned line;
+};
+
+struct kattr_rgconf {
+	char *file;		/* as given, for messages */
+	char *backend;		/* NULL when not given */
+	struct kattr_rgconf_group *groups;
+	size_t ngroups;
+	struct kattr_rgconf_rule *rules;
+	size_t nrules;
+};
+
+/*
+ * Parse text (named file in messages).  On a syntax or schema error
+ * returns -EINVAL with err set to "FILE:LINE: KEY: reason" (or
+ * "FILE:LINE: reason" for a syntax error).  Unknown keys are errors.
+ * -ENOMEM, or -EOPNOTSUPP without libconfig.
+ */
+KATTR_API int kattr_rgconf_parse_string(const char *text, const char *file,
+					struct kattr_rgconf **out,
+					char *err, size_t errsz);
+/* Read and parse path (sysroot not applied: a user's file).  -errno of
+ * the read with err naming the file. */
+KATTR_API int kattr_rgconf_parse_file(const char *path, struct kattr_rgconf **out,
+				      char *err, size_t errsz);
+KATTR_API void kattr_rgconf_free(struct kattr_rgconf *c);
+
+/*
+ * Resolve user and group names of the rules (getpwnam/getgrnam).
+ * -ENOENT with err "FILE:LINE: rules[N].user: no such user 'x'".
+ */
+KATTR_API int kattr_rgconf_resolve(struct kattr_rgconf *c, char *err, size_t errsz);
+
+/* The configuration in the file format (malloc'ed), NULL on ENOMEM. */
+KATTR_API char *kattr_rgconf_format(const struct kattr_rgconf *c);
+
+/* The group named name, or NULL. */
+KATTR_API const struct kattr_rgconf_group *
+kattr_rgconf_find_group(const struct kattr_rgconf *c, const char *name);
+
+/* ---- processes and rule matching -------------------------------------- */
+
+#define KATTR_RGPROC_MAX_GROUPS 256
+
+/* What rules look at in a process. */
+struct kattr_rgproc {
+	pid_t pid;
+	char comm[17];
+	char exe[4096];		/* "" when unknown (kernel thread, gone) */
+	uint32_t uid, gid;	/* effective ids */
+	uint32_t groups[KATTR_RGPROC_MAX_GROUPS];
+	size_t ngroups;
+	pid_t ppid;
+	uint64_t starttime;	/* clock ticks after boot (stat field 22) */
+	bool kthread;		/* a kernel thread: never moved */
+};
+
+/*
+ * Fill p from the text of /proc/PID/status (Name, PPid, Uid, Gid,
+ * Groups lines).  -EINVAL when a needed line is missing or malformed.
+ */
+KATTR_API int kattr_rgproc_parse_status(const char *text, struct kattr_rgproc *p);
+/*
+ * Fill comm, ppid, starttime and kthread from the text of /proc/PID/stat (comm may
+ * hold spaces and parentheses).  -EINVAL when malformed.
+ */
+KATTR_API int kattr_rgproc_parse_stat(const char *text, struct kattr_rgproc *p);
+
+/* What kattr_rgproc_read() reads beyond /proc/PID/stat. */
+enum kattr_rgproc_what {
+	KATTR_RGPROC_IDS = 1u << 0,	/* status: uid, gid, groups */
+	KATTR_RGPROC_EXE = 1u << 1,	/* the exe link */
+	KATTR_RGPROC_ALL = KATTR_RGPROC_IDS | KATTR_RGPROC_EXE,
+};
+/*
+ * Read process pid from <sysroot>/proc: stat always (comm, ppid, kernel
+ * thread), and what asks for more.  -ESRCH when it is gone.
+ */
+KATTR_API int kattr_rgproc_read(pid_t pid, unsigned int what,
+				struct kattr_rgproc *p);
+/* What the rules of c look at (kattr_rgproc_what bits). */
+KATTR_API unsigned int kattr_rgconf_needs(const struct kattr_rgconf *c);
+
+/* Index of the first rule that matches p, or -1 (kernel threads: -1). */
+KATTR_API int kattr_rgconf_match(const struct kattr_rgconf *c,
+				 const struct kattr_rgproc *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KATTR_RGCONF_H */

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * System facts for benchmark reports: kernel release, CPU model, page
+ * size, pipe-max-size, transparent huge page mode, virtualisation.
+ * Everything is read with kattr_file_read(), so a sysroot (a captured
+ * tree) is honoured.  The parsers are exported so they can be tested on
+ * text alone.
+ */
+#ifndef KATTR_SYSFACTS_H
+#define KATTR_SYSFACTS_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "kattr/kattr.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An empty string or 0 means "could not be read". */
+struct kattr_sysfacts {
+	char kernel_release[128];	/* /proc/sys/kernel/osrelease */
+	char cpu_model[128];		/* /proc/cpuinfo */
+	unsigned int cpus_online;	/* /sys/devices/system/cpu/online */
+	uint64_t page_size;		/* KernelPageSize in /proc/self/smaps */
+	uint64_t pipe_max_size;		/* /proc/sys/fs/pipe-max-size */
+	char thp_mode[16];		/* always, madvise or never */
+	char virt[64];			/* "none", "kvm", "vmware", "vm", ... */
+	char container[32];		/* "none", "docker", "podman", "lxc", ... */
+};
+
+/*
+ * Fill *f from the running system (or the sysroot).  Facts that cannot
+ * be read are left empty; returns the number of facts missing (0: all
+ * read), never an error for a missing file.
+ */
+KATTR_API int kattr_sysfacts_read(struct kattr_sysfacts *f);
+
+/*
+ * The model name in /proc/cpuinfo text ("model name", else "Model",
+ * "cpu model", "Hardware" or "cpu"), whitespace trimmed.  -ENOENT when
+ * absent, -EOVERFLOW when it does not fit in size.
+ */
+KATTR_API int kattr_cpuinfo_model(const char *cpuinfo, char *buf, size_t size);
+/* true when the "flags" line of /proc/cpuinfo text has the word flag. */
+KATTR_API int kattr_cpuinfo_has_flag(const char *cpuinfo, const char *flag);
+/*
+ * The selected word of a sysfs choice file such as "always [madvise]
+ * never".  -ENOENT when no word is bracketed, -EOVERFLOW when too long.
+ */
+KATTR_API int kattr_choice_selected(const char *text, char *buf, size_t size);
+/*
+ * Count the CPUs in a list such as "0-3,8,10-11".  -EINVAL when
+ * malformed.
+ */
+KATTR_API int kattr_cpulist_count(const char *list, unsigned int *count);
+/*
+ * In smaps text, the value in kB of field (e.g. "AnonHugePages") of the
+ * mapping that contains addr.  -ENOENT when no mapping contains addr or
+ * it lacks the field, -EINVAL when the text is malformed.
+ */
+KATTR_API int kattr_smaps_field_kb(const char *smaps, uintptr_t addr,
+				   const char *field, uint64_t *kb);
+/* The first KernelPageSize in smaps text, in bytes (-ENOENT if none). */
+KATTR_API int kattr_smaps_page_size(const char *smaps, uint64_t *bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KATTR_SYSFACTS_H */

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libkattr: per-task statistics (taskstats) and cgroup v1 task-state
+ * counts (cgroupstats) over generic netlink, with libmnl.
+ *
+ * struct taskstats grows between kernel versions: replies are copied
+ * min(received, known) bytes, and fields the kernel did not send read 0.
+ * Delay fields are only meaningful while delay accounting is on
+ * (kattr_delayacct_enabled()).  Querying needs CAP_NET_ADMIN.
+ *
+ * Only built with WITH_LIBMNL; without it every function returns
+ * -EOPNOTSUPP (kattr_delayacct_enabled() works either way).
+ */
+#ifndef KATTR_TASKSTATS_H
+#define KATTR_TASKSTATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "kattr/kattr.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the suite reads of struct taskstats (times in nanoseconds). */
+struct kattr_taskstats {
+	uint32_t pid;		/* the pid or tgid asked for */
+	uint16_t version;	/* the kernel's TASKSTATS_VERSION */
+	size_t received;	/* bytes of struct taskstats the kernel sent */
+	char comm[33];
+	uint64_t cpu_count, cpu_delay_total;		/* waiting for a CPU */
+	uint64_t blkio_count, blkio_delay_total;	/* synchronous block I/O */
+	uint64_t swapin_count, swapin_delay_total;	/* swapping in */
+	uint64_t freepages_count, freepages_delay_total; /* memory reclaim */
+	uint64_t thrashing_count, thrashing_delay_total;
+	uint64_t compact_count, compact_delay_total;
+	uint64_t cpu_run_real_total;			/* time on CPU */
+	uint64_t nvcsw, nivcsw;
+};
+
+struct kattr_cgroupstats {
+	uint64_t nr_sleeping, nr_running, nr_stopped, nr_uninterruptible,
+		nr_io_wait;
+};
+
+/*
+ * 1 when delay accounting is on, 0 when off (read from
+ * <sysroot>/proc/sys/kernel/task_delayacct), -errno when it cannot be
+ * told (-ENOENT: a kernel without the switch).
+ */
+KATTR_API int kattr_delayacct_enabled(void);
+
+/*
+ * Parse one TASKSTATS_CMD_NEW reply (the whole netlink message) into out.
+ * -EBADMSG when malformed, -ENODATA without a stats attribute, the error
+ * of an NLMSG_ERROR reply.
+ */
+KATTR_API int kattr_taskstats_parse(const void *buf, size_t len,
+				    struct kattr_taskstats *out);
+/* Same for a CGROUPSTATS_CMD_NEW reply. */
+KATTR_API int kattr_cgroupstats_parse(const void *buf, size_t len,
+				      struct kattr_cgroupstats *out);
+/*
+ * Parse a CTRL_CMD_NEWFAMILY reply: the family id, or -ENODATA / -EBADMSG
+ * / the error of an NLMSG_ERROR reply.
+ */
+KATTR_API int kattr_genl_family_parse(const void *buf, size_t len);
+
+struct kattr_taskstats_sock;
+
+/* Open a generic netlink socket and resolve the "TASKSTATS" family. */
+KATTR_API int kattr_taskstats_open(struct kattr_taskstats_sock **out);
+KATTR_API void kattr_taskstats_close(struct kattr_taskstats_sock *s);
+/* Statistics of one thread (pid) or a whole process (tgid). -ESRCH when
+ * it does not exist, -EPERM without CAP_NET_ADMIN. */
+KATTR_API int kattr_taskstats_get_pid(struct kattr_taskstats_sock *s, pid_t pid,
+				      struct kattr_taskstats *out);
+KATTR_API int kattr_taskstats_get_tgid(struct kattr_taskstats_sock *s, pid_t tgid,
+				       struct kattr_taskstats *out);
+/*
+ * Task-state counts of the cgroup v1 directory open as dirfd.  The kernel
+ * answers -EINVAL for a cgroup v2 directory or a non-cgroup.
+ */
+KATTR_API int kattr_cgroupstats_get(struct kattr_taskstats_sock *s, int dirfd,
+				    struct kattr_cgroupstats *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KATTR_TASKSTATS_H */

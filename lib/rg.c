@@ -1,0 +1,1255 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Resource groups on RGCS (configfs res_groups, or its FUSE emulator),
+ * cgroup v1 (the cpu hierarchy) and cgroup v2.  The differences between the
+ * backends are data (struct rg_backend: which file holds what) plus a few
+ * branches where the semantics differ (rmdir of a populated group, where a
+ * task's group is recorded).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kattr/rg.h"
+#include "rg_internal.h"
+
+struct rg_backend {
+	enum kattr_rg_backend id;
+	const char *fstype;		/* mountinfo type (RGCS: configfs) */
+	unsigned long magic;
+	const char *shares_file;
+	const char *tasks_file;		/* thread ids */
+	const char *procs_file;		/* process ids */
+	const char *attach_task;	/* where one task is moved */
+	const char *attach_proc;	/* where a whole process is moved */
+	bool rmdir_moves_members;
+};
+
+static const struct rg_backend backends[] = {
+	[KATTR_RG_RGCS] = {
+		.id = KATTR_RG_RGCS, .fstype = "configfs",
+		.magic = KATTR_MAGIC_CONFIGFS, .shares_file = "shares",
+		.tasks_file = "members", .procs_file = "members",
+		.attach_task = "members", .attach_proc = "members",
+		.rmdir_moves_members = true,
+	},
+	[KATTR_RG_CGROUP1] = {
+		.id = KATTR_RG_CGROUP1, .fstype = "cgroup",
+		.magic = KATTR_MAGIC_CGROUP1, .shares_file = "cpu.shares",
+		.tasks_file = "tasks", .procs_file = "cgroup.procs",
+		.attach_task = "tasks", .attach_proc = "cgroup.procs",
+	},
+	[KATTR_RG_CGROUP2] = {
+		.id = KATTR_RG_CGROUP2, .fstype = "cgroup2",
+		.magic = KATTR_MAGIC_CGROUP2, .shares_file = "cpu.weight",
+		.tasks_file = "cgroup.threads", .procs_file = "cgroup.procs",
+		.attach_task = "cgroup.procs", .attach_proc = "cgroup.procs",
+	},
+};
+
+#define RGCSFS_FSTYPE	"fuse.rgcsfs"
+
+struct kattr_rg {
+	const struct rg_backend *be;
+	struct kattr_mount *m;
+	struct kattr_mount *acct;	/* v1: a separate cpuacct hierarchy */
+	char *ctrls;			/* v1: controllers, "cpu,cpuacct" */
+	char *prefix;			/* root within its hierarchy, "/x" or "" */
+	bool has_shares;
+	bool acct_comounted;
+};
+
+/* ---- finding the mount --------------------------------------------------- */
+
+struct mnt_found {
+	char *mount_point;
+	char *fstype;
+	char *super_opts;
+	char *root;
+};
+
+static void mnt_found_free(struct mnt_found *f)
+{
+	free(f->mount_point);
+	free(f->fstype);
+	free(f->super_opts);
+	free(f->root);
+	memset(f, 0, sizeof(*f));
+}
+
+static int mnt_found_set(struct mnt_found *f, const struct kattr_mnt *mnt)
+{
+	mnt_found_free(f);
+	f->mount_point = strdup(mnt->mount_point);
+	f->fstype = strdup(mnt->fstype);
+	f->super_opts = strdup(mnt->super_opts);
+	f->root = strdup(mnt->root);
+	if (!f->mount_point || !f->fstype || !f->super_opts || !f->root) {
+		mnt_found_free(f);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+struct lookup_ctx {
+	const char *path;
+	size_t best;
+	struct mnt_found found;
+	int err;
+};
+
+/* The mount holding path: the longest mount point above it, last wins. */
+static int lookup_cb(const struct kattr_mnt *mnt, void *data)
+{
+	struct lookup_ctx *ctx = data;
+	size_t len = strlen(mnt->mount_point);
+
+	if (strcmp(mnt->mount_point, "/") == 0)
+		len = 0;
+	else if (strncmp(ctx->path, mnt->mount_point, len) != 0 ||
+		 (ctx->path[len] != '/' && ctx->path[len] != '\0'))
+		return 0;
+	if (len < ctx->best && ctx->found.mount_point)
+		return 0;
+	ctx->best = len;
+	ctx->err = mnt_found_set(&ctx->found, mnt);
+	return ctx->err;
+}
+
+/* Canonical form of path (absolute, as seen without the sysroot). */
+static int canonical(const char *path, char **out)
+{
+	char full[PATH_MAX], real[PATH_MAX];
+	const char *sr = kattr_get_sysroot();
+	size_t srlen = sr ? strlen(sr) : 0;
+	int ret;
+
+	ret = kattr_sysroot_path(path, full, sizeof(full));
+	if (ret < 0)
+		return ret;
+	if (!realpath(full, real))
+		return -errno;
+	if (srlen) {
+		if (strncmp(real, sr, srlen) != 0 ||
+		    (real[srlen] != '/' && real[srlen] != '\0'))
+			return -EXDEV;
+		*out = strdup(real[srlen] ? real + srlen : "/");
+	} else {
+		*out = strdup(real);
+	}
+	return *out ? 0 : -ENOMEM;
+}
+
+static int mount_lookup(const char *path, struct mnt_found *f)
+{
+	struct lookup_ctx ctx = { .path = path };
+	int ret = kattr_mountinfo_foreach(lookup_cb, &ctx);
+
+	if (ret < 0 || ctx.err < 0) {
+		mnt_found_free(&ctx.found);
+		return ret < 0 ? ret : ctx.err;
+	}
+	if (!ctx.found.mount_point)
+		return -ENOENT;
+	*f = ctx.found;
+	return 0;
+}
+
+static enum kattr_rg_backend kind_of(const char *fstype)
+{
+	if (strcmp(fstype, "configfs") == 0 || strcmp(fstype, RGCSFS_FSTYPE) == 0)
+		return KATTR_RG_RGCS;
+	if (strcmp(fstype, "cgroup") == 0)
+		return KATTR_RG_CGROUP1;
+	if (strcmp(fstype, "cgroup2") == 0)
+		return KATTR_RG_CGROUP2;
+	return KATTR_RG_AUTO;
+}
+
+/* The controllers of a v1 hierarchy, from its super options. */
+static char *v1_controllers(const char *opts)
+{
+	static const char *const not_ctrl[] = {
+		"rw", "ro", "noprefix", "clone_children", "xattr",
+		"cpuset_v2_mode", "favordynmods", "nofavordynmods", "none",
+	};
+	char *out = calloc(1, strlen(opts) + 1), *w = out;
+	const char *p = opts;
+
+	if (!out)
+		return NULL;
+	while (*p) {
+		const char *c = strchr(p, ',');
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+		bool skip = len == 0 || (len > 14 && !strncmp(p, "release_agent=", 14));
+
+		for (size_t i = 0; !skip && i < sizeof(not_ctrl) / sizeof(*not_ctrl); i++)
+			skip = strlen(not_ctrl[i]) == len && !strncmp(p, not_ctrl[i], len);
+		if (!skip) {
+			if (w != out)
+				*w++ = ',';
+			memcpy(w, p, len);
+			w += len;
+		}
+		p += len + (c ? 1 : 0);
+	}
+	*w = '\0';
+	return out;
+}
+
+static int file_has_word(struct kattr_mount *m, const char *rel,
+			 const char *word)
+{
+	char *text, *save, *tok;
+	bool found = false;
+	int ret = kattr_read_alloc(m, rel, &text, NULL);
+
+	if (ret < 0)
+		return ret;
+	for (tok = strtok_r(text, " \n", &save); tok && !found;
+	     tok = strtok_r(NULL, " \n", &save))
+		found = strcmp(tok, word) == 0;
+	free(text);
+	return found;
+}
+
+static int find_acct(struct kattr_rg *rg)
+{
+	struct kattr_mount *a;
+
+	if (kattr_mount_find("cgroup", "cpuacct", KATTR_MAGIC_CGROUP1, 0,
+			     &a) == 0)
+		rg->acct = a;
+	return 0;
+}
+
+/* Open the hierarchy of kind at mount point f (root: the path asked for). */
+static int open_at(enum kattr_rg_backend kind, const struct mnt_found *f,
+		   const char *root, struct kattr_rg **out)
+{
+	const struct rg_backend *be = &backends[kind];
+	unsigned long magic = be->magic;
+	char dir[PATH_MAX];
+	struct kattr_rg *rg;
+	size_t mlen;
+	int ret;
+
+	rg = calloc(1, sizeof(*rg));
+	if (!rg)
+		return -ENOMEM;
+	rg->be = be;
+	if (kind == KATTR_RG_RGCS) {
+		const char *base = strrchr(root, '/');
+
+		if (strcmp(f->fstype, RGCSFS_FSTYPE) == 0)
+			magic = KATTR_MAGIC_FUSE;
+		base = base ? base + 1 : root;
+		if (strcmp(base, "res_groups") == 0)
+			ret = snprintf(dir, sizeof(dir), "%s", root);
+		else
+			ret = snprintf(dir, sizeof(dir), "%s%sres_groups", root,
+				       strcmp(root, "/") ? "/" : "");
+		if (ret < 0 || (size_t)ret >= sizeof(dir)) {
+			ret = -ENAMETOOLONG;
+			goto out_free;
+		}
+		ret = kattr_mount_open(dir, magic, 0, &rg->m);
+		if (ret == -ENOENT || ret == -ENOTDIR)
+			ret = -EMEDIUMTYPE;	/* no res_groups there */
+		if (ret < 0)
+			goto out_free;
+		rg->has_shares = true;
+		*out = rg;
+		return 0;
+	}
+	ret = kattr_mount_open(root, magic, 0, &rg->m);
+	if (ret < 0)
+		goto out_free;
+	/* Where root lies within the hierarchy, as /proc/PID/cgroup says. */
+	mlen = strcmp(f->mount_point, "/") ? strlen(f->mount_point) : 0;
+	if (asprintf(&rg->prefix, "%s%s", strcmp(f->root, "/") ? f->root : "",
+		     root + mlen) < 0) {
+		rg->prefix = NULL;
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	if (strcmp(rg->prefix, "/") == 0)
+		rg->prefix[0] = '\0';
+	if (kind == KATTR_RG_CGROUP1) {
+		rg->ctrls = v1_controllers(f->super_opts);
+		if (!rg->ctrls) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+		rg->has_shares = kattr_opt_has(rg->ctrls, "cpu");
+		rg->acct_comounted = kattr_opt_has(rg->ctrls, "cpuacct");
+		if (!rg->acct_comounted)
+			find_acct(rg);
+	} else {
+		rg->has_shares = file_has_word(rg->m, "cgroup.subtree_control",
+					       "cpu") > 0;
+	}
+	*out = rg;
+	return 0;
+
+out_free:
+	kattr_rg_close(rg);
+	return ret;
+}
+
+int kattr_rg_probe(const char *root, enum kattr_rg_backend *kind)
+{
+	struct mnt_found f = { 0 };
+	char *canon;
+	int ret;
+
+	ret = canonical(root, &canon);
+	if (ret < 0)
+		return ret;
+	ret = mount_lookup(canon, &f);
+	free(canon);
+	if (ret == -ENOENT)
+		return -EMEDIUMTYPE;
+	if (ret < 0)
+		return ret;
+	*kind = kind_of(f.fstype);
+	mnt_found_free(&f);
+	return *kind == KATTR_RG_AUTO ? -EMEDIUMTYPE : 0;
+}
+
+static int open_given(enum kattr_rg_backend b, const char *root,
+		      struct kattr_rg **out)
+{
+	struct mnt_found f = { 0 };
+	enum kattr_rg_backend kind;
+	char *canon;
+	int ret;
+
+	ret = canonical(root, &canon);
+	if (ret < 0)
+		return ret;
+	ret = mount_lookup(canon, &f);
+	if (ret == -ENOENT)
+		ret = -EMEDIUMTYPE;
+	if (ret < 0)
+		goto out;
+	kind = kind_of(f.fstype);
+	if (kind == KATTR_RG_AUTO || (b != KATTR_RG_AUTO && b != kind))
+		ret = -EMEDIUMTYPE;
+	else if (kind == KATTR_RG_RGCS && strcmp(f.fstype, "configfs") != 0 &&
+		 strcmp(f.fstype, RGCSFS_FSTYPE) != 0)
+		ret = -EMEDIUMTYPE;
+	else
+		ret = open_at(kind, &f, canon, out);
+	mnt_found_free(&f);
+out:
+	free(canon);
+	return ret;
+}
+
+struct search_ctx {
+	enum kattr_rg_backend want;	/* AUTO: any kind */
+	int pass;			/* see search_cb */
+	struct kattr_rg *rg;
+	int err;
+};
+
+/*
+ * Pass 0: RGCS (configfs or rgcsfs with res_groups); pass 1: cgroup v2 with
+ * cpu enabled; pass 2: cgroup v1 with cpu; pass 3: any cgroup v2.
+ */
+static int search_cb(const struct kattr_mnt *mnt, void *data)
+{
+	struct search_ctx *ctx = data;
+	enum kattr_rg_backend kind = kind_of(mnt->fstype);
+	struct mnt_found f = { 0 };
+	struct kattr_rg *rg = NULL;
+	static const enum kattr_rg_backend pass_kind[] = {
+		KATTR_RG_RGCS, KATTR_RG_CGROUP2, KATTR_RG_CGROUP1,
+		KATTR_RG_CGROUP2,
+	};
+	int ret;
+
+	if (kind != pass_kind[ctx->pass])
+		return 0;
+	if (kind == KATTR_RG_CGROUP1 && !kattr_opt_has(mnt->super_opts, "cpu"))
+		return 0;
+	if (mnt_found_set(&f, mnt) < 0)
+		return -ENOMEM;
+	ret = open_at(kind, &f, mnt->mount_point, &rg);
+	mnt_found_free(&f);
+	if (ret < 0) {
+		if (ctx->err == 0 || ret != -EMEDIUMTYPE)
+			ctx->err = ret;
+		return 0;
+	}
+	if (ctx->pass == 1 && !rg->has_shares) {
+		kattr_rg_close(rg);
+		return 0;
+	}
+	ctx->rg = rg;
+	return 1;
+}
+
+static int open_search(enum kattr_rg_backend b, struct kattr_rg **out)
+{
+	struct search_ctx ctx = { .want = b };
+	int ret;
+
+	for (ctx.pass = 0; ctx.pass < 4; ctx.pass++) {
+		if (b == KATTR_RG_RGCS && ctx.pass != 0)
+			continue;
+		if (b == KATTR_RG_CGROUP1 && ctx.pass != 2)
+			continue;
+		if (b == KATTR_RG_CGROUP2 && ctx.pass != 1 && ctx.pass != 3)
+			continue;
+		ret = kattr_mountinfo_foreach(search_cb, &ctx);
+		if (ret < 0)
+			return ret;
+		if (ctx.rg) {
+			*out = ctx.rg;
+			return 0;
+		}
+	}
+	return ctx.err && ctx.err != -EMEDIUMTYPE ? ctx.err : -ENOENT;
+}
+
+int kattr_rg_open(enum kattr_rg_backend b, const char *root,
+		  struct kattr_rg **out)
+{
+	if ((unsigned int)b > KATTR_RG_CGROUP2)
+		return -EINVAL;
+	if (root && *root)
+		return open_given(b, root, out);
+	return open_search(b, out);
+}
+
+void kattr_rg_close(struct kattr_rg *rg)
+{
+	if (!rg)
+		return;
+	kattr_mount_close(rg->m);
+	kattr_mount_close(rg->acct);
+	free(rg->ctrls);
+	free(rg->prefix);
+	free(rg);
+}
+
+enum kattr_rg_backend kattr_rg_backend_of(const struct kattr_rg *rg)
+{
+	return rg->be->id;
+}
+
+const char *kattr_rg_root(const struct kattr_rg *rg)
+{
+	return kattr_mount_path(rg->m);
+}
+
+struct kattr_mount *kattr_rg_mount(const struct kattr_rg *rg)
+{
+	return rg->m;
+}
+
+bool kattr_rg_has_shares(const struct kattr_rg *rg)
+{
+	return rg->has_shares;
+}
+
+const char *kattr_rg_shares_file(const struct kattr_rg *rg)
+{
+	return rg->be->shares_file;
+}
+
+/* ---- groups ------------------------------------------------------------- */
+
+/* "group/file", "file" for the root, "." or "group" when file is NULL. */
+static int gpath(char *buf, size_t size, const char *group, const char *file)
+{
+	int n;
+
+	if (kattr_rg_name_is_root(group))
+		n = snprintf(buf, size, "%s", file ? file : ".");
+	else
+		n = snprintf(buf, size, "%s%s%s", group, file ? "/" : "",
+			     file ? file : "");
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+int kattr_rg_exists(struct kattr_rg *rg, const char *group)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int ret;
+
+	ret = kattr_rg_name_check(group, true, NULL);
+	if (ret < 0)
+		return ret;
+	ret = gpath(path, sizeof(path), group, NULL);
+	if (ret < 0)
+		return ret;
+	ret = kattr_stat(rg->m, path, &st);
+	if (ret < 0)
+		return ret;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+/* Undo kattr_rg_create(): remove the first n components made, deepest first. */
+static void undo_mkdirs(struct kattr_rg *rg, char *name, size_t *ends,
+			size_t n)
+{
+	while (n--) {
+		char save = name[ends[n]];
+
+		name[ends[n]] = '\0';
+		kattr_rmdir(rg->m, name);
+		name[ends[n]] = save;
+	}
+}
+
+int kattr_rg_create(struct kattr_rg *rg, const char *group,
+		    unsigned int flags, const char *shares, const char *res)
+{
+	char name[PATH_MAX], value[256], path[PATH_MAX];
+	size_t made[PATH_MAX / 2], nmade = 0, len;
+	unsigned int depth;
+	const char *why;
+	int ret;
+
+	ret = kattr_rg_name_check(group, false, NULL);
+	if (ret < 0)
+		return ret;
+	depth = kattr_rg_name_depth(group);
+	if (rg->be->id == KATTR_RG_RGCS && depth > KATTR_RG_RGCS_DEPTH)
+		return -EMLINK;
+	if (shares) {
+		if (!rg->has_shares)
+			return -EOPNOTSUPP;
+		ret = kattr_rg_shares_format(rg->be->id, shares, res, value,
+					     sizeof(value), &why);
+		if (ret < 0)
+			return ret;
+	}
+	len = strlen(group);
+	if (len >= sizeof(name))
+		return -ENAMETOOLONG;
+	memcpy(name, group, len + 1);
+	while (len && name[len - 1] == '/')
+		name[--len] = '\0';
+	/* Every component, parents first: each one must exist or be made. */
+	for (size_t i = 0; i <= len; i++) {
+		if (name[i] != '/' && name[i] != '\0')
+			continue;
+		name[i] = '\0';
+		if (i == len || (flags & KATTR_RG_PARENTS)) {
+			ret = kattr_mkdir(rg->m, name, 0755);
+			if (ret == -ENOMEM && rg->be->id == KATTR_RG_RGCS)
+				ret = -EMLINK;
+			if (ret == -EEXIST && (i < len || (flags & KATTR_RG_PARENTS)))
+				ret = kattr_rg_exists(rg, name);
+			else if (ret == 0)
+				made[nmade++] = i;
+		} else {
+			ret = kattr_rg_exists(rg, name);
+			if (ret == -ENOENT)
+				ret = -ENXIO;	/* the parent is missing */
+		}
+		if (i < len)
+			name[i] = '/';
+		if (ret < 0)
+			goto out_undo;
+	}
+	if (!shares)
+		return 0;
+	ret = gpath(path, sizeof(path), group, rg->be->shares_file);
+	if (ret == 0)
+		ret = kattr_write_str(rg->m, path, value);
+	if (ret == -ENOENT)
+		ret = -EOPNOTSUPP;	/* cgroup v2: cpu not enabled here */
+	if (ret == 0)
+		return 0;
+out_undo:
+	undo_mkdirs(rg, name, made, nmade);
+	return ret;
+}
+
+static int read_pids(struct kattr_rg *rg, const char *group, const char *file,
+		     pid_t **pids, size_t *n)
+{
+	char path[PATH_MAX], *text;
+	int ret;
+
+	ret = gpath(path, sizeof(path), group, file);
+	if (ret < 0)
+		return ret;
+	ret = kattr_read_alloc(rg->m, path, &text, NULL);
+	if (ret < 0)
+		return ret;
+	ret = kattr_rg_parse_pids(text, pids, n);
+	free(text);
+	return ret;
+}
+
+static int write_pid(int fd, pid_t pid)
+{
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%d", (int)pid);
+	ssize_t w = write(fd, buf, (size_t)len);
+
+	if (w < 0)
+		return -errno;
+	return w == len ? 0 : -EIO;
+}
+
+/* cgroups: move every task of group to its parent (rmdir would fail). */
+static int move_to_parent(struct kattr_rg *rg, const char *group)
+{
+	char parent[PATH_MAX], path[PATH_MAX], *slash;
+	const char *file = rg->be->id == KATTR_RG_CGROUP1 ?
+			   rg->be->tasks_file : rg->be->procs_file;
+	pid_t *pids;
+	size_t n;
+	int fd, ret;
+
+	snprintf(parent, sizeof(parent), "%s", group);
+	slash = strrchr(parent, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(parent, "/");
+	ret = read_pids(rg, group, file, &pids, &n);
+	if (ret < 0 || n == 0) {
+		if (ret == 0)
+			free(pids);
+		return ret;
+	}
+	ret = gpath(path, sizeof(path), parent, file);
+	fd = ret < 0 ? ret : kattr_open(rg->m, path, O_WRONLY);
+	if (fd < 0) {
+		free(pids);
+		return fd;
+	}
+	ret = 0;
+	for (size_t i = 0; i < n && ret == 0; i++) {
+		ret = write_pid(fd, pids[i]);
+		if (ret == -ESRCH)	/* it exited meanwhile */
+			ret = 0;
+	}
+	close(fd);
+	free(pids);
+	return ret;
+}
+
+static int child_groups(struct kattr_rg *rg, const char *group,
+			struct kattr_dirent **ents, size_t *n)
+{
+	char path[PATH_MAX];
+	size_t w = 0;
+	int ret;
+
+	ret = gpath(path, sizeof(path), group, NULL);
+	if (ret < 0)
+		return ret;
+	ret = kattr_list(rg->m, path, ents, n);
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < *n; i++) {
+		if ((*ents)[i].type == DT_DIR)
+			(*ents)[w++] = (*ents)[i];
+		else
+			free((*ents)[i].name);
+	}
+	*n = w;
+	return 0;
+}
+
+static int join(char *buf, size_t size, const char *group, const char *child)
+{
+	int n = kattr_rg_name_is_root(group) ?
+		snprintf(buf, size, "%s", child) :
+		snprintf(buf, size, "%s/%s", group, child);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+static int delete_one(struct kattr_rg *rg, const char *group,
+		      unsigned int flags, unsigned int level)
+{
+	struct kattr_dirent *kids;
+	size_t nkids;
+	int ret;
+
+	if (level > 64)
+		return -ELOOP;
+	ret = child_groups(rg, group, &kids, &nkids);
+	if (ret < 0)
+		return ret;
+	if (nkids && !(flags & KATTR_RG_RECURSIVE)) {
+		kattr_list_free(kids, nkids);
+		return -ENOTEMPTY;
+	}
+	for (size_t i = 0; i < nkids && ret == 0; i++) {
+		char sub[PATH_MAX];
+
+		ret = join(sub, sizeof(sub), group, kids[i].name);
+		if (ret == 0)
+			ret = delete_one(rg, sub, flags, level + 1);
+	}
+	kattr_list_free(kids, nkids);
+	if (ret < 0)
+		return ret;
+	/* A task may fork into the group between the move and rmdir. */
+	for (int tries = 0; tries < 8; tries++) {
+		if (!rg->be->rmdir_moves_members) {
+			ret = move_to_parent(rg, group);
+			if (ret < 0)
+				return ret;
+		}
+		ret = kattr_rmdir(rg->m, group);
+		if (ret != -EBUSY)
+			break;
+	}
+	return ret;
+}
+
+int kattr_rg_delete(struct kattr_rg *rg, const char *group, unsigned int flags)
+{
+	int ret;
+
+	if (kattr_rg_name_is_root(group))
+		return -EPERM;
+	ret = kattr_rg_exists(rg, group);
+	if (ret < 0)
+		return ret;
+	return delete_one(rg, group, flags, 0);
+}
+
+/* ---- shares --------------------------------------------------------------- */
+
+int kattr_rg_shares_get(struct kattr_rg *rg, const char *group,
+			struct kattr_rg_share **out, size_t *n)
+{
+	char path[PATH_MAX], *text;
+	struct kattr_rg_share *s;
+	uint64_t v;
+	int ret;
+
+	ret = kattr_rg_exists(rg, group);
+	if (ret < 0)
+		return ret;
+	if (!rg->has_shares)
+		return -EOPNOTSUPP;
+	ret = gpath(path, sizeof(path), group, rg->be->shares_file);
+	if (ret < 0)
+		return ret;
+	if (rg->be->id == KATTR_RG_RGCS) {
+		ret = kattr_read_alloc(rg->m, path, &text, NULL);
+		if (ret < 0)
+			return ret;
+		ret = kattr_rg_parse_rgcs_shares(text, out, n);
+		free(text);
+		return ret;
+	}
+	ret = kattr_read_u64(rg->m, path, &v);
+	if (ret == -ENOENT)
+		return -EOPNOTSUPP;	/* v2 root, or cpu not enabled here */
+	if (ret < 0)
+		return ret;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	strcpy(s->res, "cpu");
+	s->value = (long long)v;
+	*out = s;
+	*n = 1;
+	return 0;
+}
+
+int kattr_rg_shares_set(struct kattr_rg *rg, const char *group,
+			const char *value, const char *res, const char **why)
+{
+	char path[PATH_MAX], buf[256];
+	int ret;
+
+	ret = kattr_rg_shares_format(rg->be->id, value, res, buf, sizeof(buf),
+				     why);
+	if (ret < 0)
+		return ret;
+	ret = kattr_rg_exists(rg, group);
+	if (ret < 0)
+		return ret;
+	if (!rg->has_shares)
+		return -EOPNOTSUPP;
+	ret = gpath(path, sizeof(path), group, rg->be->shares_file);
+	if (ret < 0)
+		return ret;
+	ret = kattr_write_str(rg->m, path, buf);
+	return ret == -ENOENT ? -EOPNOTSUPP : ret;
+}
+
+/* ---- tasks ---------------------------------------------------------------- */
+
+/* The thread ids of process pid, from /proc/PID/task. */
+static int proc_tids(pid_t pid, pid_t **tids, size_t *n)
+{
+	char rel[64], full[PATH_MAX];
+	struct dirent *de;
+	size_t cnt = 0, cap = 0;
+	pid_t *v = NULL, *tmp;
+	DIR *d;
+	int ret;
+
+	snprintf(rel, sizeof(rel), "/proc/%d/task", (int)pid);
+	ret = kattr_sysroot_path(rel, full, sizeof(full));
+	if (ret < 0)
+		return ret;
+	d = opendir(full);
+	if (!d)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while ((de = readdir(d))) {
+		pid_t tid;
+
+		if (kattr_rg_parse_pid(de->d_name, &tid) < 0)
+			continue;
+		if (cnt == cap) {
+			cap = cap ? cap * 2 : 16;
+			tmp = realloc(v, cap * sizeof(*v));
+			if (!tmp) {
+				free(v);
+				closedir(d);
+				return -ENOMEM;
+			}
+			v = tmp;
+		}
+		v[cnt++] = tid;
+	}
+	closedir(d);
+	*tids = v;
+	*n = cnt;
+	return cnt ? 0 : -ESRCH;
+}
+
+static bool pid_in(const pid_t *v, size_t n, pid_t p)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == p)
+			return true;
+	return false;
+}
+
+/* RGCS: every thread, one write each, until a pass finds no new thread. */
+static int attach_threads(int fd, pid_t pid)
+{
+	pid_t *done = NULL, *tids, *tmp;
+	size_t ndone = 0, n;
+	int ret = 0;
+
+	for (int pass = 0; pass < 16; pass++) {
+		bool fresh = false;
+
+		ret = proc_tids(pid, &tids, &n);
+		if (ret < 0)
+			break;
+		tmp = realloc(done, (ndone + n) * sizeof(*done));
+		if (!tmp) {
+			free(tids);
+			ret = -ENOMEM;
+			break;
+		}
+		done = tmp;
+		for (size_t i = 0; i < n && ret == 0; i++) {
+			if (pid_in(done, ndone, tids[i]))
+				continue;
+			fresh = true;
+			ret = write_pid(fd, tids[i]);
+			if (ret == -ESRCH && tids[i] != pid)
+				ret = 0;	/* that thread ended */
+			done[ndone++] = tids[i];
+		}
+		free(tids);
+		if (ret < 0 || !fresh)
+			break;
+	}
+	free(done);
+	return ret;
+}
+
+int kattr_rg_attach(struct kattr_rg *rg, const char *group, const pid_t *pids,
+		    size_t n, unsigned int flags, int *results)
+{
+	const char *file = (flags & KATTR_RG_THREADS) ? rg->be->attach_proc :
+				rg->be->attach_task;
+	char path[PATH_MAX];
+	int fd, ret, failed = 0;
+
+	ret = kattr_rg_exists(rg, group);
+	if (ret < 0)
+		return ret;
+	ret = gpath(path, sizeof(path), group, file);
+	if (ret < 0)
+		return ret;
+	fd = kattr_open(rg->m, path, O_WRONLY);
+	if (fd < 0)
+		return fd;
+	for (size_t i = 0; i < n; i++) {
+		if (pids[i] <= 0)
+			ret = -EINVAL;
+		else if (rg->be->id == KATTR_RG_RGCS && (flags & KATTR_RG_THREADS))
+			ret = attach_threads(fd, pids[i]);
+		else
+			ret = write_pid(fd, pids[i]);
+		results[i] = ret;
+		failed += ret < 0;
+	}
+	close(fd);
+	return failed;
+}
+
+/* Scan /proc/PID/task/TID/res_group for the tasks of group (RGCS). */
+static int members_from_proc(const char *group, pid_t **out, size_t *nout)
+{
+	char full[PATH_MAX], want[PATH_MAX], rel[96], *text;
+	size_t n = 0, cap = 0;
+	pid_t *v = NULL, *tmp;
+	struct dirent *de;
+	DIR *d;
+	int ret = 0;
+
+	if (kattr_file_read("/proc/self/res_group", &text, NULL) < 0)
+		return -ENOSPC;		/* no other way to list them */
+	free(text);
+	snprintf(want, sizeof(want), "/%s", kattr_rg_name_is_root(group) ? "" : group);
+	ret = kattr_sysroot_path("/proc", full, sizeof(full));
+	if (ret < 0)
+		return ret;
+	d = opendir(full);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && ret == 0) {
+		pid_t pid, *tids;
+		size_t ntids;
+
+		if (kattr_rg_parse_pid(de->d_name, &pid) < 0 ||
+		    proc_tids(pid, &tids, &ntids) < 0)
+			continue;
+		for (size_t i = 0; i < ntids && ret == 0; i++) {
+			size_t len;
+
+			snprintf(rel, sizeof(rel), "/proc/%d/task/%d/res_group",
+				 (int)pid, (int)tids[i]);
+			if (kattr_file_read(rel, &text, &len) < 0)
+				continue;
+			while (len && text[len - 1] == '\n')
+				text[--len] = '\0';
+			if (strcmp(text, want) == 0) {
+				if (n == cap) {
+					cap = cap ? cap * 2 : 64;
+					tmp = realloc(v, cap * sizeof(*v));
+					if (!tmp)
+						ret = -ENOMEM;
+					else
+						v = tmp;
+				}
+				if (ret == 0)
+					v[n++] = tids[i];
+			}
+			free(text);
+		}
+		free(tids);
+	}
+	closedir(d);
+	if (ret < 0) {
+		free(v);
+		return ret;
+	}
+	*out = v;
+	*nout = n;
+	return 0;
+}
+
+int kattr_rg_members(struct kattr_rg *rg, const char *group,
+		     unsigned int flags, pid_t **pids, size_t *n)
+{
+	int ret = kattr_rg_exists(rg, group);
+
+	if (ret < 0)
+		return ret;
+	ret = read_pids(rg, group, (flags & KATTR_RG_THREADS) ?
+			rg->be->tasks_file : rg->be->procs_file, pids, n);
+	if (ret == -ENOSPC && rg->be->id == KATTR_RG_RGCS)
+		ret = members_from_proc(group, pids, n);
+	return ret;
+}
+
+/* ---- stats ------------------------------------------------------------ */
+
+static int add_file(struct kattr_mount *m, const char *group, const char *file,
+		    const char *res, struct kattr_rg_stat **v, size_t *n)
+{
+	char path[PATH_MAX], *text;
+	int ret = gpath(path, sizeof(path), group, file);
+
+	if (ret < 0)
+		return ret;
+	ret = kattr_read_alloc(m, path, &text, NULL);
+	if (ret < 0)
+		return ret;
+	ret = kattr_rg_parse_keyed(text, res, v, n);
+	free(text);
+	return ret;
+}
+
+int kattr_rg_stats(struct kattr_rg *rg, const char *group,
+		   struct kattr_rg_stat **v, size_t *n)
+{
+	char path[PATH_MAX], *text;
+	int ret = kattr_rg_exists(rg, group);
+
+	if (ret < 0)
+		return ret;
+	*v = NULL;
+	*n = 0;
+	if (rg->be->id == KATTR_RG_RGCS) {
+		ret = gpath(path, sizeof(path), group, "stats");
+		if (ret < 0)
+			return ret;
+		ret = kattr_read_alloc(rg->m, path, &text, NULL);
+		if (ret < 0)
+			return ret;
+		ret = kattr_rg_parse_rgcs_stats(text, v, n);
+		free(text);
+		return ret;
+	}
+	ret = add_file(rg->m, group, "cpu.stat", "cpu", v, n);
+	if (ret == -ENOENT)
+		ret = 0;	/* a v1 hierarchy without cpu */
+	if (ret == 0 && rg->be->id == KATTR_RG_CGROUP1) {
+		struct kattr_mount *am = rg->acct_comounted ? rg->m : rg->acct;
+
+		if (am) {
+			/* cpuacct.usage is one number: key "usage". */
+			ret = gpath(path, sizeof(path), group, "cpuacct.usage");
+			if (ret == 0 && kattr_read_alloc(am, path, &text, NULL) == 0) {
+				char *line;
+
+				if (asprintf(&line, "usage %s", text) < 0) {
+					ret = -ENOMEM;
+				} else {
+					ret = kattr_rg_parse_keyed(line, "cpuacct", v, n);
+					free(line);
+				}
+				free(text);
+			}
+		}
+	}
+	if (ret < 0) {
+		kattr_rg_stats_free(*v, *n);
+		*v = NULL;
+		*n = 0;
+	}
+	return ret;
+}
+
+/* ---- whereis and list ------------------------------------------------------- */
+
+typedef int (*walk_cb)(struct kattr_rg *rg, const char *group,
+		       unsigned int depth, void *data);
+
+/* Call cb for group and each group below it, parents first, by name. */
+static int walk(struct kattr_rg *rg, const char *group, unsigned int depth,
+		walk_cb cb, void *data)
+{
+	struct kattr_dirent *kids;
+	size_t nkids;
+	int ret;
+
+	if (depth > 64)
+		return -ELOOP;
+	ret = cb(rg, group, depth, data);
+	if (ret != 0)
+		return ret;
+	ret = child_groups(rg, group, &kids, &nkids);
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < nkids && ret == 0; i++) {
+		char sub[PATH_MAX];
+
+		ret = join(sub, sizeof(sub), group, kids[i].name);
+		if (ret == 0)
+			ret = walk(rg, sub, depth + 1, cb, data);
+	}
+	kattr_list_free(kids, nkids);
+	return ret;
+}
+
+struct find_task {
+	pid_t pid;
+	char *group;
+};
+
+static int find_task_cb(struct kattr_rg *rg, const char *group,
+			unsigned int depth, void *data)
+{
+	struct find_task *ft = data;
+	pid_t *pids;
+	size_t n;
+	bool hit;
+
+	if (depth == 0)
+		return 0;	/* the root lists only tasks moved back to it */
+	if (read_pids(rg, group, rg->be->tasks_file, &pids, &n) < 0)
+		return 0;
+	hit = pid_in(pids, n, ft->pid);
+	free(pids);
+	if (!hit)
+		return 0;
+	ft->group = strdup(group);
+	return ft->group ? 1 : -ENOMEM;
+}
+
+static int whereis_rgcs(struct kattr_rg *rg, pid_t pid, char **group)
+{
+	struct find_task ft = { .pid = pid };
+	char rel[96], *text;
+	size_t len;
+	int ret;
+
+	snprintf(rel, sizeof(rel), "/proc/%d/task/%d/res_group", (int)pid, (int)pid);
+	ret = kattr_file_read(rel, &text, &len);
+	if (ret == 0) {
+		while (len && text[len - 1] == '\n')
+			text[--len] = '\0';
+		if (text[0] != '/') {
+			free(text);
+			return -EINVAL;
+		}
+		*group = strdup(text[1] ? text + 1 : "/");
+		free(text);
+		return *group ? 0 : -ENOMEM;
+	}
+	/* No /proc/PID/res_group (an emulator): look in every group. */
+	snprintf(rel, sizeof(rel), "/proc/%d/task/%d", (int)pid, (int)pid);
+	{
+		char full[PATH_MAX];
+		struct stat st;
+
+		ret = kattr_sysroot_path(rel, full, sizeof(full));
+		if (ret < 0)
+			return ret;
+		if (stat(full, &st) < 0)
+			return errno == ENOENT ? -ESRCH : -errno;
+	}
+	ret = walk(rg, "/", 0, find_task_cb, &ft);
+	if (ret < 0)
+		return ret;
+	*group = ft.group ? ft.group : strdup("/");
+	return *group ? 0 : -ENOMEM;
+}
+
+int kattr_rg_whereis(struct kattr_rg *rg, pid_t pid, char **group)
+{
+	char rel[64], *text, *path;
+	size_t plen;
+	int ret;
+
+	if (pid <= 0)
+		return -EINVAL;
+	if (rg->be->id == KATTR_RG_RGCS)
+		return whereis_rgcs(rg, pid, group);
+	snprintf(rel, sizeof(rel), "/proc/%d/cgroup", (int)pid);
+	ret = kattr_file_read(rel, &text, NULL);
+	if (ret == -ENOENT)
+		return -ESRCH;
+	if (ret < 0)
+		return ret;
+	ret = kattr_rg_parse_proc_cgroup(text, rg->be->id == KATTR_RG_CGROUP1 ?
+					 rg->ctrls : NULL, &path);
+	free(text);
+	if (ret < 0)
+		return ret;
+	plen = strlen(rg->prefix);
+	if (strncmp(path, rg->prefix, plen) != 0 ||
+	    (path[plen] != '/' && path[plen] != '\0')) {
+		free(path);
+		return -ENOENT;	/* outside the part of the tree we manage */
+	}
+	*group = strdup(path[plen] && path[plen + 1] ? path + plen + 1 : "/");
+	free(path);
+	return *group ? 0 : -ENOMEM;
+}
+
+struct list_ctx {
+	struct kattr_rg_info *v;
+	size_t n, cap;
+};
+
+static int list_cb(struct kattr_rg *rg, const char *group, unsigned int depth,
+		   void *data)
+{
+	struct list_ctx *lc = data;
+	struct kattr_rg_info *info, *tmp;
+	pid_t *pids;
+	size_t n;
+	int ret;
+
+	if (lc->n == lc->cap) {
+		lc->cap = lc->cap ? lc->cap * 2 : 16;
+		tmp = realloc(lc->v, lc->cap * sizeof(*tmp));
+		if (!tmp)
+			return -ENOMEM;
+		lc->v = tmp;
+	}
+	info = &lc->v[lc->n];
+	memset(info, 0, sizeof(*info));
+	info->name = strdup(kattr_rg_name_is_root(group) ? "/" : group);
+	if (!info->name)
+		return -ENOMEM;
+	info->depth = kattr_rg_name_depth(group);
+	lc->n++;
+	ret = read_pids(rg, group, rg->be->tasks_file, &pids, &n);
+	if (ret == 0) {
+		info->nr_tasks = (long long)n;
+		free(pids);
+	} else if (ret == -ENOSPC) {
+		info->nr_tasks = -1;
+	} else {
+		return ret;
+	}
+	ret = kattr_rg_shares_get(rg, group, &info->shares, &info->nr_shares);
+	if (ret == -EOPNOTSUPP)
+		ret = 0;
+	return ret;
+}
+
+int kattr_rg_list(struct kattr_rg *rg, const char *group,
+		  struct kattr_rg_info **out, size_t *n)
+{
+	struct list_ctx lc = { 0 };
+	int ret = kattr_rg_exists(rg, group);
+
+	if (ret < 0)
+		return ret;
+	ret = walk(rg, kattr_rg_name_is_root(group) ? "/" : group, 0, list_cb,
+		   &lc);
+	if (ret < 0) {
+		kattr_rg_list_free(lc.v, lc.n);
+		return ret;
+	}
+	*out = lc.v;
+	*n = lc.n;
+	return 0;
+}
+
+void kattr_rg_list_free(struct kattr_rg_info *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].shares);
+	}
+	free(v);
+}

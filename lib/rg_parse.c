@@ -1,0 +1,624 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Resource groups: the pure part (no I/O).  Names, pids, shares values and
+ * the text the three backends print, so all of it is unit-tested and
+ * fuzzed on its own.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kattr/rg.h"
+#include "rg_internal.h"
+
+static const char *const backend_names[] = {
+	[KATTR_RG_AUTO] = "auto",
+	[KATTR_RG_RGCS] = "rgcs",
+	[KATTR_RG_CGROUP1] = "cgroup1",
+	[KATTR_RG_CGROUP2] = "cgroup2",
+};
+
+const char *kattr_rg_backend_name(enum kattr_rg_backend b)
+{
+	if ((unsigned int)b >= sizeof(backend_names) / sizeof(backend_names[0]))
+		return "unknown";
+	return backend_names[b];
+}
+
+int kattr_rg_backend_parse(const char *name, enum kattr_rg_backend *out)
+{
+	for (unsigned int i = 0;
+	     i < sizeof(backend_names) / sizeof(backend_names[0]); i++) {
+		if (name && strcmp(name, backend_names[i]) == 0) {
+			*out = (enum kattr_rg_backend)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+bool kattr_rg_name_is_root(const char *group)
+{
+	return !group || !group[0] || strcmp(group, "/") == 0;
+}
+
+int kattr_rg_name_check(const char *group, bool allow_root, const char **why)
+{
+	if (kattr_rg_name_is_root(group)) {
+		if (allow_root)
+			return 0;
+		if (why)
+			*why = "this is the root group";
+		return -EINVAL;
+	}
+	return kattr_name_check(group, why);
+}
+
+unsigned int kattr_rg_name_depth(const char *group)
+{
+	unsigned int d = 1;
+
+	if (kattr_rg_name_is_root(group))
+		return 0;
+	for (const char *p = group; *p; p++)
+		if (*p == '/' && p[1])
+			d++;
+	return d;
+}
+
+/* Strict decimal: digits only, optional leading '-' when neg_ok. */
+int rg_parse_ll(const char *s, size_t len, bool neg_ok, long long *out)
+{
+	long long v = 0;
+	size_t i = 0;
+	bool neg = false;
+
+	if (len && s[0] == '-' && neg_ok) {
+		neg = true;
+		i = 1;
+	}
+	if (i == len)
+		return -EINVAL;
+	for (; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -EINVAL;
+		if (v > (LLONG_MAX - (s[i] - '0')) / 10)
+			return -ERANGE;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = neg ? -v : v;
+	return 0;
+}
+
+int kattr_rg_parse_pid(const char *s, pid_t *out)
+{
+	long long v;
+	int ret;
+
+	if (!s || !*s || s[0] == '0')
+		return -EINVAL;
+	ret = rg_parse_ll(s, strlen(s), false, &v);
+	if (ret < 0)
+		return ret;
+	if (v > INT_MAX)
+		return -ERANGE;
+	*out = (pid_t)v;
+	return 0;
+}
+
+static int format_cgroup(const char *value, long long lo, long long hi,
+			 char *buf, size_t size, const char **why)
+{
+	long long v;
+	int ret = rg_parse_ll(value, strlen(value), true, &v);
+
+	if (ret == -EINVAL) {
+		*why = "not a decimal integer";
+		return ret;
+	}
+	if (ret < 0 || v < lo || v > hi) {
+		*why = "out of range";
+		return -ERANGE;
+	}
+	if ((size_t)snprintf(buf, size, "%lld", v) >= size) {
+		*why = "buffer too small";
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+static const char *const rgcs_keys[] = {
+	"min_shares", "max_shares", "child_shares_divisor",
+};
+
+static bool valid_res_name(const char *s, size_t len)
+{
+	if (!len || len >= sizeof(((struct kattr_rg_share *)0)->res))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!islower((unsigned char)s[i]) &&
+		    !isdigit((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
+/* Parse "res=..,min_shares=..,.." into res and the three values. */
+static int parse_rgcs_value(const char *value, char *res, size_t res_size,
+			    long long vals[3], bool set[3], const char **why)
+{
+	const char *p = value;
+
+	res[0] = '\0';
+	while (*p) {
+		const char *comma = strchr(p, ','), *eq;
+		size_t len = comma ? (size_t)(comma - p) : strlen(p), klen;
+		unsigned int k;
+
+		if (len == 0)
+			goto next;	/* empty tokens are skipped (ABI) */
+		eq = memchr(p, '=', len);
+		if (!eq) {
+			*why = "expected KEY=VALUE tokens (min_shares=, max_shares=, child_shares_divisor=, res=)";
+			return -EINVAL;
+		}
+		klen = (size_t)(eq - p);
+		if (klen == 3 && memcmp(p, "res", 3) == 0) {
+			if (res[0]) {
+				*why = "res= given twice";
+				return -EINVAL;
+			}
+			if (!valid_res_name(eq + 1, len - 4) ||
+			    len - 4 >= res_size) {
+				*why = "res= needs a controller name such as cpu or numtasks";
+				return -EINVAL;
+			}
+			memcpy(res, eq + 1, len - 4);
+			res[len - 4] = '\0';
+			goto next;
+		}
+		for (k = 0; k < 3; k++)
+			if (strlen(rgcs_keys[k]) == klen &&
+			    memcmp(p, rgcs_keys[k], klen) == 0)
+				break;
+		if (k == 3) {
+			*why = "unknown key (RGCS knows res, min_shares, max_shares, child_shares_divisor)";
+			return -EINVAL;
+		}
+		if (set[k]) {
+			*why = "a key is given twice";
+			return -EINVAL;
+		}
+		if (rg_parse_ll(eq + 1, len - klen - 1, true, &vals[k]) == -EINVAL) {
+			*why = "a value is not a decimal integer";
+			return -EINVAL;
+		}
+		if (len - klen - 1 > 11 || vals[k] > INT_MAX ||
+		    vals[k] < KATTR_RG_DONT_CARE) {
+			*why = "a value is out of range (-3, -2, -1 or 0..2147483647)";
+			return -ERANGE;
+		}
+		set[k] = true;
+next:
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	return 0;
+}
+
+static int format_rgcs(const char *value, const char *res, char *buf,
+		       size_t size, const char **why)
+{
+	char given[32];
+	long long vals[3] = { 0, 0, 0 };
+	bool set[3] = { false, false, false };
+	size_t off;
+	int ret;
+
+	for (const char *c = value; *c; c++) {
+		if (!isprint((unsigned char)*c) || *c == ' ') {
+			*why = "the value contains a space or a non-printable byte";
+			return -EINVAL;
+		}
+	}
+	ret = parse_rgcs_value(value, given, sizeof(given), vals, set, why);
+	if (ret < 0)
+		return ret;
+	if (res && given[0] && strcmp(res, given) != 0) {
+		*why = "res= in the value differs from --res";
+		return -EINVAL;
+	}
+	if (!res)
+		res = given[0] ? given : "cpu";
+	if (!valid_res_name(res, strlen(res))) {
+		*why = "not a controller name";
+		return -EINVAL;
+	}
+	if (!set[0] && !set[1] && !set[2]) {
+		*why = "nothing to set (give min_shares=, max_shares= or child_shares_divisor=)";
+		return -EINVAL;
+	}
+	if (set[0] && set[1] && vals[0] >= 0 && vals[1] >= 0 &&
+	    vals[0] > vals[1]) {
+		*why = "min_shares is larger than max_shares";
+		return -ERANGE;
+	}
+	off = (size_t)snprintf(buf, size, "res=%s", res);
+	for (unsigned int k = 0; k < 3 && off < size; k++)
+		if (set[k])
+			off += (size_t)snprintf(buf + off, size - off, ",%s=%lld",
+						rgcs_keys[k], vals[k]);
+	if (off >= size) {
+		*why = "buffer too small";
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+int kattr_rg_shares_format(enum kattr_rg_backend b, const char *value,
+			   const char *res, char *buf, size_t size,
+			   const char **why)
+{
+	const char *dummy;
+
+	if (!why)
+		why = &dummy;
+	if (!value || !*value) {
+		*why = "the value is empty";
+		return -EINVAL;
+	}
+	switch (b) {
+	case KATTR_RG_CGROUP1:
+		return format_cgroup(value, KATTR_RG_CG1_SHARES_MIN,
+				     KATTR_RG_CG1_SHARES_MAX, buf, size, why);
+	case KATTR_RG_CGROUP2:
+		return format_cgroup(value, KATTR_RG_CG2_WEIGHT_MIN,
+				     KATTR_RG_CG2_WEIGHT_MAX, buf, size, why);
+	case KATTR_RG_RGCS:
+		return format_rgcs(value, res, buf, size, why);
+	default:
+		*why = "no backend";
+		return -EINVAL;
+	}
+}
+
+/* Next line of text: [*p, end) without the newline; false at the end. */
+static bool next_line(const char **p, const char **start, size_t *len)
+{
+	const char *nl;
+
+	if (!**p)
+		return false;
+	*start = *p;
+	nl = strchr(*p, '\n');
+	*len = nl ? (size_t)(nl - *p) : strlen(*p);
+	*p = nl ? nl + 1 : *p + *len;
+	return true;
+}
+
+static int grow(void **v, size_t *cap, size_t n, size_t elem)
+{
+	void *tmp;
+
+	if (n < *cap)
+		return 0;
+	*cap = *cap ? *cap * 2 : 8;
+	tmp = realloc(*v, *cap * elem);
+	if (!tmp)
+		return -ENOMEM;
+	*v = tmp;
+	return 0;
+}
+
+int kattr_rg_parse_rgcs_shares(const char *text, struct kattr_rg_share **out,
+			       size_t *n)
+{
+	struct kattr_rg_share *v = NULL;
+	size_t cnt = 0, cap = 0, len;
+	const char *p = text, *line;
+	int ret;
+
+	while (next_line(&p, &line, &len)) {
+		char buf[256], res[32];
+		long long vals[3] = { 0, 0, 0 };
+		bool set[3] = { false, false, false };
+		const char *why;
+
+		if (len == 0)
+			continue;
+		if (len >= sizeof(buf)) {
+			ret = -EINVAL;
+			goto out_free;
+		}
+		memcpy(buf, line, len);
+		buf[len] = '\0';
+		ret = parse_rgcs_value(buf, res, sizeof(res), vals, set, &why);
+		if (ret == 0 && (!res[0] || !set[0] || !set[1] || !set[2]))
+			ret = -EINVAL;
+		if (ret < 0)
+			goto out_free;
+		ret = grow((void **)&v, &cap, cnt, sizeof(*v));
+		if (ret < 0)
+			goto out_free;
+		memset(&v[cnt], 0, sizeof(v[cnt]));
+		snprintf(v[cnt].res, sizeof(v[cnt].res), "%s", res);
+		v[cnt].value = vals[0];
+		v[cnt].min_shares = vals[0];
+		v[cnt].max_shares = vals[1];
+		v[cnt].child_shares_divisor = vals[2];
+		cnt++;
+	}
+	*out = v;
+	*n = cnt;
+	return 0;
+
+out_free:
+	free(v);
+	return ret;
+}
+
+void kattr_rg_stats_free(struct kattr_rg_stat *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].res);
+		free(v[i].key);
+	}
+	free(v);
+}
+
+static int stat_add(struct kattr_rg_stat **v, size_t *n, size_t *cap,
+		    const char *res, size_t rlen, const char *key, size_t klen,
+		    const long long *value)
+{
+	struct kattr_rg_stat *s;
+
+	if (grow((void **)v, cap, *n, sizeof(**v)) < 0)
+		return -ENOMEM;
+	s = &(*v)[*n];
+	s->res = strndup(res, rlen);
+	s->key = strndup(key, klen);
+	if (!s->res || !s->key) {
+		free(s->res);
+		free(s->key);
+		return -ENOMEM;
+	}
+	s->has_value = value != NULL;
+	s->value = value ? *value : 0;
+	(*n)++;
+	return 0;
+}
+
+static void trim(const char **s, size_t *len)
+{
+	while (*len && isspace((unsigned char)**s)) {
+		(*s)++;
+		(*len)--;
+	}
+	while (*len && isspace((unsigned char)(*s)[*len - 1]))
+		(*len)--;
+}
+
+/* "key=value, key=value" (the cpu controller's stats line). */
+static int parse_kv_list(const char *res, size_t rlen, const char *s,
+			 size_t len, struct kattr_rg_stat **v, size_t *n,
+			 size_t *cap)
+{
+	while (len) {
+		const char *comma = memchr(s, ',', len), *eq;
+		size_t tlen = comma ? (size_t)(comma - s) : len;
+		const char *t = s;
+		long long val;
+		int ret;
+
+		s += tlen + (comma ? 1 : 0);
+		len -= tlen + (comma ? 1 : 0);
+		trim(&t, &tlen);
+		if (!tlen)
+			continue;
+		eq = memchr(t, '=', tlen);
+		if (eq) {
+			const char *vs = eq + 1;
+			size_t vlen = tlen - (size_t)(vs - t);
+
+			trim(&vs, &vlen);
+			if (rg_parse_ll(vs, vlen, true, &val) == 0) {
+				ret = stat_add(v, n, cap, res, rlen, t,
+					       (size_t)(eq - t), &val);
+				if (ret < 0)
+					return ret;
+				continue;
+			}
+		}
+		ret = stat_add(v, n, cap, res, rlen, t, tlen, NULL);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+int kattr_rg_parse_rgcs_stats(const char *text, struct kattr_rg_stat **out,
+			      size_t *nout)
+{
+	struct kattr_rg_stat *v = NULL;
+	size_t n = 0, cap = 0, len;
+	const char *p = text, *line;
+	int ret = 0;
+
+	while (next_line(&p, &line, &len)) {
+		const char *colon = memchr(line, ':', len), *rest, *sp;
+		size_t rlen, restlen;
+		long long val;
+
+		trim(&line, &len);
+		if (!len)
+			continue;
+		colon = memchr(line, ':', len);
+		if (!colon || colon == line) {
+			ret = stat_add(&v, &n, &cap, "", 0, line, len, NULL);
+			if (ret < 0)
+				goto out_free;
+			continue;
+		}
+		rlen = (size_t)(colon - line);
+		rest = colon + 1;
+		restlen = len - rlen - 1;
+		trim(&rest, &restlen);
+		if (memchr(rest, '=', restlen)) {
+			ret = parse_kv_list(line, rlen, rest, restlen, &v, &n,
+					    &cap);
+		} else {
+			/* "Current usage 3": the last word is the value */
+			sp = rest + restlen;
+			while (sp > rest && sp[-1] != ' ')
+				sp--;
+			if (sp > rest &&
+			    rg_parse_ll(sp, restlen - (size_t)(sp - rest), true,
+					&val) == 0) {
+				size_t klen = (size_t)(sp - rest);
+
+				trim(&rest, &klen);
+				ret = stat_add(&v, &n, &cap, line, rlen, rest,
+					       klen, &val);
+			} else {
+				ret = stat_add(&v, &n, &cap, line, rlen, rest,
+					       restlen, NULL);
+			}
+		}
+		if (ret < 0)
+			goto out_free;
+	}
+	*out = v;
+	*nout = n;
+	return 0;
+
+out_free:
+	kattr_rg_stats_free(v, n);
+	return ret;
+}
+
+int kattr_rg_parse_keyed(const char *text, const char *res,
+			 struct kattr_rg_stat **v, size_t *n)
+{
+	size_t cap = *n, len, start = *n;
+	const char *p = text, *line;
+	int ret;
+
+	/* *v may hold *n entries already; grow() doubles from there. */
+	while (next_line(&p, &line, &len)) {
+		const char *sp;
+		long long val;
+
+		trim(&line, &len);
+		if (!len)
+			continue;
+		sp = memchr(line, ' ', len);
+		if (sp && rg_parse_ll(sp + 1, len - (size_t)(sp - line) - 1,
+				      true, &val) == 0)
+			ret = stat_add(v, n, &cap, res, strlen(res), line,
+				       (size_t)(sp - line), &val);
+		else
+			ret = stat_add(v, n, &cap, res, strlen(res), line, len,
+				       NULL);
+		if (ret < 0) {
+			for (size_t i = start; i < *n; i++) {
+				free((*v)[i].res);
+				free((*v)[i].key);
+			}
+			*n = start;
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int kattr_rg_parse_pids(const char *text, pid_t **pids, size_t *n)
+{
+	pid_t *v = NULL;
+	size_t cnt = 0, cap = 0, len;
+	const char *p = text, *line;
+
+	while (next_line(&p, &line, &len)) {
+		long long val;
+
+		trim(&line, &len);
+		if (!len)
+			continue;
+		if (rg_parse_ll(line, len, false, &val) < 0 || val > INT_MAX) {
+			free(v);
+			return -EINVAL;
+		}
+		if (grow((void **)&v, &cap, cnt, sizeof(*v)) < 0) {
+			free(v);
+			return -ENOMEM;
+		}
+		v[cnt++] = (pid_t)val;
+	}
+	*pids = v;
+	*n = cnt;
+	return 0;
+}
+
+/* Whether two comma-separated lists name the same set of words. */
+static bool same_set(const char *a, size_t alen, const char *b)
+{
+	size_t blen = strlen(b), count_a = 0, count_b = 0;
+	const char *p, *end;
+
+	for (p = a, end = a + alen; p < end;) {
+		const char *c = memchr(p, ',', (size_t)(end - p));
+		size_t len = c ? (size_t)(c - p) : (size_t)(end - p);
+		char word[64];
+
+		if (len && len < sizeof(word)) {
+			memcpy(word, p, len);
+			word[len] = '\0';
+			if (!kattr_opt_has(b, word))
+				return false;
+			count_a++;
+		}
+		p += len + 1;
+	}
+	for (p = b; p < b + blen;) {
+		const char *c = strchr(p, ',');
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+
+		if (len)
+			count_b++;
+		p += len + 1;
+	}
+	return count_a && count_a == count_b;
+}
+
+int kattr_rg_parse_proc_cgroup(const char *text, const char *ctrls,
+			       char **path)
+{
+	const char *p = text, *line;
+	size_t len;
+
+	while (next_line(&p, &line, &len)) {
+		const char *c1 = memchr(line, ':', len), *c2;
+		const char *list, *rest;
+		size_t llen, restlen;
+
+		if (!c1)
+			continue;
+		c2 = memchr(c1 + 1, ':', len - (size_t)(c1 + 1 - line));
+		if (!c2)
+			continue;
+		list = c1 + 1;
+		llen = (size_t)(c2 - list);
+		rest = c2 + 1;
+		restlen = len - (size_t)(rest - line);
+		if (ctrls ? !same_set(list, llen, ctrls) :
+			    (llen != 0 || c1 - line != 1 || line[0] != '0'))
+			continue;
+		if (!restlen || rest[0] != '/')
+			return -EINVAL;
+		*path = strndup(rest, restlen);
+		return *path ? 0 : -ENOMEM;
+	}
+	return -ENOENT;
+}

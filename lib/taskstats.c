@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* taskstats and cgroupstats over generic netlink with libmnl. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kattr/taskstats.h"
+
+KATTR_API int kattr_delayacct_enabled(void)
+{
+	char *text;
+	int r;
+
+	r = kattr_file_read("/proc/sys/kernel/task_delayacct", &text, NULL);
+	if (r < 0)
+		return r;
+	r = (text[0] == '0' && (text[1] == '\n' || text[1] == '\0')) ? 0 :
+	    (text[0] == '1' && (text[1] == '\n' || text[1] == '\0')) ? 1 :
+	    -EINVAL;
+	free(text);
+	return r;
+}
+
+#if WITH_LIBMNL
+
+#include <time.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/cgroupstats.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/taskstats.h>
+
+/*
+ * Check the netlink and generic netlink headers of a reply: returns the
+ * first attribute's offset in the payload (the genl header's size) or
+ * -errno.
+ */
+static int reply_check(const void *buf, size_t len, const struct nlmsghdr **out)
+{
+	const struct nlmsghdr *nlh = buf;
+	int left = len > INT32_MAX ? INT32_MAX : (int)len;
+
+	/* mnl_nlmsg_ok() casts nlmsg_len to int: check it unsigned first. */
+	if (left < (int)sizeof(*nlh) || nlh->nlmsg_len > (unsigned)left ||
+	    !mnl_nlmsg_ok(nlh, left))
+		return -EBADMSG;
+	if (nlh->nlmsg_type == NLMSG_ERROR) {
+		const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+
+		if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*e))
+			return -EBADMSG;
+		return e->error < 0 && e->error >= -4095 ? e->error : -EBADMSG;
+	}
+	if (mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
+		return -EBADMSG;
+	*out = nlh;
+	return 0;
+}
+
+/* Attributes are walked with bounds checked (mnl_attr_ok). */
+static void fill_stats(const void *p, size_t n, struct kattr_taskstats *out)
+{
+	struct taskstats ts;
+
+	memset(&ts, 0, sizeof(ts));
+	memcpy(&ts, p, n < sizeof(ts) ? n : sizeof(ts));
+	out->received = n;
+	out->version = ts.version;
+	memcpy(out->comm, ts.ac_comm, sizeof(ts.ac_comm));
+	out->comm[sizeof(out->comm) - 1] = '\0';
+	out->cpu_count = ts.cpu_count;
+	out->cpu_delay_total = ts.cpu_delay_total;
+	out->blkio_count = ts.blkio_count;
+	out->blkio_delay_total = ts.blkio_delay_total;
+	out->swapin_count = ts.swapin_count;
+	out->swapin_delay_total = ts.swapin_delay_total;
+	out->freepages_count = ts.freepages_count;
+	out->freepages_delay_total = ts.freepages_delay_total;
+	out->thrashing_count = ts.thrashing_count;
+	out->thrashing_delay_total = ts.thrashing_delay_total;
+	out->compact_count = ts.compact_count;
+	out->compact_delay_total = ts.compact_delay_total;
+	out->cpu_run_real_total = ts.cpu_run_real_total;
+	out->nvcsw = ts.nvcsw;
+	out->nivcsw = ts.nivcsw;
+}
+
+KATTR_API int kattr_taskstats_parse(const void *buf, size_t len,
+				    struct kattr_taskstats *out)
+{
+	const struct nlmsghdr *nlh;
+	const struct nlattr *a, *b;
+	int r = reply_check(buf, len, &nlh);
+	bool found = false;
+
+	if (r < 0)
+		return r;
+	memset(out, 0, sizeof(*out));
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		uint16_t t = mnl_attr_get_type(a);
+
+		if (t != TASKSTATS_TYPE_AGGR_PID && t != TASKSTATS_TYPE_AGGR_TGID)
+			continue;
+		mnl_attr_for_each_nested(b, a) {
+			switch (mnl_attr_get_type(b)) {
+			case TASKSTATS_TYPE_PID:
+			case TASKSTATS_TYPE_TGID:
+				if (mnl_attr_validate(b, MNL_TYPE_U32) < 0)
+					return -EBADMSG;
+				out->pid = mnl_attr_get_u32(b);
+				break;
+			case TASKSTATS_TYPE_STATS:
+				fill_stats(mnl_attr_get_payload(b),
+					   mnl_attr_get_payload_len(b), out);
+				found = true;
+				break;
+			}
+		}
+	}
+	return found ? 0 : -ENODATA;
+}
+
+KATTR_API int kattr_cgroupstats_parse(const void *buf, size_t len,
+				      struct kattr_cgroupstats *out)
+{
+	const struct nlmsghdr *nlh;
+	const struct nlattr *a;
+	int r = reply_check(buf, len, &nlh);
+
+	if (r < 0)
+		return r;
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		struct cgroupstats cs;
+		size_t n;
+
+		if (mnl_attr_get_type(a) != CGROUPSTATS_TYPE_CGROUP_STATS)
+			continue;
+		n = mnl_attr_get_payload_len(a);
+		memset(&cs, 0, sizeof(cs));
+		memcpy(&cs, mnl_attr_get_payload(a), n < sizeof(cs) ? n : sizeof(cs));
+		out->nr_sleeping = cs.nr_sleeping;
+		out->nr_running = cs.nr_running;
+		out->nr_stopped = cs.nr_stopped;
+		out->nr_uninterruptible = cs.nr_uninterruptible;
+		out->nr_io_wait = cs.nr_io_wait;
+		return 0;
+	}
+	return -ENODATA;
+}
+
+KATTR_API int kattr_genl_family_parse(const void *buf, size_t len)
+{
+	const struct nlmsghdr *nlh;
+	const struct nlattr *a;
+	int r = reply_check(buf, len, &nlh);
+
+	if (r < 0)
+		return r;
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		if (mnl_attr_get_type(a) != CTRL_ATTR_FAMILY_ID)
+			continue;
+		if (mnl_attr_validate(a, MNL_TYPE_U16) < 0)
+			return -EBADMSG;
+		return mnl_attr_get_u16(a);
+	}
+	return -ENODATA;
+}
+
+struct kattr_taskstats_sock {
+	struct mnl_socket *nl;
+	uint16_t family;
+	uint32_t seq;
+	char buf[8192] __attribute__((aligned(8)));
+};
+
+static struct nlmsghdr *request(struct kattr_taskstats_sock *s, uint16_t type,
+				uint8_t cmd)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(s->buf);
+	struct genlmsghdr *g;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	nlh->nlmsg_seq = ++s->seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = 1;
+	return nlh;
+}
+
+/* Send the request in s->buf and leave the matching reply there. */
+static int transact(struct kattr_taskstats_sock *s, struct nlmsghdr *nlh,
+		    size_t *len)
+{
+	uint32_t seq = nlh->nlmsg_seq;
+	uint32_t portid = mnl_socket_get_portid(s->nl);
+
+	if (mnl_socket_sendto(s->nl, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n = mnl_socket_recvfrom(s->nl, s->buf, sizeof(s->buf));
+		const struct nlmsghdr *r = (const void *)s->buf;
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if ((size_t)n < sizeof(*r))
+			return -EBADMSG;
+		if (r->nlmsg_seq != seq || (r->nlmsg_pid && r->nlmsg_pid != portid))
+			continue;	/* a stale answer */
+		*len = (size_t)n;
+		return 0;
+	}
+}
+
+KATTR_API int kattr_taskstats_open(struct kattr_taskstats_sock **out)
+{
+	struct kattr_taskstats_sock *s = calloc(1, sizeof(*s));
+	struct nlmsghdr *nlh;
+	size_t len;
+	int r;
+
+	if (!s)
+		return -ENOMEM;
+	s->seq = (uint32_t)time(NULL);
+	s->nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
+	if (!s->nl) {
+		r = -errno;
+		goto out_free;
+	}
+	if (mnl_socket_bind(s->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		r = -errno;
+		goto out_close;
+	}
+	nlh = request(s, GENL_ID_CTRL, CTRL_CMD_GETFAMILY);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, TASKSTATS_GENL_NAME);
+	r = transact(s, nlh, &len);
+	if (r < 0)
+		goto out_close;
+	r = kattr_genl_family_parse(s->buf, len);
+	if (r < 0)
+		goto out_close;
+	s->family = (uint16_t)r;
+	*out = s;
+	return 0;
+
+out_close:
+	mnl_socket_close(s->nl);
+out_free:
+	free(s);
+	return r;
+}
+
+KATTR_API void kattr_taskstats_close(struct kattr_taskstats_sock *s)
+{
+	if (!s)
+		return;
+	mnl_socket_close(s->nl);
+	free(s);
+}
+
+static int get_stats(struct kattr_taskstats_sock *s, uint16_t attr, pid_t id,
+		     struct kattr_taskstats *out)
+{
+	struct nlmsghdr *nlh;
+	size_t len;
+	int r;
+
+	if (id <= 0)
+		return -EINVAL;
+	nlh = request(s, s->family, TASKSTATS_CMD_GET);
+	mnl_attr_put_u32(nlh, attr, (uint32_t)id);
+	r = transact(s, nlh, &len);
+	if (r < 0)
+		return r;
+	return kattr_taskstats_parse(s->buf, len, out);
+}
+
+KATTR_API int kattr_taskstats_get_pid(struct kattr_taskstats_sock *s, pid_t pid,
+				      struct kattr_taskstats *out)
+{
+	return get_stats(s, TASKSTATS_CMD_ATTR_PID, pid, out);
+}
+
+KATTR_API int kattr_taskstats_get_tgid(struct kattr_taskstats_sock *s, pid_t tgid,
+				       struct kattr_taskstats *out)
+{
+	return get_stats(s, TASKSTATS_CMD_ATTR_TGID, tgid, out);
+}
+
+KATTR_API int kattr_cgroupstats_get(struct kattr_taskstats_sock *s, int dirfd,
+				    struct kattr_cgroupstats *out)
+{
+	struct nlmsghdr *nlh;
+	size_t len;
+	int r;
+
+	nlh = request(s, s->family, CGROUPSTATS_CMD_GET);
+	mnl_attr_put_u32(nlh, CGROUPSTATS_CMD_ATTR_FD, (uint32_t)dirfd);
+	r = transact(s, nlh, &len);
+	if (r < 0)
+		return r;
+	return kattr_cgroupstats_parse(s->buf, len, out);
+}
+
+#else /* !WITH_LIBMNL */
+
+KATTR_API int kattr_taskstats_parse(const void *buf, size_t len,
+				    struct kattr_taskstats *out)
+{
+	return -EOPNOTSUPP;
+}
+
+KATTR_API int kattr_cgroupstats_parse(const void *buf, size_t len,
+				      struct kattr_cgroupstats *out)
+{
+	return -EOPNOTSUPP;
+}
+
+KATTR_API int kattr_genl_family_parse(const void *buf, size_t len)
+{
+	return -EOPNOTSUPP;
+}
+
+KATTR_API int kattr_taskstats_open(struct kattr_taskstats_sock **out)
+{
+	return -EOPNOTSUPP;
+}
+
+KATTR_API void kattr_taskstats_close(struct kattr_taskstats_sock *s)
+{
+}
+
+KATTR_API int kattr_taskstats_get_pid(struct kattr_taskstats_sock *s, pid_t pid,
+				      struct kattr_taskstats *out)
+{
+	return -EOPNOTSUPP;
+}
+
+KATTR_API int kattr_taskstats_get_tgid(struct kattr_taskstats_sock *s, pid_t tgid,
+				       struct kattr_taskstats *out)
+{
+	return -EOPNOTSUPP;
+}
+
+KATTR_API int kattr_cgroupstats_get(struct kattr_taskstats_sock *s, int dirfd,
+				    struct kattr_cgroupstats *out)
+{
+	return -EOPNOTSUPP;
+}
+
+#endif

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* likelytop key bindings: a table of handlers returning what to redo. */
+#include <string.h>
+
+#include "keys.h"
+
+const enum kattr_prof_sort lt_sort_columns[] = {
+	KATTR_PROF_SORT_CORRECT, KATTR_PROF_SORT_INCORRECT,
+	KATTR_PROF_SORT_PERCENT, KATTR_PROF_SORT_RATE,
+	KATTR_PROF_SORT_FUNCTION, KATTR_PROF_SORT_FILE,
+};
+const size_t lt_sort_ncolumns = sizeof(lt_sort_columns) / sizeof(lt_sort_columns[0]);
+
+void lt_ui_init(struct lt_ui *ui, enum kattr_prof_sort sort, bool reverse)
+{
+	memset(ui, 0, sizeof(*ui));
+	ui->sort = sort;
+	ui->reverse = reverse;
+	ui->page = 1;
+}
+
+void lt_ui_clamp(struct lt_ui *ui)
+{
+	size_t page = ui->page ? ui->page : 1;
+
+	if (!ui->nrows) {
+		ui->sel = ui->top = 0;
+		return;
+	}
+	if (ui->sel >= ui->nrows)
+		ui->sel = ui->nrows - 1;
+	if (ui->top > ui->sel)
+		ui->top = ui->sel;
+	if (ui->sel >= ui->top + page)
+		ui->top = ui->sel - page + 1;
+}
+
+static size_t column_of(enum kattr_prof_sort k)
+{
+	for (size_t i = 0; i < lt_sort_ncolumns; i++)
+		if (lt_sort_columns[i] == k)
+			return i;
+	return 1;	/* total has no column: start from incorrect */
+}
+
+static unsigned int k_quit(struct lt_ui *ui, int key)
+{
+	(void)ui; (void)key;
+	return LT_REDO_QUIT;
+}
+
+static unsigned int k_sort_left(struct lt_ui *ui, int key)
+{
+	size_t c = column_of(ui->sort);
+
+	(void)key;
+	if (ui->sort != KATTR_PROF_SORT_TOTAL && c > 0)
+		c--;
+	ui->sort = lt_sort_columns[c];
+	return LT_REDO_SORT | LT_REDO_DRAW;
+}
+
+static unsigned int k_sort_right(struct lt_ui *ui, int key)
+{
+	size_t c = column_of(ui->sort);
+
+	(void)key;
+	if (ui->sort != KATTR_PROF_SORT_TOTAL && c + 1 < lt_sort_ncolumns)
+		c++;
+	ui->sort = lt_sort_columns[c];
+	return LT_REDO_SORT | LT_REDO_DRAW;
+}
+
+static unsigned int k_reverse(struct lt_ui *ui, int key)
+{
+	(void)key;
+	ui->reverse = !ui->reverse;
+	return LT_REDO_SORT | LT_REDO_DRAW;
+}
+
+static unsigned int k_filter(struct lt_ui *ui, int key)
+{
+	(void)key;
+	ui->editing = true;
+	strcpy(ui->edit, ui->filter);
+	return LT_REDO_DRAW;
+}
+
+static unsigned int k_freeze(struct lt_ui *ui, int key)
+{
+	(void)key;
+	ui->frozen = !ui->frozen;
+	return LT_REDO_DRAW;
+}
+
+static unsigned int k_zero(struct lt_ui *ui, int key)
+{
+	(void)ui; (void)key;
+	return LT_REDO_ZERO | LT_REDO_SORT | LT_REDO_DRAW;
+}
+
+static unsigned int k_refresh(struct lt_ui *ui, int key)
+{
+	(void)ui; (void)key;
+	return LT_REDO_COLLECT | LT_REDO_SORT | LT_REDO_DRAW;
+}
+
+static unsigned int k_help(struct lt_ui *ui, int key)
+{
+	(void)key;
+	ui->screen = ui->screen == LT_SCREEN_HELP ? LT_SCREEN_LIST : LT_SCREEN_HELP;
+	return LT_REDO_DRAW;
+}
+
+static unsigned int k_detail(struct lt_ui *ui, int key)
+{
+	(void)key;
+	if (ui->screen == LT_SCREEN_DETAIL) {
+		ui->screen = LT_SCREEN_LIST;
+		return LT_REDO_DRAW;
+	}
+	if (!ui->nrows)
+		return LT_REDO_NONE;
+	ui->screen = LT_SCREEN_DETAIL;
+	return LT_REDO_PIN | LT_REDO_DRAW;
+}
+
+static unsigned int k_back(struct lt_ui *ui, int key)
+{
+	(void)key;
+	if (ui->screen == LT_SCREEN_LIST && !ui->filter[0])
+		return LT_REDO_NONE;
+	if (ui->screen == LT_SCREEN_LIST) {	/* Esc clears the filter */
+		ui->filter[0] = '\0';
+		return LT_REDO_SORT | LT_REDO_DRAW;
+	}
+	ui->screen = LT_SCREEN_LIST;
+	return LT_REDO_DRAW;
+}
+
+static unsigned int k_move(struct lt_ui *ui, int key)
+{
+	size_t page = ui->page ? ui->page : 1;
+
+	switch (key) {
+	case LT_KEY_UP: case 'k':
+		if (ui->sel)
+			ui->sel--;
+		break;
+	case LT_KEY_DOWN: case 'j':
+		ui->sel++;
+		break;
+	case LT_KEY_PGUP:
+		ui->sel = ui->sel > page ? ui->sel - page : 0;
+		break;
+	case LT_KEY_PGDN:
+		ui->sel += page;
+		break;
+	case LT_KEY_HOME: case 'g':
+		ui->sel = 0;
+		break;
+	case LT_KEY_END: case 'G':
+		ui->sel = ui->nrows ? ui->nrows - 1 : 0;
+		break;
+	}
+	lt_ui_clamp(ui);
+	return LT_REDO_DRAW;
+}
+
+static unsigned int k_resize(struct lt_ui *ui, int key)
+{
+	(void)ui; (void)key;
+	return LT_REDO_RESIZE | LT_REDO_DRAW;
+}
+
+struct lt_binding {
+	int key;
+	unsigned int (*fn)(struct lt_ui *ui, int key);
+};
+
+static const struct lt_binding bindings[] = {
+	{ 'q', k_quit }, { '<', k_sort_left }, { '>', k_sort_right },
+	{ 'R', k_reverse }, { 'I', k_reverse }, { '/', k_filter },
+	{ 'f', k_freeze }, { 'Z', k_freeze }, { 'z', k_zero },
+	{ ' ', k_refresh }, { 'h', k_help }, { '?', k_help },
+	{ LT_KEY_ENTER, k_detail }, { '\n', k_detail }, { '\r', k_detail },
+	{ LT_KEY_ESC, k_back }, { LT_KEY_UP, k_move }, { LT_KEY_DOWN, k_move },
+	{ 'k', k_move }, { 'j', k_move }, { LT_KEY_PGUP, k_move },
+	{ LT_KEY_PGDN, k_move }, { LT_KEY_HOME, k_move }, { LT_KEY_END, k_move },
+	{ 'g', k_move }, { 'G', k_move }, { LT_KEY_RESIZE, k_resize },
+};
+
+const char *const lt_help_lines[] = {
+	"q          quit",
+	"< >        sort by the column left / right of the current one",
+	"R I        reverse the sort order",
+	"/          filter: sites whose function or file contains the text",
+	"           (Enter applies, Esc cancels, an empty filter shows all)",
+	"Esc        clear the filter; leave help or details",
+	"f Z        freeze / thaw the display (no reading)",
+	"z          zero: show counts since now (the kernel cannot reset)",
+	"space      refresh now",
+	"Enter      details of the selected site (Enter or Esc to go back)",
+	"Up Down PgUp PgDn Home End (j k g G)   move the selection",
+	"h ?        this help (any key leaves it)",
+	NULL,
+};
+
+/* Typing a filter: printable bytes, Backspace, Enter applies, Esc cancels. */
+static unsigned int edit_key(struct lt_ui *ui, int key)
+{
+	size_t n = strlen(ui->edit);
+
+	switch (key) {
+	case LT_KEY_ENTER: case '\n': case '\r':
+		ui->editing = false;
+		strcpy(ui->filter, ui->edit);
+		ui->sel = ui->top = 0;
+		return LT_REDO_SORT | LT_REDO_DRAW;
+	case LT_KEY_ESC:
+		ui->editing = false;
+		return LT_REDO_DRAW;
+	case LT_KEY_BACKSPACE: case 127: case 8:
+		if (n)
+			ui->edit[n - 1] = '\0';
+		return LT_REDO_DRAW;
+	case LT_KEY_RESIZE:
+		return k_resize(ui, key);
+	}
+	if (key >= 0x20 && key < 0x7f && n + 1 < sizeof(ui->edit)) {
+		ui->edit[n] = (char)key;
+		ui->edit[n + 1] = '\0';
+		return LT_REDO_DRAW;
+	}
+	return LT_REDO_NONE;
+}
+
+unsigned int lt_ui_key(struct lt_ui *ui, int key)
+{
+	if (ui->editing)
+		return edit_key(ui, key);
+	if (ui->screen == LT_SCREEN_HELP && key != 'q' && key != LT_KEY_RESIZE) {
+		ui->screen = LT_SCREEN_LIST;
+		return LT_REDO_DRAW;
+	}
+	for (size_t i = 0; i < sizeof(bindings) / sizeof(bindings[0]); i++)
+		if (bindings[i].key == key)
+			return bindings[i].fn(ui, key);
+	return LT_REDO_NONE;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * likelytop's interactive state and key bindings, without a terminal:
+ * a key goes through a table to a handler that changes struct lt_ui and
+ * returns what the caller must redo (htop's way), so the whole key and
+ * sort logic is unit-tested.
+ */
+#ifndef LIKELYTOP_KEYS_H
+#define LIKELYTOP_KEYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kattr/profile.h"
+
+/* Keys other than plain bytes, as the view translates them. */
+enum {
+	LT_KEY_UP = 0x1000,
+	LT_KEY_DOWN,
+	LT_KEY_PGUP,
+	LT_KEY_PGDN,
+	LT_KEY_HOME,
+	LT_KEY_END,
+	LT_KEY_BACKSPACE,
+	LT_KEY_ENTER,
+	LT_KEY_ESC,
+	LT_KEY_RESIZE,
+};
+
+/* What to redo after a key. */
+enum lt_redo {
+	LT_REDO_NONE = 0,
+	LT_REDO_DRAW = 1 << 0,		/* draw again */
+	LT_REDO_SORT = 1 << 1,		/* select, filter and sort again */
+	LT_REDO_COLLECT = 1 << 2,	/* read the source now */
+	LT_REDO_ZERO = 1 << 3,		/* counts since now */
+	LT_REDO_PIN = 1 << 4,		/* remember the selected site */
+	LT_REDO_RESIZE = 1 << 5,	/* the terminal changed size */
+	LT_REDO_QUIT = 1 << 6,
+};
+
+#define LT_FILTER_MAX 128
+
+enum lt_screen { LT_SCREEN_LIST = 0, LT_SCREEN_HELP, LT_SCREEN_DETAIL };
+
+struct lt_ui {
+	enum kattr_prof_sort sort;
+	bool reverse;
+	bool frozen;
+	enum lt_screen screen;
+	bool editing;			/* typing a filter after '/' */
+	char filter[LT_FILTER_MAX];	/* in force */
+	char edit[LT_FILTER_MAX];	/* being typed */
+	size_t sel;			/* selected row */
+	size_t top;			/* first row shown */
+	size_t nrows;			/* rows after filtering (set by the caller) */
+	size_t page;			/* rows per screen (set by the caller) */
+};
+
+void lt_ui_init(struct lt_ui *ui, enum kattr_prof_sort sort, bool reverse);
+/* Handle one key; returns a mask of enum lt_redo. */
+unsigned int lt_ui_key(struct lt_ui *ui, int key);
+/* Keep sel within nrows and visible between top and top + page. */
+void lt_ui_clamp(struct lt_ui *ui);
+/* The sort keys '<' and '>' walk through, in column order. */
+extern const enum kattr_prof_sort lt_sort_columns[];
+extern const size_t lt_sort_ncolumns;
+
+/* One help line per binding, for the help screen (NULL-terminated). */
+extern const char *const lt_help_lines[];
+
+#endif

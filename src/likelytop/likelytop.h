@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What likelytop's main loop and its live view share. */
+#ifndef LIKELYTOP_H
+#define LIKELYTOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "keys.h"
+#include "model.h"
+#include "output.h"
+#include "source.h"
+
+struct lt_opts {
+	bool batch;
+	long iterations;	/* -1: not given */
+	double delay;		/* seconds */
+	const char *file;
+	enum lt_out_format format;
+	enum kattr_prof_sort sort;
+	bool reverse;
+	uint64_t min_total;
+	bool wrong_only;
+	const char *filter;
+	pid_t pid;
+	char **exec_argv;	/* --exec COMMAND */
+	const char *srcdir;	/* -S */
+};
+
+struct lt_app {
+	struct lt_opts o;
+	struct lt_source src;
+	struct lt_model model;
+	int sfd;		/* signalfd */
+	int tfd;		/* timerfd, the refresh tick */
+	size_t bad_rows;	/* in the last snapshot */
+	int last_err;		/* of the last read/parse, 0 if it went well */
+	bool child_gone;	/* --exec: the command exited, final snapshot */
+	char status[256];	/* one line for the user */
+};
+
+double lt_now(void);
+/* Read the source and update the model; sets app->status on trouble. */
+int lt_collect(struct lt_app *app);
+/* Re-arm the refresh tick (after a manual refresh). */
+void lt_arm_timer(struct lt_app *app);
+/* Describe -errno e for a message ("no such file or directory"). */
+const char *lt_strerror(int e);
+
+/* The ncurses live view; returns the exit status. */
+int lt_view_run(struct lt_app *app);
+
+#endif

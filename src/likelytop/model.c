@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* likelytop's model: snapshots, rates, zero base, selection, history. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+void lt_model_init(struct lt_model *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+static void drop_shown(struct lt_model *m)
+{
+	if (m->shown_owns)
+		free(m->shown.entries);
+	memset(&m->shown, 0, sizeof(m->shown));
+	m->shown_owns = false;
+	m->nrows = 0;
+}
+
+void lt_model_free(struct lt_model *m)
+{
+	drop_shown(m);
+	if (m->base != m->raw)
+		kattr_profile_free(m->base);
+	kattr_profile_free(m->raw);
+	free(m->rows);
+	for (size_t i = 0; i < LT_HIST_SITES; i++) {
+		free(m->hist[i].function);
+		free(m->hist[i].file);
+	}
+	memset(m, 0, sizeof(*m));
+}
+
+/* shown = raw, rebased on base when there is one. */
+static int make_shown(struct lt_model *m)
+{
+	drop_shown(m);
+	if (!m->raw)
+		return 0;
+	m->shown = *m->raw;
+	m->shown.text = NULL;
+	if (!m->base)
+		return 0;
+	m->shown.entries = malloc((m->raw->n ? m->raw->n : 1) *
+				  sizeof(*m->shown.entries));
+	if (!m->shown.entries) {
+		m->shown.n = 0;
+		return -ENOMEM;
+	}
+	memcpy(m->shown.entries, m->raw->entries,
+	       m->raw->n * sizeof(*m->shown.entries));
+	m->shown_owns = true;
+	return kattr_profile_rebase(m->base, &m->shown);
+}
+
+int lt_model_update(struct lt_model *m, char *buf, size_t len,
+		    double now, size_t *bad)
+{
+	struct kattr_profile *p;
+	int ret;
+
+	ret = kattr_profile_parse_buf(buf, len, KATTR_PROF_FMT_UNKNOWN, &p);
+	if (ret < 0)
+		return ret;
+	if (bad)
+		*bad = p->bad_rows;
+	m->format_changed = m->raw && m->raw->format != p->format;
+	ret = kattr_profile_diff(m->raw && now > m->t_raw ? m->raw : NULL, p,
+				 now - m->t_raw);
+	if (ret < 0) {
+		kattr_profile_free(p);
+		return ret;
+	}
+	drop_shown(m);
+	if (m->format_changed && m->base) {	/* the base means nothing now */
+		if (m->base != m->raw)
+			kattr_profile_free(m->base);
+		m->base = NULL;
+	}
+	if (m->raw != m->base)
+		kattr_profile_free(m->raw);
+	m->raw = p;
+	m->t_raw = now;
+	m->generation++;
+	return make_shown(m);
+}
+
+static bool zero_rates(struct kattr_profile *p)
+{
+	bool changed = false;
+
+	for (size_t i = 0; i < p->n; i++) {
+		struct kattr_prof_entry *e = &p->entries[i];
+
+		if (e->has_rate && !e->d_correct && !e->d_incorrect)
+			continue;
+		changed = true;
+		e->has_rate = true;
+		e->d_correct = e->d_incorrect = 0;
+		e->rate = 0;
+	}
+	return changed;
+}
+
+bool lt_model_unchanged(struct lt_model *m, double now)
+{
+	bool changed;
+
+	if (!m->raw || !(now > m->t_raw))
+		return false;
+	changed = zero_rates(m->raw);
+	if (m->shown_owns)
+		changed |= zero_rates(&m->shown);
+	m->t_raw = now;
+	m->generation++;
+	return changed;
+}
+
+int lt_model_zero(struct lt_model *m, double now)
+{
+	if (!m->raw)
+		return 0;
+	drop_shown(m);
+	if (m->base && m->base != m->raw)
+		kattr_profile_free(m->base);
+	m->base = m->raw;
+	m->t_base = now;
+	return make_shown(m);
+}
+
+int lt_model_select(struct lt_model *m, const struct kattr_prof_filter *f,
+		    enum kattr_prof_sort key, bool reverse, size_t k)
+{
+	if (m->shown.n > m->rows_cap) {
+		const struct kattr_prof_entry **r;
+
+		r = realloc(m->rows, m->shown.n * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		m->rows = r;
+		m->rows_cap = m->shown.n;
+	}
+	m->nrows = m->shown.n ? kattr_prof_select(&m->shown, f, m->rows) : 0;
+	kattr_prof_sort_top(m->rows, m->nrows, key, reverse, k);
+	m->sorted = k && k < m->nrows ? k : m->nrows;
+	return 0;
+}
+
+static bool hist_is(const struct lt_hist *h, const struct kattr_prof_entry *e)
+{
+	return h->function && h->line == e->line && h->hint == e->hint &&
+	       !strcmp(h->function, e->function) && !strcmp(h->file, e->file);
+}
+
+const struct lt_hist *lt_model_history(const struct lt_model *m,
+				       const struct kattr_prof_entry *e)
+{
+	for (size_t i = 0; i < LT_HIST_SITES; i++)
+		if (hist_is(&m->hist[i], e))
+			return &m->hist[i];
+	return NULL;
+}
+
+static void record_one(struct lt_model *m, const struct kattr_prof_entry *e)
+{
+	struct lt_hist *h = (struct lt_hist *)lt_model_history(m, e);
+
+	if (!e->has_rate)
+		return;
+	if (!h) {		/* the least recently used slot */
+		h = &m->hist[0];
+		for (size_t i = 1; i < LT_HIST_SITES && h->function; i++)
+			if (!m->hist[i].function || m->hist[i].used < h->used)
+				h = &m->hist[i];
+		free(h->function);
+		free(h->file);
+		memset(h, 0, sizeof(*h));
+		h->function = strdup(e->function);
+		h->file = strdup(e->file);
+		if (!h->function || !h->file) {
+			free(h->function);
+			free(h->file);
+			h->function = h->file = NULL;
+			return;
+		}
+		h->line = e->line;
+		h->hint = e->hint;
+	}
+	if (h->used == m->generation)
+		return;
+	h->used = m->generation;
+	h->rate[h->head] = (float)e->rate;
+	h->head = (h->head + 1) % LT_HIST_LEN;
+	if (h->n < LT_HIST_LEN)
+		h->n++;
+}
+
+void lt_model_record(struct lt_model *m, size_t n,
+		     const struct kattr_prof_entry *pin)
+{
+	if (n > m->nrows)
+		n = m->nrows;
+	if (n > LT_HIST_SITES / 2)
+		n = LT_HIST_SITES / 2;
+	if (pin)
+		record_one(m, pin);
+	for (size_t i = 0; i < n; i++)
+		record_one(m, m->rows[i]);
+}
+
+const struct kattr_prof_entry *lt_model_find(const struct lt_model *m,
+					     const char *function,
+					     const char *file, unsigned int line,
+					     enum kattr_prof_hint hint)
+{
+	for (size_t i = 0; i < m->shown.n; i++) {
+		const struct kattr_prof_entry *e = &m->shown.entries[i];
+
+		if (e->line == line && e->hint == hint &&
+		    !strcmp(e->function, function) && !strcmp(e->file, file))
+			return e;
+	}
+	return NULL;
+}
+
+void lt_sparkline(const float *v, size_t n, bool utf8, char *out)
+{
+	static const char *const bars[] = {
+		"\u2581", "\u2582", "\u2583", "\u2584",
+		"\u2585", "\u2586", "\u2587", "\u2588",
+	};
+	static const char ascii[] = "_.-=+*#@";
+	float max = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i] > max)
+			max = v[i];
+	for (size_t i = 0; i < n; i++) {
+		int lvl = max > 0 ? (int)(v[i] / max * 7.0f + 0.5f) : 0;
+
+		if (lvl < 0)
+			lvl = 0;
+		if (lvl > 7)
+			lvl = 7;
+		if (utf8) {
+			memcpy(out, bars[lvl], 3);
+			out += 3;
+		} else {
+			*out++ = ascii[lvl];
+		}
+	}
+	*out = '\0';
+}

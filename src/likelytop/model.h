@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * likelytop's model: the snapshots read so far, rates between them, the
+ * zero base, the rows selected for display, and a short rate history per
+ * watched site.  It is fed bytes and never reads or draws.
+ */
+#ifndef LIKELYTOP_MODEL_H
+#define LIKELYTOP_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kattr/profile.h"
+
+#define LT_HIST_LEN 60
+#define LT_HIST_SITES 64
+
+struct lt_hist {
+	char *function;		/* NULL: free slot */
+	char *file;
+	unsigned int line;
+	enum kattr_prof_hint hint;
+	float rate[LT_HIST_LEN];	/* ring */
+	unsigned int n, head;
+	unsigned long used;	/* generation last recorded */
+};
+
+struct lt_model {
+	struct kattr_profile *raw;	/* latest snapshot, raw counts */
+	struct kattr_profile *base;	/* zero base, or NULL */
+	struct kattr_profile shown;	/* what is displayed (entries may be
+					 * raw's or a rebased copy) */
+	bool shown_owns;		/* shown.entries is a copy */
+	double t_raw;			/* when raw was read (seconds) */
+	double t_base;
+	unsigned long generation;	/* snapshots taken */
+	enum kattr_prof_format prev_format;
+	bool format_changed;		/* the last update changed format */
+	const struct kattr_prof_entry **rows;	/* selected and sorted */
+	size_t nrows;
+	size_t sorted;			/* rows[0..sorted) are in order */
+	size_t rows_cap;
+	struct lt_hist hist[LT_HIST_SITES];
+};
+
+void lt_model_init(struct lt_model *m);
+void lt_model_free(struct lt_model *m);
+/*
+ * A new snapshot (buf: malloc'ed, len + 1 bytes, taken over) read at time
+ * now: parse, diff against the previous one,
+ * rebase on the zero base.  On a parse error (-ENODATA: nothing parses)
+ * the previous snapshot stays.  *bad (if not NULL) gets the skipped rows.
+ */
+int lt_model_update(struct lt_model *m, char *buf, size_t len,
+		    double now, size_t *bad);
+/*
+ * The source did not change since the last snapshot (at time now): every
+ * delta and rate is zero.  Returns true when that changed anything shown.
+ */
+bool lt_model_unchanged(struct lt_model *m, double now);
+/* Counts from now on (z); the display is rebased at once. */
+int lt_model_zero(struct lt_model *m, double now);
+/*
+ * Fill rows from shown with filter f, sorted; with k > 0 only the first k
+ * rows are in order (m->sorted says how many are).  -ENOMEM.
+ */
+int lt_model_select(struct lt_model *m, const struct kattr_prof_filter *f,
+		    enum kattr_prof_sort key, bool reverse, size_t k);
+/* Record the rates of the first n rows (and of pin, if not NULL). */
+void lt_model_record(struct lt_model *m, size_t n,
+		     const struct kattr_prof_entry *pin);
+/* The history of a site, or NULL. */
+const struct lt_hist *lt_model_history(const struct lt_model *m,
+				       const struct kattr_prof_entry *e);
+/* The displayed entry that is the same site as the history slot h. */
+const struct kattr_prof_entry *lt_model_find(const struct lt_model *m,
+					     const char *function,
+					     const char *file, unsigned int line,
+					     enum kattr_prof_hint hint);
+
+/*
+ * Draw values v[0..n) (oldest first) as a sparkline of n cells into out
+ * (size >= 3 * n + 1 bytes in UTF-8, n + 1 in ASCII).
+ */
+void lt_sparkline(const float *v, size_t n, bool utf8, char *out);
+
+#endif

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* likelytop batch output: text, CSV and JSON. */
+#include <errno.h>
+#include <json-c/json.h>
+#include <string.h>
+#include <time.h>
+
+#include "output.h"
+
+int lt_out_parse(const char *name, enum lt_out_format *f)
+{
+	if (!strcmp(name, "text"))
+		*f = LT_OUT_TEXT;
+	else if (!strcmp(name, "csv"))
+		*f = LT_OUT_CSV;
+	else if (!strcmp(name, "json"))
+		*f = LT_OUT_JSON;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+void lt_fmt_pct(char *buf, size_t size, double pct)
+{
+	if (pct < 0)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.1f", pct);
+}
+
+void lt_fmt_count(char *buf, size_t size, uint64_t v, int width)
+{
+	static const char units[] = "KMGTPE";
+	double d = (double)v;
+	int n = snprintf(buf, size, "%llu", (unsigned long long)v);
+
+	for (int u = 0; n > width && u < 6; u++) {
+		d /= 1000;
+		n = snprintf(buf, size, d < 10 ? "%.1f%c" : "%.0f%c", d, units[u]);
+	}
+}
+
+/* Unsigned decimal into p (no NUL); returns the end. */
+static char *put_u64(char *p, uint64_t v)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static char *put_pad_u64(char *p, uint64_t v, int width)
+{
+	char tmp[24];
+	int n = (int)(put_u64(tmp, v) - tmp);
+
+	for (; n < width; width--)
+		*p++ = ' ';
+	memcpy(p, tmp, (size_t)n);
+	return p + n;
+}
+
+/* One decimal, fixed width, right-aligned. */
+static char *put_pad_dec1(char *p, double v, int width)
+{
+	char tmp[48];
+	int n;
+
+	if (v < 0) {
+		n = 1;
+		tmp[0] = '-';
+	} else if (v < 1e15) {
+		uint64_t t = (uint64_t)(v * 10 + 0.5);
+		char *q = put_u64(tmp, t / 10);
+
+		*q++ = '.';
+		*q++ = (char)('0' + t % 10);
+		n = (int)(q - tmp);
+	} else {
+		n = snprintf(tmp, sizeof(tmp), "%.3g", v);
+	}
+	for (; n < width; width--)
+		*p++ = ' ';
+	memcpy(p, tmp, (size_t)n);
+	return p + n;
+}
+
+static bool is_all(const struct lt_out_meta *m)
+{
+	return m->format == KATTR_PROF_FMT_ALL;
+}
+
+static int write_text(FILE *fp, const struct lt_out_meta *meta,
+		      const struct kattr_prof_entry *const *rows, size_t n)
+{
+	char tbuf[64], *line = NULL;
+	size_t cap = 0, wrong = 0;
+	struct tm tm;
+	time_t t = (time_t)meta->time;
+
+	for (size_t i = 0; i < n; i++)
+		wrong += kattr_prof_entry_is_wrong(rows[i]);
+	localtime_r(&t, &tm);
+	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", &tm);
+	fprintf(fp, "likelytop - %s - %s (%s) - %zu sites, %zu shown, %zu wrong hints",
+		tbuf, meta->source, kattr_prof_format_name(meta->format),
+		meta->sites, n, wrong);
+	if (meta->bad_rows)
+		fprintf(fp, ", %zu malformed rows skipped", meta->bad_rows);
+	fputs("\n\n", fp);
+	if (is_all(meta))
+		fputs("  HINT        NOT-TAKEN        TAKEN  TAKEN%   TAKEN/s  FUNCTION  FILE:LINE\n", fp);
+	else
+		fputs("  HINT          CORRECT    INCORRECT   MISS%   WRONG/s  FUNCTION  FILE:LINE\n", fp);
+	for (size_t i = 0; i < n; i++) {
+		const struct kattr_prof_entry *e = rows[i];
+		size_t need;
+
+		/* Rows come in sort order, scattered over the snapshot:
+		 * fetch ahead so 200,000 of them do not wait on memory. */
+		if (i + 16 < n)
+			__builtin_prefetch(rows[i + 16]);
+		if (i + 8 < n) {
+			__builtin_prefetch(rows[i + 8]->function);
+			__builtin_prefetch(rows[i + 8]->file);
+		}
+		need = strlen(e->function) + strlen(e->file) + 128;
+		const char *h = kattr_prof_hint_name(e->hint);
+		size_t hl = strlen(h);
+		char *p;
+
+		if (need > cap) {
+			char *nl = realloc(line, need);
+
+			if (!nl) {
+				free(line);
+				return -ENOMEM;
+			}
+			line = nl;
+			cap = need;
+		}
+		p = line;
+		*p++ = kattr_prof_entry_is_wrong(e) ? '!' : ' ';
+		*p++ = ' ';
+		memcpy(p, h, hl);
+		p += hl;
+		for (; hl < 9; hl++)
+			*p++ = ' ';
+		p = put_pad_u64(p, e->correct, 12);
+		*p++ = ' ';
+		p = put_pad_u64(p, e->incorrect, 12);
+		*p++ = ' ';
+		p = put_pad_dec1(p, kattr_prof_entry_pct(e), 7);
+		*p++ = ' ';
+		p = put_pad_dec1(p, e->has_rate ? e->rate : -1, 9);
+		*p++ = ' ';
+		*p++ = ' ';
+		p = stpcpy(p, e->function);
+		*p++ = ' ';
+		*p++ = ' ';
+		p = stpcpy(p, e->file);
+		*p++ = ':';
+		p = put_u64(p, e->line);
+		*p++ = '\n';
+		fwrite(line, 1, (size_t)(p - line), fp);
+	}
+	free(line);
+	fputc('\n', fp);
+	return 0;
+}
+
+/* A double >= 0 with a fixed number of decimals (at most 3). */
+static char *put_fixed(char *p, double v, int decimals)
+{
+	static const uint64_t scale[] = { 1, 10, 100, 1000 };
+	uint64_t t, m = scale[decimals];
+
+	if (!(v >= 0) || v >= 1e15)
+		return p + sprintf(p, "%.*f", decimals, v);
+	t = (uint64_t)(v * (double)m + 0.5);
+	p = put_u64(p, t / m);
+	if (decimals) {
+		char frac[4];
+		uint64_t f = t % m;
+
+		*p++ = '.';
+		for (int i = decimals - 1; i >= 0; i--) {
+			frac[i] = (char)('0' + f % 10);
+			f /= 10;
+		}
+		memcpy(p, frac, (size_t)decimals);
+		p += decimals;
+	}
+	return p;
+}
+
+/* RFC 4180: quote a field holding a comma, quote, CR or LF. */
+static char *csv_str(char *p, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n"))
+		return stpcpy(p, s);
+	*p++ = '"';
+	for (; *s; s++) {
+		if (*s == '"')
+			*p++ = '"';
+		*p++ = *s;
+	}
+	*p++ = '"';
+	return p;
+}
+
+static int write_csv(FILE *fp, const struct lt_out_meta *meta,
+		     const struct kattr_prof_entry *const *rows, size_t n)
+{
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (meta->iteration <= 1)
+		fputs("iteration,hint,correct,incorrect,miss_pct,constant,function,file,line,rate\n", fp);
+	for (size_t i = 0; i < n; i++) {
+		const struct kattr_prof_entry *e = rows[i];
+		double pct = kattr_prof_entry_pct(e);
+		size_t need;
+		char *p;
+
+		if (i + 16 < n)
+			__builtin_prefetch(rows[i + 16]);
+		if (i + 8 < n) {
+			__builtin_prefetch(rows[i + 8]->function);
+			__builtin_prefetch(rows[i + 8]->file);
+		}
+		/* Quoting at most doubles a name. */
+		need = 2 * (strlen(e->function) + strlen(e->file)) + 192;
+		if (need > cap) {
+			char *nl = realloc(line, need);
+
+			if (!nl) {
+				free(line);
+				return -ENOMEM;
+			}
+			line = nl;
+			cap = need;
+		}
+		p = put_u64(line, meta->iteration);
+		*p++ = ',';
+		p = stpcpy(p, kattr_prof_hint_name(e->hint));
+		*p++ = ',';
+		p = put_u64(p, e->correct);
+		*p++ = ',';
+		p = put_u64(p, e->incorrect);
+		*p++ = ',';
+		if (pct >= 0)
+			p = put_fixed(p, pct, 2);
+		*p++ = ',';
+		if (e->has_constant)
+			p = put_u64(p, e->constant);
+		*p++ = ',';
+		p = csv_str(p, e->function);
+		*p++ = ',';
+		p = csv_str(p, e->file);
+		*p++ = ',';
+		p = put_u64(p, e->line);
+		*p++ = ',';
+		if (e->has_rate)
+			p = put_fixed(p, e->rate, 3);
+		*p++ = '\n';
+		fwrite(line, 1, (size_t)(p - line), fp);
+	}
+	free(line);
+	return 0;
+}
+
+static int write_json(FILE *fp, const struct lt_out_meta *meta,
+		      const struct kattr_prof_entry *const *rows, size_t n)
+{
+	json_object *arr = json_object_new_array_ext((int)(n < 1 ? 1 : n));
+
+	(void)meta;
+	if (!arr)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct kattr_prof_entry *e = rows[i];
+		json_object *o = json_object_new_object();
+		double pct = kattr_prof_entry_pct(e);
+
+		if (!o) {
+			json_object_put(arr);
+			return -ENOMEM;
+		}
+		json_object_object_add(o, "hint",
+			json_object_new_string(kattr_prof_hint_name(e->hint)));
+		json_object_object_add(o, "correct", json_object_new_uint64(e->correct));
+		json_object_object_add(o, "incorrect", json_object_new_uint64(e->incorrect));
+		json_object_object_add(o, "miss_pct",
+			pct >= 0 ? json_object_new_double(pct) : NULL);
+		json_object_object_add(o, "constant", e->has_constant ?
+			json_object_new_uint64(e->constant) : NULL);
+		json_object_object_add(o, "function", json_object_new_string(e->function));
+		json_object_object_add(o, "file", json_object_new_string(e->file));
+		json_object_object_add(o, "line", json_object_new_int64(e->line));
+		if (e->has_rate)
+			json_object_object_add(o, "rate", json_object_new_double(e->rate));
+		json_object_array_add(arr, o);
+	}
+	fputs(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN |
+					     JSON_C_TO_STRING_NOSLASHESCAPE), fp);
+	fputc('\n', fp);
+	json_object_put(arr);
+	return 0;
+}
+
+int lt_out_write(FILE *fp, enum lt_out_format f, const struct lt_out_meta *meta,
+		 const struct kattr_prof_entry *const *rows, size_t n)
+{
+	int ret;
+
+	switch (f) {
+	case LT_OUT_CSV:
+		ret = write_csv(fp, meta, rows, n);
+		break;
+	case LT_OUT_JSON:
+		ret = write_json(fp, meta, rows, n);
+		break;
+	default:
+		ret = write_text(fp, meta, rows, n);
+	}
+	if (ret == 0 && (fflush(fp) == EOF || ferror(fp)))
+		ret = -EIO;
+	return ret;
+}

@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * likelytop's live view (ncurses).  It only draws the model and turns
+ * terminal input into keys for lt_ui_key(); reading is lt_collect()'s.
+ * The terminal is restored on every exit path: quit, signals (read from
+ * the signalfd, never in a handler) and tool_die() (atexit).
+ */
+#include "config.h"
+
+#if WITH_NCURSES
+#include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "likelytop.h"
+#include "tool.h"
+
+enum { PAIR_HEAD = 1, PAIR_WRONG, PAIR_STATUS };
+
+struct view {
+	struct lt_app *app;
+	struct lt_ui ui;
+	bool color;
+	bool utf8;
+	/* The site shown in details (copied: snapshots come and go). */
+	char *pin_function, *pin_file;
+	unsigned int pin_line;
+	enum kattr_prof_hint pin_hint;
+};
+
+static bool curses_on;
+
+/* mvprintw clipped to the screen width: long names never wrap. */
+__attribute__((format(printf, 3, 4)))
+static void put(int y, int x, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (y < 0 || y >= LINES || x >= COLS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	mvaddnstr(y, x, buf, COLS - x);
+}
+
+/* printw at the cursor, clipped. */
+__attribute__((format(printf, 1, 2)))
+static void put_more(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int y, x;
+
+	getyx(stdscr, y, x);
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (x < COLS)
+		mvaddnstr(y, x, buf, COLS - x);
+}
+
+static void restore_terminal(void)
+{
+	if (curses_on) {
+		curses_on = false;
+		endwin();
+	}
+}
+
+static int translate(int ch)
+{
+	switch (ch) {
+	case KEY_UP: return LT_KEY_UP;
+	case KEY_DOWN: return LT_KEY_DOWN;
+	case KEY_PPAGE: return LT_KEY_PGUP;
+	case KEY_NPAGE: return LT_KEY_PGDN;
+	case KEY_HOME: return LT_KEY_HOME;
+	case KEY_END: return LT_KEY_END;
+	case KEY_BACKSPACE: return LT_KEY_BACKSPACE;
+	case KEY_ENTER: case '\n': case '\r': return LT_KEY_ENTER;
+	case 27: return LT_KEY_ESC;
+	/* resizeterm() queues KEY_RESIZE; SIGWINCH already did the work */
+	case KEY_RESIZE: return -1;
+	default: return ch;
+	}
+}
+
+/* Rows the screen can reach without another sort: what is shown, the
+ * selection, and a page of slack.  Beyond, draw_list() sorts them all. */
+static size_t rows_needed(const struct view *v)
+{
+	size_t page = LINES > 0 ? (size_t)LINES : 24;
+	size_t end = v->ui.top > v->ui.sel ? v->ui.top : v->ui.sel;
+
+	return end + 2 * page;
+}
+
+static void select_rows_k(struct view *v, size_t k)
+{
+	struct lt_app *a = v->app;
+	struct kattr_prof_filter f = {
+		.substr = v->ui.filter, .min_total = a->o.min_total,
+		.wrong_only = a->o.wrong_only,
+	};
+
+	if (lt_model_select(&a->model, &f, v->ui.sort, v->ui.reverse, k) < 0)
+		snprintf(a->status, sizeof(a->status), "out of memory");
+	v->ui.nrows = a->model.nrows;
+	lt_ui_clamp(&v->ui);
+}
+
+static void select_rows(struct view *v)
+{
+	select_rows_k(v, rows_needed(v));
+}
+
+static const struct kattr_prof_entry *pinned(struct view *v)
+{
+	if (!v->pin_function)
+		return NULL;
+	return lt_model_find(&v->app->model, v->pin_function, v->pin_file,
+			     v->pin_line, v->pin_hint);
+}
+
+static void pin(struct view *v)
+{
+	const struct kattr_prof_entry *e;
+
+	if (v->ui.sel >= v->app->model.nrows)
+		return;
+	e = v->app->model.rows[v->ui.sel];
+	free(v->pin_function);
+	free(v->pin_file);
+	v->pin_function = strdup(e->function);
+	v->pin_file = strdup(e->file);
+	v->pin_line = e->line;
+	v->pin_hint = e->hint;
+}
+
+static void collect(struct view *v)
+{
+	struct lt_app *a = v->app;
+
+	if (a->child_gone)
+		return;
+	if (lt_collect(a) != 1)
+		select_rows(v);
+	lt_model_record(&a->model, (size_t)LINES, pinned(v));
+}
+
+static void hl_on(struct view *v, int pair, attr_t mono)
+{
+	if (v->color)
+		attron(COLOR_PAIR(pair));
+	else
+		attron(mono);
+}
+
+static void hl_off(struct view *v, int pair, attr_t mono)
+{
+	if (v->color)
+		attroff(COLOR_PAIR(pair));
+	else
+		attroff(mono);
+}
+
+static void draw_header(struct view *v)
+{
+	struct lt_app *a = v->app;
+	char tbuf[16];
+	time_t t = time(NULL);
+	struct tm tm;
+	size_t wrong = 0;
+	const struct kattr_profile *p = &a->model.shown;
+
+	for (size_t i = 0; i < p->n; i++)
+		wrong += kattr_prof_entry_is_wrong(&p->entries[i]);
+	localtime_r(&t, &tm);
+	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", &tm);
+	put(0, 0, "likelytop - %s - %s (%s)", tbuf, a->src.name,
+		 kattr_prof_format_name(p->format));
+	clrtoeol();
+	put(1, 0, "%zu sites, %zu shown, %zu wrong hints | sort: %s%s | every %gs%s%s",
+		 p->n, a->model.nrows, wrong, kattr_prof_sort_name(v->ui.sort),
+		 v->ui.reverse ? " (reversed)" : "", a->o.delay,
+		 v->ui.frozen ? " | FROZEN" : "",
+		 a->model.base ? " | zeroed" : "");
+	if (v->ui.filter[0])
+		put_more(" | filter: %s", v->ui.filter);
+	clrtoeol();
+	move(2, 0);
+	clrtoeol();
+	if (a->status[0] || a->child_gone) {
+		hl_on(v, PAIR_STATUS, A_BOLD);
+		put(2, 0, "%s", a->status);
+		hl_off(v, PAIR_STATUS, A_BOLD);
+	}
+}
+
+/* Column titles; the sort column is marked. */
+static void draw_titles(struct view *v, int y)
+{
+	bool all = v->app->model.shown.format == KATTR_PROF_FMT_ALL;
+	static const struct { enum kattr_prof_sort key; const char *t, *all; int w; } cols[] = {
+		{ KATTR_PROF_SORT_COUNT_, "  HINT     ", "  HINT     ", 11 },
+		{ KATTR_PROF_SORT_CORRECT, "CORRECT", "NOTTAKEN", 12 },
+		{ KATTR_PROF_SORT_INCORRECT, "INCORRECT", "TAKEN", 12 },
+		{ KATTR_PROF_SORT_PERCENT, "MISS%", "TAKEN%", 8 },
+		{ KATTR_PROF_SORT_RATE, "WRONG/s", "TAKEN/s", 10 },
+		{ KATTR_PROF_SORT_FUNCTION, "FUNCTION", "FUNCTION", 0 },
+		{ KATTR_PROF_SORT_FILE, "FILE:LINE", "FILE:LINE", 0 },
+	};
+	int x = 0;
+
+	attron(A_REVERSE);
+	move(y, 0);
+	clrtoeol();
+	for (int i = 0; i < COLS; i++)
+		mvaddch(y, i, ' ');
+	x = 0;
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+		const char *t = all ? cols[i].all : cols[i].t;
+		bool s = cols[i].key == v->ui.sort;
+		int w = cols[i].w ? cols[i].w : (i == 5 ? 28 : 0);
+
+		if (s)
+			attron(A_BOLD | A_UNDERLINE);
+		if (cols[i].w)	/* numbers: right-aligned */
+			put(y, x, "%*s", w, t);
+		else
+			put(y, x + 1, "%s", t);
+		if (s)
+			attroff(A_BOLD | A_UNDERLINE);
+		x += w ? w : 0;
+	}
+	attroff(A_REVERSE);
+}
+
+static void draw_row(struct view *v, int y, const struct kattr_prof_entry *e,
+		     bool selected)
+{
+	char c[16], in[16], pct[16], rate[24], fn[29];
+	bool wrong = kattr_prof_entry_is_wrong(e);
+
+	lt_fmt_count(c, sizeof(c), e->correct, 11);
+	lt_fmt_count(in, sizeof(in), e->incorrect, 11);
+	lt_fmt_pct(pct, sizeof(pct), kattr_prof_entry_pct(e));
+	if (e->has_rate)
+		snprintf(rate, sizeof(rate), "%.1f", e->rate);
+	else
+		snprintf(rate, sizeof(rate), "-");
+	snprintf(fn, sizeof(fn), "%s", e->function);
+	if (selected)
+		attron(A_REVERSE);
+	if (wrong)
+		hl_on(v, PAIR_WRONG, A_BOLD);
+	move(y, 0);
+	clrtoeol();
+	put(y, 0, "%c %-9s%12s%12s%8s%10s %-27s %s:%u", wrong ? '!' : ' ',
+		 kattr_prof_hint_name(e->hint), c, in, pct, rate, fn, e->file,
+		 e->line);
+	if (wrong)
+		hl_off(v, PAIR_WRONG, A_BOLD);
+	if (selected)
+		attroff(A_REVERSE);
+}
+
+static void draw_list(struct view *v)
+{
+	struct lt_model *m = &v->app->model;
+	int y0 = 4, rows = LINES - y0 - 1;
+
+	v->ui.page = rows > 0 ? (size_t)rows : 1;
+	v->ui.nrows = m->nrows;
+	lt_ui_clamp(&v->ui);
+	if (v->ui.top + v->ui.page > m->sorted && m->sorted < m->nrows)
+		select_rows_k(v, 0);	/* scrolled past the sorted head */
+	draw_titles(v, y0 - 1);
+	for (int i = 0; i < rows; i++) {
+		size_t r = v->ui.top + (size_t)i;
+
+		if (r < m->nrows) {
+			draw_row(v, y0 + i, m->rows[r], r == v->ui.sel);
+		} else {
+			move(y0 + i, 0);
+			clrtoeol();
+		}
+	}
+	if (!m->nrows && rows > 0)
+		put(y0, 2, v->ui.filter[0] ? "no site matches the filter" :
+			 "no site profiled yet");
+}
+
+static void draw_help(struct view *v)
+{
+	(void)v;
+	put(3, 0, "Keys:");
+	clrtoeol();
+	for (int i = 0; lt_help_lines[i] && 4 + i < LINES - 1; i++) {
+		put(4 + i, 2, "%s", lt_help_lines[i]);
+		clrtoeol();
+	}
+}
+
+/* A few lines around file:line under -S DIR, opened beneath DIR. */
+static void draw_source(struct view *v, int y, const struct kattr_prof_entry *e)
+{
+	const char *dir = v->app->o.srcdir, *rel = e->file;
+	struct kattr_mount *m;
+	char line[512];
+	unsigned int n = 0;
+	FILE *fp;
+	int fd;
+
+	while (*rel == '/')
+		rel++;
+	if (kattr_mount_open(dir, 0, KATTR_MOUNT_ANY_MAGIC, &m) < 0) {
+		put(y, 2, "source: cannot open %s", dir);
+		return;
+	}
+	fd = kattr_open(m, rel, O_RDONLY);
+	kattr_mount_close(m);
+	if (fd < 0) {
+		put(y, 2, "source: %s not found under %s: %s", rel, dir,
+			 lt_strerror(fd));
+		return;
+	}
+	fp = fdopen(fd, "r");
+	if (!fp) {
+		close(fd);
+		return;
+	}
+	put(y++, 2, "source (%s/%s):", dir, rel);
+	while (fgets(line, sizeof(line), fp) && y < LINES - 1) {
+		n++;
+		line[strcspn(line, "\n")] = '\0';
+		if (n + 2 >= e->line && n <= e->line + 2) {
+			if (n == e->line)
+				attron(A_BOLD);
+			put(y++, 2, "%c%6u  %.*s", n == e->line ? '>' : ' ',
+				 n, COLS > 12 ? COLS - 12 : 0, line);
+			if (n == e->line)
+				attroff(A_BOLD);
+		}
+		if (n > e->line + 2)
+			break;
+	}
+	fclose(fp);
+}
+
+static void draw_detail(struct view *v)
+{
+	const struct kattr_prof_entry *e = pinned(v);
+	const struct lt_hist *h;
+	char pct[16], spark[3 * LT_HIST_LEN + 1];
+	float vals[LT_HIST_LEN];
+	int y = 3;
+
+	if (!e) {
+		put(y, 0, "%s (%s:%u) is no longer in the profile",
+			 v->pin_function ? v->pin_function : "?",
+			 v->pin_file ? v->pin_file : "?", v->pin_line);
+		return;
+	}
+	lt_fmt_pct(pct, sizeof(pct), kattr_prof_entry_pct(e));
+	put(y++, 0, "%s()  %s:%u", e->function, e->file, e->line);
+	put(y++, 2, "hint        %s%s", kattr_prof_hint_name(e->hint),
+		 kattr_prof_entry_is_wrong(e) ? "  (wrong more often than right)" : "");
+	put(y++, 2, "%-11s %llu", e->hint == KATTR_PROF_HINT_NONE ?
+		 "not taken" : "correct", (unsigned long long)e->correct);
+	put(y++, 2, "%-11s %llu", e->hint == KATTR_PROF_HINT_NONE ?
+		 "taken" : "incorrect", (unsigned long long)e->incorrect);
+	put(y++, 2, "total       %llu",
+		 (unsigned long long)kattr_prof_entry_total(e));
+	put(y++, 2, "%-11s %s", e->hint == KATTR_PROF_HINT_NONE ?
+		 "taken %" : "miss %", pct);
+	if (e->has_constant)
+		put(y++, 2, "constant    %llu", (unsigned long long)e->constant);
+	if (e->has_rate)
+		put(y++, 2, "last delta  +%llu correct, +%llu incorrect, %.1f/s",
+			 (unsigned long long)e->d_correct,
+			 (unsigned long long)e->d_incorrect, e->rate);
+	h = lt_model_history(&v->app->model, e);
+	if (h && h->n) {
+		for (unsigned int i = 0; i < h->n; i++)
+			vals[i] = h->rate[(h->head + LT_HIST_LEN - h->n + i) % LT_HIST_LEN];
+		lt_sparkline(vals, h->n, v->utf8, spark);
+		put(y++, 2, "rate        %s (last %u refreshes)", spark, h->n);
+	} else {
+		put(y++, 2, "rate        (history starts with the next refresh)");
+	}
+	y++;
+	if (v->app->o.srcdir)
+		draw_source(v, y, e);
+	else
+		put(y, 2, "(give -S SRCDIR to see the source line)");
+}
+
+static void draw(struct view *v)
+{
+	erase();
+	draw_header(v);
+	switch (v->ui.screen) {
+	case LT_SCREEN_HELP:
+		draw_help(v);
+		break;
+	case LT_SCREEN_DETAIL:
+		draw_detail(v);
+		break;
+	default:
+		draw_list(v);
+	}
+	if (v->ui.editing)
+		put(LINES - 1, 0, "filter (function or file): %s", v->ui.edit);
+	else
+		put(LINES - 1, 0, "q quit  h help  < > sort  R reverse  / filter  f freeze  z zero  Enter details");
+	clrtoeol();
+	refresh();
+}
+
+static void resize(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row && ws.ws_col)
+		resizeterm(ws.ws_row, ws.ws_col);
+}
+
+static unsigned int apply(struct view *v, unsigned int redo)
+{
+	struct lt_app *a = v->app;
+
+	if (redo & LT_REDO_RESIZE) {
+		resize();
+		clear();
+	}
+	if (redo & LT_REDO_ZERO) {
+		lt_model_zero(&a->model, lt_now());
+		redo |= LT_REDO_SORT;
+	}
+	if (redo & LT_REDO_COLLECT) {
+		collect(v);
+		lt_arm_timer(a);
+	} else if (redo & LT_REDO_SORT) {
+		select_rows(v);
+	}
+	if (redo & LT_REDO_PIN)
+		pin(v);
+	if (redo & (LT_REDO_DRAW | LT_REDO_COLLECT | LT_REDO_SORT))
+		draw(v);
+	return redo;
+}
+
+static bool on_signals(struct view *v)
+{
+	struct signalfd_siginfo si;
+	struct lt_app *a = v->app;
+	bool quit = false;
+
+	while (read(a->sfd, &si, sizeof(si)) == sizeof(si)) {
+		switch (si.ssi_signo) {
+		case SIGWINCH:
+			apply(v, LT_REDO_RESIZE | LT_REDO_DRAW);
+			break;
+		case SIGCHLD:
+			if (lt_source_child_done(&a->src) && !a->child_gone) {
+				collect(v);
+				a->child_gone = true;
+				snprintf(a->status, sizeof(a->status),
+					 "%s exited: final snapshot (q to quit)",
+					 a->o.exec_argv[0]);
+				draw(v);
+			}
+			break;
+		default:
+			quit = true;
+		}
+	}
+	return quit;
+}
+
+static void start_curses(struct view *v)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	setlocale(LC_ALL, "");
+	v->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	set_escdelay(25);
+	initscr();
+	curses_on = true;
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	v->color = has_colors() && !(nc && *nc);
+	if (v->color) {
+		start_color();
+		use_default_colors();
+		init_pair(PAIR_HEAD, COLOR_CYAN, -1);
+		init_pair(PAIR_WRONG, COLOR_RED, -1);
+		init_pair(PAIR_STATUS, COLOR_YELLOW, -1);
+	}
+}
+
+int lt_view_run(struct lt_app *a)
+{
+	struct view v = { .app = a };
+	struct epoll_event ev;
+	int ep;
+	bool quit = false;
+
+	lt_ui_init(&v.ui, a->o.sort, a->o.reverse);
+	if (a->o.filter)
+		snprintf(v.ui.filter, sizeof(v.ui.filter), "%s", a->o.filter);
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	if (ep < 0)
+		tool_die(EXIT_FAIL, "cannot set up the event loop: %s", lt_strerror(errno));
+	ev.events = EPOLLIN;
+	ev.data.fd = a->tfd;
+	epoll_ctl(ep, EPOLL_CTL_ADD, a->tfd, &ev);
+	ev.data.fd = a->sfd;
+	epoll_ctl(ep, EPOLL_CTL_ADD, a->sfd, &ev);
+	ev.data.fd = STDIN_FILENO;
+	epoll_ctl(ep, EPOLL_CTL_ADD, STDIN_FILENO, &ev);
+
+	atexit(restore_terminal);
+	start_curses(&v);
+	collect(&v);
+	draw(&v);
+	lt_arm_timer(a);
+	while (!quit) {
+		struct epoll_event evs[3];
+		int n = epoll_wait(ep, evs, 3, -1);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		for (int i = 0; i < n && !quit; i++) {
+			int fd = evs[i].data.fd;
+
+			if (fd == a->tfd) {
+				uint64_t ticks;
+
+				if (read(a->tfd, &ticks, sizeof(ticks)) > 0 &&
+				    !v.ui.frozen && !a->child_gone) {
+					collect(&v);
+					draw(&v);
+				}
+			} else if (fd == a->sfd) {
+				quit = on_signals(&v);
+			} else {
+				int ch;
+
+				if (evs[i].events & (EPOLLHUP | EPOLLERR))
+					quit = true;
+				while (!quit && (ch = getch()) != ERR)
+					if (apply(&v, lt_ui_key(&v.ui, translate(ch))) &
+					    LT_REDO_QUIT)
+						quit = true;
+			}
+		}
+	}
+	restore_terminal();
+	close(ep);
+	free(v.pin_function);
+	free(v.pin_file);
+	return EXIT_OK;
+}
+#endif

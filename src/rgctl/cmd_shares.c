@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rgctl shares GROUP [VALUE]: show or set a group's backend-native shares. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rgctl.h"
+
+static int run_shares(struct rgctl *ctx, int argc, char **argv);
+
+const struct rgctl_cmd rgctl_cmd_shares = {
+	.name = "shares",
+	.args = "GROUP [VALUE] [--res NAME]",
+	.help = "show or set shares (cgroup1 2..262144, cgroup2 1..10000, rgcs KEY=VALUE,...)",
+	.run = run_shares,
+};
+
+static int show(struct rgctl *ctx, struct kattr_rg *rg, const char *group,
+		const char *res)
+{
+	struct kattr_rg_share *v;
+	size_t n;
+	int ret = kattr_rg_shares_get(rg, group, &v, &n);
+	json_object *o = NULL, *a = NULL;
+	bool any = false;
+
+	if (ret == -EOPNOTSUPP)
+		tool_die(EXIT_FAIL, "'%s' has no shares: %s has no %s there (cgroup v2 without the cpu controller enabled)",
+			 rgctl_q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg));
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot read the shares of '%s': %s",
+			 rgctl_q(group), rgctl_strerror(ret));
+	if (ctx->json) {
+		o = json_object_new_object();
+		a = json_object_new_array();
+		json_object_object_add(o, "group", json_object_new_string(
+					       kattr_rg_name_is_root(group) ? "/" : group));
+		json_object_object_add(o, "backend", json_object_new_string(
+					       kattr_rg_backend_name(kattr_rg_backend_of(rg))));
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (res && strcmp(res, v[i].res) != 0)
+			continue;
+		any = true;
+		if (a)
+			json_object_array_add(a, rgctl_json_share(rg, &v[i]));
+		else if (kattr_rg_backend_of(rg) == KATTR_RG_RGCS)
+			printf("res=%s,min_shares=%lld,max_shares=%lld,child_shares_divisor=%lld\n",
+			       v[i].res, v[i].min_shares, v[i].max_shares,
+			       v[i].child_shares_divisor);
+		else
+			printf("%lld\n", v[i].value);
+	}
+	free(v);
+	if (o) {
+		json_object_object_add(o, "shares", a);
+		rgctl_json_print(o);
+	}
+	if (res && !any)
+		tool_die(EXIT_FAIL, "'%s' has no shares for controller '%s'",
+			 rgctl_q(group), rgctl_q(res));
+	return EXIT_OK;
+}
+
+static int run_shares(struct rgctl *ctx, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "res",  required_argument, NULL, OPT_RES },
+		{ "help", no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *res = NULL, *group, *value, *why = NULL;
+	struct kattr_rg *rg;
+	int c, ret;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case OPT_RES:
+			res = optarg;
+			break;
+		case 'h':
+			rgctl_cmd_help(&rgctl_cmd_shares);
+		default:
+			rgctl_bad_option(&rgctl_cmd_shares, argv);
+		}
+	}
+	rgctl_restore_args(argc, argv);
+	if (argc - optind < 1 || argc - optind > 2)
+		rgctl_cmd_usage(&rgctl_cmd_shares, "give GROUP and at most one VALUE");
+	group = argv[optind];
+	value = argc - optind == 2 ? argv[optind + 1] : NULL;
+	rgctl_check_group(group, true);
+	rg = rgctl_rg(ctx);
+	if (res && kattr_rg_backend_of(rg) != KATTR_RG_RGCS)
+		rgctl_cmd_usage(&rgctl_cmd_shares, "--res is for the rgcs backend only");
+	if (!value)
+		return show(ctx, rg, group, res);
+	ret = kattr_rg_shares_set(rg, group, value, res, &why);
+	if (ret == -EINVAL && why)
+		tool_die(EXIT_FAIL, "invalid shares '%s' for %s: %s", rgctl_q(value),
+			 kattr_rg_backend_name(kattr_rg_backend_of(rg)), why);
+	if (ret == -ERANGE && why) {
+		switch (kattr_rg_backend_of(rg)) {
+		case KATTR_RG_CGROUP1:
+			tool_die(EXIT_FAIL, "invalid shares '%s' for cgroup1: out of range (%d..%d)",
+				 rgctl_q(value), KATTR_RG_CG1_SHARES_MIN,
+				 KATTR_RG_CG1_SHARES_MAX);
+		case KATTR_RG_CGROUP2:
+			tool_die(EXIT_FAIL, "invalid shares '%s' for cgroup2: out of range (%d..%d)",
+				 rgctl_q(value), KATTR_RG_CG2_WEIGHT_MIN,
+				 KATTR_RG_CG2_WEIGHT_MAX);
+		default:
+			tool_die(EXIT_FAIL, "invalid shares '%s' for rgcs: %s",
+				 rgctl_q(value), why);
+		}
+	}
+	if (ret == -EOPNOTSUPP)
+		tool_die(EXIT_FAIL, "cannot set the shares of '%s': %s has no %s there (cgroup v2 without the cpu controller enabled)",
+			 rgctl_q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg));
+	if (ret == -EINVAL)
+		tool_die(EXIT_FAIL, "cannot set the shares of '%s' to '%s': the kernel refused the value (invalid argument)",
+			 rgctl_q(group), rgctl_q(value));
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot set the shares of '%s': %s",
+			 rgctl_q(group), rgctl_strerror(ret));
+	return EXIT_OK;
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rgctl stats GROUP: the group's statistics, per controller. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rgctl.h"
+
+static int run_stats(struct rgctl *ctx, int argc, char **argv);
+
+const struct rgctl_cmd rgctl_cmd_stats = {
+	.name = "stats",
+	.args = "GROUP",
+	.help = "show statistics (RGCS stats, cpu.stat, cpuacct.usage)",
+	.run = run_stats,
+};
+
+static int run_stats(struct rgctl *ctx, int argc, char **argv)
+{
+	struct kattr_rg_stat *v;
+	const char *group;
+	struct kattr_rg *rg;
+	size_t n;
+	int ret;
+
+	rgctl_no_options(&rgctl_cmd_stats, argc, argv);
+	if (argc - optind != 1)
+		rgctl_cmd_usage(&rgctl_cmd_stats, "give exactly one GROUP");
+	group = argv[optind];
+	rgctl_check_group(group, true);
+	rg = rgctl_rg(ctx);
+	ret = kattr_rg_stats(rg, group, &v, &n);
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot read the stats of '%s': %s",
+			 rgctl_q(group), rgctl_strerror(ret));
+	if (ctx->json) {
+		json_object *o = json_object_new_object(), *s = json_object_new_object();
+
+		json_object_object_add(o, "group", json_object_new_string(
+					       kattr_rg_name_is_root(group) ? "/" : group));
+		json_object_object_add(o, "backend", json_object_new_string(
+					       kattr_rg_backend_name(kattr_rg_backend_of(rg))));
+		for (size_t i = 0; i < n; i++) {
+			json_object *r;
+
+			if (!json_object_object_get_ex(s, v[i].res, &r)) {
+				r = json_object_new_object();
+				json_object_object_add(s, v[i].res, r);
+			}
+			if (v[i].has_value)
+				json_object_object_add(r, v[i].key,
+						       json_object_new_int64(v[i].value));
+			else
+				json_object_object_add(r, v[i].key, NULL);
+		}
+		json_object_object_add(o, "stats", s);
+		rgctl_json_print(o);
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			if (v[i].has_value)
+				printf("%s: %s %lld\n", v[i].res, v[i].key, v[i].value);
+			else
+				printf("%s: %s\n", v[i].res, v[i].key);
+		}
+	}
+	kattr_rg_stats_free(v, n);
+	return EXIT_OK;
+}

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rgctl attach / members / exec / whereis: tasks and their groups. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rgctl.h"
+
+static int run_attach(struct rgctl *ctx, int argc, char **argv);
+static int run_members(struct rgctl *ctx, int argc, char **argv);
+static int run_exec(struct rgctl *ctx, int argc, char **argv);
+static int run_whereis(struct rgctl *ctx, int argc, char **argv);
+
+const struct rgctl_cmd rgctl_cmd_attach = {
+	.name = "attach",
+	.args = "GROUP [--threads] PID...",
+	.help = "move tasks into a group (--threads: every thread of each process)",
+	.run = run_attach,
+};
+const struct rgctl_cmd rgctl_cmd_members = {
+	.name = "members",
+	.args = "GROUP [--threads]",
+	.help = "list the tasks of a group (cgroups: processes; --threads: threads)",
+	.run = run_members,
+};
+const struct rgctl_cmd rgctl_cmd_exec = {
+	.name = "exec",
+	.args = "GROUP -- COMMAND [ARG...]",
+	.help = "run a command in a group (it is in the group before it starts)",
+	.run = run_exec,
+	.raw_args = true,
+};
+const struct rgctl_cmd rgctl_cmd_whereis = {
+	.name = "whereis",
+	.args = "PID",
+	.help = "show which group a task is in",
+	.run = run_whereis,
+};
+
+static unsigned int threads_option(const struct rgctl_cmd *cmd, int argc,
+				   char **argv, const char *shortopts)
+{
+	static const struct option lo[] = {
+		{ "threads", no_argument, NULL, 't' },
+		{ "help",    no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	unsigned int flags = 0;
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			flags |= KATTR_RG_THREADS;
+			break;
+		case 'h':
+			rgctl_cmd_help(cmd);
+		default:
+			rgctl_bad_option(cmd, argv);
+		}
+	}
+	rgctl_restore_args(argc, argv);
+	return flags;
+}
+
+static const char *attach_cause(struct kattr_rg *rg, int err)
+{
+	switch (-err) {
+	case EPERM:
+	case EACCES:
+		return "not permitted to move it";
+	case EINVAL:
+		if (kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2)
+			return "the kernel refused it (cgroup v2 moves whole processes: give a process id; kernel threads cannot move)";
+		return "the kernel refused it (invalid argument; kernel threads cannot move)";
+	case EBUSY:
+		return "the group has child groups with controllers enabled (cgroup v2 'no internal processes' rule)";
+	default:
+		return rgctl_strerror(err);
+	}
+}
+
+static int run_attach(struct rgctl *ctx, int argc, char **argv)
+{
+	unsigned int flags;
+	const char *group;
+	struct kattr_rg *rg;
+	pid_t *pids;
+	int *res, n, ret, bad = 0;
+
+	flags = threads_option(&rgctl_cmd_attach, argc, argv, "th");
+	if (argc - optind < 2)
+		rgctl_cmd_usage(&rgctl_cmd_attach, "give a GROUP and at least one PID");
+	group = argv[optind++];
+	n = argc - optind;
+	rgctl_check_group(group, true);
+	pids = calloc((size_t)n, sizeof(*pids));
+	res = calloc((size_t)n, sizeof(*res));
+	if (!pids || !res)
+		tool_die(EXIT_FAIL, "out of memory");
+	/* Every pid is checked before any task moves. */
+	for (int i = 0; i < n; i++)
+		if (rgctl_parse_pid(argv[optind + i], &pids[i]) < 0)
+			bad++;
+	if (bad) {
+		free(pids);
+		free(res);
+		tool_die(EXIT_FAIL, "nothing moved: %d invalid pid%s", bad,
+			 bad > 1 ? "s" : "");
+	}
+	rg = rgctl_rg(ctx);
+	ret = kattr_rg_attach(rg, group, pids, (size_t)n, flags, res);
+	if (ret < 0) {
+		free(pids);
+		free(res);
+		tool_die(EXIT_FAIL, "cannot move tasks to '%s': %s", rgctl_q(group),
+			 rgctl_strerror(ret));
+	}
+	for (int i = 0; i < n; i++)
+		if (res[i] < 0)
+			tool_warn("cannot move pid %d to '%s': %s", (int)pids[i],
+				  rgctl_q(group), attach_cause(rg, res[i]));
+	free(pids);
+	free(res);
+	return ret ? EXIT_FAIL : EXIT_OK;
+}
+
+static int run_members(struct rgctl *ctx, int argc, char **argv)
+{
+	unsigned int flags;
+	const char *group;
+	struct kattr_rg *rg;
+	pid_t *pids;
+	size_t n;
+	int ret;
+
+	flags = threads_option(&rgctl_cmd_members, argc, argv, "th");
+	if (argc - optind != 1)
+		rgctl_cmd_usage(&rgctl_cmd_members, "give exactly one GROUP");
+	group = argv[optind];
+	rgctl_check_group(group, true);
+	rg = rgctl_rg(ctx);
+	ret = kattr_rg_members(rg, group, flags, &pids, &n);
+	if (ret == -ENOSPC)
+		tool_die(EXIT_FAIL, "cannot list the members of '%s': the list is longer than one page "
+			 "(the RGCS members file fails with ENOSPC past 4096 bytes) and "
+			 "/proc/PID/res_group is not there to list them another way",
+			 rgctl_q(group));
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot list the members of '%s': %s",
+			 rgctl_q(group), rgctl_strerror(ret));
+	if (ctx->json) {
+		json_object *o = json_object_new_object(), *a = json_object_new_array();
+		bool tasks = (flags & KATTR_RG_THREADS) ||
+			     kattr_rg_backend_of(rg) == KATTR_RG_RGCS;
+
+		json_object_object_add(o, "group", json_object_new_string(
+					       kattr_rg_name_is_root(group) ? "/" : group));
+		for (size_t i = 0; i < n; i++)
+			json_object_array_add(a, json_object_new_int(pids[i]));
+		json_object_object_add(o, tasks ? "tasks" : "processes", a);
+		rgctl_json_print(o);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			printf("%d\n", (int)pids[i]);
+	}
+	free(pids);
+	return EXIT_OK;
+}
+
+static int run_exec(struct rgctl *ctx, int argc, char **argv)
+{
+	const char *group;
+	pid_t self = getpid();
+	int res = 0, ret, c;
+	static const struct option lo[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+
+	/* '+': options of COMMAND are not ours. */
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+h", lo, NULL)) != -1) {
+		if (c == 'h')
+			rgctl_cmd_help(&rgctl_cmd_exec);
+		rgctl_bad_option(&rgctl_cmd_exec, argv);
+	}
+	if (argc - optind < 1)
+		rgctl_cmd_usage(&rgctl_cmd_exec, "give a GROUP and a COMMAND");
+	group = argv[optind++];
+	if (optind < argc && strcmp(argv[optind], "--") == 0)
+		optind++;
+	if (optind >= argc)
+		rgctl_cmd_usage(&rgctl_cmd_exec, "give a COMMAND after the GROUP");
+	rgctl_check_group(group, true);
+	/* rgctl moves itself, then becomes COMMAND: it runs in the group
+	 * from its first instruction, with no window outside it. */
+	ret = kattr_rg_attach(rgctl_rg(ctx), group, &self, 1, 0, &res);
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot run in '%s': %s", rgctl_q(group),
+			 rgctl_strerror(ret));
+	if (res < 0)
+		tool_die(EXIT_FAIL, "cannot move pid %d (rgctl itself) to '%s': %s",
+			 (int)self, rgctl_q(group), attach_cause(rgctl_rg(ctx), res));
+	kattr_rg_close(ctx->rg);
+	ctx->rg = NULL;
+	tool_flush_stdout();
+	execvp(argv[optind], argv + optind);
+	ret = errno;
+	tool_warn("cannot run '%s': %s", rgctl_q(argv[optind]), strerror(ret));
+	return ret == ENOENT ? 127 : 126;
+}
+
+static int run_whereis(struct rgctl *ctx, int argc, char **argv)
+{
+	struct kattr_rg *rg;
+	char *group;
+	pid_t pid;
+	int ret;
+
+	rgctl_no_options(&rgctl_cmd_whereis, argc, argv);
+	if (argc - optind != 1)
+		rgctl_cmd_usage(&rgctl_cmd_whereis, "give exactly one PID");
+	if (rgctl_parse_pid(argv[optind], &pid) < 0)
+		return EXIT_FAIL;
+	rg = rgctl_rg(ctx);
+	ret = kattr_rg_whereis(rg, pid, &group);
+	if (ret == -ENOENT)
+		tool_die(EXIT_FAIL, "pid %d is not in the hierarchy at %s", (int)pid,
+			 kattr_rg_root(rg));
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot find the group of pid %d: %s", (int)pid,
+			 rgctl_strerror(ret));
+	if (ctx->json) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "pid", json_object_new_int(pid));
+		json_object_object_add(o, "group", json_object_new_string(group));
+		json_object_object_add(o, "backend", json_object_new_string(
+					       kattr_rg_backend_name(kattr_rg_backend_of(rg))));
+		rgctl_json_print(o);
+	} else {
+		printf("%s\n", group);
+	}
+	free(group);
+	return EXIT_OK;
+}

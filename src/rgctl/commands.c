@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The command table: add a command by adding its file and one line here. */
+#include "rgctl.h"
+
+extern const struct rgctl_cmd rgctl_cmd_list, rgctl_cmd_create,
+	rgctl_cmd_delete, rgctl_cmd_shares, rgctl_cmd_attach,
+	rgctl_cmd_members, rgctl_cmd_stats, rgctl_cmd_exec, rgctl_cmd_whereis;
+/* issue 4 (rgdaemon): stats_delay wraps stats and adds --delay. */
+extern const struct rgctl_cmd rgctl_cmd_stats_delay, rgctl_cmd_apply,
+	rgctl_cmd_dump, rgctl_cmd_classify;
+
+const struct rgctl_cmd *const rgctl_commands[] = {
+	&rgctl_cmd_list,
+	&rgctl_cmd_create,
+	&rgctl_cmd_delete,
+	&rgctl_cmd_shares,
+	&rgctl_cmd_attach,
+	&rgctl_cmd_members,
+	&rgctl_cmd_stats_delay,
+	&rgctl_cmd_exec,
+	&rgctl_cmd_whereis,
+	&rgctl_cmd_apply,
+	&rgctl_cmd_dump,
+	&rgctl_cmd_classify,
+	NULL,
+};

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rgctl's commands share this: the global options, the backend handle
+ * (opened on first use), group/pid argument checks, messages and JSON.
+ * A command is a function in its own file, listed in commands.c.
+ */
+#ifndef RGCTL_H
+#define RGCTL_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include <json-c/json.h>
+
+#include "kattr/rg.h"
+#include "tool.h"
+
+struct rgctl {
+	enum kattr_rg_backend backend;	/* --backend (AUTO: detect) */
+	const char *root;		/* --root, or NULL */
+	bool json;			/* --json */
+	struct kattr_rg *rg;		/* rgctl_rg() opens it */
+};
+
+struct rgctl_cmd {
+	const char *name;
+	const char *args;		/* synopsis after the name */
+	const char *help;		/* one line */
+	/* argv[0] is the command name; returns the exit status. */
+	int (*run)(struct rgctl *ctx, int argc, char **argv);
+	bool raw_args;			/* exec: argv after GROUP is not ours */
+};
+
+/* The command table (commands.c), NULL-terminated. */
+extern const struct rgctl_cmd *const rgctl_commands[];
+
+/* The backend handle; dies with one message when it cannot be opened. */
+struct kattr_rg *rgctl_rg(struct rgctl *ctx);
+/* Die (exit 1) unless group is a valid name ("/" allowed if allow_root). */
+void rgctl_check_group(const char *group, bool allow_root);
+/* Parse a pid argument; 0 or -errno with a message printed. */
+int rgctl_parse_pid(const char *arg, pid_t *pid);
+/* s with non-printable bytes escaped, shortened (4 rotating buffers). */
+const char *rgctl_q(const char *s);
+/* The cause of err in words, for "cannot X 'Y': <cause>". */
+const char *rgctl_strerror(int err);
+/* Usage error for command cmd: message, hint, exit 2. */
+__attribute__((noreturn, format(printf, 2, 3)))
+void rgctl_cmd_usage(const struct rgctl_cmd *cmd, const char *fmt, ...);
+/* Print the usage line of cmd on stdout and exit 0. */
+__attribute__((noreturn)) void rgctl_cmd_help(const struct rgctl_cmd *cmd);
+/* For commands without options: handles -h, dies on anything else;
+ * optind is then the first operand. */
+void rgctl_no_options(const struct rgctl_cmd *cmd, int argc, char **argv);
+/*
+ * Negative numbers ("-5") are operands, not options: main() marks them
+ * before a command's getopt_long() runs, and the command calls
+ * rgctl_restore_args() once its options are parsed.
+ */
+void rgctl_protect_args(int argc, char **argv);
+void rgctl_restore_args(int argc, char **argv);
+/* After getopt_long() returned '?' or ':': message, hint, exit 2. */
+__attribute__((noreturn))
+void rgctl_bad_option(const struct rgctl_cmd *cmd, char **argv);
+/* Print obj as one line of JSON and release it. */
+void rgctl_json_print(json_object *obj);
+/* {"res":..., "value"|"min_shares"...} for one share. */
+json_object *rgctl_json_share(const struct kattr_rg *rg,
+			      const struct kattr_rg_share *s);
+/* "1024", or "cpu:0/-2/100" for RGCS, into buf. */
+void rgctl_share_text(const struct kattr_rg *rg, const struct kattr_rg_share *s,
+		      char *buf, size_t size);
+
+/* Long-only option numbers shared by the commands. */
+enum {
+	OPT_SHARES = TOOL_OPT_FIRST,
+	OPT_RES,
+	OPT_RECURSIVE,
+	OPT_THREADS,
+	OPT_PARENTS,
+	OPT_BACKEND,
+	OPT_ROOT,
+	OPT_JSON,
+	OPT_CMD_FIRST = TOOL_OPT_FIRST + 32,	/* free for new commands */
+};
+
+#endif

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* What rgctl's commands share: the backend handle, checks, messages, JSON. */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rgctl.h"
+
+const char *rgctl_q(const char *s)
+{
+	static char bufs[4][160];
+	static unsigned int next;
+	char *b = bufs[next++ % 4];
+	size_t w = 0;
+
+	for (; *s && w < sizeof(bufs[0]) - 8; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c > 0x7e || c == '\\')
+			w += (size_t)snprintf(b + w, 8, "\\x%02x", c);
+		else
+			b[w++] = (char)c;
+	}
+	if (*s) {
+		memcpy(b + w, "...", 3);
+		w += 3;
+	}
+	b[w] = '\0';
+	return b;
+}
+
+const char *rgctl_strerror(int err)
+{
+	switch (-err) {
+	case ESRCH:
+		return "no such process";
+	case EPERM:
+	case EACCES:
+		return "permission denied";
+	case ENOENT:
+		return "no such group";
+	case ENOTDIR:
+		return "not a group (not a directory)";
+	case ELOOP:
+		return "the path goes through a symbolic link (refused)";
+	case EXDEV:
+		return "the path leaves the hierarchy (refused)";
+	case EMLINK:
+		return "RGCS groups nest at most 5 levels below the root";
+	case EMEDIUMTYPE:
+		return "not an RGCS/cgroup mount";
+	case EOPNOTSUPP:
+		return "no shares here (cgroup v2 without the cpu controller enabled)";
+	case ENOSPC:
+		return "the list is longer than one page (the RGCS file fails with ENOSPC)";
+	default:
+		return strerror(-err);
+	}
+}
+
+static void die_open(struct rgctl *ctx, int err)
+{
+	const char *want = kattr_rg_backend_name(ctx->backend);
+	enum kattr_rg_backend kind;
+
+	if (ctx->root && err == -EMEDIUMTYPE) {
+		if (ctx->backend != KATTR_RG_AUTO &&
+		    kattr_rg_probe(ctx->root, &kind) == 0 &&
+		    kind != ctx->backend)
+			tool_die(EXIT_FAIL, "'%s' is a %s hierarchy, not %s",
+				 rgctl_q(ctx->root), kattr_rg_backend_name(kind),
+				 want);
+		tool_die(EXIT_FAIL, "'%s' is not an RGCS/cgroup mount (refusing to write into it)",
+			 rgctl_q(ctx->root));
+	}
+	if (ctx->root)
+		tool_die(EXIT_FAIL, "cannot use '%s': %s", rgctl_q(ctx->root),
+			 strerror(-err));
+	if (err == -ENOENT)
+		tool_die(EXIT_FAIL, ctx->backend == KATTR_RG_AUTO ?
+			 "no RGCS, cgroup v2 or cgroup v1 cpu hierarchy is mounted" :
+			 "no %s hierarchy is mounted", want);
+	tool_die(EXIT_FAIL, "cannot open the %s hierarchy: %s", want,
+		 strerror(-err));
+}
+
+struct kattr_rg *rgctl_rg(struct rgctl *ctx)
+{
+	int ret;
+
+	if (ctx->rg)
+		return ctx->rg;
+	ret = kattr_rg_open(ctx->backend, ctx->root, &ctx->rg);
+	if (ret < 0)
+		die_open(ctx, ret);
+	return ctx->rg;
+}
+
+void rgctl_check_group(const char *group, bool allow_root)
+{
+	const char *why = NULL;
+
+	if (kattr_rg_name_check(group, allow_root, &why) < 0)
+		tool_die(EXIT_FAIL, "invalid group name '%s': %s", rgctl_q(group),
+			 why);
+}
+
+int rgctl_parse_pid(const char *arg, pid_t *pid)
+{
+	int ret = kattr_rg_parse_pid(arg, pid);
+
+	if (ret == -ERANGE)
+		tool_warn("invalid pid '%s': too large", rgctl_q(arg));
+	else if (ret < 0)
+		tool_warn("invalid pid '%s': not a plain decimal number > 0",
+			  rgctl_q(arg));
+	return ret;
+}
+
+void rgctl_cmd_usage(const struct rgctl_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s %s: ", tool_name(), cmd->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nUsage: %s %s %s\nTry '%s %s --help' for more information.\n",
+		tool_name(), cmd->name, cmd->args, tool_name(), cmd->name);
+	exit(EXIT_USAGE);
+}
+
+void rgctl_cmd_help(const struct rgctl_cmd *cmd)
+{
+	printf("Usage: %s [options] %s %s\n\n%s.\n\nSee rgctl(8).\n",
+	       tool_name(), cmd->name, cmd->args, cmd->help);
+	exit(EXIT_OK);
+}
+
+void rgctl_json_print(json_object *obj)
+{
+	puts(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(obj);
+}
+
+json_object *rgctl_json_share(const struct kattr_rg *rg,
+			      const struct kattr_rg_share *s)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "res", json_object_new_string(s->res));
+	if (kattr_rg_backend_of(rg) == KATTR_RG_RGCS) {
+		json_object_object_add(o, "min_shares",
+				       json_object_new_int64(s->min_shares));
+		json_object_object_add(o, "max_shares",
+				       json_object_new_int64(s->max_shares));
+		json_object_object_add(o, "child_shares_divisor",
+				       json_object_new_int64(s->child_shares_divisor));
+	} else {
+		json_object_object_add(o, "file", json_object_new_string(
+					       kattr_rg_shares_file(rg)));
+		json_object_object_add(o, "value",
+				       json_object_new_int64(s->value));
+	}
+	return o;
+}
+
+void rgctl_share_text(const struct kattr_rg *rg, const struct kattr_rg_share *s,
+		      char *buf, size_t size)
+{
+	if (kattr_rg_backend_of(rg) == KATTR_RG_RGCS)
+		snprintf(buf, size, "%s:%lld/%lld/%lld", s->res, s->min_shares,
+			 s->max_shares, s->child_shares_divisor);
+	else
+		snprintf(buf, size, "%lld", s->value);
+}
+
+static const struct option help_only[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+void rgctl_no_options(const struct rgctl_cmd *cmd, int argc, char **argv)
+{
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", help_only, NULL)) != -1) {
+		if (c == 'h')
+			rgctl_cmd_help(cmd);
+		rgctl_bad_option(cmd, argv);
+	}
+	rgctl_restore_args(argc, argv);
+}
+
+void rgctl_protect_args(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && isdigit((unsigned char)argv[i][1]))
+			argv[i][0] = '\x01';
+}
+
+void rgctl_restore_args(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == '\x01')
+			argv[i][0] = '-';
+}
+
+void rgctl_bad_option(const struct rgctl_cmd *cmd, char **argv)
+{
+	if (optopt && optopt != '?')
+		rgctl_cmd_usage(cmd, optopt > 255 || !argv[optind - 1] ?
+				"bad option" : "unknown option '-%c'", optopt);
+	rgctl_cmd_usage(cmd, "unknown or incomplete option '%s'",
+			rgctl_q(argv[optind - 1]));
+}
+

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* splicebench: shared types of the planner, the runner and the outputs. */
+#ifndef SPLICEBENCH_SB_H
+#define SPLICEBENCH_SB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kattr/sysfacts.h"
+
+#define SB_LIKELY(x)	__builtin_expect(!!(x), 1)
+#define SB_UNLIKELY(x)	__builtin_expect(!!(x), 0)
+
+enum sb_mode { SB_COPY, SB_VMSPLICE, SB_GIFT, SB_NMODES };
+enum sb_consumer { SB_NULL, SB_READ, SB_VERIFY, SB_FILE };
+
+#define SB_MAX_SIZES	32
+#define SB_MAX_RUNS	1000
+#define SB_MIN_SIZE	16		/* a verify header */
+#define SB_MAX_SIZE	(1ull << 30)
+
+/* ---- parse.c: command-line values (pure) ---------------------------- */
+
+/* "256K", "1M", "4096": K/M/G are powers of 1024.  -EINVAL, -ERANGE. */
+int sb_parse_size(const char *s, uint64_t *out);
+/* A comma-separated list of sizes, at most max.  Returns the count or -EINVAL. */
+int sb_parse_size_list(const char *s, uint64_t *out, int max);
+/* "copy,vmsplice,gift" into a bit mask of (1 << sb_mode).  -EINVAL. */
+int sb_parse_modes(const char *s, unsigned int *mask);
+/* "null", "read", "verify" or "file:PATH" (*path points into s). */
+int sb_parse_consumer(const char *s, enum sb_consumer *c, const char **path);
+/* "P,C": two CPU numbers. */
+int sb_parse_pin(const char *s, int *p, int *c);
+/* Seconds as a decimal number > 0 (at most a day). */
+int sb_parse_seconds(const char *s, double *out);
+/* Format n bytes as "256K", "1M", "1.5M" or "1000"; returns buf. */
+const char *sb_format_size(uint64_t n, char *buf, size_t size);
+const char *sb_mode_name(enum sb_mode m);
+const char *sb_consumer_name(enum sb_consumer c);
+
+/* ---- stats.c: statistics over runs (pure) --------------------------- */
+
+struct sb_stats {
+	double median, min, max;
+	double spread;		/* (max - min) / median, 0 when median is 0 */
+	int n;
+};
+/* Sort a copy of v[0..n) and fill *st.  -EINVAL when n < 1. */
+int sb_stats_compute(const double *v, int n, struct sb_stats *st);
+/* CPU seconds per GB (10^9 bytes); 0 when no bytes moved. */
+double sb_cpu_s_per_gb(double cpu_seconds, uint64_t bytes);
+/* GB/s (10^9 bytes per second); 0 when the time is not positive. */
+double sb_gbps(uint64_t bytes, double seconds);
+
+/* ---- chunk.c: what the producer sends and verify checks (pure) ------- */
+
+/*
+ * A chunk of len bytes (len a multiple of 8, >= 16) is 64-bit words:
+ * word 0 the sequence number, word 1 a checksum of the payload, then a
+ * payload derived from the sequence number.
+ */
+void sb_chunk_fill(void *buf, size_t len, uint64_t seq);
+/* Stamp a chunk whose payload is already there (the header only). */
+enum sb_chunk_status {
+	SB_CHUNK_OK = 0,
+	SB_CHUNK_BAD_SEQ,	/* another chunk's data (a reused buffer) */
+	SB_CHUNK_BAD_SUM,	/* header and payload disagree */
+	SB_CHUNK_BAD_DATA,	/* payload differs from what was sent */
+};
+enum sb_chunk_status sb_chunk_check(const void *buf, size_t len,
+				    uint64_t seq, uint64_t *got_seq);
+
+/* ---- the plan and the results --------------------------------------- */
+
+struct sb_config {
+	unsigned int modes;		/* mask of 1 << sb_mode */
+	enum sb_consumer consumer;
+	const char *file_path;
+	uint64_t sizes[SB_MAX_SIZES];
+	int nsizes;
+	uint64_t pipe_size;		/* 0: the kernel's default */
+	uint64_t total;			/* bytes per run, or 0 with seconds */
+	double seconds;
+	int runs;
+	bool huge, busy, unsafe_reuse, quick;
+	int pin_producer, pin_consumer;	/* -1: not pinned */
+};
+
+/* One run: what both sides measured. */
+struct sb_run {
+	uint64_t bytes;			/* received by the consumer */
+	double seconds;			/* consumer's first call to its last */
+	double cpu_producer, cpu_consumer;	/* user + system seconds */
+	uint64_t chunks, corrupt;	/* verify only */
+	uint64_t first_bad_chunk, first_bad_seq;
+	enum sb_chunk_status first_bad;
+};
+
+/* One point of the matrix (mode x size) over its runs. */
+struct sb_result {
+	enum sb_mode mode;
+	uint64_t size;
+	uint64_t pipe_size;		/* obtained */
+	bool huge_requested, huge;	/* huge: obtained for every buffer */
+	bool failed;			/* did not run (why says why) */
+	bool unsupported;		/* failed: the mode is not usable here */
+	char why[160];			/* why it failed */
+	int runs;
+	struct sb_stats gbps;
+	double cpu_producer, cpu_consumer;	/* s/GB, medians */
+	uint64_t bytes;			/* per run (median run) */
+	uint64_t chunks, corrupt;	/* summed over runs (verify) */
+	uint64_t first_bad_chunk, first_bad_seq;
+	enum sb_chunk_status first_bad;
+};
+
+struct sb_baseline {
+	uint64_t hot_size, ram_size;
+	struct sb_stats hot, ram;	/* GB/s */
+};
+
+struct sb_report {
+	const struct sb_config *cfg;
+	struct kattr_sysfacts facts;
+	struct sb_baseline base;
+	struct sb_result *res;
+	int nres;
+	int pipe_size_default;		/* a fresh pipe's size */
+};
+
+/* ---- run.c ----------------------------------------------------------- */
+
+/*
+ * Measure the points res[0..n) (mode and size set; those already marked
+ * failed are skipped): a warm-up run of each, then cfg->runs rounds of
+ * one run of each.  A point that cannot run is marked failed with
+ * r->why set.  Returns how many points failed here, or -ENOMEM.
+ */
+int sb_run_points(const struct sb_config *cfg, struct sb_result *res, int n);
+/* The memcpy baseline: cache-hot and from RAM. */
+void sb_run_baseline(const struct sb_config *cfg, struct sb_baseline *b);
+/* Is vmsplice (with flags) usable here?  0 or -errno. */
+int sb_probe_vmsplice(unsigned int flags);
+/* Set a pipe's size: 0 and the size obtained, or -errno. */
+int sb_pipe_set_size(int fd, uint64_t want, uint64_t *got);
+
+/* ---- output.c -------------------------------------------------------- */
+
+enum sb_format { SB_TABLE, SB_CSV, SB_JSON };
+int sb_output(const struct sb_report *rep, enum sb_format fmt);
+/* Draw rep with gnuplot into path (.svg or .png).  0 or -errno, with a
+ * message printed. */
+int sb_plot(const struct sb_report *rep, const char *path);
+
+#endif

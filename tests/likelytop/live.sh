@@ -1,0 +1,164 @@
+# likelytop's live view driven through tmux (send-keys, capture-pane):
+# default sort, sort column keys, reverse, filter, details, help, zero,
+# quit and a signal both restoring the terminal, NO_COLOR, resize, --exec.
+. "$(dirname "$0")/../cli/lib.sh"
+bin=$(tool_path likelytop)
+here="$SRC_DIR/tests/likelytop"
+lp="$here/data/likely_prof.txt"
+
+if [ "${WITH_NCURSES:-ON}" = OFF ]; then
+	run "$bin" -f "$lp"
+	expect_rc 1 "live view without ncurses"
+	expect_match "$err" "live view needs ncurses.*WITH_NCURSES=OFF.*use -b" "no-ncurses message"
+	run "$bin" -b -f "$lp"
+	expect_rc 0 "batch mode still works without ncurses"
+	finish
+fi
+command -v tmux >/dev/null || skip_test "tmux is not installed (scripts/deps.sh installs it)"
+tmp=$(mktemp -d)
+sock="likelytop-test-$$"
+T() { tmux -L "$sock" "$@"; }
+cleanup() { T kill-server 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+
+# start NAME ARGS...: run likelytop in a 132x30 pane, recording the tty
+# settings before and after, and the exit status.
+start() {
+	local name=$1
+	shift
+	# The tmux server keeps the environment it started with: pass ours.
+	cat >"$tmp/$name.sh" <<EOS
+export LIKELY_PROF_DIR='${LIKELY_PROF_DIR:-/nonexistent}' TMPDIR='${TMPDIR:-/tmp}'
+stty -g >'$tmp/$name.before'
+$(printf '%q ' "$bin" "$@")
+echo \$? >'$tmp/$name.rc'
+stty -g >'$tmp/$name.after'
+sleep 30
+EOS
+	T new-session -d -s "$name" -x 132 -y 30 "bash '$tmp/$name.sh'"
+}
+screen() { T capture-pane -p -t "$1"; }
+# wait_for NAME REGEX what: poll the pane for up to 5 s
+wait_for() {
+	local i
+	for i in $(seq 50); do
+		screen "$1" | grep -Eq -- "$2" && { ok; return 0; }
+		sleep 0.1
+	done
+	fail "$3: /$2/ not on screen:"
+	screen "$1" | sed 's/^/    | /'
+	return 1
+}
+row() { screen "$1" | sed -n "$(( $2 + 4 ))p"; }	# data row N (1-based)
+keys() { T send-keys -t "$1" "${@:2}"; sleep 0.3; }
+wait_exit() {
+	local i
+	for i in $(seq 50); do [ -s "$tmp/$1.after" ] && break; sleep 0.1; done
+	[ -s "$tmp/$1.rc" ] && [ "$(cat "$tmp/$1.rc")" = "${2:-0}" ] && ok ||
+		fail "$1: exit status $(cat "$tmp/$1.rc" 2>/dev/null), expected ${2:-0}"
+	cmp -s "$tmp/$1.before" "$tmp/$1.after" && ok || fail "$1: terminal settings not restored"
+}
+
+start a -f "$lp" -d 0.5
+wait_for a "likelytop - .*likely_prof.txt \(likely_prof\)" "title" || finish
+wait_for a "6 sites, 6 shown, 3 wrong hints \| sort: incorrect" "summary line"
+expect_match "$(row a 1)" "^! unlikely +67321 +84123 +55\.5 .* kfree +mm/slab\.c:3380" "default sort: incorrect, kfree first"
+keys a '>'
+wait_for a "sort: percent" "> moves the sort right"
+expect_match "$(row a 1)" "audit_free" "by percent: audit_free (100%) first"
+keys a R
+wait_for a "sort: percent \(reversed\)" "R reverses"
+expect_match "$(row a 1)" "tcp_sacktag_write_queue" "reversed: 0% first"
+keys a R '<' '<'
+wait_for a "sort: correct \|" "< moves the sort left"
+expect_match "$(row a 1)" "schedule" "by correct: schedule first"
+keys a / s c h e d Enter
+wait_for a "1 shown.*filter: sched" "filter applied"
+expect_match "$(row a 1)" "schedule +kernel/sched\.c:2911" "filter keeps schedule"
+[ -z "$(row a 2 | tr -d ' ')" ] && ok || fail "filter: a second row is shown: $(row a 2)"
+keys a Enter
+wait_for a "schedule\(\)  kernel/sched\.c:2911" "details of the selected site"
+wait_for a "hint +likely" "details: hint"
+wait_for a "correct +900000" "details: counters"
+keys a Escape
+keys a Escape
+wait_for a "6 shown" "Esc clears the filter"
+keys a h
+wait_for a "^Keys:" "help screen"
+keys a x
+wait_for a "FUNCTION" "any key leaves help"
+keys a z
+wait_for a "\| zeroed" "z zeroes"
+expect_match "$(row a 1)" " 0 +0 +- " "zeroed counts are 0 on a static file"
+keys a f
+wait_for a "FROZEN" "f freezes"
+keys a q
+wait_exit a 0
+
+# Details with -S: the source line, opened beneath the directory only.
+mkdir -p "$tmp/src/mm" "$tmp/elsewhere"
+{ seq 3379 | sed 's/^/line /'; printf '\tif (unlikely(!objp))\n\t\treturn;\n'; } >"$tmp/src/mm/slab.c"
+printf 'secret\n' >"$tmp/elsewhere/auditsc.c"
+ln -s "$tmp/elsewhere" "$tmp/src/kernel"
+start s -d 0.3 -S "$tmp/src" -f "$lp"
+wait_for s "FUNCTION" "-S run"
+keys s Enter
+wait_for s ">  3380 +if \(unlikely\(!objp\)\)" "details: the source line of kfree"
+wait_for s "rate .* \(last [0-9]+ refreshes\)" "details: rate sparkline"
+keys s Escape Down Down Enter
+wait_for s "audit_free\(\)" "details of audit_free"
+wait_for s "source: kernel/auditsc.c not found under $tmp/src" "-S does not follow a symlink out"
+screen s | grep -q secret && fail "-S followed a symlink" || ok
+keys s q
+wait_exit s 0
+
+# A signal ends it cleanly too.
+start b -f "$lp"
+wait_for b "FUNCTION" "second run"
+pid=$(pgrep -f "^$bin -f $lp$" | head -1)
+[ -n "$pid" ] && kill -TERM "$pid"
+wait_exit b 0
+
+# Colours unless NO_COLOR; resize redraws.
+start c -f "$lp"
+wait_for c "FUNCTION" "colour run"
+T capture-pane -e -p -t c | grep -q $'\e\\[31m' && ok || fail "wrong hints are red"
+T resize-window -t c -x 100 -y 20 2>/dev/null || T resize-pane -t c -x 100 -y 20
+sleep 0.5
+screen c | sed -n 20p | grep -q "q quit" && ok || fail "resize: the key line is not on the last row: $(screen c | tail -3)"
+keys c q
+wait_exit c 0
+T kill-session -t c 2>/dev/null
+cat >"$tmp/nc.sh" <<EOS
+NO_COLOR=1 $(printf '%q ' "$bin" -f "$lp")
+EOS
+T new-session -d -s e -x 132 -y 30 "bash '$tmp/nc.sh'; sleep 30"
+wait_for e "FUNCTION" "NO_COLOR run"
+T capture-pane -e -p -t e | grep -q $'\e\\[3[0-7]m' && fail "NO_COLOR: colours used" || ok
+keys e q
+
+# -p PID: the view says when the profiled process is gone.
+export LIKELY_PROF_DIR="$tmp/prof"
+"$here/fake_writer.sh" 6 0.2 &
+wp=$!
+for i in $(seq 50); do [ -f "$tmp/prof/$wp" ] && break; sleep 0.1; done
+start p -d 0.3 -p "$wp"
+wait_for p "pid $wp .* \(likely_prof\)" "-p PID title"
+wait_for p "fake_main" "-p PID rows"
+wait "$wp"
+wait_for p "process $wp has exited: this is its last snapshot" "-p PID: the process exited"
+keys p q
+wait_exit p 0
+
+# --exec: the final snapshot stays on screen once the command exits.
+export LIKELY_PROF_DIR=/nonexistent TMPDIR="$tmp"
+start g -d 0.2 --exec -- "$here/fake_writer.sh" 3 0.1
+wait_for g "fake_writer.sh exited: final snapshot" "--exec: final snapshot"
+wait_for g "kfree +mm/slab\.c:3380" "--exec: the command's profile"
+wait_for g "likelytop - .*fake_writer.sh \(pid [0-9]+\)" "--exec title" || true
+gdir=$(ls -d "$tmp"/likelytop.* 2>/dev/null)
+[ -n "$gdir" ] && ok || fail "--exec: no private directory under \$TMPDIR"
+keys g q
+wait_exit g 0
+[ -z "$(ls -d "$tmp"/likelytop.* 2>/dev/null)" ] && ok || fail "--exec left its directory"
+finish

@@ -1,0 +1,213 @@
+/* likelytop's key table and model, without a terminal: every binding
+ * returns what to redo; sort column walk; filter editing; selection;
+ * zero; history and sparkline. */
+#include "testutil.h"
+#include <errno.h>
+#include "keys.h"
+#include "model.h"
+
+static void quit_and_unknown(void **state)
+{
+	struct lt_ui ui;
+
+	(void)state;
+	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
+	assert_int_equal(lt_ui_key(&ui, 'q'), LT_REDO_QUIT);
+	assert_int_equal(lt_ui_key(&ui, 'x'), LT_REDO_NONE);
+	assert_true(lt_ui_key(&ui, ' ') & LT_REDO_COLLECT);
+	assert_true(lt_ui_key(&ui, 'z') & LT_REDO_ZERO);
+	assert_true(lt_ui_key(&ui, LT_KEY_RESIZE) & LT_REDO_RESIZE);
+}
+
+static void sort_columns(void **state)
+{
+	struct lt_ui ui;
+
+	(void)state;
+	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
+	assert_true(lt_ui_key(&ui, '>') & LT_REDO_SORT);
+	assert_int_equal(ui.sort, KATTR_PROF_SORT_PERCENT);
+	lt_ui_key(&ui, '>');
+	assert_int_equal(ui.sort, KATTR_PROF_SORT_RATE);
+	lt_ui_key(&ui, '>');
+	lt_ui_key(&ui, '>');
+	assert_int_equal(ui.sort, KATTR_PROF_SORT_FILE);
+	lt_ui_key(&ui, '>');		/* stops at the last column */
+	assert_int_equal(ui.sort, KATTR_PROF_SORT_FILE);
+	for (int i = 0; i < 10; i++)
+		lt_ui_key(&ui, '<');
+	assert_int_equal(ui.sort, KATTR_PROF_SORT_CORRECT);
+	assert_false(ui.reverse);
+	assert_true(lt_ui_key(&ui, 'R') & LT_REDO_SORT);
+	assert_true(ui.reverse);
+	lt_ui_key(&ui, 'I');
+	assert_false(ui.reverse);
+	/* total has no column: the walk starts from incorrect */
+	lt_ui_init(&ui, KATTR_PROF_SORT_TOTAL, false);
+	lt_ui_key(&ui, '>');
+	assert_int_equal(ui.sort, KATTR_PROF_SORT_INCORRECT);
+}
+
+static void filter_editing(void **state)
+{
+	struct lt_ui ui;
+
+	(void)state;
+	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
+	lt_ui_key(&ui, '/');
+	assert_true(ui.editing);
+	/* While typing, bindings do not fire: 'q' is a letter. */
+	assert_int_equal(lt_ui_key(&ui, 'q'), LT_REDO_DRAW);
+	lt_ui_key(&ui, 'x');
+	lt_ui_key(&ui, LT_KEY_BACKSPACE);
+	lt_ui_key(&ui, 'k');
+	assert_string_equal(ui.edit, "qk");
+	assert_string_equal(ui.filter, "");
+	assert_true(lt_ui_key(&ui, LT_KEY_ENTER) & LT_REDO_SORT);
+	assert_false(ui.editing);
+	assert_string_equal(ui.filter, "qk");
+	/* Esc while typing keeps the old filter */
+	lt_ui_key(&ui, '/');
+	lt_ui_key(&ui, 'z');
+	lt_ui_key(&ui, LT_KEY_ESC);
+	assert_string_equal(ui.filter, "qk");
+	/* Esc in the list clears it */
+	assert_true(lt_ui_key(&ui, LT_KEY_ESC) & LT_REDO_SORT);
+	assert_string_equal(ui.filter, "");
+	/* The filter cannot overflow. */
+	lt_ui_key(&ui, '/');
+	for (int i = 0; i < 500; i++)
+		lt_ui_key(&ui, 'a');
+	assert_int_equal(strlen(ui.edit), LT_FILTER_MAX - 1);
+}
+
+static void screens_and_freeze(void **state)
+{
+	struct lt_ui ui;
+
+	(void)state;
+	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
+	lt_ui_key(&ui, 'f');
+	assert_true(ui.frozen);
+	lt_ui_key(&ui, 'f');
+	assert_false(ui.frozen);
+	lt_ui_key(&ui, 'h');
+	assert_int_equal(ui.screen, LT_SCREEN_HELP);
+	lt_ui_key(&ui, 'x');		/* any key leaves help */
+	assert_int_equal(ui.screen, LT_SCREEN_LIST);
+	lt_ui_key(&ui, '?');
+	assert_int_equal(lt_ui_key(&ui, 'q'), LT_REDO_QUIT);
+	ui.screen = LT_SCREEN_LIST;
+	/* Enter with no rows does nothing; with rows it pins the site. */
+	assert_int_equal(lt_ui_key(&ui, LT_KEY_ENTER), LT_REDO_NONE);
+	ui.nrows = 3;
+	assert_true(lt_ui_key(&ui, LT_KEY_ENTER) & LT_REDO_PIN);
+	assert_int_equal(ui.screen, LT_SCREEN_DETAIL);
+	lt_ui_key(&ui, LT_KEY_ESC);
+	assert_int_equal(ui.screen, LT_SCREEN_LIST);
+}
+
+static void selection(void **state)
+{
+	struct lt_ui ui;
+
+	(void)state;
+	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
+	ui.nrows = 100;
+	ui.page = 10;
+	lt_ui_key(&ui, LT_KEY_UP);
+	assert_int_equal(ui.sel, 0);
+	lt_ui_key(&ui, LT_KEY_DOWN);
+	lt_ui_key(&ui, 'j');
+	assert_int_equal(ui.sel, 2);
+	lt_ui_key(&ui, LT_KEY_PGDN);
+	assert_int_equal(ui.sel, 12);
+	assert_int_equal(ui.top, 3);		/* scrolled to keep it visible */
+	lt_ui_key(&ui, LT_KEY_END);
+	assert_int_equal(ui.sel, 99);
+	assert_int_equal(ui.top, 90);
+	lt_ui_key(&ui, LT_KEY_PGUP);
+	assert_int_equal(ui.sel, 89);
+	lt_ui_key(&ui, LT_KEY_HOME);
+	assert_int_equal(ui.sel, 0);
+	assert_int_equal(ui.top, 0);
+	ui.sel = 50;
+	ui.nrows = 5;		/* the filter shrank the list */
+	lt_ui_clamp(&ui);
+	assert_int_equal(ui.sel, 4);
+}
+
+static const char SNAP1[] =
+	"Likely Profiling Results\n"
+	"+unlikely |      100|       10\tkfree()@:mm/slab.c@3380\n"
+	" likely   |       50|        1\tmain_loop()@:a.c@7\n";
+static const char SNAP2[] =
+	"Likely Profiling Results\n"
+	"+unlikely |      300|       20\tkfree()@:mm/slab.c@3380\n"
+	" likely   |       90|        1\tmain_loop()@:a.c@7\n";
+
+static void model_zero_and_history(void **state)
+{
+	struct lt_model m;
+	const struct lt_hist *h;
+
+	(void)state;
+	lt_model_init(&m);
+	assert_int_equal(lt_model_update(&m, strdup(SNAP1), strlen(SNAP1), 10.0, NULL), 0);
+	assert_int_equal(lt_model_select(&m, NULL, KATTR_PROF_SORT_INCORRECT, false, 0), 0);
+	assert_int_equal(m.nrows, 2);
+	assert_string_equal(m.rows[0]->function, "kfree");
+	assert_false(m.rows[0]->has_rate);
+	assert_int_equal(lt_model_zero(&m, 10.0), 0);
+	assert_int_equal(m.shown.entries[0].incorrect, 0);
+	assert_int_equal(lt_model_update(&m, strdup(SNAP2), strlen(SNAP2), 12.0, NULL), 0);
+	lt_model_select(&m, NULL, KATTR_PROF_SORT_INCORRECT, false, 0);
+	/* counts since z: kfree +200 wrong, main_loop +0 wrong */
+	assert_string_equal(m.rows[0]->function, "kfree");
+	assert_int_equal(m.rows[0]->incorrect, 200);
+	assert_int_equal(m.rows[0]->correct, 10);
+	assert_true(m.rows[0]->rate > 99.9 && m.rows[0]->rate < 100.1);
+	lt_model_record(&m, 2, NULL);
+	h = lt_model_history(&m, m.rows[0]);
+	assert_non_null(h);
+	assert_int_equal(h->n, 1);
+	assert_true(h->rate[0] > 99.9f);
+	/* Recording twice for one snapshot adds nothing. */
+	lt_model_record(&m, 2, NULL);
+	assert_int_equal(h->n, 1);
+	/* A snapshot that does not parse keeps the previous one. */
+	assert_int_equal(lt_model_update(&m, strdup("junk\n"), 5, 13.0, NULL), -ENODATA);
+	assert_int_equal(m.shown.n, 2);
+	lt_model_free(&m);
+}
+
+static void sparkline(void **state)
+{
+	float v[4] = { 0, 1, 2, 4 };
+	char out[64];
+
+	(void)state;
+	lt_sparkline(v, 4, false, out);
+	assert_string_equal(out, "_-+@");
+	lt_sparkline(v, 4, true, out);
+	assert_int_equal(strlen(out), 12);
+	v[3] = 0;
+	v[1] = v[2] = 0;
+	lt_sparkline(v, 4, false, out);
+	assert_string_equal(out, "____");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(quit_and_unknown),
+		cmocka_unit_test(sort_columns),
+		cmocka_unit_test(filter_editing),
+		cmocka_unit_test(screens_and_freeze),
+		cmocka_unit_test(selection),
+		cmocka_unit_test(model_zero_and_history),
+		cmocka_unit_test(sparkline),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,465 @@
+/* The profile model: parsers on the three formats (the reference rows
+ * included), bad input, diffs and wrap, every sort order, filters. */
+#include "testutil.h"
+#include <errno.h>
+#include "kattr/profile.h"
+
+static const char LIKELY_SAMPLE[] =
+	"Likely Profiling Results\n"
+	" --------------------------------------------------------------------\n"
+	"[+- ] Type | # True | # False | Function:Filename@Line\n"
+	" unlikely |        0|        3\ttcp_sacktag_write_queue()@:net/ipv4/tcp_input.c@1215\n"
+	"+unlikely |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n"
+	"-likely   |        0|     1945\taudit_free()@:kernel/auditsc.c@715\n";
+
+static const char ANNOTATED_SAMPLE[] =
+	" correct incorrect  %        Function                  File              Line\n"
+	" ------- ---------  -        --------                  ----              ----\n"
+	"       0    17127 100 ip_neigh_for_gw                route.h              393\n"
+	"       5/12       3  37 some_function                  file.c               42\n"
+	"       0        0   X never_hit                      never.c              7\n";
+
+static const char ALL_SAMPLE[] =
+	"   miss      hit    %        Function                  File              Line\n"
+	" ------- ---------  -        --------                  ----              ----\n"
+	"     300      100  25 do_thing                       thing.c              10\n"
+	"       0       50 100 always                         thing.c              20\n";
+
+static struct kattr_profile *parse(const char *s, enum kattr_prof_format f)
+{
+	struct kattr_profile *p = NULL;
+
+	assert_int_equal(kattr_profile_parse(s, strlen(s), f, &p), 0);
+	assert_non_null(p);
+	return p;
+}
+
+static void likely_prof_reference_rows(void **state)
+{
+	struct kattr_profile *p = parse(LIKELY_SAMPLE, KATTR_PROF_FMT_UNKNOWN);
+	const struct kattr_prof_entry *e = p->entries;
+
+	(void)state;
+	assert_int_equal(p->format, KATTR_PROF_FMT_LIKELY_PROF);
+	assert_true(p->has_header);
+	assert_int_equal(p->n, 3);
+	assert_int_equal(p->bad_rows, 0);
+	assert_int_equal(p->counter_bits, 32);
+	/* unlikely: correct = # False, incorrect = # True */
+	assert_int_equal(e[0].hint, KATTR_PROF_HINT_UNLIKELY);
+	assert_int_equal(e[0].correct, 3);
+	assert_int_equal(e[0].incorrect, 0);
+	assert_string_equal(e[0].function, "tcp_sacktag_write_queue");
+	assert_string_equal(e[0].file, "net/ipv4/tcp_input.c");
+	assert_int_equal(e[0].line, 1215);
+	assert_false(e[0].has_constant);
+	assert_int_equal(e[1].incorrect, 5050);
+	assert_int_equal(e[1].correct, 0);
+	assert_true(kattr_prof_entry_is_wrong(&e[1]));
+	/* likely: correct = # True, incorrect = # False */
+	assert_int_equal(e[2].hint, KATTR_PROF_HINT_LIKELY);
+	assert_int_equal(e[2].correct, 0);
+	assert_int_equal(e[2].incorrect, 1945);
+	assert_string_equal(e[2].function, "audit_free");
+	assert_string_equal(e[2].file, "kernel/auditsc.c");
+	assert_int_equal(e[2].line, 715);
+	assert_true(kattr_prof_entry_is_wrong(&e[2]));
+	assert_false(kattr_prof_entry_is_wrong(&e[0]));
+	kattr_profile_free(p);
+}
+
+static void likely_prof_edge_rows(void **state)
+{
+	/* Counters at 2^32-1 widen the column; the kernel's flag compared
+	 * signed ints, so it is ignored; '@' inside a path; header only. */
+	static const char s[] =
+		"Likely Profiling Results\n"
+		" --------------------------------------------------------------------\n"
+		"[+- ] Type | # True | # False | Function:Filename@Line\n"
+		" unlikely |4294967295|        1\tkfree()@:/home/u/my@src/slab.c@3380\n"
+		"-likely   |       10|       20\tf()@:a.c@1\r\n";
+	struct kattr_profile *p = parse(s, KATTR_PROF_FMT_UNKNOWN);
+
+	(void)state;
+	assert_int_equal(p->n, 2);
+	assert_int_equal(p->entries[0].incorrect, 4294967295ULL);
+	assert_string_equal(p->entries[0].file, "/home/u/my@src/slab.c");
+	assert_int_equal(p->entries[0].line, 3380);
+	assert_true(kattr_prof_entry_is_wrong(&p->entries[0]));
+	assert_int_equal(p->entries[1].line, 1);
+	kattr_profile_free(p);
+
+	p = parse("Likely Profiling Results\n", KATTR_PROF_FMT_UNKNOWN);
+	assert_int_equal(p->n, 0);
+	assert_int_equal(p->format, KATTR_PROF_FMT_LIKELY_PROF);
+	kattr_profile_free(p);
+}
+
+static void annotated_reference_rows(void **state)
+{
+	struct kattr_profile *p = parse(ANNOTATED_SAMPLE, KATTR_PROF_FMT_UNKNOWN);
+	const struct kattr_prof_entry *e = p->entries;
+
+	(void)state;
+	assert_int_equal(p->format, KATTR_PROF_FMT_ANNOTATED);
+	assert_int_equal(p->n, 3);
+	assert_int_equal(p->bad_rows, 0);
+	assert_int_equal(p->counter_bits, 64);
+	assert_int_equal(e[0].hint, KATTR_PROF_HINT_ANNOTATED);
+	assert_int_equal(e[0].correct, 0);
+	assert_int_equal(e[0].incorrect, 17127);
+	assert_string_equal(e[0].function, "ip_neigh_for_gw");
+	assert_string_equal(e[0].file, "route.h");
+	assert_int_equal(e[0].line, 393);
+	assert_true(e[0].has_constant);
+	assert_int_equal(e[1].correct, 5);
+	assert_int_equal(e[1].constant, 12);
+	assert_int_equal(e[1].incorrect, 3);
+	assert_int_equal((int)kattr_prof_entry_pct(&e[1]), 37);
+	assert_true(kattr_prof_entry_pct(&e[2]) < 0);
+	kattr_profile_free(p);
+}
+
+static void all_branches_rows(void **state)
+{
+	struct kattr_profile *p = parse(ALL_SAMPLE, KATTR_PROF_FMT_UNKNOWN);
+
+	(void)state;
+	assert_int_equal(p->format, KATTR_PROF_FMT_ALL);
+	assert_int_equal(p->n, 2);
+	assert_int_equal(p->entries[0].hint, KATTR_PROF_HINT_NONE);
+	assert_int_equal(p->entries[0].correct, 300);	/* not taken */
+	assert_int_equal(p->entries[0].incorrect, 100);	/* taken */
+	assert_int_equal((int)kattr_prof_entry_pct(&p->entries[0]), 25);
+	/* No hint, so never "wrong". */
+	assert_false(kattr_prof_entry_is_wrong(&p->entries[1]));
+	kattr_profile_free(p);
+}
+
+static void bad_input(void **state)
+{
+	struct kattr_profile *p = NULL;
+	static const char bin[] = "\x01\x02\0\xff\n\0\0";
+	static const char mixed[] =
+		"Likely Profiling Results\n"
+		" unlikely |        0|        3\tok()@:a.c@1\n"
+		" unlikely |        0|        3\ttrunc()@:a.c@\n"
+		" unlikely |        0|        3\ttrunc()@:a.c\n"
+		" unlikely |        0|     \n"
+		" unlikely |99999999999999999999|        3\tbig()@:a.c@1\n"
+		" unlikely |18446744073709551615|        3\tmax()@:a.c@2\n"
+		" maybe    |        0|        3\tx()@:a.c@1\n"
+		"garbage\n"
+		" likely   |        1|        2\tneg()@:a.c@-5\n"
+		" likely   |        1|        2\t()@:a.c@5\n"
+		" correct incorrect  %        Function                  File              Line\n"
+		" likely   |        1|        2\tsp ace()@:a.c@5\n"
+		" likely   |        1|        2\tesc\033[2J()@:a.c@5\n"
+		" likely   |        1|        2\tf()@:a\033]0;x\007.c@5\n";
+	char *longline;
+	size_t n = 1 << 20;
+
+	(void)state;
+	assert_int_equal(kattr_profile_parse("", 0, 0, &p), -ENODATA);
+	assert_int_equal(kattr_profile_parse(bin, sizeof(bin), 0, &p), -ENODATA);
+	assert_int_equal(kattr_profile_parse("garbage\nmore\n", 13, 0, &p),
+			 -ENODATA);
+	p = parse(mixed, 0);
+	assert_int_equal(p->n, 2);
+	assert_int_equal(p->bad_rows, 12);
+	assert_string_equal(p->entries[0].function, "ok");
+	assert_int_equal(p->entries[1].incorrect, UINT64_MAX);
+	assert_int_equal(p->counter_bits, 64);
+	kattr_profile_free(p);
+
+	/* Truncated mid-row (a torn read): the last row is skipped. */
+	p = parse("Likely Profiling Results\n likely   |        1|        2\tf()@:a.c@1\n likely   |   ",
+		  0);
+	assert_int_equal(p->n, 1);
+	assert_int_equal(p->bad_rows, 1);
+	kattr_profile_free(p);
+
+	/* A very long line (a 1 MiB function name) parses or is skipped,
+	 * never truncated into a wrong name. */
+	longline = malloc(n + 64);
+	assert_non_null(longline);
+	strcpy(longline, " likely   |        1|        2\t");
+	memset(longline + strlen(longline), 'f', n);
+	strcpy(longline + 31 + n, "()@:a.c@9\n");
+	p = parse(longline, KATTR_PROF_FMT_LIKELY_PROF);
+	assert_int_equal(p->n, 1);
+	assert_int_equal(strlen(p->entries[0].function), n);
+	kattr_profile_free(p);
+	free(longline);
+
+	/* Trace rows: wrong token counts, X with counts, bad percent. */
+	p = parse(" correct incorrect  %        Function                  File              Line\n"
+		  "       1        2  66 f a.c 3\n"
+		  "       1        2  66 f a.c\n"
+		  "       1        2   X f a.c 3\n"
+		  "       1        2 101 f a.c 3\n"
+		  "       1/x      2  66 f a.c 3\n"
+		  "       1        2  66 f a.c 3 extra\n"
+		  "       1        2  66 f\033[1m a.c 3\n", 0);
+	assert_int_equal(p->n, 1);
+	assert_int_equal(p->bad_rows, 6);
+	kattr_profile_free(p);
+}
+
+static void headerless_rows(void **state)
+{
+	struct kattr_profile *p;
+
+	(void)state;
+	p = parse(" likely   |        7|        2\tf()@:a.c@1\n", 0);
+	assert_int_equal(p->format, KATTR_PROF_FMT_LIKELY_PROF);
+	assert_int_equal(p->entries[0].correct, 7);
+	kattr_profile_free(p);
+	p = parse("       4        2  33 f a.c 3\n", 0);
+	assert_int_equal(p->format, KATTR_PROF_FMT_ANNOTATED);
+	kattr_profile_free(p);
+}
+
+static void counter_wrap(void **state)
+{
+	(void)state;
+	assert_int_equal(kattr_prof_counter_delta(5, 9, 32), 4);
+	assert_int_equal(kattr_prof_counter_delta(4294967290ULL, 5, 32), 11);
+	assert_int_equal(kattr_prof_counter_delta(4294967295ULL, 0, 32), 1);
+	/* A 64-bit counter going down was reset: count from zero. */
+	assert_int_equal(kattr_prof_counter_delta(100, 7, 64), 7);
+}
+
+static void diff_and_rates(void **state)
+{
+	static const char a[] =
+		"Likely Profiling Results\n"
+		" unlikely |        0|        3\tf()@:a.c@1\n"
+		"-likely   |        0|4294967290\tg()@:b.c@2\n"
+		" likely   |        5|        0\tdup()@:c.c@3\n"
+		" likely   |        7|        0\tdup()@:c.c@3\n";
+	static const char b[] =
+		"Likely Profiling Results\n"
+		" likely   |       20|        1\tnew()@:n.c@9\n"
+		" unlikely |       10|        3\tf()@:a.c@1\n"
+		"-likely   |        0|       10\tg()@:b.c@2\n"
+		" likely   |       15|        0\tdup()@:c.c@3\n"
+		" likely   |       17|        0\tdup()@:c.c@3\n";
+	struct kattr_profile *pa = parse(a, 0), *pb = parse(b, 0);
+	const struct kattr_prof_entry *e = pb->entries;
+
+	(void)state;
+	assert_int_equal(kattr_profile_diff(pa, pb, 2.0), 0);
+	assert_true(e[0].has_rate);
+	assert_int_equal(e[0].d_incorrect, 1);	/* new site counts from 0 */
+	assert_int_equal(e[1].d_incorrect, 10);
+	assert_int_equal(e[1].d_correct, 0);
+	assert_true(e[1].rate > 4.99 && e[1].rate < 5.01);
+	assert_int_equal(e[2].d_incorrect, 16);	/* wrapped */
+	assert_true(e[2].rate > 7.99 && e[2].rate < 8.01);
+	assert_int_equal(e[3].d_correct, 10);	/* k-th duplicate to k-th */
+	assert_int_equal(e[4].d_correct, 10);
+	assert_int_equal(kattr_profile_diff(pa, pb, 0), -EINVAL);
+	assert_int_equal(kattr_profile_diff(NULL, pb, 1), 0);
+	assert_false(pb->entries[1].has_rate);
+
+	/* Zero: counts since the base. */
+	assert_int_equal(kattr_profile_rebase(pa, pb), 0);
+	assert_int_equal(e[1].incorrect, 10);
+	assert_int_equal(e[1].correct, 0);
+	assert_int_equal(e[2].incorrect, 16);
+	assert_int_equal(e[0].correct, 20);
+	kattr_profile_free(pa);
+	kattr_profile_free(pb);
+
+	/* Another format: no rates. */
+	pa = parse(ANNOTATED_SAMPLE, 0);
+	pb = parse(LIKELY_SAMPLE, 0);
+	assert_int_equal(kattr_profile_diff(pa, pb, 1), 0);
+	assert_false(pb->entries[0].has_rate);
+	kattr_profile_free(pa);
+	kattr_profile_free(pb);
+}
+
+/* Sites in another order (a re-sorted tracefs read): matched by hash. */
+static void diff_reordered(void **state)
+{
+	static const char a[] =
+		"Likely Profiling Results\n"
+		" likely   |        5|        0\tdup()@:c.c@3\n"
+		" unlikely |        0|        3\tf()@:a.c@1\n"
+		" likely   |        7|        0\tdup()@:c.c@3\n"
+		" likely   |        1|        1\tgone()@:g.c@1\n";
+	static const char b[] =
+		"Likely Profiling Results\n"
+		" unlikely |        4|        3\tf()@:a.c@1\n"
+		" likely   |        9|        0\tdup()@:c.c@3\n"
+		" likely   |       15|        0\tdup()@:c.c@3\n"
+		" unlikely |        4|        3\tf()@:a.c@2\n";
+	struct kattr_profile *pa = parse(a, 0), *pb = parse(b, 0);
+	size_t idx[4];
+
+	(void)state;
+	assert_int_equal(kattr_profile_match(pa, pb, idx), 0);
+	assert_int_equal(idx[0], 1);
+	assert_int_equal(idx[1], 0);	/* first dup to first dup */
+	assert_int_equal(idx[2], 2);
+	assert_int_equal(idx[3], SIZE_MAX);	/* another line: a new site */
+	assert_int_equal(kattr_profile_diff(pa, pb, 1.0), 0);
+	assert_int_equal(pb->entries[0].d_incorrect, 4);
+	assert_int_equal(pb->entries[1].d_correct, 4);
+	assert_int_equal(pb->entries[2].d_correct, 8);
+	assert_int_equal(pb->entries[3].d_incorrect, 4);
+	kattr_profile_free(pa);
+	kattr_profile_free(pb);
+}
+
+static const char SORT_SAMPLE[] =
+	"Likely Profiling Results\n"
+	" likely   |       90|       10\tb_fn()@:z.c@5\n"	/* 10%  t100 */
+	"-likely   |        1|       30\ta_fn()@:y.c@7\n"	/* 96%  t31  */
+	" unlikely |       50|      500\tc_fn()@:x.c@9\n"	/* 9%   t550 */
+	" unlikely |        0|        0\td_fn()@:x.c@1\n";	/* X    t0   */
+
+static void expect_order(struct kattr_profile *p, enum kattr_prof_sort k,
+			 bool rev, const char *want)
+{
+	const struct kattr_prof_entry *v[8];
+	char got[16] = "";
+	size_t n = kattr_prof_select(p, NULL, v);
+
+	kattr_prof_sort(v, n, k, rev);
+	for (size_t i = 0; i < n; i++)
+		got[i] = v[i]->function[0];
+	got[n] = '\0';
+	if (strcmp(got, want))
+		fail_msg("sort %s%s: got %s, want %s", kattr_prof_sort_name(k),
+			 rev ? " reversed" : "", got, want);
+}
+
+static void every_sort(void **state)
+{
+	struct kattr_profile *p = parse(SORT_SAMPLE, 0);
+	enum kattr_prof_sort k;
+
+	(void)state;
+	/* unlikely c: correct = # False = 500, incorrect = # True = 50 */
+	expect_order(p, KATTR_PROF_SORT_INCORRECT, false, "cabd");
+	expect_order(p, KATTR_PROF_SORT_INCORRECT, true, "dbac");
+	expect_order(p, KATTR_PROF_SORT_CORRECT, false, "cbad");
+	expect_order(p, KATTR_PROF_SORT_PERCENT, false, "abcd");
+	expect_order(p, KATTR_PROF_SORT_TOTAL, false, "cbad");
+	expect_order(p, KATTR_PROF_SORT_FUNCTION, false, "abcd");
+	expect_order(p, KATTR_PROF_SORT_FUNCTION, true, "dcba");
+	expect_order(p, KATTR_PROF_SORT_FILE, false, "dcab");
+	/* No rates yet: all equal, so the site order decides. */
+	expect_order(p, KATTR_PROF_SORT_RATE, false, "abcd");
+	p->entries[3].has_rate = true;
+	p->entries[3].rate = 3;
+	p->entries[0].has_rate = true;
+	p->entries[0].rate = 1;
+	expect_order(p, KATTR_PROF_SORT_RATE, false, "dbac");
+	expect_order(p, KATTR_PROF_SORT_RATE, true, "cabd");
+
+	assert_int_equal(kattr_prof_sort_parse("percent", &k), 0);
+	assert_int_equal(k, KATTR_PROF_SORT_PERCENT);
+	assert_int_equal(kattr_prof_sort_parse("bogus", &k), -EINVAL);
+	for (int i = 0; i < KATTR_PROF_SORT_COUNT_; i++) {
+		assert_int_equal(kattr_prof_sort_parse(
+			kattr_prof_sort_name((enum kattr_prof_sort)i), &k), 0);
+		assert_int_equal(k, i);
+	}
+	kattr_profile_free(p);
+}
+
+/* kattr_prof_sort_top(): the first k entries equal a full sort's. */
+static void sort_top_k(void **state)
+{
+	enum { N = 3000 };
+	char *text = malloc(N * 80 + 64), *p = text;
+	const struct kattr_prof_entry **full, **top;
+	struct kattr_profile *prof;
+	unsigned int seed = 7;
+
+	(void)state;
+	assert_non_null(text);
+	p += sprintf(p, "Likely Profiling Results\n");
+	for (int i = 0; i < N; i++) {
+		seed = seed * 1103515245u + 12345u;
+		/* few distinct counts: many ties, broken by name */
+		p += sprintf(p, " %s |%9u|%9u\tf%u()@:d/%u.c@%d\n",
+			     seed & 1 ? "likely  " : "unlikely", (seed >> 8) % 50,
+			     (seed >> 16) % 40, (seed >> 4) % 500, i % 7, i);
+	}
+	prof = parse(text, 0);
+	full = malloc(N * sizeof(*full));
+	top = malloc(N * sizeof(*top));
+	assert_non_null(full);
+	assert_non_null(top);
+	for (int key = 0; key < KATTR_PROF_SORT_COUNT_; key++) {
+		for (int rev = 0; rev < 2; rev++) {
+			static const size_t ks[] = { 1, 2, 9, 40, 1000, N - 1, N };
+
+			kattr_prof_select(prof, NULL, full);
+			kattr_prof_sort(full, N, (enum kattr_prof_sort)key, rev);
+			for (size_t j = 0; j < sizeof(ks) / sizeof(ks[0]); j++) {
+				kattr_prof_select(prof, NULL, top);
+				kattr_prof_sort_top(top, N, (enum kattr_prof_sort)key,
+						    rev, ks[j]);
+				for (size_t i = 0; i < ks[j]; i++)
+					if (top[i] != full[i])
+						fail_msg("sort %s%s top %zu: row %zu differs",
+							 kattr_prof_sort_name((enum kattr_prof_sort)key),
+							 rev ? " reversed" : "", ks[j], i);
+			}
+		}
+	}
+	free(full);
+	free(top);
+	free(text);
+	kattr_profile_free(prof);
+}
+
+static void filters(void **state)
+{
+	struct kattr_profile *p = parse(SORT_SAMPLE, 0);
+	const struct kattr_prof_entry *v[8];
+	struct kattr_prof_filter f = { 0 };
+
+	(void)state;
+	f.substr = "y.c";
+	assert_int_equal(kattr_prof_select(p, &f, v), 1);
+	assert_string_equal(v[0]->function, "a_fn");
+	f.substr = "_fn";
+	assert_int_equal(kattr_prof_select(p, &f, v), 4);
+	f.substr = "c_f";
+	assert_int_equal(kattr_prof_select(p, &f, v), 1);
+	f.substr = NULL;
+	f.wrong_only = true;
+	assert_int_equal(kattr_prof_select(p, &f, v), 1);
+	assert_string_equal(v[0]->function, "a_fn");
+	f.wrong_only = false;
+	f.min_total = 100;
+	assert_int_equal(kattr_prof_select(p, &f, v), 2);
+	kattr_profile_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(likely_prof_reference_rows),
+		cmocka_unit_test(likely_prof_edge_rows),
+		cmocka_unit_test(annotated_reference_rows),
+		cmocka_unit_test(all_branches_rows),
+		cmocka_unit_test(bad_input),
+		cmocka_unit_test(headerless_rows),
+		cmocka_unit_test(counter_wrap),
+		cmocka_unit_test(diff_and_rates),
+		cmocka_unit_test(diff_reordered),
+		cmocka_unit_test(every_sort),
+		cmocka_unit_test(sort_top_k),
+		cmocka_unit_test(filters),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,75 @@
+# Shared start of rgctl's shell tests: helpers, a unique group prefix, and a
+# cleanup that runs whatever happens (moves tasks back, removes groups,
+# kills what the test started).
+. "$SRC_DIR/tests/cli/lib.sh"
+RG=$(tool_path rgctl)
+[ -x "$RG" ] || { echo "FAIL: $RG not built"; exit 1; }
+G=rgt$$				# unique group prefix for this run
+SPAWNED=()
+CLEANUPS=()
+
+# mount_of FSTYPE [SUPER_OPT]: the first mount point of that type, from
+# mountinfo (never a hard-coded path).
+mount_of() {
+	awk -v t="$1" -v o="${2:-}" '{
+		for (i = 7; i <= NF; i++) if ($i == "-") break
+		if ($(i + 1) != t) next
+		if (o != "") { n = split($(i + 3), a, ","); f = 0
+			for (k = 1; k <= n; k++) if (a[k] == o) f = 1
+			if (!f) next }
+		print $5; exit }' /proc/self/mountinfo
+}
+
+# cg_remove DIR: move every task below DIR to the hierarchy root ROOT, then
+# remove the directories, deepest first.
+cg_remove() {
+	local root=$1 dir=$2 d t file
+	[ -d "$dir" ] || return 0
+	file=tasks
+	[ -f "$root/tasks" ] || file=cgroup.procs
+	find "$dir" -depth -type d | while read -r d; do
+		for t in $(cat "$d/$file" 2>/dev/null); do
+			echo "$t" >"$root/$file" 2>/dev/null
+		done
+		rmdir "$d" 2>/dev/null
+	done
+}
+
+cleanup() {
+	local c
+	for c in "${CLEANUPS[@]}"; do eval "$c"; done
+	if [ ${#SPAWNED[@]} -gt 0 ]; then
+		kill "${SPAWNED[@]}" 2>/dev/null
+		wait "${SPAWNED[@]}" 2>/dev/null
+	fi
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# spawn N: start N sleeps; their pids go to SPAWNED and $PIDS
+spawn() {
+	local i
+	PIDS=()
+	for ((i = 0; i < $1; i++)); do
+		sleep 300 &
+		SPAWNED+=($!)
+		PIDS+=($!)
+	done
+}
+
+# json_get JSON FILTER: jq -r, fails the check when jq cannot parse it
+json_get() {
+	local v
+	if ! v=$(printf '%s' "$1" | jq -er "$2" 2>&1); then
+		fail "jq '$2' on '${1:0:300}': $v"
+		return 1
+	fi
+	printf '%s' "$v"
+}
+
+expect_eq() {	# expect_eq GOT WANT what
+	if [ "$1" = "$2" ]; then ok; else fail "$3: got '${1:0:300}', expected '$2'"; fi
+}
+
+# in_file FILE ID: is ID one of FILE's lines?
+in_file() { grep -qx -- "$2" "$1" 2>/dev/null; }

@@ -1,0 +1,453 @@
+/* lib/rg_parse.c and lib/rg.c: names, pids, shares values, backend text,
+ * and opening a hierarchy from a captured tree (--sysroot). */
+#include "testutil.h"
+#include <errno.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include "kattr/rg.h"
+
+static void backend_names(void **state)
+{
+	enum kattr_rg_backend b;
+
+	(void)state;
+	assert_int_equal(kattr_rg_backend_parse("rgcs", &b), 0);
+	assert_int_equal(b, KATTR_RG_RGCS);
+	assert_int_equal(kattr_rg_backend_parse("cgroup1", &b), 0);
+	assert_int_equal(b, KATTR_RG_CGROUP1);
+	assert_int_equal(kattr_rg_backend_parse("cgroup2", &b), 0);
+	assert_int_equal(b, KATTR_RG_CGROUP2);
+	assert_int_equal(kattr_rg_backend_parse("cgroup", &b), -EINVAL);
+	assert_int_equal(kattr_rg_backend_parse("", &b), -EINVAL);
+	assert_string_equal(kattr_rg_backend_name(KATTR_RG_CGROUP2), "cgroup2");
+}
+
+static void names(void **state)
+{
+	const char *why = NULL;
+	char longc[300];
+
+	(void)state;
+	assert_int_equal(kattr_rg_name_check("db", false, &why), 0);
+	assert_int_equal(kattr_rg_name_check("db/batch", false, &why), 0);
+	assert_int_equal(kattr_rg_name_check("/", true, &why), 0);
+	assert_int_equal(kattr_rg_name_check("/", false, &why), -EINVAL);
+	assert_int_equal(kattr_rg_name_check("../x", true, &why), -EINVAL);
+	assert_non_null(strstr(why, ".."));
+	assert_int_equal(kattr_rg_name_check("a/../b", true, &why), -EINVAL);
+	assert_int_equal(kattr_rg_name_check("/db", true, &why), -EINVAL);
+	assert_int_equal(kattr_rg_name_check("a//b", true, &why), -EINVAL);
+	assert_int_equal(kattr_rg_name_check("a\nb", true, &why), -EINVAL);
+	assert_int_equal(kattr_rg_name_check("a\x7f", true, &why), -EINVAL);
+	memset(longc, 'x', 256);
+	longc[256] = '\0';
+	assert_int_equal(kattr_rg_name_check(longc, true, &why), -EINVAL);
+	longc[255] = '\0';
+	assert_int_equal(kattr_rg_name_check(longc, true, &why), 0);
+	assert_true(kattr_rg_name_is_root("/"));
+	assert_true(kattr_rg_name_is_root(""));
+	assert_false(kattr_rg_name_is_root("db"));
+	assert_int_equal(kattr_rg_name_depth("/"), 0);
+	assert_int_equal(kattr_rg_name_depth("a"), 1);
+	assert_int_equal(kattr_rg_name_depth("a/b/c/d/e/f"), 6);
+}
+
+static void pids(void **state)
+{
+	pid_t p = 0;
+
+	(void)state;
+	assert_int_equal(kattr_rg_parse_pid("4242", &p), 0);
+	assert_int_equal(p, 4242);
+	assert_int_equal(kattr_rg_parse_pid("1", &p), 0);
+	assert_int_equal(p, 1);
+	assert_int_equal(kattr_rg_parse_pid("2147483647", &p), 0);
+	assert_int_equal(kattr_rg_parse_pid("2147483648", &p), -ERANGE);
+	assert_int_equal(kattr_rg_parse_pid("99999999999999999999999", &p), -ERANGE);
+	/* What RGCS's strtol(base 0) would misread, and other junk. */
+	assert_int_equal(kattr_rg_parse_pid("0x10", &p), -EINVAL);
+	assert_int_equal(kattr_rg_parse_pid("010", &p), -EINVAL);
+	assert_int_equal(kattr_rg_parse_pid("0", &p), -EINVAL);
+	assert_int_equal(kattr_rg_parse_pid("-1", &p), -EINVAL);
+	assert_int_equal(kattr_rg_parse_pid("+1", &p), -EINVAL);
+	assert_int_equal(kattr_rg_parse_pid(" 1", &p), -EINVAL);
+	assert_int_equal(kattr_rg_parse_pid("1 ", &p), -EINVAL);
+	assert_int_equal(kattr_rg_parse_pid("12abc", &p), -EINVAL);
+	assert_int_equal(kattr_rg_parse_pid("", &p), -EINVAL);
+}
+
+#define FMT(b, v, res, want_ret, want)                                       \
+	do {                                                                 \
+		char buf_[256] = "";                                         \
+		const char *why_ = NULL;                                     \
+		int r_ = kattr_rg_shares_format(b, v, res, buf_,             \
+						sizeof(buf_), &why_);        \
+		assert_int_equal(r_, want_ret);                              \
+		if (r_ == 0)                                                 \
+			assert_string_equal(buf_, want);                     \
+		else                                                         \
+			assert_non_null(why_);                               \
+	} while (0)
+
+static void shares_cgroup(void **state)
+{
+	(void)state;
+	FMT(KATTR_RG_CGROUP1, "2", NULL, 0, "2");
+	FMT(KATTR_RG_CGROUP1, "1024", NULL, 0, "1024");
+	FMT(KATTR_RG_CGROUP1, "262144", NULL, 0, "262144");
+	FMT(KATTR_RG_CGROUP1, "1", NULL, -ERANGE, "");
+	FMT(KATTR_RG_CGROUP1, "262145", NULL, -ERANGE, "");
+	FMT(KATTR_RG_CGROUP1, "-5", NULL, -ERANGE, "");
+	FMT(KATTR_RG_CGROUP1, "99999999999999999999999", NULL, -ERANGE, "");
+	FMT(KATTR_RG_CGROUP1, "abc", NULL, -EINVAL, "");
+	FMT(KATTR_RG_CGROUP1, "1e3", NULL, -EINVAL, "");
+	FMT(KATTR_RG_CGROUP1, " 5", NULL, -EINVAL, "");
+	FMT(KATTR_RG_CGROUP1, "0x10", NULL, -EINVAL, "");
+	FMT(KATTR_RG_CGROUP1, "", NULL, -EINVAL, "");
+	FMT(KATTR_RG_CGROUP2, "1", NULL, 0, "1");
+	FMT(KATTR_RG_CGROUP2, "10000", NULL, 0, "10000");
+	FMT(KATTR_RG_CGROUP2, "0", NULL, -ERANGE, "");
+	FMT(KATTR_RG_CGROUP2, "10001", NULL, -ERANGE, "");
+	FMT(KATTR_RG_CGROUP2, "min_shares=1", NULL, -EINVAL, "");
+}
+
+static void shares_rgcs(void **state)
+{
+	(void)state;
+	FMT(KATTR_RG_RGCS, "min_shares=10", NULL, 0, "res=cpu,min_shares=10");
+	FMT(KATTR_RG_RGCS, "min_shares=10", "numtasks", 0,
+	    "res=numtasks,min_shares=10");
+	FMT(KATTR_RG_RGCS, "res=numtasks,max_shares=5", NULL, 0,
+	    "res=numtasks,max_shares=5");
+	FMT(KATTR_RG_RGCS, "child_shares_divisor=100,max_shares=-3,min_shares=-2",
+	    NULL, 0, "res=cpu,min_shares=-2,max_shares=-3,child_shares_divisor=100");
+	FMT(KATTR_RG_RGCS, ",,min_shares=1,,", NULL, 0, "res=cpu,min_shares=1");
+	FMT(KATTR_RG_RGCS, "min_shares=-1", NULL, 0, "res=cpu,min_shares=-1");
+	FMT(KATTR_RG_RGCS, "res=cpu,min_shares=5", "cpu", 0, "res=cpu,min_shares=5");
+	/* keys other than the four of the ABI */
+	FMT(KATTR_RG_RGCS, "guarantee=10", NULL, -EINVAL, "");
+	FMT(KATTR_RG_RGCS, "attrib=1", NULL, -EINVAL, "");
+	FMT(KATTR_RG_RGCS, "min_shares", NULL, -EINVAL, "");
+	FMT(KATTR_RG_RGCS, "10", NULL, -EINVAL, "");
+	FMT(KATTR_RG_RGCS, "min_shares=abc", NULL, -EINVAL, "");
+	FMT(KATTR_RG_RGCS, "min_shares=0x10", NULL, -EINVAL, "");
+	FMT(KATTR_RG_RGCS, "min_shares=", NULL, -EINVAL, "");
+	FMT(KATTR_RG_RGCS, "min_shares=-4", NULL, -ERANGE, "");
+	FMT(KATTR_RG_RGCS, "min_shares=2147483648", NULL, -ERANGE, "");
+	FMT(KATTR_RG_RGCS, "min_shares=1,min_shares=2", NULL, -EINVAL, "");
+	FMT(KATTR_RG_RGCS, "res=cpu,res=cpu,min_shares=1", NULL, -EINVAL, "");
+	FMT(KATTR_RG_RGCS, "res=numtasks,min_shares=1", "cpu", -EINVAL, "");
+	FMT(KATTR_RG_RGCS, "res=,min_shares=1", NULL, -EINVAL, "");
+	FMT(KATTR_RG_RGCS, "res=CPU,min_shares=1", NULL, -EINVAL, "");
+	FMT(KATTR_RG_RGCS, "min_shares=10,max_shares=5", NULL, -ERANGE, "");
+	FMT(KATTR_RG_RGCS, "min_shares=10,max_shares=-3", NULL, 0,
+	    "res=cpu,min_shares=10,max_shares=-3");
+	FMT(KATTR_RG_RGCS, "res=cpu", NULL, -EINVAL, "");
+	/* RGCS would cut at the newline and apply only the first part */
+	FMT(KATTR_RG_RGCS, "min_shares=1\nmax_shares=2", NULL, -EINVAL, "");
+	FMT(KATTR_RG_RGCS, "min_shares=1 ", NULL, -EINVAL, "");
+	FMT(KATTR_RG_AUTO, "1", NULL, -EINVAL, "");
+}
+
+static void rgcs_shares_text(void **state)
+{
+	const char *text =
+		"res=numtasks,min_shares=-3,max_shares=-3,child_shares_divisor=100\n"
+		"res=cpu,min_shares=0,max_shares=-2,child_shares_divisor=100\n";
+	struct kattr_rg_share *v;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(kattr_rg_parse_rgcs_shares(text, &v, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0].res, "numtasks");
+	assert_int_equal(v[0].min_shares, -3);
+	assert_int_equal(v[0].child_shares_divisor, 100);
+	assert_string_equal(v[1].res, "cpu");
+	assert_int_equal(v[1].min_shares, 0);
+	assert_int_equal(v[1].max_shares, -2);
+	free(v);
+	assert_int_equal(kattr_rg_parse_rgcs_shares("", &v, &n), 0);
+	assert_int_equal(n, 0);
+	free(v);
+	assert_int_equal(kattr_rg_parse_rgcs_shares("res=cpu,min_shares=0\n", &v, &n),
+			 -EINVAL);
+	assert_int_equal(kattr_rg_parse_rgcs_shares("garbage\n", &v, &n), -EINVAL);
+}
+
+static void rgcs_stats_text(void **state)
+{
+	const char *text =
+		"numtasks: Current usage 3\n"
+		"numtasks: Number of successes 10\n"
+		"numtasks: Number of failures 0\n"
+		"numtasks: Number of forkrate failures 0\n"
+		"cpu:effective_min_shares=25, load=4\n"
+		"odd line\n";
+	struct kattr_rg_stat *v;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(kattr_rg_parse_rgcs_stats(text, &v, &n), 0);
+	assert_int_equal(n, 7);
+	assert_string_equal(v[0].res, "numtasks");
+	assert_string_equal(v[0].key, "Current usage");
+	assert_true(v[0].has_value);
+	assert_int_equal(v[0].value, 3);
+	assert_string_equal(v[1].key, "Number of successes");
+	assert_int_equal(v[1].value, 10);
+	assert_string_equal(v[4].res, "cpu");
+	assert_string_equal(v[4].key, "effective_min_shares");
+	assert_int_equal(v[4].value, 25);
+	assert_string_equal(v[5].key, "load");
+	assert_int_equal(v[5].value, 4);
+	assert_false(v[6].has_value);
+	assert_string_equal(v[6].key, "odd line");
+	kattr_rg_stats_free(v, n);
+}
+
+static void keyed_text(void **state)
+{
+	struct kattr_rg_stat *v = NULL;
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(kattr_rg_parse_keyed("usage_usec 1537\nuser_usec 1500\n"
+					      "system_usec 37\n", "cpu", &v, &n), 0);
+	assert_int_equal(kattr_rg_parse_keyed("usage 123456789\n", "cpuacct",
+					      &v, &n), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(v[0].key, "usage_usec");
+	assert_int_equal(v[0].value, 1537);
+	assert_string_equal(v[3].res, "cpuacct");
+	assert_int_equal(v[3].value, 123456789);
+	kattr_rg_stats_free(v, n);
+}
+
+static void pid_lists(void **state)
+{
+	pid_t *v;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(kattr_rg_parse_pids("12\n7\n\n3\n", &v, &n), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(v[0], 12);
+	assert_int_equal(v[2], 3);
+	free(v);
+	assert_int_equal(kattr_rg_parse_pids("", &v, &n), 0);
+	assert_int_equal(n, 0);
+	free(v);
+	assert_int_equal(kattr_rg_parse_pids("12\nx\n", &v, &n), -EINVAL);
+}
+
+static void proc_cgroup(void **state)
+{
+	const char *v1 = "9:name=systemd:/\n2:cpuacct:/\n1:cpu:/db/batch\n0::/u\n";
+	const char *co = "3:cpu,cpuacct:/web\n0::/\n";
+	char *p;
+
+	(void)state;
+	assert_int_equal(kattr_rg_parse_proc_cgroup(v1, "cpu", &p), 0);
+	assert_string_equal(p, "/db/batch");
+	free(p);
+	assert_int_equal(kattr_rg_parse_proc_cgroup(v1, NULL, &p), 0);
+	assert_string_equal(p, "/u");
+	free(p);
+	assert_int_equal(kattr_rg_parse_proc_cgroup(v1, "cpuacct", &p), 0);
+	assert_string_equal(p, "/");
+	free(p);
+	assert_int_equal(kattr_rg_parse_proc_cgroup(v1, "cpu,cpuacct", &p), -ENOENT);
+	assert_int_equal(kattr_rg_parse_proc_cgroup(co, "cpuacct,cpu", &p), 0);
+	assert_string_equal(p, "/web");
+	free(p);
+	assert_int_equal(kattr_rg_parse_proc_cgroup(co, "cpu", &p), -ENOENT);
+	assert_int_equal(kattr_rg_parse_proc_cgroup("1:cpu:\n", "cpu", &p), -EINVAL);
+}
+
+static void mkdirs(const char *root, const char *rel)
+{
+	char path[PATH_MAX], *p;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	mkdir(path, 0755);
+}
+
+static void open_from_sysroot(void **state)
+{
+	char *root = tu_mkdtemp(), mi[PATH_MAX], line[1024];
+	struct kattr_rg_share *sh;
+	struct kattr_rg_info *info;
+	enum kattr_rg_backend kind;
+	struct kattr_rg *rg;
+	size_t n;
+
+	(void)state;
+	snprintf(mi, sizeof(mi), "proc/%ld", (long)getpid());
+	mkdirs(root, mi);
+	mkdirs(root, "sys/fs/cgroup/cpu/db");
+	mkdirs(root, "sys/fs/cgroup/unified");
+	mkdirs(root, "tmp");
+	snprintf(line, sizeof(line),
+		 "23 1 0:21 / / rw - ext4 /dev/sda1 rw\n"
+		 "31 23 0:28 / /sys/fs/cgroup rw - tmpfs tmpfs rw\n"
+		 "32 31 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu,cpuacct\n"
+		 "41 31 0:38 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n");
+	snprintf(mi, sizeof(mi), "proc/%ld/mountinfo", (long)getpid());
+	tu_write_file(root, mi, line);
+	tu_write_file(root, "sys/fs/cgroup/cpu/cpu.shares", "1024\n");
+	tu_write_file(root, "sys/fs/cgroup/cpu/tasks", "1\n2\n");
+	tu_write_file(root, "sys/fs/cgroup/cpu/db/cpu.shares", "512\n");
+	tu_write_file(root, "sys/fs/cgroup/cpu/db/tasks", "");
+	tu_write_file(root, "sys/fs/cgroup/unified/cgroup.subtree_control", "\n");
+	assert_int_equal(kattr_set_sysroot(root), 0);
+
+	/* detection: no RGCS, v2 without cpu, so the v1 cpu hierarchy */
+	assert_int_equal(kattr_rg_open(KATTR_RG_AUTO, NULL, &rg), 0);
+	assert_int_equal(kattr_rg_backend_of(rg), KATTR_RG_CGROUP1);
+	assert_string_equal(kattr_rg_root(rg), "/sys/fs/cgroup/cpu");
+	assert_true(kattr_rg_has_shares(rg));
+	assert_int_equal(kattr_rg_shares_get(rg, "db", &sh, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(sh[0].value, 512);
+	free(sh);
+	assert_int_equal(kattr_rg_shares_set(rg, "db", "2048", NULL, NULL), 0);
+	assert_int_equal(kattr_rg_shares_get(rg, "db", &sh, &n), 0);
+	assert_int_equal(sh[0].value, 2048);
+	free(sh);
+	assert_int_equal(kattr_rg_shares_set(rg, "db", "1", NULL, NULL), -ERANGE);
+	assert_int_equal(kattr_rg_shares_get(rg, "nope", &sh, &n), -ENOENT);
+	assert_int_equal(kattr_rg_list(rg, "/", &info, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(info[0].name, "/");
+	assert_int_equal(info[0].nr_tasks, 2);
+	assert_string_equal(info[1].name, "db");
+	assert_int_equal(info[1].depth, 1);
+	assert_int_equal(info[1].shares[0].value, 2048);
+	kattr_rg_list_free(info, n);
+	assert_int_equal(kattr_rg_delete(rg, "/", 0), -EPERM);
+	/* create validates shares before it makes anything */
+	assert_int_equal(kattr_rg_create(rg, "web", 0, "1", NULL), -ERANGE);
+	assert_int_equal(kattr_rg_exists(rg, "web"), -ENOENT);
+	assert_int_equal(kattr_rg_create(rg, "a/b", 0, NULL, NULL), -ENXIO);
+	assert_int_equal(kattr_rg_exists(rg, "a"), -ENOENT);
+	assert_int_equal(kattr_rg_create(rg, "db", 0, NULL, NULL), -EEXIST);
+	kattr_rg_close(rg);
+
+	assert_int_equal(kattr_rg_open(KATTR_RG_CGROUP2, NULL, &rg), 0);
+	assert_false(kattr_rg_has_shares(rg));
+	assert_int_equal(kattr_rg_shares_get(rg, "/", &sh, &n), -EOPNOTSUPP);
+	kattr_rg_close(rg);
+	assert_int_equal(kattr_rg_open(KATTR_RG_RGCS, NULL, &rg), -ENOENT);
+	assert_int_equal(kattr_rg_open(KATTR_RG_AUTO, "/tmp", &rg), -EMEDIUMTYPE);
+	assert_int_equal(kattr_rg_open(KATTR_RG_CGROUP1, "/sys/fs/cgroup/unified",
+				       &rg), -EMEDIUMTYPE);
+	assert_int_equal(kattr_rg_probe("/sys/fs/cgroup/unified", &kind), 0);
+	assert_int_equal(kind, KATTR_RG_CGROUP2);
+	assert_int_equal(kattr_rg_probe("/tmp", &kind), -EMEDIUMTYPE);
+	assert_int_equal(kattr_set_sysroot(NULL), 0);
+	tu_rmtree(root);
+	free(root);
+}
+
+/* RGCS in a captured tree: detection, /proc/PID/task/PID/res_group, depth. */
+static void rgcs_from_sysroot(void **state)
+{
+	char *root = tu_mkdtemp(), rel[PATH_MAX], *group;
+	struct kattr_rg_share *sh;
+	struct kattr_rg_stat *st;
+	struct kattr_rg *rg;
+	size_t n;
+
+	(void)state;
+	snprintf(rel, sizeof(rel), "proc/%ld", (long)getpid());
+	mkdirs(root, rel);
+	mkdirs(root, "proc/4242/task/4242");
+	mkdirs(root, "proc/77/task/77");
+	mkdirs(root, "config/res_groups/db/batch");
+	mkdirs(root, "sys/fs/cgroup/cpu");
+	snprintf(rel, sizeof(rel), "proc/%ld/mountinfo", (long)getpid());
+	tu_write_file(root, rel,
+		      "23 1 0:21 / / rw - ext4 /dev/sda1 rw\n"
+		      "32 23 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n"
+		      "40 23 0:40 / /config rw - configfs configfs rw\n");
+	tu_write_file(root, "proc/4242/task/4242/res_group", "/db/batch\n");
+	tu_write_file(root, "proc/77/task/77/res_group", "/\n");
+	tu_write_file(root, "config/res_groups/db/shares",
+		      "res=numtasks,min_shares=-3,max_shares=-3,child_shares_divisor=100\n"
+		      "res=cpu,min_shares=10,max_shares=-2,child_shares_divisor=100\n");
+	tu_write_file(root, "config/res_groups/db/stats",
+		      "numtasks: Current usage 1\ncpu:effective_min_shares=10, load=0\n");
+	tu_write_file(root, "config/res_groups/db/members", "4242\n");
+	assert_int_equal(kattr_set_sysroot(root), 0);
+
+	/* RGCS wins the detection over cgroup v1 */
+	assert_int_equal(kattr_rg_open(KATTR_RG_AUTO, NULL, &rg), 0);
+	assert_int_equal(kattr_rg_backend_of(rg), KATTR_RG_RGCS);
+	assert_string_equal(kattr_rg_root(rg), "/config/res_groups");
+	assert_int_equal(kattr_rg_whereis(rg, 4242, &group), 0);
+	assert_string_equal(group, "db/batch");
+	free(group);
+	assert_int_equal(kattr_rg_whereis(rg, 77, &group), 0);
+	assert_string_equal(group, "/");
+	free(group);
+	assert_int_equal(kattr_rg_whereis(rg, 5, &group), -ESRCH);
+	assert_int_equal(kattr_rg_shares_get(rg, "db", &sh, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(sh[1].min_shares, 10);
+	free(sh);
+	assert_int_equal(kattr_rg_shares_set(rg, "db", "min_shares=20", NULL, NULL), 0);
+	{
+		char *text;
+
+		assert_int_equal(kattr_file_read("/config/res_groups/db/shares",
+						 &text, NULL), 0);
+		assert_string_equal(text, "res=cpu,min_shares=20");
+		free(text);
+	}
+	assert_int_equal(kattr_rg_stats(rg, "db", &st, &n), 0);
+	assert_int_equal(n, 3);
+	kattr_rg_stats_free(st, n);
+	/* the depth limit is checked before anything is made */
+	assert_int_equal(kattr_rg_create(rg, "a/b/c/d/e/f", KATTR_RG_PARENTS,
+					 NULL, NULL), -EMLINK);
+	assert_int_equal(kattr_rg_exists(rg, "a"), -ENOENT);
+	kattr_rg_close(rg);
+	/* --root at the configfs mount or at res_groups itself */
+	assert_int_equal(kattr_rg_open(KATTR_RG_RGCS, "/config", &rg), 0);
+	assert_string_equal(kattr_rg_root(rg), "/config/res_groups");
+	kattr_rg_close(rg);
+	assert_int_equal(kattr_rg_open(KATTR_RG_AUTO, "/config/res_groups", &rg), 0);
+	assert_int_equal(kattr_rg_backend_of(rg), KATTR_RG_RGCS);
+	kattr_rg_close(rg);
+	assert_int_equal(kattr_rg_open(KATTR_RG_RGCS, "/sys/fs/cgroup/cpu", &rg),
+			 -EMEDIUMTYPE);
+	assert_int_equal(kattr_set_sysroot(NULL), 0);
+	tu_rmtree(root);
+	free(root);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(backend_names),
+		cmocka_unit_test(names),
+		cmocka_unit_test(pids),
+		cmocka_unit_test(shares_cgroup),
+		cmocka_unit_test(shares_rgcs),
+		cmocka_unit_test(rgcs_shares_text),
+		cmocka_unit_test(rgcs_stats_text),
+		cmocka_unit_test(keyed_text),
+		cmocka_unit_test(pid_lists),
+		cmocka_unit_test(proc_cgroup),
+		cmocka_unit_test(open_from_sysroot),
+		cmocka_unit_test(rgcs_from_sysroot),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

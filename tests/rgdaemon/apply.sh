@@ -1,0 +1,117 @@
+#!/bin/bash
+# rgctl apply/dump on the real cgroup v1 cpu hierarchy (a private subtree):
+# dry run, apply, idempotence, dump round trip, share changes, --prune,
+# rollback after an injected failure, configuration errors.
+. "$SRC_DIR/tests/rgdaemon/rgd_lib.sh"
+rgd_setup apply
+needs_libconfig
+R=(--root "$ROOT")
+cd "$WORK" || exit 1
+
+cat >a.conf <<'CONF'
+backend = "cgroup1";
+groups = (
+  { name = "db/batch"; shares = 256; },   // parents need not come first
+  { name = "db";       shares = 2048; },
+  { name = "web"; }
+);
+rules = (
+  { group = "db"; comm = "postgres"; }
+);
+CONF
+
+# dry run: the plan, nothing made
+run "$RGCTL" "${R[@]}" apply --dry-run a.conf
+expect_rc 0 "dry run"
+expect_match "$out" $'^create db shares=2048\ncreate web\ncreate db/batch shares=256\n3 changes \\(dry run' "dry run plan"
+[ -d "$ROOT/db" ] && fail "dry run created a group" || ok
+
+# apply, then again: nothing to do
+run "$RGCTL" "${R[@]}" apply a.conf
+expect_rc 0 "apply"
+expect_match "$out" $'create db shares=2048\ncreate web\ncreate db/batch shares=256\n3 changes$' "apply output"
+[ "$(cat "$ROOT/db/cpu.shares")" = 2048 ] && ok || fail "db shares not 2048"
+[ "$(cat "$ROOT/db/batch/cpu.shares")" = 256 ] && ok || fail "db/batch shares not 256"
+run "$RGCTL" "${R[@]}" apply a.conf
+expect_rc 0 "second apply"
+[ "$out" = "0 changes" ] && ok || fail "second apply printed '$out'"
+
+# dump -> apply is a no-op; dump of the result is identical
+run "$RGCTL" "${R[@]}" dump
+expect_rc 0 "dump"
+printf '%s\n' "$out" >dump1.conf
+expect_match "$out" '\{ name = "db/batch"; shares = 256; \}' "dump lists db/batch"
+expect_match "$out" '\{ name = "web"; shares = 1024; \}' "dump lists web with its shares"
+run "$RGCTL" "${R[@]}" apply dump1.conf
+[ "$out" = "0 changes" ] && ok || fail "applying the dump printed '$out'"
+run "$RGCTL" "${R[@]}" dump
+[ "$out" = "$(cat dump1.conf)" ] && ok || fail "dump changed after applying it"
+
+# a share change is one change and says what it was
+sed 's/2048/4096/' a.conf >b.conf
+run "$RGCTL" "${R[@]}" apply b.conf
+expect_match "$out" $'^set db shares=4096 \\(was 2048\\)\n1 change$' "share change"
+[ "$(cat "$ROOT/db/cpu.shares")" = 4096 ] && ok || fail "db shares not 4096"
+
+# rollback: step 3 fails, steps 1 and 2 are undone
+cat >c.conf <<'CONF'
+groups = (
+  { name = "db"; shares = 512; },
+  { name = "new1"; shares = 300; },
+  { name = "new2"; },
+  { name = "web"; }
+);
+CONF
+run env RGCTL_APPLY_FAIL_STEP=3 "$RGCTL" "${R[@]}" apply c.conf
+expect_rc 1 "failed apply"
+expect_match "$err" "step 3 of 3 \\(create new2\\) failed: failure injected" "failure names the step and cause"
+expect_match "$err" "undid the 2 changes already made: nothing changed" "rollback reported"
+[ -z "$out" ] && ok || fail "a failed apply printed changes: $out"
+[ "$(cat "$ROOT/db/cpu.shares")" = 4096 ] && ok || fail "db shares not restored"
+[ -d "$ROOT/new1" ] && fail "new1 left behind" || ok
+# and the same file applies cleanly afterwards
+run "$RGCTL" "${R[@]}" apply c.conf
+expect_match "$out" '3 changes$' "apply after rollback"
+
+# --prune: groups not in the file go, their members move to the parent
+mkdir "$ROOT/stray" "$ROOT/stray/sub"
+sleep 30 & PIDS+=($!)
+echo $! >"$ROOT/stray/sub/cgroup.procs"
+run "$RGCTL" "${R[@]}" apply --prune --dry-run c.conf
+expect_match "$out" $'delete db/batch\n.*delete stray/sub\ndelete stray\n4 changes \\(dry run' "prune plan (children first)"
+[ -d "$ROOT/stray/sub" ] && ok || fail "dry-run prune deleted"
+run "$RGCTL" "${R[@]}" apply --prune c.conf
+expect_rc 0 "prune"
+[ -d "$ROOT/stray" ] && fail "stray not pruned" || ok
+in_group "${PIDS[0]}" . && ok || fail "the pruned group's member did not move to the root"
+run "$RGCTL" "${R[@]}" apply --prune c.conf
+[ "$out" = "0 changes" ] && ok || fail "prune not idempotent: $out"
+
+# configuration errors: FILE:LINE and the key, nothing applied
+printf 'groups = (\n  { name = "e1"; colour = "red"; }\n);\n' >e1.conf
+run "$RGCTL" "${R[@]}" apply e1.conf
+expect_rc 1 "unknown key"
+expect_match "$err" '^rgctl: e1.conf:2: groups\[1\]\.colour: unknown key' "unknown key message"
+printf 'groups = (\n  { name = "e2" \n' >e2.conf
+run "$RGCTL" "${R[@]}" apply e2.conf
+expect_rc 1 "syntax error"
+expect_match "$err" '^rgctl: e2.conf:[23]: syntax error' "syntax error message"
+printf 'groups = ({ name = "e3"; },\n { name = "e4"; shares = 1; });\n' >e3.conf
+run "$RGCTL" "${R[@]}" apply e3.conf
+expect_rc 1 "shares out of range"
+expect_match "$err" "e3.conf:2: shares: '1' is not valid for cgroup1" "range message"
+printf 'groups = ({ name = "e5"; });\nrules = ({ group = "e5"; user = "no-such-user-rgd"; });\n' >e5.conf
+run "$RGCTL" "${R[@]}" apply e5.conf
+expect_rc 1 "unknown user"
+expect_match "$err" "e5.conf:2: rules\\[1\\]\\.user: no such user 'no-such-user-rgd'" "unknown user message"
+printf 'backend = "cgroup2";\ngroups = ({ name = "e6"; });\n' >e6.conf
+run "$RGCTL" "${R[@]}" --backend cgroup1 apply e6.conf
+expect_rc 1 "backend mismatch"
+expect_match "$err" "e6.conf names backend cgroup2 but --backend is cgroup1" "backend mismatch message"
+for g in e1 e2 e3 e4 e5 e6; do [ -d "$ROOT/$g" ] && fail "$g created by a bad file" || ok; done
+run "$RGCTL" "${R[@]}" apply nope.conf
+expect_rc 1 "missing file"
+expect_match "$err" "nope.conf: No such file or directory" "missing file message"
+run "$RGCTL" "${R[@]}" apply
+expect_rc 2 "no FILE"
+finish

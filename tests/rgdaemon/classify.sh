@@ -1,0 +1,89 @@
+#!/bin/bash
+# rgctl classify on the real kernel: by comm, exe and uid (exec and
+# uid-change events), children forked at once follow their parent (the
+# fork race), --once, SIGHUP reload (bad rules keep the old ones), and
+# SIGTERM exits promptly.
+. "$SRC_DIR/tests/rgdaemon/rgd_lib.sh"
+rgd_setup classify
+needs_libconfig
+needs_libmnl
+cd "$WORK" || exit 1
+mkdir "$ROOT/bycomm" "$ROOT/byexe" "$ROOT/byuid" "$ROOT/late"
+tag=$$
+cp "$(command -v sleep)" "./rgdc$tag"	# comm rgdcNNN
+cp "$(command -v sleep)" "./exe-target"
+ln -s exe-target "./rgdx$tag"		# comm rgdxNNN, exe .../exe-target
+cp "$HELPER" "./rgdu$tag"
+cp "$HELPER" "./rgdt$tag"
+cat >r.conf <<CONF
+groups = ({ name = "bycomm"; }, { name = "byexe"; }, { name = "byuid"; }, { name = "late"; });
+rules = (
+  { group = "bycomm"; comm = "rgdc$tag"; },
+  { group = "byexe";  exe = "$WORK/exe-target"; },
+  { group = "byuid";  uid = 65534; comm = "rgdu$tag"; },
+  { group = "bycomm"; comm = "rgdt$tag"; }
+);
+CONF
+
+# --once: what already runs
+"./rgdc$tag" 30 & PIDS+=($!); before=$!
+run "$RGCTL" --root "$ROOT" classify --once r.conf
+expect_rc 0 "classify --once"
+in_group "$before" bycomm && ok || fail "--once did not move the running process"
+expect_match "$err" "moved $before \\(rgdc$tag\\) to 'bycomm': rule 1 \\(r.conf:3, start\\)" "--once log line"
+
+# the daemon
+"$RGCTL" --root "$ROOT" classify -v r.conf 2>daemon.log & DAEMON=$!; PIDS+=($DAEMON)
+for ((i = 0; i < 50; i++)); do grep -q "scan (start)" daemon.log && break; sleep 0.1; done
+grep -q "scan (start)" daemon.log && ok || fail "the daemon did not start: $(cat daemon.log)"
+
+"./rgdc$tag" 30 & PIDS+=($!); p=$!
+wait_in_group $p bycomm && ok || fail "comm rule: $p not moved"
+"./rgdx$tag" 30 & PIDS+=($!); p=$!
+wait_in_group $p byexe && ok || fail "exe rule: $p not moved"
+# uid: it starts as root (no match) and becomes 65534 after 300 ms
+"./rgdu$tag" setuid 65534 300 30 & PIDS+=($!); p=$!
+sleep 0.1
+in_group $p byuid && fail "uid rule matched before the uid changed" || ok
+wait_in_group $p byuid && ok || fail "uid rule: $p not moved on the uid change"
+grep -q "moved $p (rgdu$tag) to 'byuid': rule 3 (r.conf:5, uid change)" daemon.log && ok ||
+	fail "uid change not logged as such"
+
+# the fork race: the child is forked right after exec and execs sleep
+# (no rule matches it): it must end up with its parent
+for ((k = 0; k < 20; k++)); do
+	"./rgdt$tag" tree 30 >tree.$k & PIDS+=($!)
+done
+sleep 0.5
+for ((k = 0; k < 20; k++)); do
+	read -r parent <tree.$k; child=$(sed -n 2p tree.$k)
+	[ -n "$child" ] || { fail "tree $k did not report"; continue; }
+	PIDS+=($child)
+	wait_in_group "$parent" bycomm 20 && ok || fail "tree parent $parent not moved"
+	wait_in_group "$child" bycomm 20 && ok || fail "child $child of $parent not with its parent"
+done
+
+# SIGHUP with a bad file keeps the old rules
+cp r.conf r.good
+printf 'rules = (\n { group = "late"; comm = 5; }\n);\n' >r.conf
+kill -HUP $DAEMON
+for ((i = 0; i < 30; i++)); do grep -q "keeping the old rules" daemon.log && break; sleep 0.1; done
+expect_match "$(cat daemon.log)" "cannot reload the rules: r.conf:2: rules\\[1\\]\\.comm: must be a string; keeping the old rules" "bad reload"
+"./rgdc$tag" 30 & PIDS+=($!); p=$!
+wait_in_group $p bycomm && ok || fail "old rules lost after a bad reload"
+# a good file is taken, and applied to what runs
+sed "s/{ group = \"bycomm\"; comm = \"rgdc$tag\"; }/{ group = \"late\"; comm = \"rgdc$tag\"; }/" r.good >r.conf
+kill -HUP $DAEMON
+wait_in_group $p late && ok || fail "reloaded rules not applied to $p"
+grep -q "reloaded 4 rules from r.conf" daemon.log && ok || fail "reload not logged"
+
+# SIGTERM: exits at once, status 0
+t0=$(date +%s%N)
+kill -TERM $DAEMON
+wait $DAEMON; rc=$?
+t1=$(date +%s%N)
+[ $rc = 0 ] && ok || fail "classify exited $rc on SIGTERM"
+[ $(( (t1 - t0) / 1000000 )) -lt 1000 ] && ok || fail "SIGTERM took $(( (t1 - t0) / 1000000 )) ms"
+kill -0 $DAEMON 2>/dev/null && fail "still running" || ok
+[ "$T_FAILS" = 0 ] || { echo "--- daemon log"; tail -40 daemon.log; }
+finish

@@ -1,0 +1,65 @@
+#!/bin/bash
+# rgctl stats GROUP --delay: with delay accounting off it says how to turn
+# it on (no zeros); with it on, busy members show CPU delay, the total is
+# their sum, and the cgroup v1 task-state counts are there.  The sysctl is
+# restored on exit.
+. "$SRC_DIR/tests/rgdaemon/rgd_lib.sh"
+rgd_setup delay
+cd "$WORK" || exit 1
+if [ "${WITH_LIBMNL:-ON}" = OFF ]; then
+	mkdir "$ROOT/g"
+	run "$RGCTL" --root "$ROOT" stats g --delay
+	expect_rc 1 "stats --delay without libmnl"
+	expect_match "$err" "built without libmnl" "stats --delay without libmnl"
+	[ "$T_FAILS" = 0 ] || finish
+	skip_test "rgctl was built without libmnl (WITH_LIBMNL=OFF)"
+fi
+SYSCTL=/proc/sys/kernel/task_delayacct
+[ -w $SYSCTL ] || skip_test "no $SYSCTL in this kernel"
+saved=$(cat $SYSCTL)
+trap 'echo "$saved" >$SYSCTL; rgd_cleanup' EXIT
+mkdir "$ROOT/busy"
+
+echo 0 >$SYSCTL
+run "$RGCTL" --root "$ROOT" stats busy --delay
+expect_rc 1 "delay accounting off"
+expect_match "$err" "delay accounting is off: turn it on with 'sysctl kernel.task_delayacct=1'" "off message"
+[ -z "$out" ] && ok || fail "zeros printed while off: $out"
+
+echo 1 >$SYSCTL
+# three spinners on this machine's CPUs: they wait for one another
+for i in 1 2 3; do
+	"$HELPER" spin 3 & PIDS+=($!)
+	echo $! >"$ROOT/busy/cgroup.procs"
+done
+sleep 1.5
+run "$RGCTL" --root "$ROOT" stats busy --delay
+expect_rc 0 "stats --delay"
+for p in "${PIDS[@]}"; do
+	expect_match "$out" "(^|$(printf '\n'))$p +rgd_helper +[0-9.]+ +[0-9]+" "row for $p"
+done
+expect_match "$out" "total +3 members" "total row"
+expect_match "$out" "tasks: [0-9]+ sleeping, [0-9]+ running, [0-9]+ stopped" "cgroupstats line"
+# the total is the sum of the rows, and the spinners did wait for a CPU
+sum=$(printf '%s\n' "$out" | awk '$2 == "rgd_helper" { s += $3 } END { printf "%.3f", s }')
+tot=$(printf '%s\n' "$out" | awk '$1 == "total" { print $4 }')
+awk -v s="$sum" -v t="$tot" 'BEGIN { d = s - t; exit !(d < 0.01 && d > -0.01) }' && ok ||
+	fail "total $tot is not the sum $sum"
+ncpu=$(nproc)
+if [ "$ncpu" -lt 3 ]; then
+	awk -v t="$tot" 'BEGIN { exit !(t > 0) }' && ok || fail "no CPU delay with 3 spinners on $ncpu CPUs"
+fi
+run "$RGCTL" --root "$ROOT" --json stats busy --delay
+expect_rc 0 "stats --delay --json"
+if command -v jq >/dev/null; then
+	n=$(printf '%s' "$out" | jq '.members | length')
+	[ "$n" = 3 ] && ok || fail "json members: $n"
+	s=$(printf '%s' "$out" | jq '[.members[].cpu_delay_total] | add')
+	t=$(printf '%s' "$out" | jq '.total.cpu_delay_total')
+	[ "$s" = "$t" ] && ok || fail "json total $t != sum $s"
+	printf '%s' "$out" | jq -e '.tasks.running >= 0' >/dev/null && ok || fail "json tasks"
+fi
+# plain stats still works through the same command
+run "$RGCTL" --root "$ROOT" stats busy
+expect_rc 0 "plain stats"
+finish

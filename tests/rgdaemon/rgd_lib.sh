@@ -1,0 +1,72 @@
+# Shared by the issue-4 shell tests: a private cgroup v1 cpu subtree used
+# as rgctl's --root, processes to clean up, and a trap that leaves nothing
+# behind (processes killed, groups removed deepest first).
+. "$SRC_DIR/tests/cli/lib.sh"
+RGCTL=$(tool_path rgctl)
+HELPER="$BUILD_DIR/tests/rgdaemon/rgd_helper"
+PIDS=()
+ROOT=
+WORK=
+
+# The cgroup v1 hierarchy with the cpu controller, from mountinfo.
+cpu_mount() {
+	awk '{ for (i = 7; $i != "-"; i++); if ($(i+1) == "cgroup" && ("," $(i+3) ",") ~ /,cpu,/) { print $5; exit } }' /proc/self/mountinfo
+}
+
+rgd_setup() {	# rgd_setup NAME: root, cgroup v1 cpu, a unique subtree
+	require_root "$1 writes to cgroupfs"
+	CPU=$(cpu_mount)
+	[ -n "$CPU" ] || skip_test "no cgroup v1 cpu hierarchy mounted"
+	WORK=$(mktemp -d)
+	ROOT="$CPU/rgdtest.$1.$$.$RANDOM"
+	mkdir "$ROOT" || skip_test "cannot create a group under $CPU"
+	trap rgd_cleanup EXIT
+}
+
+rgd_cleanup() {
+	local p d
+	for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
+	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
+	if [ -n "$ROOT" ] && [ -d "$ROOT" ]; then
+		# Anything still inside goes back to the hierarchy's root.
+		for d in $(find "$ROOT" -depth -type d); do
+			while read -r p; do
+				echo "$p" >"$CPU/cgroup.procs" 2>/dev/null
+			done <"$d/cgroup.procs"
+			rmdir "$d" 2>/dev/null || sleep 0.1
+			rmdir "$d" 2>/dev/null
+		done
+	fi
+	[ -n "$WORK" ] && rm -rf "$WORK"
+}
+
+# in_group PID GROUP: the process is a member of ROOT/GROUP
+in_group() { grep -qx "$1" "$ROOT/$2/cgroup.procs" 2>/dev/null; }
+
+# wait_in_group PID GROUP [TENTHS]: poll until it is (default 3 s)
+wait_in_group() {
+	local i
+	for ((i = 0; i < ${3:-30}; i++)); do
+		in_group "$1" "$2" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# needs_libconfig: with WITH_LIBCONFIG=OFF check the message, then skip.
+needs_libconfig() {
+	if [ "${WITH_LIBCONFIG:-ON}" = OFF ] || [ "${WITH_LIBCONFIG:-ON}" = 0 ]; then
+		printf 'groups = ();\n' >"$WORK/x.conf"
+		run "$RGCTL" --root "$ROOT" apply "$WORK/x.conf"
+		expect_rc 1 "apply without libconfig"
+		expect_match "$err" "built without libconfig" "apply without libconfig"
+		[ "$T_FAILS" = 0 ] || finish
+		skip_test "rgctl was built without libconfig (WITH_LIBCONFIG=OFF)"
+	fi
+}
+
+needs_libmnl() {
+	if [ "${WITH_LIBMNL:-ON}" = OFF ] || [ "${WITH_LIBMNL:-ON}" = 0 ]; then
+		skip_test "rgctl was built without libmnl (WITH_LIBMNL=OFF)"
+	fi
+}

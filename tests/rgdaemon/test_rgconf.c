@@ -1,0 +1,341 @@
+/*
+ * The configuration model: the issue's example, every schema and syntax
+ * error (FILE:LINE and the key), formatting round trips, reading a
+ * process's status, and first-match rule matching.
+ */
+#include "testutil.h"
+#include "config.h"
+
+#include <errno.h>
+
+#include "kattr/rgconf.h"
+
+static const char example[] __attribute__((unused)) =
+	"backend = \"cgroup1\";                          // optional\n"
+	"groups = (\n"
+	"  { name = \"db\";       shares = 2048; },\n"
+	"  { name = \"db/batch\"; shares = 256; },\n"
+	"  { name = \"web\"; }\n"
+	");\n"
+	"rules = (\n"
+	"  { group = \"db\";       comm = \"postgres\"; },\n"
+	"  { group = \"web\";      user = \"root\"; },\n"
+	"  { group = \"db/batch\"; exe = \"/usr/bin/backup\"; }\n"
+	");\n";
+
+static void status_parse(void **state)
+{
+	struct kattr_rgproc p = { .pid = 42 };
+	const char *st =
+		"Name:\tbash\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t42\n"
+		"PPid:\t41\nUid:\t1000\t33\t33\t33\nGid:\t100\t101\t101\t101\n"
+		"FDSize:\t256\nGroups:\t4 24 27 \nNStgid:\t42\n";
+
+	assert_int_equal(kattr_rgproc_parse_status(st, &p), 0);
+	assert_int_equal(p.uid, 33);
+	assert_int_equal(p.gid, 101);
+	assert_int_equal(p.ppid, 41);
+	assert_int_equal(p.ngroups, 3);
+	assert_int_equal(p.groups[2], 27);
+	assert_false(p.kthread);
+	assert_int_equal(kattr_rgproc_parse_status("PPid:\t2\nUid:\t0\t0\t0\t0\n"
+						   "Gid:\t0\t0\t0\t0\nGroups:\n", &p), 0);
+	assert_true(p.kthread);
+	assert_int_equal(p.ngroups, 0);
+	assert_int_equal(kattr_rgproc_parse_status("PPid:\t1\nUid:\t0\n", &p), -EINVAL);
+	assert_int_equal(kattr_rgproc_parse_status("", &p), -EINVAL);
+}
+
+static void read_self(void **state)
+{
+	struct kattr_rgproc p;
+
+	assert_int_equal(kattr_rgproc_read(getpid(), KATTR_RGPROC_ALL, &p), 0);
+	assert_int_equal(p.uid, geteuid());
+	assert_false(p.kthread);
+	assert_int_equal(p.ppid, getppid());
+	assert_string_equal(p.comm, "test_rgd_rgconf");
+	assert_non_null(strstr(p.exe, "test_rgd_rgconf"));
+	assert_int_equal(kattr_rgproc_read(0x3ffffff0, 0, &p), -ESRCH);
+	/* only stat: no exe, no ids */
+	p.uid = 12345;
+	assert_int_equal(kattr_rgproc_read(getpid(), 0, &p), 0);
+	assert_string_equal(p.comm, "test_rgd_rgconf");
+	assert_string_equal(p.exe, "");
+	assert_int_equal(p.uid, 0);
+	/* kthreadd is a kernel thread */
+	assert_int_equal(kattr_rgproc_read(2, KATTR_RGPROC_ALL, &p), 0);
+	assert_true(p.kthread);
+	assert_string_equal(p.exe, "");
+}
+
+static void stat_parse(void **state)
+{
+	struct kattr_rgproc p;
+
+	memset(&p, 0, sizeof(p));
+	assert_int_equal(kattr_rgproc_parse_stat(
+		"42 (a) b (c)) S 41 42 42 0 -1 4194560 100 0 0 0 5 6 0 0 20 0 1 0 "
+		"987654 1000 200", &p), 0);
+	assert_int_equal(p.starttime, 987654);
+	assert_string_equal(p.comm, "a) b (c)");
+	assert_int_equal(p.ppid, 41);
+	assert_false(p.kthread);
+	assert_int_equal(kattr_rgproc_parse_stat(
+		"2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 0 0 0 0 20 0 1 0 3 0", &p), 0);
+	assert_true(p.kthread);
+	assert_int_equal(kattr_rgproc_parse_stat("2 kthreadd S 0", &p), -EINVAL);
+	assert_int_equal(kattr_rgproc_parse_stat("2 (x) S", &p), -EINVAL);
+	assert_int_equal(kattr_rgproc_parse_stat("2 (x) S 0 0 0 0 -1 2129984 0 0", &p), -EINVAL);
+}
+
+#if WITH_LIBCONFIG
+static struct kattr_rgconf *parse_ok(const char *text)
+{
+	struct kattr_rgconf *c = NULL;
+	char err[512] = "";
+	int r = kattr_rgconf_parse_string(text, "t.conf", &c, err, sizeof(err));
+
+	if (r)
+		print_message("unexpected error: %s\n", err);
+	assert_int_equal(r, 0);
+	return c;
+}
+
+static void example_parses(void **state)
+{
+	struct kattr_rgconf *c = parse_ok(example);
+
+	assert_string_equal(c->backend, "cgroup1");
+	assert_int_equal(c->ngroups, 3);
+	assert_string_equal(c->groups[1].name, "db/batch");
+	assert_string_equal(c->groups[1].shares, "256");
+	assert_int_equal(c->groups[1].line, 4);
+	assert_null(c->groups[2].shares);
+	assert_int_equal(c->nrules, 3);
+	assert_string_equal(c->rules[0].comm, "postgres");
+	assert_string_equal(c->rules[1].user, "root");
+	assert_string_equal(c->rules[2].exe, "/usr/bin/backup");
+	assert_int_equal(c->rules[2].line, 10);
+	assert_non_null(kattr_rgconf_find_group(c, "web"));
+	assert_null(kattr_rgconf_find_group(c, "nope"));
+	kattr_rgconf_free(c);
+	/* an empty file is an empty configuration */
+	c = parse_ok("");
+	assert_int_equal(c->ngroups + c->nrules, 0);
+	assert_null(c->backend);
+	kattr_rgconf_free(c);
+	/* RGCS shares as a key list */
+	c = parse_ok("groups = ({ name = \"a\"; shares = \"res=cpu,min_shares=10\"; });");
+	assert_string_equal(c->groups[0].shares, "res=cpu,min_shares=10");
+	kattr_rgconf_free(c);
+}
+
+static void expect_error(const char *text, const char *want)
+{
+	struct kattr_rgconf *c = NULL;
+	char err[512] = "";
+
+	int r = kattr_rgconf_parse_string(text, "t.conf", &c, err, sizeof(err));
+
+	if (r != -EINVAL)
+		print_message("accepted: %s\n", text);
+	assert_int_equal(r, -EINVAL);
+	assert_null(c);
+	if (strcmp(err, want) != 0)
+		print_message("got  '%s'\nwant '%s'\n", err, want);
+	assert_string_equal(err, want);
+}
+
+static void every_error(void **state)
+{
+	expect_error("groups = (\n { name = }\n);",
+		     "t.conf:2: syntax error");
+	expect_error("\nbackend = \"cgroup3\";",
+		     "t.conf:2: backend: 'cgroup3' is not a backend (rgcs, cgroup1, cgroup2)");
+	expect_error("backend = 1;", "t.conf:1: backend: must be a string");
+	expect_error("colour = \"red\";",
+		     "t.conf:1: colour: unknown key (known: backend, groups, rules)");
+	expect_error("groups = { name = \"a\"; };",
+		     "t.conf:1: groups: must be a list ( {...}, {...} )");
+	expect_error("groups = (\n \"a\" );",
+		     "t.conf:2: groups[1]: must be a group { name = ...; }");
+	expect_error("groups = (\n { shares = 5; }\n);",
+		     "t.conf:2: groups[1].name: missing");
+	expect_error("groups = ({ name = \"a\"; },\n { name = \"b\"; colour = 1; });",
+		     "t.conf:2: groups[2].colour: unknown key (known: name, shares)");
+	expect_error("groups = ({ name = \"a\";\n shares = 1.5; });",
+		     "t.conf:2: groups[1].shares: must be an integer or a string");
+	expect_error("groups = ({ name = \"a\"; shares = -3; });",
+		     "t.conf:1: groups[1].shares: -3 is not a positive number");
+	expect_error("groups = ({ name = \"a\"; shares = \"\"; });",
+		     "t.conf:1: groups[1].shares: empty");
+	expect_error("groups = ({ name = \"../etc\"; });",
+		     "t.conf:1: groups[1].name: bad group name '../etc': "
+		     "the name contains '..'");
+	expect_error("groups = ({ name = \"a\"; },\n{ name = \"a\"; });",
+		     "t.conf:2: groups[2].name: group 'a' is declared twice");
+	expect_error("groups = ({ name = \"a\"; },\n{ name = \"b/c\"; });",
+		     "t.conf:2: groups[2].name: parent group 'b' of 'b/c' is not declared");
+	expect_error("groups = ({ name = \"a\"; });\nrules = (\n{ comm = \"x\"; });",
+		     "t.conf:3: rules[1].group: missing");
+	expect_error("groups = ({ name = \"a\"; });\nrules = (\n{ group = \"b\"; comm = \"x\"; });",
+		     "t.conf:3: rules[1].group: group 'b' is not declared in groups");
+	expect_error("groups = ({ name = \"a\"; });\nrules = ({ group = \"a\"; });",
+		     "t.conf:2: rules[1]: no condition (give comm, exe, user, uid, gid or unix_group)");
+	expect_error("groups = ({ name = \"a\"; });\nrules = ({ group = \"a\";\n colour = \"x\"; });",
+		     "t.conf:3: rules[1].colour: unknown key (known: group, comm, exe, user, uid, gid, unix_group)");
+	expect_error("groups = ({ name = \"a\"; });\nrules = ({ group = \"a\"; comm = \"0123456789abcdef\"; });",
+		     "t.conf:2: rules[1].comm: must be 1 to 15 bytes (the kernel keeps 15)");
+	expect_error("groups = ({ name = \"a\"; });\nrules = ({ group = \"a\"; comm = 5; });",
+		     "t.conf:2: rules[1].comm: must be a string");
+	expect_error("groups = ({ name = \"a\"; });\nrules = ({ group = \"a\"; exe = \"bin/x\"; });",
+		     "t.conf:2: rules[1].exe: must be a full path");
+	expect_error("groups = ({ name = \"a\"; });\nrules = ({ group = \"a\"; uid = -1; });",
+		     "t.conf:2: rules[1].uid: -1 is out of range");
+	expect_error("groups = ({ name = \"a\"; });\nrules = ({ group = \"a\"; gid = \"x\"; });",
+		     "t.conf:2: rules[1].gid: must be an integer");
+	expect_error("groups = ({ name = \"a\"; });\nrules = ({ group = \"a\"; user = \"\"; });",
+		     "t.conf:2: rules[1].user: empty");
+	expect_error("groups = ({ name = \"a\"; });\nrules = ({ group = \"a\"; unix_group = \"\"; });",
+		     "t.conf:2: rules[1].unix_group: empty");
+	expect_error("groups = ();\ngroups = ();",
+		     "t.conf:2: duplicate setting name");
+}
+
+static void file_errors(void **state)
+{
+	struct kattr_rgconf *c = NULL;
+	char err[512], *dir = tu_mkdtemp(), path[512];
+
+	snprintf(path, sizeof(path), "%s/nope.conf", dir);
+	assert_int_equal(kattr_rgconf_parse_file(path, &c, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "nope.conf: No such file"));
+	tu_write_file(dir, "bad.conf", "groups = (\n{ name = \"a\"; x = 1; });\n");
+	snprintf(path, sizeof(path), "%s/bad.conf", dir);
+	assert_int_equal(kattr_rgconf_parse_file(path, &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "bad.conf:2: groups[1].x: unknown key"));
+	tu_write_file(dir, "good.conf", example);
+	snprintf(path, sizeof(path), "%s/good.conf", dir);
+	assert_int_equal(kattr_rgconf_parse_file(path, &c, err, sizeof(err)), 0);
+	assert_string_equal(c->file, path);
+	kattr_rgconf_free(c);
+	tu_rmtree(dir);
+	free(dir);
+}
+
+static void format_round_trip(void **state)
+{
+	struct kattr_rgconf *c = parse_ok(example), *d;
+	char *t1, *t2;
+
+	/* awkward strings survive */
+	free(c->rules[0].comm);
+	c->rules[0].comm = strdup("a\"b\\c\td");
+	c->rules[0].has_uid = true;
+	c->rules[0].uid = 33;
+	c->rules[0].has_gid = true;
+	c->rules[0].gid = 44;
+	c->rules[0].ugroup = strdup("staff");
+	t1 = kattr_rgconf_format(c);
+	assert_non_null(t1);
+	d = parse_ok(t1);
+	t2 = kattr_rgconf_format(d);
+	assert_string_equal(t1, t2);
+	assert_string_equal(d->rules[0].comm, "a\"b\\c\td");
+	assert_int_equal(d->rules[0].uid, 33);
+	assert_int_equal(d->rules[0].gid, 44);
+	assert_string_equal(d->rules[0].ugroup, "staff");
+	assert_string_equal(d->groups[0].shares, "2048");
+	free(t1);
+	free(t2);
+	kattr_rgconf_free(d);
+	kattr_rgconf_free(c);
+	/* empty lists and string shares */
+	c = parse_ok("groups = ({ name = \"x\"; shares = \"007\"; });");
+	t1 = kattr_rgconf_format(c);
+	assert_string_equal(t1, "groups = (\n  { name = \"x\"; shares = \"007\"; }\n);\nrules = ( );\n");
+	d = parse_ok(t1);
+	assert_string_equal(d->groups[0].shares, "007");
+	free(t1);
+	kattr_rgconf_free(d);
+	kattr_rgconf_free(c);
+}
+
+static void matching(void **state)
+{
+	struct kattr_rgconf *c = parse_ok(
+		"groups = ({ name = \"a\"; }, { name = \"b\"; }, { name = \"c\"; },"
+		" { name = \"d\"; }, { name = \"e\"; });\n"
+		"rules = (\n"
+		" { group = \"a\"; comm = \"postgres\"; uid = 70; },\n"	/* both must match */
+		" { group = \"b\"; comm = \"postgres\"; },\n"
+		" { group = \"c\"; exe = \"/usr/bin/backup\"; },\n"
+		" { group = \"d\"; user = \"root\"; },\n"
+		" { group = \"e\"; gid = 27; unix_group = \"root\"; }\n"
+		");\n");
+	struct kattr_rgproc p;
+	char err[256];
+
+	assert_int_equal(kattr_rgconf_needs(c), KATTR_RGPROC_ALL);
+	memset(&p, 0, sizeof(p));
+	p.uid = 70;
+	p.gid = 1000;
+	strcpy(p.comm, "postgres");
+	assert_int_equal(kattr_rgconf_match(c, &p), 0);
+	p.uid = 71;
+	assert_int_equal(kattr_rgconf_match(c, &p), 1);
+	strcpy(p.comm, "backup");
+	assert_int_equal(kattr_rgconf_match(c, &p), -1);
+	strcpy(p.exe, "/usr/bin/backup");
+	assert_int_equal(kattr_rgconf_match(c, &p), 2);
+	p.exe[0] = '\0';
+	/* names match only once resolved */
+	p.uid = 0;
+	assert_int_equal(kattr_rgconf_match(c, &p), -1);
+	assert_int_equal(kattr_rgconf_resolve(c, err, sizeof(err)), 0);
+	assert_int_equal(kattr_rgconf_match(c, &p), 3);
+	p.uid = 5;
+	/* gid 27 and unix group root (0): effective or supplementary */
+	p.gid = 27;
+	assert_int_equal(kattr_rgconf_match(c, &p), -1);
+	p.groups[0] = 0;
+	p.ngroups = 1;
+	assert_int_equal(kattr_rgconf_match(c, &p), 4);
+	p.gid = 0;
+	p.groups[0] = 27;
+	assert_int_equal(kattr_rgconf_match(c, &p), 4);
+	/* kernel threads are never classified */
+	p.kthread = true;
+	assert_int_equal(kattr_rgconf_match(c, &p), -1);
+	kattr_rgconf_free(c);
+
+	c = parse_ok("groups = ({ name = \"a\"; });\n"
+		     "rules = ({ group = \"a\"; comm = \"x\"; },\n"
+		     " { group = \"a\"; user = \"no-such-user-here\"; });");
+	assert_int_equal(kattr_rgconf_resolve(c, err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "t.conf:3: rules[2].user: no such user 'no-such-user-here'");
+	kattr_rgconf_free(c);
+}
+#endif
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(status_parse),
+		cmocka_unit_test(read_self),
+		cmocka_unit_test(stat_parse),
+#if WITH_LIBCONFIG
+		cmocka_unit_test(example_parses),
+		cmocka_unit_test(every_error),
+		cmocka_unit_test(file_errors),
+		cmocka_unit_test(format_round_trip),
+		cmocka_unit_test(matching),
+#endif
+	};
+
+#if !WITH_LIBCONFIG
+	printf("[  SKIPPED ] configuration parser: built without libconfig (WITH_LIBCONFIG=OFF)\n");
+#endif
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,100 @@
+# Outputs: the table, CSV, JSON (parsed back with jq, the shape of the
+# issue), the system facts (live and from a captured tree), and the plot
+# drawn by gnuplot (SVG checked by xmllint, PNG by its signature).
+. "$(dirname "$0")/../cli/lib.sh"
+bin=$(tool_path splicebench)
+command -v jq >/dev/null || skip_test "jq is not installed (apt-get install jq)"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+small=(--size 4K,64K --total 2M --runs 3)
+
+run "$bin" "${small[@]}"
+expect_rc 0 "table"
+expect_match "$out" "memcpy baseline" "table baseline"
+expect_match "$out" "cache-hot +256K" "table cache-hot line"
+expect_match "$out" "from RAM +128M" "table from-RAM line"
+for m in copy vmsplice gift; do
+	expect_match "$out" "^$m +64K +[0-9.]+[KM] +no +no +3 +[0-9]+\.[0-9]+" "table row $m 64K"
+done
+expect_match "$out" "Linux $(cat /proc/sys/kernel/osrelease)" "table kernel release"
+
+run "$bin" "${small[@]}" --consumer null
+expect_match "$out" "no data touched" "null consumer labelled"
+
+run "$bin" "${small[@]}" --format csv
+expect_rc 0 "csv"
+head=$(printf '%s\n' "$out" | head -1)
+[ "$head" = "mode,consumer,size,pipe_size,huge,busy,runs,median_gbps,min_gbps,max_gbps,spread,cpu_s_per_gb,cpu_s_per_gb_producer,cpu_s_per_gb_consumer,data_touched,huge_requested,bytes_per_run,chunks_verified,corrupt_chunks,error" ] &&
+	ok || fail "csv header: $head"
+rows=$(printf '%s\n' "$out" | awk -F, 'NR > 1 && NF == 20' | wc -l)
+[ "$rows" = 8 ] && ok || fail "csv: $rows rows of 20 fields, expected 8 (2 baseline + 6)"
+
+run "$bin" "${small[@]}" --format json
+expect_rc 0 "json"
+keys=$(printf '%s' "$out" | jq -c 'keys')
+[ "$keys" = '["baseline","results","system"]' ] && ok || fail "json top level: $keys"
+need='["busy","consumer","cpu_s_per_gb","huge","max_gbps","median_gbps","min_gbps","mode","pipe_size","runs","size"]'
+miss=$(printf '%s' "$out" | jq -c --argjson need "$need" \
+	'[.results[] | $need - keys] | add | unique')
+[ "$miss" = "[]" ] && ok || fail "json results lack $miss"
+n=$(printf '%s' "$out" | jq '[.results[] | select(.runs == 3 and .min_gbps <= .median_gbps and .median_gbps <= .max_gbps and .cpu_s_per_gb > 0 and (.cpu_s_per_gb - .cpu_s_per_gb_producer - .cpu_s_per_gb_consumer | fabs) < 0.001)] | length')
+[ "$n" = 6 ] && ok || fail "json: $n of 6 results consistent (min <= median <= max, cpu both sides)"
+t=$(printf '%s' "$out" | jq -r '[.results[] | (.size|type), (.huge|type), (.median_gbps|type)] | unique | join(",")')
+[ "$t" = "boolean,number" ] && ok || fail "json types: $t"
+sys=$(printf '%s' "$out" | jq -r '.system | [.kernel_release, .page_size, .pipe_max_size, .thp_mode, .pipe_size_used] | map(tostring) | join(" ")')
+exp="$(cat /proc/sys/kernel/osrelease) $(getconf PAGESIZE) $(cat /proc/sys/fs/pipe-max-size)"
+case "$sys" in "$exp "*) ok ;; *) fail "json system facts '$sys', expected '$exp ...'" ;; esac
+for k in cpu_model virtualization; do
+	v=$(printf '%s' "$out" | jq -r ".system.$k")
+	[ -n "$v" ] && [ "$v" != null ] && ok || fail "json system.$k missing"
+done
+b=$(printf '%s' "$out" | jq '[.baseline.memcpy_cache_hot.median_gbps, .baseline.memcpy_from_ram.median_gbps] | map(select(. > 0)) | length')
+[ "$b" = 2 ] && ok || fail "json baseline: $b of 2 rates"
+
+# System facts from a captured tree.
+run "$bin" --sysroot "$SRC_DIR/tests/lib/fixtures/sysfacts-epyc-docker" \
+	--mode copy --size 64K --total 1M --runs 1 --format json
+expect_rc 0 "--sysroot facts"
+f=$(printf '%s' "$out" | jq -c '.system | [.kernel_release, .cpu_model, .thp_mode, .container]')
+[ "$f" = '["6.18.44-fc-v1098","AMD EPYC","madvise","docker"]' ] && ok ||
+	fail "--sysroot facts: $f"
+
+# --quick: all three modes, meaningful numbers, in a few seconds.
+start=$(date +%s)
+run "$bin" --quick --format json
+expect_rc 0 "--quick"
+secs=$(( $(date +%s) - start ))
+m=$(printf '%s' "$out" | jq -r '[.results[] | select(.median_gbps > 0.01 and .runs >= 3) | .mode] | unique | join(",")')
+[ "$m" = "copy,gift,vmsplice" ] && ok || fail "--quick measured modes: '$m'"
+limit=15; [ "${SANITIZE:-OFF}" = ON ] && limit=60
+[ "$secs" -le "$limit" ] && ok || fail "--quick took $secs s"
+
+# Plots.
+if command -v gnuplot >/dev/null; then
+	run "$bin" "${small[@]}" --plot "$tmp/p.svg"
+	expect_rc 0 "--plot svg"
+	expect_match "$out" "memcpy baseline" "--plot still prints the table"
+	if command -v xmllint >/dev/null; then
+		xmllint --noout "$tmp/p.svg" 2>"$tmp/lint" && ok ||
+			fail "--plot svg is not well-formed XML: $(head -3 "$tmp/lint")"
+	fi
+	grep -q '<svg' "$tmp/p.svg" && ok || fail "--plot svg has no <svg> element"
+	for m in copy vmsplice gift; do
+		grep -q ">$m<" "$tmp/p.svg" && ok || fail "--plot svg has no line for $m"
+	done
+	run "$bin" --mode vmsplice --size 64K --total 2M --runs 2 --plot "$tmp/p.png" --format csv
+	expect_rc 0 "--plot png"
+	sig=$(head -c 8 "$tmp/p.png" | od -An -tx1 | tr -d ' \n')
+	[ "$sig" = 89504e470d0a1a0a ] && ok || fail "--plot png signature $sig"
+else
+	echo "note: gnuplot is not installed; only the missing-gnuplot path is checked"
+fi
+# Without gnuplot: said, exit 1, other output still produced, no file left.
+run env PATH=/nonexistent "$bin" --mode copy --size 64K --total 1M --runs 1 \
+	--plot "$tmp/none.svg" --format json
+expect_rc 1 "--plot without gnuplot"
+expect_match "$err" "gnuplot is not installed" "--plot without gnuplot message"
+printf '%s' "$out" | jq -e '.results | length == 1' >/dev/null && ok ||
+	fail "--plot without gnuplot: no JSON on stdout"
+[ ! -e "$tmp/none.svg" ] && ok || fail "--plot without gnuplot left a file"
+finish
