@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "kattr/kattr.h"
+#include "likely_prof.h"
 
 /* Decode the \ooo escapes the kernel uses for space, tab, newline, '\'. */
 static void unescape(char *s)
@@ -15,7 +16,7 @@ static void unescape(char *s)
 	char *w = s;
 
 	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		if (unlikely(s[0] == '\\') && s[1] >= '0' && s[1] <= '3' &&
 		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
 			*w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
 				      (s[3] - '0'));
@@ -77,7 +78,7 @@ int kattr_mountinfo_parse(char *line, struct kattr_mnt *out)
 	/* optional fields, up to the "-" separator */
 	for (;;) {
 		f = next_field(&p);
-		if (!f)
+		if (unlikely(!f))
 			return -EINVAL;
 		if (strcmp(f, "-") == 0)
 			break;
@@ -145,7 +146,7 @@ int kattr_mountinfo_foreach(kattr_mnt_cb cb, void *data)
 	while (getline(&line, &cap, f) > 0) {
 		struct kattr_mnt mnt;
 
-		if (kattr_mountinfo_parse(line, &mnt) < 0)
+		if (unlikely(kattr_mountinfo_parse(line, &mnt) < 0))
 			continue;
 		ret = cb(&mnt, data);
 		if (ret != 0)
@@ -166,7 +167,7 @@ static int find_cb(const struct kattr_mnt *mnt, void *data)
 {
 	struct find_ctx *ctx = data;
 
-	if (strcmp(mnt->fstype, ctx->fstype) != 0)
+	if (likely(strcmp(mnt->fstype, ctx->fstype) != 0))
 		return 0;
 	if (ctx->opt && !kattr_opt_has(mnt->super_opts, ctx->opt))
 		return 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kattr/profile.h"
+#include "likely_prof.h"
 
 static const char LIKELY_TITLE[] = "Likely Profiling Results";
 
@@ -43,7 +44,7 @@ static bool parse_u64(char **s, uint64_t *v)
 	for (; *p >= '0' && *p <= '9'; p++) {
 		unsigned int d = (unsigned int)(*p - '0');
 
-		if (x > (UINT64_MAX - d) / 10)
+		if (unlikely(x > (UINT64_MAX - d) / 10))
 			return false;
 		x = x * 10 + d;
 	}
@@ -74,7 +75,7 @@ int kattr_prof_parse_likely_row(char *line, struct kattr_prof_entry *e)
 	char *p = line, *func, *sep, *file, *at, *ctl;
 	bool likely;
 
-	if (*p != '+' && *p != '-' && *p != ' ')
+	if (unlikely(*p != '+' && *p != '-' && *p != ' '))
 		return -EINVAL;
 	p++;
 	if (!strncmp(p, "unlikely", 8)) {
@@ -105,9 +106,10 @@ int kattr_prof_parse_likely_row(char *line, struct kattr_prof_entry *e)
 	 * first "()@:" without blank or control bytes; the file to the
 	 * last '@', without control bytes. */
 	for (sep = func;; sep++) {
-		if (is_blank(*sep) || is_ctl(*sep))
+		if (unlikely(is_blank(*sep) || is_ctl(*sep)))
 			return -EINVAL;		/* the NUL ends here too */
-		if (sep[0] == '(' && sep[1] == ')' && sep[2] == '@' && sep[3] == ':')
+		if (unlikely(sep[0] == '(') && sep[1] == ')' && sep[2] == '@' &&
+		    sep[3] == ':')
 			break;
 	}
 	if (sep == func)
@@ -116,9 +118,9 @@ int kattr_prof_parse_likely_row(char *line, struct kattr_prof_entry *e)
 	at = NULL;
 	ctl = NULL;
 	for (char *q = file; *q; q++) {
-		if (*q == '@')
+		if (unlikely(*q == '@'))
 			at = q;
-		else if (!ctl && is_ctl(*q))
+		else if (unlikely(!ctl && is_ctl(*q)))
 			ctl = q;
 	}
 	if (!at || at == file || (ctl && ctl < at))
@@ -299,7 +301,7 @@ static int parse_lines(struct kattr_profile *p, size_t len)
 		enum kattr_prof_format hf;
 
 		*eol = '\0';
-		if (nuls && strlen(s) != (size_t)(eol - s)) {	/* binary */
+		if (unlikely(nuls) && strlen(s) != (size_t)(eol - s)) {	/* binary */
 			p->rows++;
 			p->bad_rows++;
 			goto next;
@@ -308,7 +310,7 @@ static int parse_lines(struct kattr_profile *p, size_t len)
 			goto next;
 		/* Rows start with a number or a flag and a type: only other
 		 * lines can be headers. */
-		if (!is_row_start(s)) {
+		if (unlikely(!is_row_start(s))) {
 			hf = header_format(s);
 			if (hf != KATTR_PROF_FMT_UNKNOWN &&
 			    (p->format == KATTR_PROF_FMT_UNKNOWN || p->format == hf)) {
@@ -322,7 +324,7 @@ static int parse_lines(struct kattr_profile *p, size_t len)
 		if (p->format == KATTR_PROF_FMT_UNKNOWN)
 			p->format = row_format(s);
 		p->rows++;
-		if (parse_row(p, s, e) < 0) {
+		if (unlikely(parse_row(p, s, e) < 0)) {
 			p->bad_rows++;
 			goto next;
 		}

@@ -8,9 +8,11 @@
 #include <stdint.h>
 
 #include "kattr/sysfacts.h"
+#include "likely_prof.h"
 
-#define SB_LIKELY(x)	__builtin_expect(!!(x), 1)
-#define SB_UNLIKELY(x)	__builtin_expect(!!(x), 0)
+/* Profiled in a -DLIKELY_PROF=ON build (likely_prof(3)). */
+#define SB_LIKELY(x)	likely(x)
+#define SB_UNLIKELY(x)	unlikely(x)
 
 enum sb_mode { SB_COPY, SB_VMSPLICE, SB_GIFT, SB_NMODES };
 enum sb_consumer { SB_NULL, SB_READ, SB_VERIFY, SB_FILE };

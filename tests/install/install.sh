@@ -52,8 +52,10 @@ expect_rc 0 "build against the installed shared library ($err)"
 run env LD_LIBRARY_PATH="$(dirname "$so")" "$dest/probe"
 expect_rc 0 "run against the installed shared library"
 expect_match "$out" "^/proc$" "probe output"
-run sh -c "cc -o '$dest/probe-static' \$(pkg-config --cflags libkattr) '$dest/probe.c' $(dirname "$a")/libkattr.a \$(pkg-config --static --libs-only-l libkattr | sed 's/-lkattr//')"
+run sh -c "cc -o '$dest/probe-static' \$(pkg-config --cflags libkattr) '$dest/probe.c' $(dirname "$a")/libkattr.a \$(pkg-config --static --libs-only-L libkattr) \$(pkg-config --static --libs-only-l libkattr | sed 's/-lkattr//')"
 expect_rc 0 "build against the installed static library ($err)"
-run "$dest/probe-static"
+# (a -DLIKELY_PROF=ON build: the probe still needs the shared liblikelyprof)
+run env LD_LIBRARY_PATH="$(dirname "$so")" "$dest/probe-static"
+ldd "$dest/probe-static" | grep -q 'libkattr\.so' && fail "probe-static links libkattr.so" || ok
 expect_rc 0 "run the statically linked probe"
 finish
