@@ -20,6 +20,7 @@ sock="likelytop-test-$$"
 T() { tmux -L "$sock" "$@"; }
 cleanup() { T kill-server 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
+mkdir -p "$tmp/lpdir"
 
 # start NAME ARGS...: run likelytop in a 132x30 pane, recording the tty
 # settings before and after, and the exit status.
@@ -28,7 +29,7 @@ start() {
 	shift
 	# The tmux server keeps the environment it started with: pass ours.
 	cat >"$tmp/$name.sh" <<EOS
-export LIKELY_PROF_DIR='${LIKELY_PROF_DIR:-/nonexistent}' TMPDIR='${TMPDIR:-/tmp}'
+export LIKELY_PROF_DIR='${LIKELY_PROF_DIR:-$tmp/lpdir}' TMPDIR='${TMPDIR:-/tmp}'
 stty -g >'$tmp/$name.before'
 $(printf '%q ' "$bin" "$@")
 echo \$? >'$tmp/$name.rc'
@@ -151,7 +152,9 @@ keys p q
 wait_exit p 0
 
 # --exec: the final snapshot stays on screen once the command exits.
-export LIKELY_PROF_DIR=/nonexistent TMPDIR="$tmp"
+# an existing directory: a -DLIKELY_PROF=ON likelytop writes its own
+# profile there instead of a complaint onto the screen
+export LIKELY_PROF_DIR="$tmp/lpdir" TMPDIR="$tmp"
 start g -d 0.2 --exec -- "$here/fake_writer.sh" 3 0.1
 wait_for g "fake_writer.sh exited: final snapshot" "--exec: final snapshot"
 wait_for g "kfree +mm/slab\.c:3380" "--exec: the command's profile"
