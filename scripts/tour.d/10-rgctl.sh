@@ -13,7 +13,7 @@ rgctl_tour() {
 	fi
 	(
 		set -e
-		trap '[ -n "$sleeper" ] && kill "$sleeper" 2>/dev/null; "$rg" -b "$backend" delete "$g" --recursive 2>/dev/null; true' EXIT
+		trap 'set +e; [ -n "$sleeper" ] && kill "$sleeper" 2>/dev/null; "$rg" -b "$backend" delete "$g" --recursive 2>/dev/null; true' EXIT
 		printf '\n== rgctl on this machine: backend %s\n' "$backend"
 		step "Create a resource group" "$rg" -b "$backend" create "$g/batch" -p
 		case $backend in

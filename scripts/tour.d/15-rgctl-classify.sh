@@ -21,7 +21,7 @@ rgctl_classify_tour() {
 	work=$(mktemp -d)
 	(
 		set -e
-		trap '[ -n "$sleeper" ] && kill "$sleeper" 2>/dev/null; for d in $(find "$root" -depth -type d 2>/dev/null); do while read -r p; do echo "$p" >"$cpu/cgroup.procs"; done <"$d/cgroup.procs"; rmdir "$d"; done; rm -rf "$work"; true' EXIT
+		trap 'set +e; [ -n "$sleeper" ] && kill "$sleeper" 2>/dev/null; for d in $(find "$root" -depth -type d 2>/dev/null); do while read -r p; do echo "$p" >"$cpu/cgroup.procs"; done <"$d/cgroup.procs"; rmdir "$d"; done; rm -rf "$work"; true' EXIT
 		mkdir "$root"
 		cp "$(command -v sleep)" "$work/tour-db"
 		cat >"$work/site.conf" <<CONF
