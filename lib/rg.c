@@ -731,6 +731,19 @@ int kattr_rg_delete(struct kattr_rg *rg, const char *group, unsigned int flags)
 
 /* ---- shares --------------------------------------------------------------- */
 
+/* The shares attribute of an existing group, or -EOPNOTSUPP without one. */
+static int shares_path(struct kattr_rg *rg, const char *group, char *path,
+		       size_t size)
+{
+	int ret = kattr_rg_exists(rg, group);
+
+	if (ret < 0)
+		return ret;
+	if (!rg->has_shares)
+		return -EOPNOTSUPP;
+	return gpath(path, size, group, rg->be->shares_file);
+}
+
 int kattr_rg_shares_get(struct kattr_rg *rg, const char *group,
 			struct kattr_rg_share **out, size_t *n)
 {
@@ -739,12 +752,7 @@ int kattr_rg_shares_get(struct kattr_rg *rg, const char *group,
 	uint64_t v;
 	int ret;
 
-	ret = kattr_rg_exists(rg, group);
-	if (ret < 0)
-		return ret;
-	if (!rg->has_shares)
-		return -EOPNOTSUPP;
-	ret = gpath(path, sizeof(path), group, rg->be->shares_file);
+	ret = shares_path(rg, group, path, sizeof(path));
 	if (ret < 0)
 		return ret;
 	if (rg->be->id == KATTR_RG_RGCS) {
@@ -780,12 +788,7 @@ int kattr_rg_shares_set(struct kattr_rg *rg, const char *group,
 				     why);
 	if (ret < 0)
 		return ret;
-	ret = kattr_rg_exists(rg, group);
-	if (ret < 0)
-		return ret;
-	if (!rg->has_shares)
-		return -EOPNOTSUPP;
-	ret = gpath(path, sizeof(path), group, rg->be->shares_file);
+	ret = shares_path(rg, group, path, sizeof(path));
 	if (ret < 0)
 		return ret;
 	ret = kattr_write_str(rg->m, path, buf);
