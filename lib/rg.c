@@ -578,16 +578,26 @@ out_undo:
 	return ret;
 }
 
-static int read_pids(struct kattr_rg *rg, const char *group, const char *file,
-		     pid_t **pids, size_t *n)
+/* Read the attribute file of group whole. */
+static int read_group_file(struct kattr_rg *rg, const char *group,
+			   const char *file, char **text)
 {
-	char path[PATH_MAX], *text;
+	char path[PATH_MAX];
 	int ret;
 
 	ret = gpath(path, sizeof(path), group, file);
 	if (ret < 0)
 		return ret;
-	ret = kattr_read_alloc(rg->m, path, &text, NULL);
+	return kattr_read_alloc(rg->m, path, text, NULL);
+}
+
+static int read_pids(struct kattr_rg *rg, const char *group, const char *file,
+		     pid_t **pids, size_t *n)
+{
+	char *text;
+	int ret;
+
+	ret = read_group_file(rg, group, file, &text);
 	if (ret < 0)
 		return ret;
 	ret = kattr_rg_parse_pids(text, pids, n);
@@ -1018,10 +1028,7 @@ int kattr_rg_stats(struct kattr_rg *rg, const char *group,
 	*v = NULL;
 	*n = 0;
 	if (rg->be->id == KATTR_RG_RGCS) {
-		ret = gpath(path, sizeof(path), group, "stats");
-		if (ret < 0)
-			return ret;
-		ret = kattr_read_alloc(rg->m, path, &text, NULL);
+		ret = read_group_file(rg, group, "stats", &text);
 		if (ret < 0)
 			return ret;
 		ret = kattr_rg_parse_rgcs_stats(text, v, n);
