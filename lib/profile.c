@@ -33,55 +33,190 @@ static char *skip_blank(char *s)
 	return s;
 }
 
-/* Decimal digits at *s into *v; at least one, no overflow. */
-static bool parse_u64(char **s, uint64_t *v)
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+
+static uint64_t load8(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+/* How many of the 8 bytes of w (little-endian) lead as decimal digits. */
+static unsigned int lead_digits8(uint64_t w)
+{
+	uint64_t t = w - ONES * '0';
+	/* a byte is no digit when it was below '0' (its subtraction
+	 * borrowed) or is above '9'; borrows only spoil later bytes */
+	uint64_t bad = (t | (t + ONES * (0x80 - 10))) & HIGHS;
+
+	return bad ? (unsigned int)__builtin_ctzll(bad) / 8 : 8;
+}
+
+/* The value of the n leading digits (1..8) of w. */
+static uint64_t value8(uint64_t w, unsigned int n)
+{
+	w = (w & (ONES * 0x0f)) << (8 * (8 - n));	/* zeros in front */
+	w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffULL;
+	w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffULL;
+	return (w * 10000 + (w >> 32)) & 0xffffffffULL;
+}
+
+/* Decimal digits at *s into *v; at least one, no overflow.  end bounds
+ * the word-at-a-time reads (the digits end before it, at a NUL at the
+ * latest). */
+static bool parse_u64(char **s, const char *end, uint64_t *v)
 {
 	char *p = *s;
 	uint64_t x = 0;
+	size_t n = 0;
 
-	if (*p < '0' || *p > '9')
-		return false;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		unsigned int d = (unsigned int)(*p - '0');
+	if (end - p >= 8) {
+		uint64_t w = load8(p);
+		unsigned int d = lead_digits8(w);
 
-		if (unlikely(x > (UINT64_MAX - d) / 10))
+		if (d == 0)
 			return false;
-		x = x * 10 + d;
+		x = value8(w, d);
+		n = d;
+		if (d < 8)
+			goto done;
 	}
-	*s = p;
+	/* Up to 19 digits cannot overflow: check only longer numbers. */
+	for (; p[n] >= '0' && p[n] <= '9'; n++)
+		if (n < 19)
+			x = x * 10 + (unsigned int)(p[n] - '0');
+	if (unlikely(n == 0))
+		return false;
+	if (unlikely(n > 19)) {
+		x = 0;
+		for (size_t i = 0; i < n; i++) {
+			unsigned int d = (unsigned int)(p[i] - '0');
+
+			if (x > (UINT64_MAX - d) / 10)
+				return false;
+			x = x * 10 + d;
+		}
+	}
+done:
+	*s = p + n;
 	*v = x;
 	return true;
 }
 
-static bool parse_line_no(char **s, unsigned int *line)
+static bool parse_line_no(char **s, const char *end, unsigned int *line)
 {
 	uint64_t v;
 
-	if (!parse_u64(s, &v) || v > 0x7fffffffu)
+	if (!parse_u64(s, end, &v) || v > 0x7fffffffu)
 		return false;
 	*line = (unsigned int)v;
 	return true;
+}
+
+/* Word-at-a-time scans: eight bytes per step for the names, which are
+ * most of a row's bytes (200,000 rows a second in a live view). */
+/* A byte of w is below n (n <= 128): exact as a yes/no answer. */
+static bool word_has_less(uint64_t w, unsigned int n)
+{
+	return ((w - ONES * n) & ~w & HIGHS) != 0;
+}
+
+static bool word_has(uint64_t w, unsigned char c)
+{
+	return word_has_less(w ^ (ONES * c), 1);
+}
+
+/* A control byte (< 0x20 or DEL) in [s, s + n)? */
+static bool has_ctl(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w = load8(s + i);
+
+		if (word_has_less(w, 0x20) || word_has(w, 0x7f))
+			return true;
+	}
+	for (; i < n; i++)
+		if (is_ctl(s[i]))
+			return true;
+	return false;
+}
+
+/* A blank or control byte (<= 0x20 or DEL) in [s, s + n)? */
+static bool has_ctl_or_blank(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w = load8(s + i);
+
+		if (word_has_less(w, 0x21) || word_has(w, 0x7f))
+			return true;
+	}
+	for (; i < n; i++)
+		if ((unsigned char)s[i] <= 0x20 || s[i] == 0x7f)
+			return true;
+	return false;
+}
+
+/* Private to the library: what one snapshot tells the parse of the next. */
+struct site_len {
+	uint32_t function;	/* strlen(function) */
+	uint32_t file;		/* strlen(file) */
+};
+
+struct prof_priv {
+	uint64_t id;		/* unique per parsed profile, never 0 */
+	uint64_t aligned_to;	/* id of the profile whose entry i - aligned_k
+				 * is the same site as entry i, for every
+				 * i >= aligned_k (and no other): 0 if none */
+	size_t aligned_k;
+	size_t lines;		/* lines in the input */
+	uint64_t max_count;	/* >= every correct and incorrect count */
+	struct site_len *sites;	/* likely_prof rows: per entry */
+};
+
+static uint64_t next_id(void)
+{
+	static uint64_t id;
+
+	return __atomic_add_fetch(&id, 1, __ATOMIC_RELAXED);
 }
 
 /*
  * " unlikely |        0|        3\ttcp_sacktag_write_queue()@:net/ipv4/tcp_input.c@1215"
  * flag, type, |%9u|%9u (# True, # False), TAB, func()@:file@line.  The
  * flag is not trusted (the 2006 kernel compared the counts as signed
- * ints); wrongness is computed from the counts.
+ * ints); wrongness is computed from the counts.  The function runs to the
+ * first "()@:" and holds no blank or control byte; the file runs to the
+ * last '@' and holds no control byte.
+ *
+ * line ends (NUL) at eol.  When pe is the same row of the previous
+ * snapshot (ps its lengths) and this row names the same function and file
+ * byte for byte, those bytes were validated then: they are compared, not
+ * scanned.  *same tells whether that was so (and the line and hint
+ * match too: the same site).
  */
-int kattr_prof_parse_likely_row(char *line, struct kattr_prof_entry *e)
+static int likely_row(char *line, char *eol, struct kattr_prof_entry *e,
+		      struct site_len *sl, const struct kattr_prof_entry *pe,
+		      const struct site_len *ps, bool *same)
 {
 	uint64_t t, f;
-	char *p = line, *func, *sep, *file, *at, *ctl;
+	char *p = line, *func, *sep = NULL, *file, *at = NULL;
 	bool likely;
 
+	*same = false;
 	if (unlikely(*p != '+' && *p != '-' && *p != ' '))
 		return -EINVAL;
 	p++;
-	if (!strncmp(p, "unlikely", 8)) {
+	if (p[0] == 'u' && !strncmp(p, "unlikely", 8)) {
 		likely = false;
 		p += 8;
-	} else if (!strncmp(p, "likely", 6)) {
+	} else if (p[0] == 'l' && !strncmp(p, "likely", 6)) {
 		likely = true;
 		p += 6;
 	} else {
@@ -91,48 +226,50 @@ int kattr_prof_parse_likely_row(char *line, struct kattr_prof_entry *e)
 	if (*p++ != '|')
 		return -EINVAL;
 	p = skip_blank(p);
-	if (!parse_u64(&p, &t))
+	if (!parse_u64(&p, eol, &t))
 		return -EINVAL;
 	if (*p++ != '|')
 		return -EINVAL;
 	p = skip_blank(p);
-	if (!parse_u64(&p, &f))
+	if (!parse_u64(&p, eol, &f))
 		return -EINVAL;
 	if (*p != '\t' && *p != ' ')
 		return -EINVAL;
 	p = skip_blank(p);
 	func = p;
-	/* One pass each (200,000 rows a second): the function runs to the
-	 * first "()@:" without blank or control bytes; the file to the
-	 * last '@', without control bytes. */
-	for (sep = func;; sep++) {
-		if (unlikely(is_blank(*sep) || is_ctl(*sep)))
-			return -EINVAL;		/* the NUL ends here too */
-		if (unlikely(sep[0] == '(') && sep[1] == ')' && sep[2] == '@' &&
-		    sep[3] == ':')
-			break;
+	if (pe && (size_t)(eol - func) > (size_t)ps->function + 4 + ps->file &&
+	    !memcmp(func, pe->function, ps->function) &&
+	    !memcmp(func + ps->function, "()@:", 4) &&
+	    !memcmp(func + ps->function + 4, pe->file, ps->file) &&
+	    func[ps->function + 4 + ps->file] == '@' &&
+	    !memchr(func + ps->function + 4 + ps->file + 1, '@',
+		    (size_t)(eol - func) - ps->function - 4 - ps->file - 1)) {
+		sep = func + ps->function;
+		at = sep + 4 + ps->file;
+		*same = true;
+	} else {
+		for (sep = func; (sep = memchr(sep, '(', (size_t)(eol - sep))); sep++)
+			if (sep[1] == ')' && sep[2] == '@' && sep[3] == ':')
+				break;
+		if (!sep || sep == func ||
+		    has_ctl_or_blank(func, (size_t)(sep - func)))
+			return -EINVAL;
+		file = sep + 4;
+		at = memrchr(file, '@', (size_t)(eol - file));
+		if (!at || at == file || has_ctl(file, (size_t)(at - file)))
+			return -EINVAL;
 	}
-	if (sep == func)
-		return -EINVAL;
 	file = sep + 4;
-	at = NULL;
-	ctl = NULL;
-	for (char *q = file; *q; q++) {
-		if (unlikely(*q == '@'))
-			at = q;
-		else if (unlikely(!ctl && is_ctl(*q)))
-			ctl = q;
-	}
-	if (!at || at == file || (ctl && ctl < at))
-		return -EINVAL;
 	p = at + 1;
-	if (!parse_line_no(&p, &e->line))
+	if (!parse_line_no(&p, eol, &e->line))
 		return -EINVAL;
 	/* Trailing blanks (a CR from a copied file) are harmless. */
 	if (*skip_blank(p))
 		return -EINVAL;
 	*sep = '\0';
 	*at = '\0';
+	sl->function = (uint32_t)(sep - func);
+	sl->file = (uint32_t)(at - file);
 	e->function = func;
 	e->file = file;
 	e->hint = likely ? KATTR_PROF_HINT_LIKELY : KATTR_PROF_HINT_UNLIKELY;
@@ -143,7 +280,16 @@ int kattr_prof_parse_likely_row(char *line, struct kattr_prof_entry *e)
 	e->has_rate = false;
 	e->d_correct = e->d_incorrect = 0;
 	e->rate = 0;
+	*same = *same && e->line == pe->line && e->hint == pe->hint;
 	return 0;
+}
+
+int kattr_prof_parse_likely_row(char *line, struct kattr_prof_entry *e)
+{
+	struct site_len sl;
+	bool same;
+
+	return likely_row(line, line + strlen(line), e, &sl, NULL, NULL, &same);
 }
 
 /* Split line on blanks into at most max tokens; returns the count (max+1
@@ -168,7 +314,7 @@ static int split(char *line, char **tok, int max)
 
 static bool whole_u64(char *s, uint64_t *v)
 {
-	return parse_u64(&s, v) && !*s;
+	return parse_u64(&s, s, v) && !*s;	/* s: no word reads */
 }
 
 /*
@@ -202,7 +348,7 @@ int kattr_prof_parse_trace_row(char *line, bool all,
 		return -EINVAL;
 	}
 	p = tok[5];
-	if (!parse_line_no(&p, &e->line) || *p)
+	if (!parse_line_no(&p, p, &e->line) || *p)
 		return -EINVAL;
 	for (int i = 3; i <= 4; i++)
 		for (const char *q = tok[i]; *q; q++)
@@ -263,15 +409,6 @@ static enum kattr_prof_format row_format(const char *line)
 	return KATTR_PROF_FMT_ANNOTATED;
 }
 
-static int parse_row(struct kattr_profile *p, char *line,
-		     struct kattr_prof_entry *e)
-{
-	if (p->format == KATTR_PROF_FMT_LIKELY_PROF)
-		return kattr_prof_parse_likely_row(line, e);
-	return kattr_prof_parse_trace_row(line,
-					  p->format == KATTR_PROF_FMT_ALL, e);
-}
-
 static bool is_row_start(const char *s)
 {
 	const char *t = skip_blank((char *)s);
@@ -282,23 +419,45 @@ static bool is_row_start(const char *s)
 	       (s[1] == 'l' || s[1] == 'u');
 }
 
-static int parse_lines(struct kattr_profile *p, size_t len)
+static struct prof_priv *priv(const struct kattr_profile *p)
 {
+	return p->priv;
+}
+
+/*
+ * Parse p->text.  prev, when given, is the previous snapshot of the same
+ * source: its rows are expected at the same place counted from the end
+ * (/proc/likely_prof lists new sites first; other sources keep their
+ * order), which lets unchanged names be compared instead of scanned, and
+ * records whether every site lines up for kattr_profile_match().
+ */
+static int parse_lines(struct kattr_profile *p, size_t len,
+		       const struct kattr_profile *prev)
+{
+	struct prof_priv *pp = priv(p);
+	const struct prof_priv *qp = prev ? priv(prev) : NULL;
 	char *s = p->text, *end = p->text + len;
 	/* One scan finds out whether any line can hold a NUL (binary). */
 	bool nuls = memchr(p->text, '\0', len) != NULL;
-	size_t cap = 1;
+	size_t cap = 1, k = 0, same_n = 0;
+	uint64_t max_count = 0;	/* an upper bound: the OR of all counts */
 
 	for (const char *c = s; c < end && (c = memchr(c, '\n', (size_t)(end - c))); c++)
 		cap++;
+	pp->lines = cap;
 	p->entries = malloc(cap * sizeof(*p->entries));
 	if (!p->entries)
 		return -ENOMEM;
+	if (qp && (!qp->sites || cap < qp->lines))
+		qp = NULL;
+	if (qp)
+		k = cap - qp->lines;	/* new rows in front, if all goes well */
 	while (s < end) {
 		char *nl = memchr(s, '\n', (size_t)(end - s));
 		char *eol = nl ? nl : end;
 		struct kattr_prof_entry *e = &p->entries[p->n];
 		enum kattr_prof_format hf;
+		int ret;
 
 		*eol = '\0';
 		if (unlikely(nuls) && strlen(s) != (size_t)(eol - s)) {	/* binary */
@@ -324,19 +483,45 @@ static int parse_lines(struct kattr_profile *p, size_t len)
 		if (p->format == KATTR_PROF_FMT_UNKNOWN)
 			p->format = row_format(s);
 		p->rows++;
-		if (unlikely(parse_row(p, s, e) < 0)) {
+		if (p->format == KATTR_PROF_FMT_LIKELY_PROF) {
+			size_t j = p->n - k;	/* the same row in prev */
+			bool use = qp && p->n >= k && j < prev->n &&
+				   prev->format == KATTR_PROF_FMT_LIKELY_PROF;
+			bool same;
+
+			if (!pp->sites) {
+				pp->sites = malloc(cap * sizeof(*pp->sites));
+				if (!pp->sites)
+					return -ENOMEM;
+			}
+			ret = likely_row(s, eol, e, &pp->sites[p->n],
+					 use ? &prev->entries[j] : NULL,
+					 use ? &qp->sites[j] : NULL, &same);
+			if (ret == 0 && same)
+				same_n++;
+		} else {
+			ret = kattr_prof_parse_trace_row(s, p->format == KATTR_PROF_FMT_ALL, e);
+		}
+		if (unlikely(ret < 0)) {
 			p->bad_rows++;
 			goto next;
 		}
+		max_count |= e->correct | e->incorrect;
 		p->n++;
 next:
 		s = eol + 1;
 	}
+	/* Every site of prev is here, in order, behind k new ones. */
+	if (qp && p->n == prev->n + k && same_n == prev->n) {
+		pp->aligned_to = qp->id;
+		pp->aligned_k = k;
+	}
+	pp->max_count = max_count;
 	return 0;
 }
 
-int kattr_profile_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
-			    struct kattr_profile **out)
+static int parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
+		     const struct kattr_profile *prev, struct kattr_profile **out)
 {
 	struct kattr_profile *p;
 	int ret;
@@ -346,14 +531,18 @@ int kattr_profile_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
 		return -EFBIG;
 	}
 	p = calloc(1, sizeof(*p));
-	if (!p) {
+	if (!p || !(p->priv = calloc(1, sizeof(struct prof_priv)))) {
+		free(p);
 		free(buf);
 		return -ENOMEM;
 	}
+	priv(p)->id = next_id();
 	p->text = buf;
 	p->text[len] = '\0';
 	p->format = fmt;
-	ret = parse_lines(p, len);
+	if (prev && prev->format != fmt && fmt != KATTR_PROF_FMT_UNKNOWN)
+		prev = NULL;
+	ret = parse_lines(p, len, prev);
 	if (ret < 0)
 		goto out_free;
 	if (!p->has_header && !p->n) {
@@ -361,18 +550,25 @@ int kattr_profile_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
 		goto out_free;
 	}
 	p->counter_bits = 64;
-	if (p->format == KATTR_PROF_FMT_LIKELY_PROF) {
+	if (p->format == KATTR_PROF_FMT_LIKELY_PROF && priv(p)->max_count <= UINT32_MAX)
 		p->counter_bits = 32;
-		for (size_t i = 0; i < p->n; i++)
-			if (p->entries[i].correct > UINT32_MAX ||
-			    p->entries[i].incorrect > UINT32_MAX)
-				p->counter_bits = 64;
-	}
 	*out = p;
 	return 0;
 out_free:
 	kattr_profile_free(p);
 	return ret;
+}
+
+int kattr_profile_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
+			    struct kattr_profile **out)
+{
+	return parse_buf(buf, len, fmt, NULL, out);
+}
+
+int kattr_profile_parse_next(const struct kattr_profile *prev, char *buf,
+			     size_t len, struct kattr_profile **out)
+{
+	return parse_buf(buf, len, KATTR_PROF_FMT_UNKNOWN, prev, out);
 }
 
 int kattr_profile_parse(const char *text, size_t len,
@@ -393,6 +589,9 @@ void kattr_profile_free(struct kattr_profile *p)
 {
 	if (!p)
 		return;
+	if (p->priv)
+		free(priv(p)->sites);
+	free(p->priv);
 	free(p->entries);
 	free(p->text);
 	free(p);
@@ -521,6 +720,11 @@ int kattr_profile_match(const struct kattr_profile *prev,
 		idx[i] = SIZE_MAX;
 	if (!prev || !prev->n || !cur->n)
 		return 0;
+	if (cur->priv && prev->priv && priv(cur)->aligned_to == priv(prev)->id) {
+		for (size_t i = priv(cur)->aligned_k; i < cur->n; i++)
+			idx[i] = i - priv(cur)->aligned_k;
+		return 0;
+	}
 	if (match_aligned(prev, cur, idx))
 		return 0;
 	while (size < prev->n * 2)
@@ -844,6 +1048,107 @@ static void select_least(char *b, size_t n, size_t sz, size_t k, cmp_fn cmp,
 	qsort_r(b + lo * sz, hi - lo, sz, cmp, arg);
 }
 
+/* A heap member: the key pair and where the entry sits in the input. */
+struct heaped {
+	struct keyed kv;
+	size_t at;
+};
+
+static void keyed_fill(struct keyed *kv, const struct kattr_prof_entry *e,
+		       const struct sort_ctx *ctx)
+{
+	bool named = ctx->key == KATTR_PROF_SORT_FUNCTION ||
+		     ctx->key == KATTR_PROF_SORT_FILE;
+
+	kv->k = named ? 0 : num_key(e, ctx->key);
+	kv->k2 = named ? 0 : name_key(e->function);
+	kv->e = e;
+}
+
+static int heap_cmp(const struct heaped *a, const struct heaped *b,
+		    struct sort_ctx *ctx)
+{
+	if (ctx->key == KATTR_PROF_SORT_FUNCTION || ctx->key == KATTR_PROF_SORT_FILE)
+		return cmp_entries(&a->kv.e, &b->kv.e, ctx);
+	return cmp_keyed(&a->kv, &b->kv, ctx);
+}
+
+/* Restore the heap (the worst of the k kept on top) below slot i. */
+static void sift_down(struct heaped *h, size_t k, size_t i,
+		      struct sort_ctx *ctx)
+{
+	for (;;) {
+		size_t c = 2 * i + 1, w = i;
+		struct heaped t;
+
+		if (c < k && heap_cmp(&h[c], &h[w], ctx) > 0)
+			w = c;
+		if (c + 1 < k && heap_cmp(&h[c + 1], &h[w], ctx) > 0)
+			w = c + 1;
+		if (w == i)
+			return;
+		t = h[i];
+		h[i] = h[w];
+		h[w] = t;
+		i = w;
+	}
+}
+
+static int cmp_heaped(const void *a, const void *b, void *ctx)
+{
+	return heap_cmp(a, b, ctx);
+}
+
+/*
+ * The few first of many (a screenful of 200,000 sites): one pass keeping
+ * the k best in a heap, worst on top.  Most entries cost one comparison of
+ * their numeric key with the top's, without touching their name.
+ * O(n log k); the others keep their relative order.
+ */
+static int sort_few(const struct kattr_prof_entry **v, size_t n, size_t k,
+		    struct sort_ctx *ctx)
+{
+	bool named = ctx->key == KATTR_PROF_SORT_FUNCTION ||
+		     ctx->key == KATTR_PROF_SORT_FILE;
+	struct heaped *h = malloc(k * sizeof(*h)), c;
+	size_t j;
+
+	if (!h)
+		return -ENOMEM;
+	for (size_t i = 0; i < k; i++) {
+		keyed_fill(&h[i].kv, v[i], ctx);
+		h[i].at = i;
+	}
+	for (size_t i = k / 2; i-- > 0;)
+		sift_down(h, k, i, ctx);
+	for (size_t i = k; i < n; i++) {
+		if (!named) {
+			int q = -CMP(num_key(v[i], ctx->key), h[0].kv.k) * ctx->dir;
+
+			if (q > 0)
+				continue;	/* worse than the worst kept */
+		}
+		keyed_fill(&c.kv, v[i], ctx);
+		c.at = i;
+		if (heap_cmp(&c, &h[0], ctx) >= 0)
+			continue;
+		h[0] = c;
+		sift_down(h, k, 0, ctx);
+	}
+	qsort_r(h, k, sizeof(*h), cmp_heaped, ctx);
+	/* The kept ones first, in order; the others behind, in input order. */
+	for (size_t i = 0; i < k; i++)
+		v[h[i].at] = NULL;
+	j = n;
+	for (size_t i = n; i-- > 0;)
+		if (v[i])
+			v[--j] = v[i];
+	for (size_t i = 0; i < k; i++)
+		v[i] = h[i].kv.e;
+	free(h);
+	return 0;
+}
+
 void kattr_prof_sort_top(const struct kattr_prof_entry **v, size_t n,
 			 enum kattr_prof_sort key, bool reverse, size_t k)
 {
@@ -854,6 +1159,8 @@ void kattr_prof_sort_top(const struct kattr_prof_entry **v, size_t n,
 		return;
 	if (!k || k > n)
 		k = n;
+	if (k <= 4096 && k < n / 16 && sort_few(v, n, k, &ctx) == 0)
+		return;
 	if (key != KATTR_PROF_SORT_FUNCTION && key != KATTR_PROF_SORT_FILE)
 		kv = malloc(n * sizeof(*kv));
 	if (!kv) {
@@ -862,11 +1169,8 @@ void kattr_prof_sort_top(const struct kattr_prof_entry **v, size_t n,
 		qsort_r(v, k, sizeof(*v), cmp_entries, &ctx);
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
-		kv[i].k = num_key(v[i], key);
-		kv[i].k2 = name_key(v[i]->function);
-		kv[i].e = v[i];
-	}
+	for (size_t i = 0; i < n; i++)
+		keyed_fill(&kv[i], v[i], &ctx);
 	if (k < n)
 		select_least((char *)kv, n, sizeof(*kv), k, cmp_keyed, &ctx);
 	qsort_r(kv, k, sizeof(*kv), cmp_keyed, &ctx);

@@ -62,7 +62,8 @@ int lt_model_update(struct lt_model *m, char *buf, size_t len,
 	struct kattr_profile *p;
 	int ret;
 
-	ret = kattr_profile_parse_buf(buf, len, KATTR_PROF_FMT_UNKNOWN, &p);
+	/* The previous snapshot makes the parse and the diff cheaper. */
+	ret = kattr_profile_parse_next(m->raw, buf, len, &p);
 	if (ret < 0)
 		return ret;
 	if (bad)

@@ -3,6 +3,7 @@
 #include "testutil.h"
 #include <errno.h>
 #include "kattr/profile.h"
+#include "ref_likely_row.h"
 
 static const char LIKELY_SAMPLE[] =
 	"Likely Profiling Results\n"
@@ -380,6 +381,7 @@ static void sort_top_k(void **state)
 	const struct kattr_prof_entry **full, **top;
 	struct kattr_profile *prof;
 	unsigned int seed = 7;
+	char seen[N];
 
 	(void)state;
 	assert_non_null(text);
@@ -411,13 +413,165 @@ static void sort_top_k(void **state)
 						fail_msg("sort %s%s top %zu: row %zu differs",
 							 kattr_prof_sort_name((enum kattr_prof_sort)key),
 							 rev ? " reversed" : "", ks[j], i);
+				/* the others are all still there */
+				memset(seen, 0, N);
+				for (size_t i = 0; i < N; i++)
+					seen[top[i] - prof->entries]++;
+				for (size_t i = 0; i < N; i++)
+					if (seen[i] != 1)
+						fail_msg("sort %s top %zu: entry %zu seen %d times",
+							 kattr_prof_sort_name((enum kattr_prof_sort)key),
+							 ks[j], i, seen[i]);
 			}
+			/* worst first: every entry displaces the heap's top */
+			for (size_t i = 0; i < N; i++)
+				top[i] = full[N - 1 - i];
+			kattr_prof_sort_top(top, N, (enum kattr_prof_sort)key, rev, 40);
+			for (size_t i = 0; i < 40; i++)
+				if (top[i] != full[i])
+					fail_msg("sort %s%s top 40 of reversed input: row %zu differs",
+						 kattr_prof_sort_name((enum kattr_prof_sort)key),
+						 rev ? " reversed" : "", i);
 		}
 	}
 	free(full);
 	free(top);
 	free(text);
 	kattr_profile_free(prof);
+}
+
+/* The fast row parser (word-at-a-time names and numbers) agrees with the
+ * plain reference on rows built to hit its edges: number widths around
+ * the 8-byte word, overflow, names with '@', '(' and control bytes, rows
+ * cut short at every length. */
+static void likely_row_matches_reference(void **state)
+{
+	static const char *const counts[] = {
+		"0", "7", "12345678", "123456789", "4294967295",
+		"18446744073709551615", "18446744073709551616",
+		"99999999999999999999", "00000000000000000000001", "",
+		"1a", "-1",
+	};
+	static const char *const sites[] = {
+		"kfree()@:mm/slab.c@3061", "f()@:a@b.c@12", "f(x)()@:f.c@1",
+		"f()@:()@:g.c@2", "f g()@:h.c@3", "f()@:h\x01.c@3", "f()@:h.c@3\x01",
+		"f()@:h.c@", "f()@:@9", "()@:h.c@1", "f()@:h.c@2147483648",
+		"f()@:h.c@2147483647  ", "f()@:h.c@12\r", "f\x7f()@:h.c@1",
+		"f()@:h.c@12x",
+	};
+	char line[256], a[256], b[256];
+	size_t rows = 0, accepted = 0;
+
+	(void)state;
+	for (size_t t = 0; t < sizeof(counts) / sizeof(counts[0]); t++)
+	for (size_t f = 0; f < sizeof(counts) / sizeof(counts[0]); f += 3)
+	for (size_t s = 0; s < sizeof(sites) / sizeof(sites[0]); s++) {
+		int n = snprintf(line, sizeof(line), "%cunlikely |%9s|%9s\t%s",
+				 t & 1 ? '+' : ' ', counts[t], counts[f], sites[s]);
+
+		for (int cut = n; cut >= 0; cut -= (cut > n - 12 ? 1 : 7)) {
+			struct kattr_prof_entry e = { 0 }, r = { 0 };
+			int r1, r2;
+
+			memcpy(a, line, (size_t)cut);
+			a[cut] = '\0';
+			memcpy(b, a, (size_t)cut + 1);
+			r1 = kattr_prof_parse_likely_row(a, &e);
+			r2 = ref_likely_row(b, &r);
+			rows++;
+			if ((r1 == 0) != (r2 == 0))
+				fail_msg("row \"%.*s\": parser %d, reference %d",
+					 cut, line, r1, r2);
+			if (r1 == 0 && !ref_same_entry(&e, &r))
+				fail_msg("row \"%.*s\": entries differ", cut, line);
+			accepted += r1 == 0;
+		}
+	}
+	/* both outcomes were exercised */
+	assert_true(accepted > 100);
+	assert_true(rows - accepted > 100);
+}
+
+/* Parse text2 after text1 with kattr_profile_parse_next() and alone:
+ * the same entries, and matched to text1 the same way. */
+static void check_next(const char *text1, const char *text2)
+{
+	struct kattr_profile *a = parse(text1, 0), *fast = NULL, *slow = NULL;
+	size_t n = strlen(text2), *i1, *i2;
+
+	assert_int_equal(kattr_profile_parse_next(a, strdup(text2), n, &fast), 0);
+	assert_int_equal(kattr_profile_parse_buf(strdup(text2), n, 0, &slow), 0);
+	assert_int_equal(fast->n, slow->n);
+	assert_int_equal(fast->bad_rows, slow->bad_rows);
+	assert_int_equal(fast->counter_bits, slow->counter_bits);
+	i1 = malloc((fast->n + 1) * sizeof(*i1));
+	i2 = malloc((fast->n + 1) * sizeof(*i2));
+	assert_non_null(i1);
+	assert_non_null(i2);
+	assert_int_equal(kattr_profile_match(a, fast, i1), 0);
+	assert_int_equal(kattr_profile_match(a, slow, i2), 0);
+	for (size_t i = 0; i < fast->n; i++) {
+		if (!ref_same_entry(&fast->entries[i], &slow->entries[i]))
+			fail_msg("entry %zu differs after parse_next", i);
+		if (i1[i] != i2[i])
+			fail_msg("entry %zu matched to %zd, should be %zd", i,
+				 (ssize_t)i1[i], (ssize_t)i2[i]);
+	}
+	/* and the diff is right: text2's counts minus text1's */
+	assert_int_equal(kattr_profile_diff(a, fast, 1.0), 0);
+	assert_int_equal(kattr_profile_diff(a, slow, 1.0), 0);
+	for (size_t i = 0; i < fast->n; i++)
+		assert_int_equal(fast->entries[i].d_incorrect,
+				 slow->entries[i].d_incorrect);
+	free(i1);
+	free(i2);
+	kattr_profile_free(a);
+	kattr_profile_free(fast);
+	kattr_profile_free(slow);
+}
+
+#define HDR "Likely Profiling Results\n[+- ] Type | # True | # False | Function:Filename@Line\n"
+#define R1 " unlikely |        1|        3\tkfree()@:mm/slab.c@3061\n"
+#define R2 "+unlikely |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n"
+#define R3 "-likely   |        0|     1945\taudit_free()@:kernel/auditsc.c@715\n"
+
+static void parse_next_same_as_parse(void **state)
+{
+	struct kattr_profile *a, *b;
+
+	(void)state;
+	/* counts moved, sites in place */
+	check_next(HDR R1 R2 R3, HDR
+		   " unlikely |        9|        3\tkfree()@:mm/slab.c@3061\n"
+		   "+unlikely |     6050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n"
+		   "-likely   |        1|     2945\taudit_free()@:kernel/auditsc.c@715\n");
+	/* a new site in front (/proc/likely_prof's order) */
+	check_next(HDR R1 R2 R3, HDR "  likely |        1|        1\tnew()@:n.c@1\n" R1 R2 R3);
+	/* a site gone, one renamed, one moved to another line or hint */
+	check_next(HDR R1 R2 R3, HDR R1 R3);
+	check_next(HDR R1 R2 R3, HDR R1
+		   "+unlikely |     5050|        0\tdo_sys_vm87()@:arch/i386/kernel/vm86.c@314\n" R3);
+	check_next(HDR R1 R2 R3, HDR R1
+		   "+unlikely |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@315\n" R3);
+	check_next(HDR R1 R2 R3, HDR R1
+		   "-likely   |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n" R3);
+	/* the same name followed by more '@': the file runs to the last one */
+	check_next(HDR R1 R2 R3, HDR R1
+		   "+unlikely |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314@315\n" R3);
+	/* a row turned bad, a control byte after the same name */
+	check_next(HDR R1 R2 R3, HDR R1 "+unlikely |     5050|   \n" R3);
+	check_next(HDR R1 R2 R3, HDR R1
+		   "+unlikely |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@3\x01" "14\n" R3);
+	/* another format, garbage, no previous snapshot */
+	check_next(HDR R1 R2 R3, ALL_SAMPLE);
+	check_next(ALL_SAMPLE, HDR R1 R2 R3);
+	a = NULL;
+	assert_int_equal(kattr_profile_parse_next(NULL, strdup(HDR R1), strlen(HDR R1), &a), 0);
+	assert_int_equal(a->n, 1);
+	b = NULL;
+	assert_int_equal(kattr_profile_parse_next(a, strdup("garbage\n"), 8, &b), -ENODATA);
+	assert_null(b);
+	kattr_profile_free(a);
 }
 
 static void filters(void **state)
@@ -458,6 +612,8 @@ int main(void)
 		cmocka_unit_test(diff_reordered),
 		cmocka_unit_test(every_sort),
 		cmocka_unit_test(sort_top_k),
+		cmocka_unit_test(likely_row_matches_reference),
+		cmocka_unit_test(parse_next_same_as_parse),
 		cmocka_unit_test(filters),
 	};
 
