@@ -67,7 +67,8 @@ static uint64_t value8(uint64_t w, unsigned int n)
 /* Decimal digits at *s into *v; at least one, no overflow.  end bounds
  * the word-at-a-time reads (the digits end before it, at a NUL at the
  * latest). */
-static bool parse_u64(char **s, const char *end, uint64_t *v)
+static inline __attribute__((always_inline)) bool
+parse_u64(char **s, const char *end, uint64_t *v)
 {
 	char *p = *s;
 	uint64_t x = 0;
@@ -163,6 +164,15 @@ static bool has_ctl_or_blank(const char *s, size_t n)
 	return false;
 }
 
+/* An '@' in [s, end)?  (a line number's few bytes: no call) */
+static bool has_at(const char *s, const char *end)
+{
+	for (; s < end; s++)
+		if (*s == '@')
+			return true;
+	return false;
+}
+
 /* Private to the library: what one snapshot tells the parse of the next. */
 struct site_len {
 	uint32_t function;	/* strlen(function) */
@@ -213,10 +223,12 @@ static int likely_row(char *line, char *eol, struct kattr_prof_entry *e,
 	if (unlikely(*p != '+' && *p != '-' && *p != ' '))
 		return -EINVAL;
 	p++;
-	if (p[0] == 'u' && !strncmp(p, "unlikely", 8)) {
+	/* fixed-length compares (one word each) when the line is long
+	 * enough, which a valid row always is */
+	if (eol - p >= 8 ? !memcmp(p, "unlikely", 8) : !strncmp(p, "unlikely", 8)) {
 		likely = false;
 		p += 8;
-	} else if (p[0] == 'l' && !strncmp(p, "likely", 6)) {
+	} else if (eol - p >= 8 ? !memcmp(p, "likely", 6) : !strncmp(p, "likely", 6)) {
 		likely = true;
 		p += 6;
 	} else {
@@ -242,8 +254,7 @@ static int likely_row(char *line, char *eol, struct kattr_prof_entry *e,
 	    !memcmp(func + ps->function, "()@:", 4) &&
 	    !memcmp(func + ps->function + 4, pe->file, ps->file) &&
 	    func[ps->function + 4 + ps->file] == '@' &&
-	    !memchr(func + ps->function + 4 + ps->file + 1, '@',
-		    (size_t)(eol - func) - ps->function - 4 - ps->file - 1)) {
+	    !has_at(func + ps->function + 4 + ps->file + 1, eol)) {
 		sep = func + ps->function;
 		at = sep + 4 + ps->file;
 		*same = true;
@@ -1206,6 +1217,11 @@ size_t kattr_prof_select(const struct kattr_profile *p,
 {
 	size_t n = 0;
 
+	if (!f || (!f->wrong_only && !f->min_total && (!f->substr || !*f->substr))) {
+		for (size_t i = 0; i < p->n; i++)	/* no filter: all */
+			v[i] = &p->entries[i];
+		return p->n;
+	}
 	for (size_t i = 0; i < p->n; i++)
 		if (kattr_prof_filter_match(f, &p->entries[i]))
 			v[n++] = &p->entries[i];

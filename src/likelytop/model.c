@@ -17,6 +17,7 @@ static void drop_shown(struct lt_model *m)
 		free(m->shown.entries);
 	memset(&m->shown, 0, sizeof(m->shown));
 	m->shown_owns = false;
+	m->wrong = 0;
 	m->nrows = 0;
 }
 
@@ -35,7 +36,7 @@ void lt_model_free(struct lt_model *m)
 }
 
 /* shown = raw, rebased on base when there is one. */
-static int make_shown(struct lt_model *m)
+static int make_shown_entries(struct lt_model *m)
 {
 	drop_shown(m);
 	if (!m->raw)
@@ -54,6 +55,17 @@ static int make_shown(struct lt_model *m)
 	       m->raw->n * sizeof(*m->shown.entries));
 	m->shown_owns = true;
 	return kattr_profile_rebase(m->base, &m->shown);
+}
+
+/* ... and the wrong hints among them counted once per snapshot. */
+static int make_shown(struct lt_model *m)
+{
+	int ret = make_shown_entries(m);
+
+	m->wrong = 0;
+	for (size_t i = 0; i < m->shown.n; i++)
+		m->wrong += kattr_prof_entry_is_wrong(&m->shown.entries[i]);
+	return ret;
 }
 
 int lt_model_update(struct lt_model *m, char *buf, size_t len,

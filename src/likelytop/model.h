@@ -31,6 +31,7 @@ struct lt_model {
 	struct kattr_profile shown;	/* what is displayed (entries may be
 					 * raw's or a rebased copy) */
 	bool shown_owns;		/* shown.entries is a copy */
+	size_t wrong;			/* sites in shown with a wrong hint */
 	double t_raw;			/* when raw was read (seconds) */
 	double t_base;
 	unsigned long generation;	/* snapshots taken */

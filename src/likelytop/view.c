@@ -184,11 +184,9 @@ static void draw_header(struct view *v)
 	char tbuf[16];
 	time_t t = time(NULL);
 	struct tm tm;
-	size_t wrong = 0;
+	size_t wrong = a->model.wrong;
 	const struct kattr_profile *p = &a->model.shown;
 
-	for (size_t i = 0; i < p->n; i++)
-		wrong += kattr_prof_entry_is_wrong(&p->entries[i]);
 	localtime_r(&t, &tm);
 	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", &tm);
 	put(0, 0, "likelytop - %s - %s (%s)", tbuf, a->src.name,
