@@ -130,36 +130,20 @@ static bool word_has(uint64_t w, unsigned char c)
 	return word_has_less(w ^ (ONES * c), 1);
 }
 
-/* A control byte (< 0x20 or DEL) in [s, s + n)? */
-static bool has_ctl(const char *s, size_t n)
+/* A byte below lim (lim <= 128) or a DEL in [s, s + n)?  lim 0x20: a
+ * control byte; lim 0x21: a control byte or a blank. */
+static bool has_below_or_del(const char *s, size_t n, unsigned char lim)
 {
 	size_t i = 0;
 
 	for (; i + 8 <= n; i += 8) {
 		uint64_t w = load8(s + i);
 
-		if (word_has_less(w, 0x20) || word_has(w, 0x7f))
+		if (word_has_less(w, lim) || word_has(w, 0x7f))
 			return true;
 	}
 	for (; i < n; i++)
-		if (is_ctl(s[i]))
-			return true;
-	return false;
-}
-
-/* A blank or control byte (<= 0x20 or DEL) in [s, s + n)? */
-static bool has_ctl_or_blank(const char *s, size_t n)
-{
-	size_t i = 0;
-
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w = load8(s + i);
-
-		if (word_has_less(w, 0x21) || word_has(w, 0x7f))
-			return true;
-	}
-	for (; i < n; i++)
-		if ((unsigned char)s[i] <= 0x20 || s[i] == 0x7f)
+		if ((unsigned char)s[i] < lim || s[i] == 0x7f)
 			return true;
 	return false;
 }
@@ -263,11 +247,11 @@ static int likely_row(char *line, char *eol, struct kattr_prof_entry *e,
 			if (sep[1] == ')' && sep[2] == '@' && sep[3] == ':')
 				break;
 		if (!sep || sep == func ||
-		    has_ctl_or_blank(func, (size_t)(sep - func)))
+		    has_below_or_del(func, (size_t)(sep - func), 0x21))
 			return -EINVAL;
 		file = sep + 4;
 		at = memrchr(file, '@', (size_t)(eol - file));
-		if (!at || at == file || has_ctl(file, (size_t)(at - file)))
+		if (!at || at == file || has_below_or_del(file, (size_t)(at - file), 0x20))
 			return -EINVAL;
 	}
 	file = sep + 4;
@@ -1059,6 +1043,12 @@ static void select_least(char *b, size_t n, size_t sz, size_t k, cmp_fn cmp,
 	qsort_r(b + lo * sz, hi - lo, sz, cmp, arg);
 }
 
+/* Sorted by a name: no numeric key pairs. */
+static bool is_name_key(enum kattr_prof_sort key)
+{
+	return key == KATTR_PROF_SORT_FUNCTION || key == KATTR_PROF_SORT_FILE;
+}
+
 /* A heap member: the key pair and where the entry sits in the input. */
 struct heaped {
 	struct keyed kv;
@@ -1068,8 +1058,7 @@ struct heaped {
 static void keyed_fill(struct keyed *kv, const struct kattr_prof_entry *e,
 		       const struct sort_ctx *ctx)
 {
-	bool named = ctx->key == KATTR_PROF_SORT_FUNCTION ||
-		     ctx->key == KATTR_PROF_SORT_FILE;
+	bool named = is_name_key(ctx->key);
 
 	kv->k = named ? 0 : num_key(e, ctx->key);
 	kv->k2 = named ? 0 : name_key(e->function);
@@ -1079,7 +1068,7 @@ static void keyed_fill(struct keyed *kv, const struct kattr_prof_entry *e,
 static int heap_cmp(const struct heaped *a, const struct heaped *b,
 		    struct sort_ctx *ctx)
 {
-	if (ctx->key == KATTR_PROF_SORT_FUNCTION || ctx->key == KATTR_PROF_SORT_FILE)
+	if (is_name_key(ctx->key))
 		return cmp_entries(&a->kv.e, &b->kv.e, ctx);
 	return cmp_keyed(&a->kv, &b->kv, ctx);
 }
@@ -1119,8 +1108,7 @@ static int cmp_heaped(const void *a, const void *b, void *ctx)
 static int sort_few(const struct kattr_prof_entry **v, size_t n, size_t k,
 		    struct sort_ctx *ctx)
 {
-	bool named = ctx->key == KATTR_PROF_SORT_FUNCTION ||
-		     ctx->key == KATTR_PROF_SORT_FILE;
+	bool named = is_name_key(ctx->key);
 	struct heaped *h = malloc(k * sizeof(*h)), c;
 	size_t j;
 
@@ -1172,7 +1160,7 @@ void kattr_prof_sort_top(const struct kattr_prof_entry **v, size_t n,
 		k = n;
 	if (k <= 4096 && k < n / 16 && sort_few(v, n, k, &ctx) == 0)
 		return;
-	if (key != KATTR_PROF_SORT_FUNCTION && key != KATTR_PROF_SORT_FILE)
+	if (!is_name_key(key))
 		kv = malloc(n * sizeof(*kv));
 	if (!kv) {
 		if (k < n)
