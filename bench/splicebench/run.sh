@@ -6,7 +6,8 @@
 #     round by round (the order alternates), for copy+read and
 #     vmsplice+null; each side's figure per round is the median of 5 runs
 #     after a warm-up;
-#  2. repeated --quick runs agree: 5 invocations, spread per point;
+#  2. repeated --quick runs agree: 10 invocations, spread per point, next
+#     to sb_minloop run between them (the machine's own drift);
 #  3. Mazzoli's steps ("How fast are Linux pipes anyway?") on this machine.
 # Raw data goes to BUILD_DIR/bench-splicebench/.
 set -eu
@@ -21,11 +22,14 @@ pin=(0 1)
 [ "$(nproc)" -ge 2 ] || pin=(0 0)
 pipe=1048576 size=262144
 
+# SECTIONS="1 3" runs only those sections (default: all three).
+want() { case " ${SECTIONS:-1 2 3} " in *" $1 "*) return 0 ;; esac; return 1; }
 median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else printf "%.4f\n", (v[NR/2]+v[NR/2+1])/2}'; }
 minmax() { sort -g | awk 'NR==1{lo=$1} {hi=$1} END {printf "%s-%s", lo, hi}'; }
 
 echo "# splicebench benchmark, $(date -u +%FT%TZ), $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
+if want 1; then
 echo "## 1. harness overhead (chunk 256K, pipe 1M, not pinned, $rounds rounds in alternating order; per round each side gives the median of 3 runs after a warm-up)"
 echo
 echo "| case | sb_minloop GB/s median (min-max over rounds) | splicebench GB/s median (min-max) | splicebench / minloop: median of per-round ratios (min-max) |"
@@ -50,23 +54,39 @@ for case in "copy read 512M" "vmsplice null 2G"; do
 		"$(median <"$out/$mode-$cons.sb")" "$(minmax <"$out/$mode-$cons.sb")" \
 		"$(median <"$out/$mode-$cons.ratio")" "$(minmax <"$out/$mode-$cons.ratio")"
 done
+fi
 echo
-echo "## 2. repeated --quick (5 invocations): median GB/s per point, spread = (max-min)/median across invocations"
+if want 2; then
+n_quick=${QUICK_INVOCATIONS:-10}
+cpu0=$(awk '/^Cpus_allowed_list:/ {split($2, a, "[-,]"); print a[1]}' /proc/self/status)
+echo "## 2. repeated --quick ($n_quick invocations): median GB/s per point, spread = (max-min)/median across invocations"
 echo
-for i in 1 2 3 4 5; do
+echo "The peer is this machine itself: between two invocations, sb_minloop runs"
+echo "copy+read 64K (default pipe, both sides on CPU $cpu0, as --quick pins) as 300 runs of"
+echo "40 MiB, about as long as one --quick; the spread of its medians is how much"
+echo "this machine's own speed drifts from one few-second window to the next."
+echo
+rm -f "$out"/quick-*
+: >"$out/quick-minloop"
+for i in $(seq 1 "$n_quick"); do
 	/usr/bin/time -f "%e" -o "$out/quick-$i.time" "$sb" --quick --format json >"$out/quick-$i.json"
+	"$ml" copy read 65536 65536 41943040 "$cpu0" "$cpu0" 300 | median >>"$out/quick-minloop"
 done
-echo "| mode | size | medians of the 5 invocations | spread |"
+spread() { sort -g | awk '{v[NR]=$1} END {m=v[int((NR+1)/2)]; printf "%.1f", (v[NR]-v[1])/m*100}'; }
+echo "| mode | size | medians of the $n_quick invocations (sorted) | spread |"
 echo "|---|---|---|---|"
 jq -s -r '[.[].results[]] | group_by(.mode + " " + (.size|tostring))[] |
 	[.[0].mode, .[0].size, ([.[].median_gbps] | sort)] |
-	"\(.[0]) \(.[1]) \(.[2] | map(tostring) | join(" "))"' "$out"/quick-*.json |
-while read -r mode s v1 v2 v3 v4 v5; do
-	printf '| %s | %s | %s %s %s %s %s | %s%% |\n' "$mode" "$((s >> 10))K" "$v1" "$v2" "$v3" "$v4" "$v5" \
-		"$(awk -v a="$v1" -v m="$v3" -v b="$v5" 'BEGIN {printf "%.1f", (b - a) / m * 100}')"
+	"\(.[0]) \(.[1]) \(.[2] | map(. * 100 | round / 100 | tostring) | join(" "))"' "$out"/quick-*.json |
+while read -r mode s vals; do
+	printf '| %s | %s | %s | %s%% |\n' "$mode" "$((s >> 10))K" "$vals" \
+		"$(printf '%s\n' $vals | spread)"
 done
+printf '| **peer: sb_minloop** | 64K | %s | %s%% |\n' \
+	"$(sort -g "$out/quick-minloop" | awk '{printf "%.2f ", $1}')" \
+	"$(spread <"$out/quick-minloop")"
 echo
-echo "Ratios inside each invocation (what a user should compare), spread across the 5 invocations:"
+echo "Ratios inside each invocation (what a user should compare), spread across the $n_quick invocations:"
 echo
 echo "| ratio | size | values | spread |"
 echo "|---|---|---|---|"
@@ -82,8 +102,9 @@ for pair in "vmsplice copy" "gift copy"; do
 done
 echo
 echo "--quick wall time per invocation: $(cat "$out"/quick-*.time | tr '\n' ' ')s"
-
+fi
 echo
+if want 3; then
 echo "## 3. Mazzoli's steps on this machine (chunk 256K, pipe 1M, 1G per run, median of 5 after a warm-up, GiB/s as he reports; pinned ${pin[0]},${pin[1]} as he did, and not pinned)"
 echo
 echo "| step | Mazzoli 2022 (i7-8550U, pinned) GiB/s | here, pinned: median (min-max) | here, not pinned: median (min-max) |"
@@ -106,4 +127,5 @@ step "+ busy loop (SPLICE_F_NONBLOCK)" 62.5 --mode vmsplice --consumer null --hu
 echo
 echo "memcpy in the last step's run: $(jq -r '.baseline | "cache-hot \(.memcpy_cache_hot.median_gbps) GB/s, from RAM \(.memcpy_from_ram.median_gbps) GB/s"' "$out/step.json")"
 echo "huge pages obtained in the huge steps: $(jq -r '.results[0].huge' "$out/step.json")"
+fi
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

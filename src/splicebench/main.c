@@ -202,10 +202,40 @@ static void parse_args(int argc, char **argv, struct sb_config *cfg,
 		memcpy(cfg->sizes, def, sizeof(def));
 		cfg->nsizes = 3;
 	}
-	if (!cfg->total && cfg->seconds <= 0)
-		cfg->total = cfg->quick ? 64ull << 20 : 1ull << 30;
+	/*
+	 * --quick: many short runs, interleaved point by point, so that each
+	 * point's median spans the whole invocation (this machine's speed
+	 * drifts over seconds) and not one moment of it.
+	 */
+	if (!cfg->total && cfg->seconds <= 0) {
+		if (cfg->quick)
+			cfg->seconds = 0.01;
+		else
+			cfg->total = 1ull << 30;
+	}
 	if (!have_runs)
-		cfg->runs = cfg->quick ? 7 : 5;
+		cfg->runs = cfg->quick ? 41 : 5;
+}
+
+/*
+ * --quick without --pin: both sides on one CPU, the first this process
+ * may use.  Cross-CPU wakeups are what varies most from run to run
+ * (and on a VM, from invocation to invocation); one CPU measures the
+ * pipe, not the scheduler.
+ */
+static void quick_pin(struct sb_config *cfg)
+{
+	cpu_set_t set;
+	int cpu;
+
+	if (!cfg->quick || cfg->pin_producer >= 0 ||
+	    sched_getaffinity(0, sizeof(set), &set) < 0)
+		return;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set)) {
+			cfg->pin_producer = cfg->pin_consumer = cpu;
+			return;
+		}
 }
 
 /* Refuse a --pin CPU this process may not run on (before measuring). */
@@ -378,6 +408,7 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &cfg, &fmt, &plot);
 	signal(SIGPIPE, SIG_IGN);	/* EPIPE instead, from pipes and gnuplot */
 	check_pin(&cfg);
+	quick_pin(&cfg);
 	kattr_sysfacts_read(&rep.facts);
 	if (!rep.facts.page_size && !kattr_get_sysroot())
 		rep.facts.page_size = (uint64_t)sysconf(_SC_PAGESIZE);

@@ -825,13 +825,14 @@ void sb_run_baseline(const struct sb_config *cfg, struct sb_baseline *b)
 {
 	/* as much as a run moves, within bounds that keep it meaningful */
 	uint64_t want = cfg->total ? cfg->total : UINT64_MAX;
+	int runs = cfg->runs < 11 ? cfg->runs : 11;
 
 	b->hot_size = 256u << 10;
 	b->ram_size = 128u << 20;	/* beyond any last-level cache */
 	baseline_one(b->hot_size, clamp64(want, 256ull << 20,
-					  cfg->quick ? 1ull << 30 : 4ull << 30),
-		     cfg->runs, &b->hot);
+					  cfg->quick ? 256ull << 20 : 4ull << 30),
+		     runs, &b->hot);
 	baseline_one(b->ram_size, clamp64(want, 2 * b->ram_size,
-					  cfg->quick ? 1ull << 30 : 2ull << 30),
-		     cfg->runs, &b->ram);
+					  cfg->quick ? 2 * b->ram_size : 2ull << 30),
+		     runs, &b->ram);
 }

@@ -68,6 +68,19 @@ m=$(printf '%s' "$out" | jq -r '[.results[] | select(.median_gbps > 0.01 and .ru
 [ "$m" = "copy,gift,vmsplice" ] && ok || fail "--quick measured modes: '$m'"
 limit=15; [ "${SANITIZE:-OFF}" = ON ] && limit=60
 [ "$secs" -le "$limit" ] && ok || fail "--quick took $secs s"
+# ... as many 10 ms runs as it takes (41 per point), both sides pinned to
+# the first CPU this process may use, unless the options say otherwise.
+first=$(awk '/^Cpus_allowed_list:/ {split($2, a, "[-,]"); print a[1]}' /proc/self/status)
+q=$(printf '%s' "$out" | jq -c '[.results[] | [.runs, .pin]] | unique')
+[ "$q" = "[[41,[$first,$first]]]" ] && ok || fail "--quick runs and pin: $q, expected 41 on CPU $first"
+run "$bin" --quick --mode copy --size 64K --runs 2 --total 1M --pin "$first,$first" --format json
+q=$(printf '%s' "$out" | jq -c '[.results[] | [.runs, .bytes_per_run]]')
+[ "$q" = "[[2,1048576]]" ] && ok || fail "--quick with --runs 2 --total 1M: $q"
+if [ "$(nproc)" -ge 2 ]; then
+	run "$bin" --quick --mode copy --size 64K --runs 1 --pin 0,1 --format json
+	q=$(printf '%s' "$out" | jq -c '[.results[].pin]')
+	[ "$q" = "[[0,1]]" ] && ok || fail "--quick --pin 0,1 gave pin $q"
+fi
 
 # Plots.
 if command -v gnuplot >/dev/null; then
