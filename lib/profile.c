@@ -44,6 +44,40 @@ static uint64_t load8(const char *p)
 	return w;
 }
 
+/* memcmp() == 0 for the short names of a row, inline: words, the last
+ * one overlapping (no call, no byte loop). */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+	size_t i;
+
+	if (n < 8) {
+		for (i = 0; i < n; i++)
+			if (a[i] != b[i])
+				return false;
+		return true;
+	}
+	for (i = 0; i + 8 < n; i += 8)
+		if (load8(a + i) != load8(b + i))
+			return false;
+	return load8(a + n - 8) == load8(b + n - 8);
+}
+
+/* skip_blank() for the "%9u" padding: eight spaces a step, then the
+ * byte loop for whatever else may follow (end bounds the reads). */
+static char *skip_pad(char *s, const char *end)
+{
+	while (end - s >= 8) {
+		uint64_t w = load8(s) ^ (ONES * ' ');
+
+		if (w) {
+			s += __builtin_ctzll(w) / 8;
+			break;
+		}
+		s += 8;
+	}
+	return skip_blank(s);
+}
+
 /* How many of the 8 bytes of w (little-endian) lead as decimal digits. */
 static unsigned int lead_digits8(uint64_t w)
 {
@@ -218,15 +252,15 @@ static int likely_row(char *line, char *eol, struct kattr_prof_entry *e,
 	} else {
 		return -EINVAL;
 	}
-	p = skip_blank(p);
+	p = skip_pad(p, eol);
 	if (*p++ != '|')
 		return -EINVAL;
-	p = skip_blank(p);
+	p = skip_pad(p, eol);
 	if (!parse_u64(&p, eol, &t))
 		return -EINVAL;
 	if (*p++ != '|')
 		return -EINVAL;
-	p = skip_blank(p);
+	p = skip_pad(p, eol);
 	if (!parse_u64(&p, eol, &f))
 		return -EINVAL;
 	if (*p != '\t' && *p != ' ')
@@ -276,6 +310,69 @@ static int likely_row(char *line, char *eol, struct kattr_prof_entry *e,
 	e->d_correct = e->d_incorrect = 0;
 	e->rate = 0;
 	*same = *same && e->line == pe->line && e->hint == pe->hint;
+	return 0;
+}
+
+/*
+ * The same site as pe (lengths ps) again, in the row at line, with new
+ * counts: the common case of a live view, parsed without first finding
+ * the end of the line.  Every byte up to the '\n' (or end, the NUL at
+ * the end of the text) is accounted for, so a row this accepts is one
+ * likely_row() accepts, with the same result.  *eolp is the '\n' or end.
+ * -EAGAIN when the row is anything else: likely_row() then decides.
+ */
+static int likely_row_again(char *line, char *end, struct kattr_prof_entry *e,
+			    struct site_len *sl, const struct kattr_prof_entry *pe,
+			    const struct site_len *ps, char **eolp)
+{
+	bool likely = pe->hint == KATTR_PROF_HINT_LIKELY;
+	size_t hl = likely ? 6 : 8;
+	char *p = line, *func, *sep, *at;
+	uint64_t t, f, ln;
+
+	if (end - p < 32 || (*p != '+' && *p != '-' && *p != ' ') ||
+	    !same_bytes(p + 1, likely ? "likely" : "unlikely", hl))
+		return -EAGAIN;
+	p = skip_pad(p + 1 + hl, end);
+	if (*p++ != '|')
+		return -EAGAIN;
+	p = skip_pad(p, end);
+	if (!parse_u64(&p, end, &t) || *p++ != '|')
+		return -EAGAIN;
+	p = skip_pad(p, end);
+	if (!parse_u64(&p, end, &f) || (*p != '\t' && *p != ' '))
+		return -EAGAIN;
+	func = skip_blank(p);
+	if ((size_t)(end - func) < (size_t)ps->function + 4 + ps->file + 2)
+		return -EAGAIN;
+	sep = func + ps->function;
+	at = sep + 4 + ps->file;
+	if (!same_bytes(func, pe->function, ps->function) ||
+	    !same_bytes(sep, "()@:", 4) || !same_bytes(sep + 4, pe->file, ps->file) ||
+	    *at != '@')
+		return -EAGAIN;
+	p = at + 1;
+	if (!parse_u64(&p, end, &ln) || ln != pe->line)
+		return -EAGAIN;
+	p = skip_blank(p);
+	if (*p != '\n' && p != end)
+		return -EAGAIN;
+	*p = '\0';
+	*eolp = p;
+	*sep = '\0';
+	*at = '\0';
+	*sl = *ps;
+	e->function = func;
+	e->file = sep + 4;
+	e->line = pe->line;
+	e->hint = pe->hint;
+	e->correct = likely ? t : f;
+	e->incorrect = likely ? f : t;
+	e->constant = 0;
+	e->has_constant = false;
+	e->has_rate = false;
+	e->d_correct = e->d_incorrect = 0;
+	e->rate = 0;
 	return 0;
 }
 
@@ -419,6 +516,42 @@ static struct prof_priv *priv(const struct kattr_profile *p)
 	return p->priv;
 }
 
+/* One pass over the text: its '\n' count, and whether it holds a NUL.
+ * Sixteen bytes a step (GCC vectors: SSE2 on x86-64, NEON on arm64). */
+typedef unsigned char u8x16 __attribute__((vector_size(16)));
+
+static size_t count_lines(const char *s, size_t n, bool *nul)
+{
+	const u8x16 zero = { 0 }, nl = zero + '\n';
+	u8x16 zeros = zero;
+	size_t i = 0, count = 0;
+	unsigned int j;
+
+	while (n - i >= 16) {
+		/* byte counters: at most 255 steps before they are summed */
+		size_t stop = n - i >= 16 * 255 ? i + 16 * 255 : n - 15;
+		u8x16 acc = zero;
+
+		for (; i < stop; i += 16) {
+			u8x16 w;
+
+			memcpy(&w, s + i, sizeof(w));
+			acc -= (u8x16)(w == nl);
+			zeros |= (u8x16)(w == zero);
+		}
+		for (j = 0; j < 16; j++)
+			count += acc[j];
+	}
+	for (; i < n; i++) {
+		count += s[i] == '\n';
+		zeros[0] |= s[i] == '\0';
+	}
+	*nul = false;
+	for (j = 0; j < 16; j++)
+		*nul = *nul || zeros[j];
+	return count;
+}
+
 /*
  * Parse p->text.  prev, when given, is the previous snapshot of the same
  * source: its rows are expected at the same place counted from the end
@@ -432,13 +565,12 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 	struct prof_priv *pp = priv(p);
 	const struct prof_priv *qp = prev ? priv(prev) : NULL;
 	char *s = p->text, *end = p->text + len;
-	/* One scan finds out whether any line can hold a NUL (binary). */
-	bool nuls = memchr(p->text, '\0', len) != NULL;
-	size_t cap = 1, k = 0, same_n = 0;
+	/* One scan counts the lines and finds out whether any can hold a
+	 * NUL (binary). */
+	bool nuls;
+	size_t cap = count_lines(s, len, &nuls) + 1, k = 0, same_n = 0;
 	uint64_t max_count = 0;	/* an upper bound: the OR of all counts */
 
-	for (const char *c = s; c < end && (c = memchr(c, '\n', (size_t)(end - c))); c++)
-		cap++;
 	pp->lines = cap;
 	p->entries = malloc(cap * sizeof(*p->entries));
 	if (!p->entries)
@@ -448,12 +580,26 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 	if (qp)
 		k = cap - qp->lines;	/* new rows in front, if all goes well */
 	while (s < end) {
-		char *nl = memchr(s, '\n', (size_t)(end - s));
-		char *eol = nl ? nl : end;
 		struct kattr_prof_entry *e = &p->entries[p->n];
+		size_t j = p->n - k;	/* the same row in prev */
 		enum kattr_prof_format hf;
+		char *nl, *eol;
 		int ret;
 
+		/* The same site again: no line end to find first. */
+		if (qp && !nuls && p->format == KATTR_PROF_FMT_LIKELY_PROF &&
+		    p->n >= k && j < prev->n && pp->sites &&
+		    likely_row_again(s, end, e, &pp->sites[p->n], &prev->entries[j],
+				     &qp->sites[j], &eol) == 0) {
+			p->rows++;
+			same_n++;
+			max_count |= e->correct | e->incorrect;
+			p->n++;
+			s = eol + 1;
+			continue;
+		}
+		nl = memchr(s, '\n', (size_t)(end - s));
+		eol = nl ? nl : end;
 		*eol = '\0';
 		if (unlikely(nuls) && strlen(s) != (size_t)(eol - s)) {	/* binary */
 			p->rows++;
@@ -479,7 +625,6 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 			p->format = row_format(s);
 		p->rows++;
 		if (p->format == KATTR_PROF_FMT_LIKELY_PROF) {
-			size_t j = p->n - k;	/* the same row in prev */
 			bool use = qp && p->n >= k && j < prev->n &&
 				   prev->format == KATTR_PROF_FMT_LIKELY_PROF;
 			bool same;

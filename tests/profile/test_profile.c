@@ -193,6 +193,40 @@ static void bad_input(void **state)
 	kattr_profile_free(p);
 	free(longline);
 
+	/* A NUL hides the rest of its row: that row is bad, wherever it
+	 * is (between other rows, in the last few bytes). */
+	{
+		static const char row[] = " likely   |        1|        2\tf()@:a.c@7\n";
+		static const char bad[] = " likely   |        1|        2\tf()@:a.c@7\0junk\n";
+		size_t rl = sizeof(row) - 1, bl = sizeof(bad) - 1;
+		char *t = malloc(200 * rl + bl + 1);
+		size_t at, len;
+
+		assert_non_null(t);
+		for (at = 0; at <= 200; at += 100) {
+			struct kattr_profile *q = NULL;
+
+			len = 0;
+			for (int i = 0; i < 200; i++) {
+				if ((size_t)i == at) {
+					memcpy(t + len, bad, bl);
+					len += bl;
+				}
+				memcpy(t + len, row, rl);
+				len += rl;
+			}
+			if (at == 200) {
+				memcpy(t + len, bad, bl);
+				len += bl;
+			}
+			assert_int_equal(kattr_profile_parse(t, len, 0, &q), 0);
+			assert_int_equal(q->n, 200);
+			assert_int_equal(q->bad_rows, 1);
+			kattr_profile_free(q);
+		}
+		free(t);
+	}
+
 	/* Trace rows: wrong token counts, X with counts, bad percent. */
 	p = parse(" correct incorrect  %        Function                  File              Line\n"
 		  "       1        2  66 f a.c 3\n"
@@ -494,13 +528,24 @@ static void likely_row_matches_reference(void **state)
 
 /* Parse text2 after text1 with kattr_profile_parse_next() and alone:
  * the same entries, and matched to text1 the same way. */
-static void check_next(const char *text1, const char *text2)
+static char *memdup0(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+
+	assert_non_null(d);
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+/* text2 may hold NULs: n2 bytes of it */
+static void check_next_n(const char *text1, const char *text2, size_t n)
 {
 	struct kattr_profile *a = parse(text1, 0), *fast = NULL, *slow = NULL;
-	size_t n = strlen(text2), *i1, *i2;
+	size_t *i1, *i2;
 
-	assert_int_equal(kattr_profile_parse_next(a, strdup(text2), n, &fast), 0);
-	assert_int_equal(kattr_profile_parse_buf(strdup(text2), n, 0, &slow), 0);
+	assert_int_equal(kattr_profile_parse_next(a, memdup0(text2, n), n, &fast), 0);
+	assert_int_equal(kattr_profile_parse_buf(memdup0(text2, n), n, 0, &slow), 0);
 	assert_int_equal(fast->n, slow->n);
 	assert_int_equal(fast->bad_rows, slow->bad_rows);
 	assert_int_equal(fast->counter_bits, slow->counter_bits);
@@ -528,6 +573,11 @@ static void check_next(const char *text1, const char *text2)
 	kattr_profile_free(a);
 	kattr_profile_free(fast);
 	kattr_profile_free(slow);
+}
+
+static void check_next(const char *text1, const char *text2)
+{
+	check_next_n(text1, text2, strlen(text2));
 }
 
 #define HDR "Likely Profiling Results\n[+- ] Type | # True | # False | Function:Filename@Line\n"
@@ -562,6 +612,25 @@ static void parse_next_same_as_parse(void **state)
 	check_next(HDR R1 R2 R3, HDR R1 "+unlikely |     5050|   \n" R3);
 	check_next(HDR R1 R2 R3, HDR R1
 		   "+unlikely |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@3\x01" "14\n" R3);
+	/* the same sites with a last row lacking its newline, with a CR
+	 * and blanks at the end, with a count grown past its padding or
+	 * beyond 64 bits, with tabs for blanks, with a NUL in a row */
+	check_next(HDR R1 R2 R3, HDR R1 R2
+		   "-likely   |        0|     1946\taudit_free()@:kernel/auditsc.c@715");
+	check_next(HDR R1 R2 R3, HDR R1
+		   "+unlikely |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314 \r\n" R3);
+	check_next(HDR R1 R2 R3, HDR R1
+		   "+unlikely |12345678901|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n" R3);
+	check_next(HDR R1 R2 R3, HDR R1
+		   "+unlikely |99999999999999999999|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n" R3);
+	check_next(HDR R1 R2 R3, HDR R1
+		   "+unlikely\t|\t5050|\t0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n" R3);
+	{
+		static const char nul[] = HDR R1
+			"+unlikely |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\0\n" R3;
+
+		check_next_n(HDR R1 R2 R3, nul, sizeof(nul) - 1);
+	}
 	/* another format, garbage, no previous snapshot */
 	check_next(HDR R1 R2 R3, ALL_SAMPLE);
 	check_next(ALL_SAMPLE, HDR R1 R2 R3);
