@@ -64,7 +64,8 @@ static inline bool same_bytes(const char *a, const char *b, size_t n)
 
 /* skip_blank() for the "%9u" padding: eight spaces a step, then the
  * byte loop for whatever else may follow (end bounds the reads). */
-static char *skip_pad(char *s, const char *end)
+static inline __attribute__((always_inline)) char *
+skip_pad(char *s, const char *end)
 {
 	while (end - s >= 8) {
 		uint64_t w = load8(s) ^ (ONES * ' ');
@@ -191,11 +192,24 @@ static bool has_at(const char *s, const char *end)
 	return false;
 }
 
-/* Private to the library: what one snapshot tells the parse of the next. */
-struct site_len {
+/*
+ * Private to the library: what the parse of the next snapshot needs of a
+ * likely_prof row, kept apart from the entries (a fifth of their size:
+ * the parse then streams through this, not through the entries).
+ */
+struct site {
+	uint32_t func;		/* the function's offset in the text
+				 * (KATTR_PROF_MAX_INPUT < 4 GiB) */
 	uint32_t function;	/* strlen(function) */
-	uint32_t file;		/* strlen(file) */
+	uint32_t file;		/* strlen(file); it follows "()@:" */
+	uint32_t line;		/* the line, | SITE_LIKELY for likely() */
 };
+#define SITE_LIKELY	0x80000000u	/* lines are < 2^31 */
+
+static uint32_t site_line(const struct kattr_prof_entry *e)
+{
+	return e->line | (e->hint == KATTR_PROF_HINT_LIKELY ? SITE_LIKELY : 0);
+}
 
 struct prof_priv {
 	uint64_t id;		/* unique per parsed profile, never 0 */
@@ -205,7 +219,7 @@ struct prof_priv {
 	size_t aligned_k;
 	size_t lines;		/* lines in the input */
 	uint64_t max_count;	/* >= every correct and incorrect count */
-	struct site_len *sites;	/* likely_prof rows: per entry */
+	struct site *sites;	/* likely_prof rows: per entry */
 };
 
 static uint64_t next_id(void)
@@ -223,15 +237,15 @@ static uint64_t next_id(void)
  * first "()@:" and holds no blank or control byte; the file runs to the
  * last '@' and holds no control byte.
  *
- * line ends (NUL) at eol.  When pe is the same row of the previous
- * snapshot (ps its lengths) and this row names the same function and file
- * byte for byte, those bytes were validated then: they are compared, not
- * scanned.  *same tells whether that was so (and the line and hint
- * match too: the same site).
+ * line ends (NUL) at eol; base is the start of its text (for sl).  When
+ * ps is the same row of the previous snapshot (whose text is pt) and this
+ * row names the same function and file byte for byte, those bytes were
+ * validated then: they are compared, not scanned.  *same tells whether
+ * that was so (and the line and hint match too: the same site).
  */
-static int likely_row(char *line, char *eol, struct kattr_prof_entry *e,
-		      struct site_len *sl, const struct kattr_prof_entry *pe,
-		      const struct site_len *ps, bool *same)
+static int likely_row(char *line, char *eol, const char *base,
+		      struct kattr_prof_entry *e, struct site *sl,
+		      const char *pt, const struct site *ps, bool *same)
 {
 	uint64_t t, f;
 	char *p = line, *func, *sep = NULL, *file, *at = NULL;
@@ -267,10 +281,11 @@ static int likely_row(char *line, char *eol, struct kattr_prof_entry *e,
 		return -EINVAL;
 	p = skip_blank(p);
 	func = p;
-	if (pe && (size_t)(eol - func) > (size_t)ps->function + 4 + ps->file &&
-	    !memcmp(func, pe->function, ps->function) &&
+	if (ps && (size_t)(eol - func) > (size_t)ps->function + 4 + ps->file &&
+	    !memcmp(func, pt + ps->func, ps->function) &&
 	    !memcmp(func + ps->function, "()@:", 4) &&
-	    !memcmp(func + ps->function + 4, pe->file, ps->file) &&
+	    !memcmp(func + ps->function + 4, pt + ps->func + ps->function + 4,
+		    ps->file) &&
 	    func[ps->function + 4 + ps->file] == '@' &&
 	    !has_at(func + ps->function + 4 + ps->file + 1, eol)) {
 		sep = func + ps->function;
@@ -297,6 +312,7 @@ static int likely_row(char *line, char *eol, struct kattr_prof_entry *e,
 		return -EINVAL;
 	*sep = '\0';
 	*at = '\0';
+	sl->func = (uint32_t)(func - base);
 	sl->function = (uint32_t)(sep - func);
 	sl->file = (uint32_t)(at - file);
 	e->function = func;
@@ -309,23 +325,24 @@ static int likely_row(char *line, char *eol, struct kattr_prof_entry *e,
 	e->has_rate = false;
 	e->d_correct = e->d_incorrect = 0;
 	e->rate = 0;
-	*same = *same && e->line == pe->line && e->hint == pe->hint;
+	sl->line = site_line(e);
+	*same = *same && sl->line == ps->line;
 	return 0;
 }
 
 /*
- * The same site as pe (lengths ps) again, in the row at line, with new
- * counts: the common case of a live view, parsed without first finding
+ * The same site as ps (in the text pt) again, in the row at line, with
+ * new counts: the common case of a live view, parsed without first finding
  * the end of the line.  Every byte up to the '\n' (or end, the NUL at
  * the end of the text) is accounted for, so a row this accepts is one
  * likely_row() accepts, with the same result.  *eolp is the '\n' or end.
  * -EAGAIN when the row is anything else: likely_row() then decides.
  */
-static int likely_row_again(char *line, char *end, struct kattr_prof_entry *e,
-			    struct site_len *sl, const struct kattr_prof_entry *pe,
-			    const struct site_len *ps, char **eolp)
+static int likely_row_again(char *line, char *end, const char *base,
+			    struct kattr_prof_entry *e, struct site *sl,
+			    const char *pt, const struct site *ps, char **eolp)
 {
-	bool likely = pe->hint == KATTR_PROF_HINT_LIKELY;
+	bool likely = ps->line & SITE_LIKELY;
 	size_t hl = likely ? 6 : 8;
 	char *p = line, *func, *sep, *at;
 	uint64_t t, f, ln;
@@ -347,12 +364,12 @@ static int likely_row_again(char *line, char *end, struct kattr_prof_entry *e,
 		return -EAGAIN;
 	sep = func + ps->function;
 	at = sep + 4 + ps->file;
-	if (!same_bytes(func, pe->function, ps->function) ||
-	    !same_bytes(sep, "()@:", 4) || !same_bytes(sep + 4, pe->file, ps->file) ||
-	    *at != '@')
+	pt += ps->func;
+	if (!same_bytes(func, pt, ps->function) || !same_bytes(sep, "()@:", 4) ||
+	    !same_bytes(sep + 4, pt + ps->function + 4, ps->file) || *at != '@')
 		return -EAGAIN;
 	p = at + 1;
-	if (!parse_u64(&p, end, &ln) || ln != pe->line)
+	if (!parse_u64(&p, end, &ln) || ln != (ps->line & ~SITE_LIKELY))
 		return -EAGAIN;
 	p = skip_blank(p);
 	if (*p != '\n' && p != end)
@@ -362,10 +379,11 @@ static int likely_row_again(char *line, char *end, struct kattr_prof_entry *e,
 	*sep = '\0';
 	*at = '\0';
 	*sl = *ps;
+	sl->func = (uint32_t)(func - base);
 	e->function = func;
 	e->file = sep + 4;
-	e->line = pe->line;
-	e->hint = pe->hint;
+	e->line = (unsigned int)ln;
+	e->hint = likely ? KATTR_PROF_HINT_LIKELY : KATTR_PROF_HINT_UNLIKELY;
 	e->correct = likely ? t : f;
 	e->incorrect = likely ? f : t;
 	e->constant = 0;
@@ -378,10 +396,10 @@ static int likely_row_again(char *line, char *end, struct kattr_prof_entry *e,
 
 int kattr_prof_parse_likely_row(char *line, struct kattr_prof_entry *e)
 {
-	struct site_len sl;
+	struct site sl;
 	bool same;
 
-	return likely_row(line, line + strlen(line), e, &sl, NULL, NULL, &same);
+	return likely_row(line, line + strlen(line), line, e, &sl, NULL, NULL, &same);
 }
 
 /* Split line on blanks into at most max tokens; returns the count (max+1
@@ -589,7 +607,7 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 		/* The same site again: no line end to find first. */
 		if (qp && !nuls && p->format == KATTR_PROF_FMT_LIKELY_PROF &&
 		    p->n >= k && j < prev->n && pp->sites &&
-		    likely_row_again(s, end, e, &pp->sites[p->n], &prev->entries[j],
+		    likely_row_again(s, end, p->text, e, &pp->sites[p->n], prev->text,
 				     &qp->sites[j], &eol) == 0) {
 			p->rows++;
 			same_n++;
@@ -634,8 +652,8 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 				if (!pp->sites)
 					return -ENOMEM;
 			}
-			ret = likely_row(s, eol, e, &pp->sites[p->n],
-					 use ? &prev->entries[j] : NULL,
+			ret = likely_row(s, eol, p->text, e, &pp->sites[p->n],
+					 use ? prev->text : NULL,
 					 use ? &qp->sites[j] : NULL, &same);
 			if (ret == 0 && same)
 				same_n++;
