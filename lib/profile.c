@@ -1156,55 +1156,6 @@ static int cmp_keyed(const void *pa, const void *pb, void *arg)
 	return c * ctx->dir;
 }
 
-typedef int (*cmp_fn)(const void *, const void *, void *);
-
-static void swap_el(char *a, char *b, size_t sz)
-{
-	char t[sizeof(struct keyed)];
-
-	memcpy(t, a, sz);
-	memcpy(a, b, sz);
-	memcpy(b, t, sz);
-}
-
-/*
- * Quickselect: afterwards the k least elements of base[0..n) (by cmp) are
- * in base[0..k), in no particular order.  Expected O(n).
- */
-static void select_least(char *b, size_t n, size_t sz, size_t k, cmp_fn cmp,
-			 void *arg)
-{
-	size_t lo = 0, hi = n;
-
-	while (hi - lo > 8) {
-		size_t mid = lo + (hi - lo) / 2, store = lo;
-		char *pv = b + (hi - 1) * sz;
-
-		/* median of three, moved to hi - 1 */
-		if (cmp(b + mid * sz, b + lo * sz, arg) < 0)
-			swap_el(b + mid * sz, b + lo * sz, sz);
-		if (cmp(pv, b + lo * sz, arg) < 0)
-			swap_el(pv, b + lo * sz, sz);
-		if (cmp(pv, b + mid * sz, arg) < 0)
-			swap_el(pv, b + mid * sz, sz);
-		swap_el(b + mid * sz, pv, sz);
-		for (size_t i = lo; i < hi - 1; i++) {
-			if (cmp(b + i * sz, pv, arg) < 0) {
-				if (i != store)
-					swap_el(b + i * sz, b + store * sz, sz);
-				store++;
-			}
-		}
-		swap_el(b + store * sz, pv, sz);
-		if (store == k || store + 1 == k)
-			return;
-		if (k < store)
-			hi = store;
-		else
-			lo = store + 1;
-	}
-	qsort_r(b + lo * sz, hi - lo, sz, cmp, arg);
-}
 
 /* Sorted by a name: no numeric key pairs. */
 static bool is_name_key(enum kattr_prof_sort key)
@@ -1263,7 +1214,7 @@ static int cmp_heaped(const void *a, const void *b, void *ctx)
 }
 
 /*
- * The few first of many (a screenful of 200,000 sites): one pass keeping
+ * The k first of n (a screenful of 200,000 sites, say): one pass keeping
  * the k best in a heap, worst on top.  Most entries cost one comparison of
  * their numeric key with the top's, without touching their name.
  * O(n log k); the others keep their relative order.
@@ -1319,23 +1270,19 @@ void kattr_prof_sort_top(const struct kattr_prof_entry **v, size_t n,
 
 	if (n < 2)
 		return;
-	if (!k || k > n)
-		k = n;
-	if (k <= 4096 && k < n / 16 && sort_few(v, n, k, &ctx) == 0)
+	if (k && k < n && sort_few(v, n, k, &ctx) == 0)
 		return;
+	/* All of them (or no memory for a heap): one sort of everything,
+	 * on key pairs when there is memory for them. */
 	if (!is_name_key(key))
 		kv = malloc(n * sizeof(*kv));
 	if (!kv) {
-		if (k < n)
-			select_least((char *)v, n, sizeof(*v), k, cmp_entries, &ctx);
-		qsort_r(v, k, sizeof(*v), cmp_entries, &ctx);
+		qsort_r(v, n, sizeof(*v), cmp_entries, &ctx);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
 		keyed_fill(&kv[i], v[i], &ctx);
-	if (k < n)
-		select_least((char *)kv, n, sizeof(*kv), k, cmp_keyed, &ctx);
-	qsort_r(kv, k, sizeof(*kv), cmp_keyed, &ctx);
+	qsort_r(kv, n, sizeof(*kv), cmp_keyed, &ctx);
 	for (size_t i = 0; i < n; i++)
 		v[i] = kv[i].e;
 	free(kv);

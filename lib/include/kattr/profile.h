@@ -180,7 +180,7 @@ KATTR_API void kattr_prof_sort(const struct kattr_prof_entry **v, size_t n,
 /*
  * The same order for the first k entries only (0: all); the others follow
  * in no particular order.  A live view showing 40 rows of 200,000 sites
- * sorts in linear time.
+ * pays O(n log k), mostly one integer compare per entry.
  */
 KATTR_API void kattr_prof_sort_top(const struct kattr_prof_entry **v, size_t n,
 				   enum kattr_prof_sort key, bool reverse,
