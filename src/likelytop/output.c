@@ -276,43 +276,54 @@ static int write_csv(FILE *fp, const struct lt_out_meta *meta,
 	return 0;
 }
 
+/*
+ * One json-c object, refilled for each row and printed at once: a tree of
+ * 200,000 objects cost more to allocate and free than to print.
+ */
 static int write_json(FILE *fp, const struct lt_out_meta *meta,
 		      const struct kattr_prof_entry *const *rows, size_t n)
 {
-	json_object *arr = json_object_new_array_ext((int)(n < 1 ? 1 : n));
+	json_object *o = json_object_new_object();
 
 	(void)meta;
-	if (!arr)
+	if (!o)
 		return -ENOMEM;
+	fputc('[', fp);
 	for (size_t i = 0; i < n; i++) {
 		const struct kattr_prof_entry *e = rows[i];
-		json_object *o = json_object_new_object();
 		double pct = kattr_prof_entry_pct(e);
+		const char *text;
 
-		if (!o) {
-			json_object_put(arr);
-			return -ENOMEM;
-		}
-		json_object_object_add(o, "hint",
-			json_object_new_string(kattr_prof_hint_name(e->hint)));
-		json_object_object_add(o, "correct", json_object_new_uint64(e->correct));
-		json_object_object_add(o, "incorrect", json_object_new_uint64(e->incorrect));
-		json_object_object_add(o, "miss_pct",
-			pct >= 0 ? json_object_new_double(pct) : NULL);
-		json_object_object_add(o, "constant", e->has_constant ?
-			json_object_new_uint64(e->constant) : NULL);
-		json_object_object_add(o, "function", json_object_new_string(e->function));
-		json_object_object_add(o, "file", json_object_new_string(e->file));
-		json_object_object_add(o, "line", json_object_new_int64(e->line));
-		if (e->has_rate)
-			json_object_object_add(o, "rate", json_object_new_double(e->rate));
-		json_object_array_add(arr, o);
+		if (json_object_object_add(o, "hint",
+			json_object_new_string(kattr_prof_hint_name(e->hint))) ||
+		    json_object_object_add(o, "correct", json_object_new_uint64(e->correct)) ||
+		    json_object_object_add(o, "incorrect", json_object_new_uint64(e->incorrect)) ||
+		    json_object_object_add(o, "miss_pct",
+			pct >= 0 ? json_object_new_double(pct) : NULL) ||
+		    json_object_object_add(o, "constant", e->has_constant ?
+			json_object_new_uint64(e->constant) : NULL) ||
+		    json_object_object_add(o, "function", json_object_new_string(e->function)) ||
+		    json_object_object_add(o, "file", json_object_new_string(e->file)) ||
+		    json_object_object_add(o, "line", json_object_new_int64(e->line)))
+			goto nomem;
+		if (!e->has_rate)
+			json_object_object_del(o, "rate");
+		else if (json_object_object_add(o, "rate", json_object_new_double(e->rate)))
+			goto nomem;
+		text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+						      JSON_C_TO_STRING_NOSLASHESCAPE);
+		if (!text)
+			goto nomem;
+		if (i)
+			fputc(',', fp);
+		fputs(text, fp);
 	}
-	fputs(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN |
-					     JSON_C_TO_STRING_NOSLASHESCAPE), fp);
-	fputc('\n', fp);
-	json_object_put(arr);
+	fputs("]\n", fp);
+	json_object_put(o);
 	return 0;
+nomem:
+	json_object_put(o);
+	return -ENOMEM;
 }
 
 int lt_out_write(FILE *fp, enum lt_out_format f, const struct lt_out_meta *meta,
