@@ -221,21 +221,27 @@ static void parse_args(int argc, char **argv, struct sb_config *cfg,
  * --quick without --pin: both sides on one CPU, the first this process
  * may use.  Cross-CPU wakeups are what varies most from run to run
  * (and on a VM, from invocation to invocation); one CPU measures the
- * pipe, not the scheduler.
+ * pipe, not the scheduler.  A busy loop needs a CPU for each side: the
+ * first two, or none pinned when there is only one.
  */
 static void quick_pin(struct sb_config *cfg)
 {
+	int cpu, got = 0, first = -1;
 	cpu_set_t set;
-	int cpu;
 
 	if (!cfg->quick || cfg->pin_producer >= 0 ||
 	    sched_getaffinity(0, sizeof(set), &set) < 0)
 		return;
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &set)) {
-			cfg->pin_producer = cfg->pin_consumer = cpu;
-			return;
-		}
+	for (cpu = 0; cpu < CPU_SETSIZE && got < (cfg->busy ? 2 : 1); cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		if (!got++)
+			first = cpu;
+	}
+	if (got == (cfg->busy ? 2 : 1)) {
+		cfg->pin_producer = first;
+		cfg->pin_consumer = cpu - 1;
+	}
 }
 
 /* Refuse a --pin CPU this process may not run on (before measuring). */

@@ -80,6 +80,13 @@ if [ "$(nproc)" -ge 2 ]; then
 	run "$bin" --quick --mode copy --size 64K --runs 1 --pin 0,1 --format json
 	q=$(printf '%s' "$out" | jq -c '[.results[].pin]')
 	[ "$q" = "[[0,1]]" ] && ok || fail "--quick --pin 0,1 gave pin $q"
+	# the first CPU of the set, and a CPU each for a busy loop
+	run taskset -c 1 "$bin" --quick --mode copy --size 64K --runs 1 --format json
+	q=$(printf '%s' "$out" | jq -c '[.results[].pin]')
+	[ "$q" = "[[1,1]]" ] && ok || fail "--quick under taskset -c 1 gave pin $q"
+	run taskset -c 0,1 "$bin" --quick --busy --mode copy --size 64K --runs 1 --format json
+	q=$(printf '%s' "$out" | jq -c '[.results[].pin]')
+	[ "$q" = "[[0,1]]" ] && ok || fail "--quick --busy gave pin $q, expected a CPU each"
 fi
 
 # Plots.
