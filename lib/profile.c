@@ -229,6 +229,23 @@ static uint64_t next_id(void)
 	return __atomic_add_fetch(&id, 1, __ATOMIC_RELAXED);
 }
 
+/* A likely_prof row's entry (but its line): # True t, # False f. */
+static inline void likely_entry(struct kattr_prof_entry *e, bool likely,
+				uint64_t t, uint64_t f, const char *func,
+				const char *file)
+{
+	e->function = func;
+	e->file = file;
+	e->hint = likely ? KATTR_PROF_HINT_LIKELY : KATTR_PROF_HINT_UNLIKELY;
+	e->correct = likely ? t : f;
+	e->incorrect = likely ? f : t;
+	e->constant = 0;
+	e->has_constant = false;
+	e->has_rate = false;
+	e->d_correct = e->d_incorrect = 0;
+	e->rate = 0;
+}
+
 /*
  * " unlikely |        0|        3\ttcp_sacktag_write_queue()@:net/ipv4/tcp_input.c@1215"
  * flag, type, |%9u|%9u (# True, # False), TAB, func()@:file@line.  The
@@ -315,16 +332,7 @@ static int likely_row(char *line, char *eol, const char *base,
 	sl->func = (uint32_t)(func - base);
 	sl->function = (uint32_t)(sep - func);
 	sl->file = (uint32_t)(at - file);
-	e->function = func;
-	e->file = file;
-	e->hint = likely ? KATTR_PROF_HINT_LIKELY : KATTR_PROF_HINT_UNLIKELY;
-	e->correct = likely ? t : f;
-	e->incorrect = likely ? f : t;
-	e->constant = 0;
-	e->has_constant = false;
-	e->has_rate = false;
-	e->d_correct = e->d_incorrect = 0;
-	e->rate = 0;
+	likely_entry(e, likely, t, f, func, file);
 	sl->line = site_line(e);
 	*same = *same && sl->line == ps->line;
 	return 0;
@@ -380,17 +388,8 @@ static int likely_row_again(char *line, char *end, const char *base,
 	*at = '\0';
 	*sl = *ps;
 	sl->func = (uint32_t)(func - base);
-	e->function = func;
-	e->file = sep + 4;
 	e->line = (unsigned int)ln;
-	e->hint = likely ? KATTR_PROF_HINT_LIKELY : KATTR_PROF_HINT_UNLIKELY;
-	e->correct = likely ? t : f;
-	e->incorrect = likely ? f : t;
-	e->constant = 0;
-	e->has_constant = false;
-	e->has_rate = false;
-	e->d_correct = e->d_incorrect = 0;
-	e->rate = 0;
+	likely_entry(e, likely, t, f, func, sep + 4);
 	return 0;
 }
 
