@@ -194,14 +194,15 @@ static bool has_at(const char *s, const char *end)
 
 /*
  * Private to the library: what the parse of the next snapshot needs of a
- * likely_prof row, kept apart from the entries (a fifth of their size:
- * the parse then streams through this, not through the entries).
+ * row, kept apart from the entries (a quarter of their size: the parse
+ * then streams through this, not through the entries).
  */
 struct site {
 	uint32_t func;		/* the function's offset in the text
 				 * (KATTR_PROF_MAX_INPUT < 4 GiB) */
 	uint32_t function;	/* strlen(function) */
-	uint32_t file;		/* strlen(file); it follows "()@:" */
+	uint32_t file_at;	/* the file's offset from the function */
+	uint32_t file;		/* strlen(file) */
 	uint32_t line;		/* the line, | SITE_LIKELY for likely() */
 };
 #define SITE_LIKELY	0x80000000u	/* lines are < 2^31 */
@@ -301,7 +302,7 @@ static int likely_row(char *line, char *eol, const char *base,
 	if (ps && (size_t)(eol - func) > (size_t)ps->function + 4 + ps->file &&
 	    !memcmp(func, pt + ps->func, ps->function) &&
 	    !memcmp(func + ps->function, "()@:", 4) &&
-	    !memcmp(func + ps->function + 4, pt + ps->func + ps->function + 4,
+	    !memcmp(func + ps->function + 4, pt + ps->func + ps->file_at,
 		    ps->file) &&
 	    func[ps->function + 4 + ps->file] == '@' &&
 	    !has_at(func + ps->function + 4 + ps->file + 1, eol)) {
@@ -331,6 +332,7 @@ static int likely_row(char *line, char *eol, const char *base,
 	*at = '\0';
 	sl->func = (uint32_t)(func - base);
 	sl->function = (uint32_t)(sep - func);
+	sl->file_at = sl->function + 4;
 	sl->file = (uint32_t)(at - file);
 	likely_entry(e, likely, t, f, func, file);
 	sl->line = site_line(e);
@@ -374,7 +376,7 @@ static int likely_row_again(char *line, char *end, const char *base,
 	at = sep + 4 + ps->file;
 	pt += ps->func;
 	if (!same_bytes(func, pt, ps->function) || !same_bytes(sep, "()@:", 4) ||
-	    !same_bytes(sep + 4, pt + ps->function + 4, ps->file) || *at != '@')
+	    !same_bytes(sep + 4, pt + ps->file_at, ps->file) || *at != '@')
 		return -EAGAIN;
 	p = at + 1;
 	if (!parse_u64(&p, end, &ln) || ln != (ps->line & ~SITE_LIKELY))
@@ -431,8 +433,24 @@ static bool whole_u64(char *s, uint64_t *v)
  * percent|X function file line, split on blanks (wide numbers push the
  * columns right).  For branch_all the first two are miss and hit.
  */
-int kattr_prof_parse_trace_row(char *line, bool all,
-			       struct kattr_prof_entry *e)
+/* A trace row's entry (but its line). */
+static void trace_entry(struct kattr_prof_entry *e, bool all, uint64_t a,
+			uint64_t b, uint64_t c, const char *func, const char *file)
+{
+	e->function = func;
+	e->file = file;
+	e->hint = all ? KATTR_PROF_HINT_NONE : KATTR_PROF_HINT_ANNOTATED;
+	e->correct = a;
+	e->incorrect = b;
+	e->constant = c;
+	e->has_constant = !all;
+	e->has_rate = false;
+	e->d_correct = e->d_incorrect = 0;
+	e->rate = 0;
+}
+
+static int trace_row(char *line, bool all, const char *base,
+		     struct kattr_prof_entry *e, struct site *sl)
 {
 	char *tok[6], *slash, *p;
 	uint64_t a, b, c = 0, pct;
@@ -463,16 +481,87 @@ int kattr_prof_parse_trace_row(char *line, bool all,
 		for (const char *q = tok[i]; *q; q++)
 			if (is_ctl(*q))
 				return -EINVAL;
-	e->function = tok[3];
-	e->file = tok[4];
-	e->hint = all ? KATTR_PROF_HINT_NONE : KATTR_PROF_HINT_ANNOTATED;
-	e->correct = a;
-	e->incorrect = b;
-	e->constant = c;
-	e->has_constant = !all;
-	e->has_rate = false;
-	e->d_correct = e->d_incorrect = 0;
-	e->rate = 0;
+	trace_entry(e, all, a, b, c, tok[3], tok[4]);
+	sl->func = (uint32_t)(tok[3] - base);
+	sl->function = (uint32_t)strlen(tok[3]);
+	sl->file_at = (uint32_t)(tok[4] - tok[3]);
+	sl->file = (uint32_t)strlen(tok[4]);
+	sl->line = e->line;
+	return 0;
+}
+
+/*
+ * "%8lu %8lu %3ld %-30.30s %-20.20s %d": correct[/constant] incorrect
+ * percent|X function file line, split on blanks (wide numbers push the
+ * columns right).  For branch_all the first two are miss and hit.
+ */
+int kattr_prof_parse_trace_row(char *line, bool all,
+			       struct kattr_prof_entry *e)
+{
+	struct site sl;
+
+	return trace_row(line, all, line, e, &sl);
+}
+
+/*
+ * The same trace site as ps (in the text pt) again, as likely_row_again()
+ * does for likely_prof: blank-separated tokens, each digits or the very
+ * bytes of last time's names, up to the '\n' (or end).  A row this
+ * accepts is one trace_row() accepts, with the same result.
+ */
+static int trace_row_again(char *line, char *end, bool all, const char *base,
+			   struct kattr_prof_entry *e, struct site *sl,
+			   const char *pt, const struct site *ps, char **eolp)
+{
+	char *p = skip_pad(line, end), *func, *file;
+	uint64_t a, b, c = 0, pct, ln;
+
+	if (!parse_u64(&p, end, &a))
+		return -EAGAIN;
+	if (*p == '/' && !all) {
+		p++;
+		if (!parse_u64(&p, end, &c))
+			return -EAGAIN;
+	}
+	if (!is_blank(*p))
+		return -EAGAIN;
+	p = skip_pad(p, end);
+	if (!parse_u64(&p, end, &b) || !is_blank(*p))
+		return -EAGAIN;
+	p = skip_pad(p, end);
+	if (*p == 'X') {
+		if (a || b)
+			return -EAGAIN;
+		p++;
+	} else if (!parse_u64(&p, end, &pct) || pct > 100) {
+		return -EAGAIN;
+	}
+	if (!is_blank(*p))
+		return -EAGAIN;
+	func = skip_pad(p, end);
+	pt += ps->func;
+	if ((size_t)(end - func) <= ps->function ||
+	    !same_bytes(func, pt, ps->function) || !is_blank(func[ps->function]))
+		return -EAGAIN;
+	file = skip_pad(func + ps->function, end);
+	if ((size_t)(end - file) <= ps->file ||
+	    !same_bytes(file, pt + ps->file_at, ps->file) || !is_blank(file[ps->file]))
+		return -EAGAIN;
+	p = skip_pad(file + ps->file, end);
+	if (!parse_u64(&p, end, &ln) || ln != ps->line)
+		return -EAGAIN;
+	p = skip_blank(p);
+	if (*p != '\n' && p != end)
+		return -EAGAIN;
+	*p = '\0';
+	*eolp = p;
+	func[ps->function] = '\0';
+	file[ps->file] = '\0';
+	*sl = *ps;
+	sl->func = (uint32_t)(func - base);
+	sl->file_at = (uint32_t)(file - func);
+	e->line = (unsigned int)ln;
+	trace_entry(e, all, a, b, c, func, file);
 	return 0;
 }
 
@@ -590,7 +679,8 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 
 	pp->lines = cap;
 	p->entries = malloc(cap * sizeof(*p->entries));
-	if (!p->entries)
+	pp->sites = malloc(cap * sizeof(*pp->sites));
+	if (!p->entries || !pp->sites)
 		return -ENOMEM;
 	if (qp && (!qp->sites || cap < qp->lines))
 		qp = NULL;
@@ -604,10 +694,14 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 		int ret;
 
 		/* The same site again: no line end to find first. */
-		if (qp && !nuls && p->format == KATTR_PROF_FMT_LIKELY_PROF &&
-		    p->n >= k && j < prev->n && pp->sites &&
-		    likely_row_again(s, end, p->text, e, &pp->sites[p->n], prev->text,
-				     &qp->sites[j], &eol) == 0) {
+		if (qp && !nuls && p->format == prev->format &&
+		    p->n >= k && j < prev->n &&
+		    (p->format == KATTR_PROF_FMT_LIKELY_PROF ?
+		     likely_row_again(s, end, p->text, e, &pp->sites[p->n],
+				      prev->text, &qp->sites[j], &eol) :
+		     trace_row_again(s, end, p->format == KATTR_PROF_FMT_ALL,
+				     p->text, e, &pp->sites[p->n], prev->text,
+				     &qp->sites[j], &eol)) == 0) {
 			p->rows++;
 			same_n++;
 			max_count |= e->correct | e->incorrect;
@@ -646,18 +740,15 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 				   prev->format == KATTR_PROF_FMT_LIKELY_PROF;
 			bool same;
 
-			if (!pp->sites) {
-				pp->sites = malloc(cap * sizeof(*pp->sites));
-				if (!pp->sites)
-					return -ENOMEM;
-			}
 			ret = likely_row(s, eol, p->text, e, &pp->sites[p->n],
 					 use ? prev->text : NULL,
 					 use ? &qp->sites[j] : NULL, &same);
 			if (ret == 0 && same)
 				same_n++;
 		} else {
-			ret = kattr_prof_parse_trace_row(s, p->format == KATTR_PROF_FMT_ALL, e);
+			/* (not counted as the same site: no alignment) */
+			ret = trace_row(s, p->format == KATTR_PROF_FMT_ALL, p->text, e,
+					&pp->sites[p->n]);
 		}
 		if (unlikely(ret < 0)) {
 			p->bad_rows++;

@@ -631,6 +631,55 @@ static void parse_next_same_as_parse(void **state)
 
 		check_next_n(HDR R1 R2 R3, nul, sizeof(nul) - 1);
 	}
+	/* tracefs rows: counts moved (wider: the columns shift), a
+	 * constant count, X, a name, a line or the token count changed,
+	 * a '/' in branch_all, a count beyond 64 bits, blanks around */
+#define AH " correct incorrect  %        Function                  File              Line\n"
+#define A1 "       0    17127 100 ip_neigh_for_gw                route.h              393\n"
+#define A2 "       5/12       3  37 some_function                  file.c               42\n"
+#define A3 "       0        0   X never_hit                      never.c              7\n"
+	check_next(AH A1 A2 A3, AH
+		   "       1    17128  99 ip_neigh_for_gw                route.h              393\n"
+		   "  123456789012/13       4  37 some_function                  file.c               42\n"
+		   "       0        0   X never_hit                      never.c              7");
+	check_next(AH A1 A2 A3, AH A1 A2 "       1        0   X never_hit                      never.c              7\n");
+	check_next(AH A1 A2 A3, AH A1 A2 "       0        0   Y never_hit                      never.c              7\n");
+	check_next(AH A1 A2 A3, AH A1 "       5/12       3  37 some_functioN                  file.c               42\n" A3);
+	check_next(AH A1 A2 A3, AH A1 "       5/12       3  37 some_function                  file.h               42\n" A3);
+	check_next(AH A1 A2 A3, AH A1 "       5/12       3  37 some_function                  file.c               43\n" A3);
+	check_next(AH A1 A2 A3, AH A1 "       5/12       3  37 some_function                  file.c               42 x\n" A3);
+	check_next(AH A1 A2 A3, AH A1 "       5/12       3 101 some_function                  file.c               42\n" A3);
+	check_next(AH A1 A2 A3, AH A1 "       5/1/2      3  37 some_function                  file.c               42\n" A3);
+	check_next(AH A1 A2 A3, AH A1 "\t5/12\t3\t37\tsome_function\tfile.c\t42\r\n" A3);
+	check_next(ALL_SAMPLE, "   miss      hit    %        Function                  File              Line\n"
+		   "     301      100  25 do_thing                       thing.c              10\n"
+		   "       0       51 100 always                         thing.c              20\n"
+		   "     301      100  25 do_thing                       thing.c              10\n");
+	check_next(ALL_SAMPLE, "   miss      hit    %        Function                  File              Line\n"
+		   " ------- ---------  -        --------                  ----              ----\n"
+		   "     301/1      100  25 do_thing                       thing.c              10\n"
+		   "99999999999999999999 50 100 always thing.c 20\n");
+	check_next(ALL_SAMPLE, "     301      100  25 do_thing thing.c 10\n"
+		   "       1       51 100 always thing.c 20\n");
+	/* ... and a snapshot whose every row is the same site again
+	 * matches the previous one row for row */
+	{
+		struct kattr_profile *x = parse(AH A1 A2 A3, 0), *y = NULL;
+		static const char t[] = AH A1 A2 A3;
+		size_t idx[3];
+
+		assert_int_equal(kattr_profile_parse_next(x, strdup(t), strlen(t), &y), 0);
+		assert_int_equal(kattr_profile_match(x, y, idx), 0);
+		assert_int_equal(idx[0], 0);
+		assert_int_equal(idx[2], 2);
+		assert_non_null(y->priv);
+		kattr_profile_free(x);
+		kattr_profile_free(y);
+	}
+#undef AH
+#undef A1
+#undef A2
+#undef A3
 	/* another format, garbage, no previous snapshot */
 	check_next(HDR R1 R2 R3, ALL_SAMPLE);
 	check_next(ALL_SAMPLE, HDR R1 R2 R3);
