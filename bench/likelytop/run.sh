@@ -7,7 +7,9 @@
 #     wall-clock and CPU time from /usr/bin/time);
 #  2. the live view refreshing every second: CPU time over 20 s, on the
 #     static file and on a file rewritten every second (as a profiled
-#     program does), compared with `top -d 1` measured the same way.
+#     program does), for /proc/likely_prof rows and for tracefs
+#     branch_all rows (CONFIG_PROFILE_ALL_BRANCHES' own format),
+#     compared with `top -d 1` measured the same way.
 # Only the ratios mean anything: the machine is shared.  Not run by ctest.
 set -eu
 B=$(cd "${1:?usage: run.sh BUILD_DIR [SITES]}" && pwd)
@@ -24,13 +26,17 @@ trap 'tmux -L "$sock" kill-server 2>/dev/null; kill $(jobs -p) 2>/dev/null; rm -
 
 awk -v n="$n" -v seed=1 -f "$here/gen_profile.awk" >"$tmp/prof"
 awk -v n="$n" -v seed=2 -f "$here/gen_profile.awk" >"$tmp/prof2"
+awk -v n="$n" -v seed=1 -v fmt=all -f "$here/gen_profile.awk" >"$tmp/all"
+awk -v n="$n" -v seed=2 -v fmt=all -f "$here/gen_profile.awk" >"$tmp/all2"
 echo "profile: $n sites, $(du -h "$tmp/prof" | cut -f1), $(nproc) CPUs, $(uname -r)"
 echo
 echo "== 1. one batch iteration vs sort -t'|' -k3 -n (same file, runs interleaved)"
 runs=${RUNS:-21}
-names=("likelytop -b" "likelytop -b --format csv" "likelytop -b --format json" "sort -t'|' -k3 -n" "LC_ALL=C sort -t'|' -k3 -n")
+names=("likelytop -b" "likelytop -b --format csv" "likelytop -b --format json" "sort -t'|' -k3 -n" "LC_ALL=C sort -t'|' -k3 -n"
+       "likelytop -b (branch_all)" "sort -k1 -n (branch_all)")
 cmds=("$lt -b -f $tmp/prof" "$lt -b -f $tmp/prof --format csv" "$lt -b -f $tmp/prof --format json"
-      "sort -t| -k3 -n $tmp/prof" "env LC_ALL=C sort -t| -k3 -n $tmp/prof")
+      "sort -t| -k3 -n $tmp/prof" "env LC_ALL=C sort -t| -k3 -n $tmp/prof"
+      "$lt -b -f $tmp/all" "sort -k1 -n $tmp/all")
 for w in 1 2; do for c in "${cmds[@]}"; do $c >/dev/null; done; done	# warm the page cache
 for r in $(seq "$runs"); do
 	for i in "${!cmds[@]}"; do
@@ -69,6 +75,13 @@ printf '  %-52s %s%%\n' "likelytop -d 1 -f (static 200k-site file)" "$(live a "$
 cp "$tmp/prof" "$tmp/moving"
 ( i=0; while :; do i=$((i + 1)); src=$tmp/prof; [ $((i % 2)) = 0 ] && src=$tmp/prof2
   cp "$src" "$tmp/.m"; mv "$tmp/.m" "$tmp/moving"; sleep 1; done ) &
+mover=$!
 printf '  %-52s %s%%\n' "likelytop -d 1 -f (file rewritten every second)" "$(live b "$lt" -d 1 -f "$tmp/moving")"
-kill %1 2>/dev/null || true
+kill "$mover" 2>/dev/null || true
+cp "$tmp/all" "$tmp/moving"
+( i=0; while :; do i=$((i + 1)); src=$tmp/all; [ $((i % 2)) = 0 ] && src=$tmp/all2
+  cp "$src" "$tmp/.m"; mv "$tmp/.m" "$tmp/moving"; sleep 1; done ) &
+mover=$!
+printf '  %-52s %s%%\n' "likelytop -d 1 -f (branch_all, rewritten every second)" "$(live d "$lt" -d 1 -f "$tmp/moving")"
+kill "$mover" 2>/dev/null || true
 printf '  %-52s %s%%\n' "top -d 1 (peer, for scale)" "$(live c top -d 1)"
