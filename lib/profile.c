@@ -958,19 +958,47 @@ static bool match_aligned(const struct kattr_profile *prev,
 	return true;
 }
 
+/* Is every entry i >= k of cur the same site as prev's entry i - k (what
+ * kattr_profile_parse_next() found)?  *k is then set. */
+static bool aligned(const struct kattr_profile *prev,
+		    const struct kattr_profile *cur, size_t *k)
+{
+	if (!cur->priv || !prev->priv || priv(cur)->aligned_to != priv(prev)->id)
+		return false;
+	*k = priv(cur)->aligned_k;
+	return true;
+}
+
+/* e's deltas and rate against o, the same site in the previous snapshot
+ * (NULL: a new site, all of its counts are new). */
+static void diff_one(struct kattr_prof_entry *e, const struct kattr_prof_entry *o,
+		     unsigned int bits, double seconds)
+{
+	if (!o) {
+		e->d_correct = e->correct;
+		e->d_incorrect = e->incorrect;
+	} else {
+		e->d_correct = kattr_prof_counter_delta(o->correct, e->correct, bits);
+		e->d_incorrect = kattr_prof_counter_delta(o->incorrect, e->incorrect,
+							  bits);
+	}
+	e->rate = (double)e->d_incorrect / seconds;
+	e->has_rate = true;
+}
+
 int kattr_profile_match(const struct kattr_profile *prev,
 			const struct kattr_profile *cur, size_t *idx)
 {
-	size_t size = 16, mask, *slot;
+	size_t size = 16, mask, *slot, k;
 	bool *used;
 
 	for (size_t i = 0; i < cur->n; i++)
 		idx[i] = SIZE_MAX;
 	if (!prev || !prev->n || !cur->n)
 		return 0;
-	if (cur->priv && prev->priv && priv(cur)->aligned_to == priv(prev)->id) {
-		for (size_t i = priv(cur)->aligned_k; i < cur->n; i++)
-			idx[i] = i - priv(cur)->aligned_k;
+	if (aligned(prev, cur, &k)) {
+		for (size_t i = k; i < cur->n; i++)
+			idx[i] = i - k;
 		return 0;
 	}
 	if (match_aligned(prev, cur, idx))
@@ -1018,7 +1046,8 @@ int kattr_profile_match(const struct kattr_profile *prev,
 int kattr_profile_diff(const struct kattr_profile *prev,
 		       struct kattr_profile *cur, double seconds)
 {
-	size_t *idx;
+	unsigned int bits;
+	size_t *idx, k;
 	int ret;
 
 	if (prev && !(seconds > 0))
@@ -1031,32 +1060,24 @@ int kattr_profile_diff(const struct kattr_profile *prev,
 		}
 		return 0;
 	}
+	bits = cur->counter_bits > prev->counter_bits ? cur->counter_bits :
+	       prev->counter_bits;
+	/* The usual case of a live view: no matching to do. */
+	if (aligned(prev, cur, &k)) {
+		for (size_t i = 0; i < cur->n; i++)
+			diff_one(&cur->entries[i], i >= k ? &prev->entries[i - k] : NULL,
+				 bits, seconds);
+		return 0;
+	}
 	idx = malloc((cur->n ? cur->n : 1) * sizeof(*idx));
 	if (!idx)
 		return -ENOMEM;
 	ret = kattr_profile_match(prev, cur, idx);
-	if (ret < 0)
-		goto out;
-	for (size_t i = 0; i < cur->n; i++) {
-		struct kattr_prof_entry *e = &cur->entries[i];
-		unsigned int bits = cur->counter_bits > prev->counter_bits ?
-				    cur->counter_bits : prev->counter_bits;
-
-		if (idx[i] == SIZE_MAX) {
-			e->d_correct = e->correct;
-			e->d_incorrect = e->incorrect;
-		} else {
-			const struct kattr_prof_entry *o = &prev->entries[idx[i]];
-
-			e->d_correct = kattr_prof_counter_delta(o->correct,
-								e->correct, bits);
-			e->d_incorrect = kattr_prof_counter_delta(o->incorrect,
-								  e->incorrect, bits);
-		}
-		e->rate = (double)e->d_incorrect / seconds;
-		e->has_rate = true;
-	}
-out:
+	if (ret == 0)
+		for (size_t i = 0; i < cur->n; i++)
+			diff_one(&cur->entries[i],
+				 idx[i] == SIZE_MAX ? NULL : &prev->entries[idx[i]],
+				 bits, seconds);
 	free(idx);
 	return ret;
 }
