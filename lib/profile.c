@@ -15,7 +15,8 @@ static const char LIKELY_TITLE[] = "Likely Profiling Results";
 
 static bool is_blank(char c)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+	/* ' ', '\t', or '\v' '\f' '\r' (11 to 13) */
+	return c == ' ' || c == '\t' || (unsigned char)(c - '\v') <= '\r' - '\v';
 }
 
 /* Control bytes in a name are refused: names are printed to terminals
@@ -42,6 +43,15 @@ static uint64_t load8(const char *p)
 
 	memcpy(&w, p, sizeof(w));
 	return w;
+}
+
+/* The first n (<= 8) bytes of the word at p are those of the string
+ * w (8 bytes readable at p). */
+static inline bool word_is(const char *p, const char *w, unsigned int n)
+{
+	uint64_t mask = n == 8 ? ~0ULL : (1ULL << (8 * n)) - 1;
+
+	return ((load8(p) ^ load8(w)) & mask) == 0;
 }
 
 /* memcmp() == 0 for the short names of a row, inline: words, the last
@@ -358,7 +368,7 @@ static int likely_row_again(char *line, char *end, const char *base,
 	uint64_t t, f, ln;
 
 	if (end - p < 32 || (*p != '+' && *p != '-' && *p != ' ') ||
-	    !same_bytes(p + 1, likely ? "likely" : "unlikely", hl))
+	    !word_is(p + 1, likely ? "likely\0\0" : "unlikely", hl))
 		return -EAGAIN;
 	p = skip_pad(p + 1 + hl, end);
 	if (*p++ != '|')
