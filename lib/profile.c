@@ -19,13 +19,9 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t' || (unsigned char)(c - '\v') <= '\r' - '\v';
 }
 
-/* Control bytes in a name are refused: names are printed to terminals
- * (a profile written by any user must not send escape sequences to a
- * root terminal). */
-static bool is_ctl(char c)
-{
-	return (unsigned char)c < 0x20 || c == 0x7f;
-}
+/* Control bytes (and DEL) in a name are refused: names are printed to
+ * terminals (a profile written by any user must not send escape sequences
+ * to a root terminal).  has_below_or_del() and name_end() check. */
 
 static char *skip_blank(char *s)
 {
@@ -413,36 +409,27 @@ int kattr_prof_parse_likely_row(char *line, struct kattr_prof_entry *e)
 	return likely_row(line, line + strlen(line), line, e, &sl, NULL, NULL, &same);
 }
 
-/* Split line on blanks into at most max tokens; returns the count (max+1
- * when there are more). */
-static int split(char *line, char **tok, int max)
+/* The end of the name token at s: the first blank or NUL after it; NULL
+ * when a control byte or DEL comes first (names reach terminals).  Word
+ * reads stay below eol. */
+static char *name_end(char *s, const char *eol)
 {
-	int n = 0;
-	char *p = skip_blank(line);
+	while (eol - s >= 8) {
+		uint64_t w = load8(s);
 
-	while (*p) {
-		if (n == max)
-			return max + 1;
-		tok[n++] = p;
-		while (*p && !is_blank(*p))
-			p++;
-		if (*p)
-			*p++ = '\0';
-		p = skip_blank(p);
+		if (word_has_less(w, 0x21) || word_has(w, 0x7f))
+			break;
+		s += 8;
 	}
-	return n;
+	for (;; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c > 0x20 && c != 0x7f)
+			continue;
+		return c == 0 || is_blank((char)c) ? s : NULL;
+	}
 }
 
-static bool whole_u64(char *s, uint64_t *v)
-{
-	return parse_u64(&s, s, v) && !*s;	/* s: no word reads */
-}
-
-/*
- * "%8lu %8lu %3ld %-30.30s %-20.20s %d": correct[/constant] incorrect
- * percent|X function file line, split on blanks (wide numbers push the
- * columns right).  For branch_all the first two are miss and hit.
- */
 /* A trace row's entry (but its line). */
 static void trace_entry(struct kattr_prof_entry *e, bool all, uint64_t a,
 			uint64_t b, uint64_t c, const char *func, const char *file)
@@ -459,43 +446,57 @@ static void trace_entry(struct kattr_prof_entry *e, bool all, uint64_t a,
 	e->rate = 0;
 }
 
-static int trace_row(char *line, bool all, const char *base,
+/*
+ * One pass over a trace row (NUL at eol): six blank-separated tokens, the
+ * way tests/profile/ref_trace_row.h splits and checks them.
+ */
+static int trace_row(char *line, char *eol, bool all, const char *base,
 		     struct kattr_prof_entry *e, struct site *sl)
 {
-	char *tok[6], *slash, *p;
+	char *p = skip_pad(line, eol), *func, *fend, *file, *lend;
 	uint64_t a, b, c = 0, pct;
 
-	if (split(line, tok, 6) != 6)
+	if (!parse_u64(&p, eol, &a))
 		return -EINVAL;
-	slash = strchr(tok[0], '/');
-	if (slash) {
+	if (*p == '/') {		/* correct/constant */
 		if (all)
 			return -EINVAL;
-		*slash = '\0';
-		if (!whole_u64(slash + 1, &c))
+		p++;
+		if (!parse_u64(&p, eol, &c))
 			return -EINVAL;
 	}
-	if (!whole_u64(tok[0], &a) || !whole_u64(tok[1], &b))
+	if (!is_blank(*p))
 		return -EINVAL;
-	if (strcmp(tok[2], "X")) {
-		if (!whole_u64(tok[2], &pct) || pct > 100)
-			return -EINVAL;
-	} else if (a || b) {
+	p = skip_pad(p, eol);
+	if (!parse_u64(&p, eol, &b) || !is_blank(*p))
+		return -EINVAL;
+	p = skip_pad(p, eol);
+	if (*p == 'X' && is_blank(p[1])) {
 		/* X means never evaluated: the counts would be made up. */
+		if (a || b)
+			return -EINVAL;
+		p++;
+	} else if (!parse_u64(&p, eol, &pct) || pct > 100 || !is_blank(*p)) {
 		return -EINVAL;
 	}
-	p = tok[5];
-	if (!parse_line_no(&p, p, &e->line) || *p)
+	func = skip_pad(p, eol);
+	fend = name_end(func, eol);
+	if (!fend || fend == func)
 		return -EINVAL;
-	for (int i = 3; i <= 4; i++)
-		for (const char *q = tok[i]; *q; q++)
-			if (is_ctl(*q))
-				return -EINVAL;
-	trace_entry(e, all, a, b, c, tok[3], tok[4]);
-	sl->func = (uint32_t)(tok[3] - base);
-	sl->function = (uint32_t)strlen(tok[3]);
-	sl->file_at = (uint32_t)(tok[4] - tok[3]);
-	sl->file = (uint32_t)strlen(tok[4]);
+	file = skip_pad(fend, eol);
+	lend = name_end(file, eol);
+	if (!lend || lend == file)
+		return -EINVAL;
+	p = skip_pad(lend, eol);
+	if (!parse_line_no(&p, eol, &e->line) || *skip_blank(p))
+		return -EINVAL;
+	*fend = '\0';
+	*lend = '\0';
+	trace_entry(e, all, a, b, c, func, file);
+	sl->func = (uint32_t)(func - base);
+	sl->function = (uint32_t)(fend - func);
+	sl->file_at = (uint32_t)(file - func);
+	sl->file = (uint32_t)(lend - file);
 	sl->line = e->line;
 	return 0;
 }
@@ -510,7 +511,7 @@ int kattr_prof_parse_trace_row(char *line, bool all,
 {
 	struct site sl;
 
-	return trace_row(line, all, line, e, &sl);
+	return trace_row(line, line + strlen(line), all, line, e, &sl);
 }
 
 /*
@@ -757,8 +758,8 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 				same_n++;
 		} else {
 			/* (not counted as the same site: no alignment) */
-			ret = trace_row(s, p->format == KATTR_PROF_FMT_ALL, p->text, e,
-					&pp->sites[p->n]);
+			ret = trace_row(s, eol, p->format == KATTR_PROF_FMT_ALL, p->text,
+					e, &pp->sites[p->n]);
 		}
 		if (unlikely(ret < 0)) {
 			p->bad_rows++;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include "kattr/profile.h"
 #include "ref_likely_row.h"
+#include "ref_trace_row.h"
 
 static const char LIKELY_SAMPLE[] =
 	"Likely Profiling Results\n"
@@ -585,6 +586,65 @@ static void check_next(const char *text1, const char *text2)
 #define R2 "+unlikely |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n"
 #define R3 "-likely   |        0|     1945\taudit_free()@:kernel/auditsc.c@715\n"
 
+/* The one-pass trace row parser against the plain split-and-check one,
+ * on rows built to hit the edges, with every truncation of each. */
+static void trace_row_matches_reference(void **state)
+{
+	static const char *const nums[] = {
+		"0", "7", "12345678", "123456789", "18446744073709551615",
+		"18446744073709551616", "00000000000000000000001", "1a", "-1",
+		"5/12", "5/", "/5", "5/1/2", "",
+	};
+	static const char *const pcts[] = { "0", "37", "100", "101", "X", "Xy", "007", "" };
+	static const char *const names[] = {
+		"f", "some_function_with_a_long_name_here", "a\x01" "b", "ab\x7f",
+		"r\xc3\xa9seau", "a\x1b[2J", "42",
+	};
+	static const char *const tails[] = {
+		"1", "2147483647", "2147483648", "12x", "", "3 extra", "4  ", "5\r",
+	};
+	static const char *const seps[] = { " ", "\t", "   ", "\v" };
+	char line[512], a[512], b[512];
+	size_t rows = 0, accepted = 0, k = 0;
+
+	(void)state;
+	for (size_t x = 0; x < sizeof(nums) / sizeof(nums[0]); x++)
+	for (size_t y = 0; y < sizeof(nums) / sizeof(nums[0]); y += 4)
+	for (size_t z = 0; z < sizeof(pcts) / sizeof(pcts[0]); z++)
+	for (size_t f = 0; f < sizeof(names) / sizeof(names[0]); f++)
+	for (size_t t = 0; t < sizeof(tails) / sizeof(tails[0]); t++, k++) {
+		const char *sp = seps[k % 4];
+		int n = snprintf(line, sizeof(line), "%s%s%s%s%s%s%s%s%s%s%s",
+				 k % 3 ? "   " : "", nums[x], sp, nums[y], sp, pcts[z],
+				 sp, names[f], sp, names[(f + k) % 7], sp);
+
+		n += snprintf(line + n, sizeof(line) - (size_t)n, "%s", tails[t]);
+		for (int cut = n; cut >= 0; cut -= (cut > n - 6 ? 1 : 11)) {
+			for (int all = 0; all <= 1; all++) {
+				struct kattr_prof_entry e = { 0 }, r = { 0 };
+				int r1, r2;
+
+				memcpy(a, line, (size_t)cut);
+				a[cut] = '\0';
+				memcpy(b, a, (size_t)cut + 1);
+				r1 = kattr_prof_parse_trace_row(a, all, &e);
+				r2 = ref_trace_row(b, all, &r);
+				rows++;
+				if ((r1 == 0) != (r2 == 0))
+					fail_msg("row \"%.*s\" (all %d): parser %d, reference %d",
+						 cut, line, all, r1, r2);
+				if (r1 == 0 && !ref_same_entry(&e, &r))
+					fail_msg("row \"%.*s\": entries differ", cut, line);
+				accepted += r1 == 0;
+			}
+		}
+	}
+	/* both sides of each edge were reached */
+	assert_true(rows > 100000);
+	assert_true(accepted > 1000);
+	assert_true(accepted < rows / 2);
+}
+
 static void parse_next_same_as_parse(void **state)
 {
 	struct kattr_profile *a, *b;
@@ -731,6 +791,7 @@ int main(void)
 		cmocka_unit_test(every_sort),
 		cmocka_unit_test(sort_top_k),
 		cmocka_unit_test(likely_row_matches_reference),
+		cmocka_unit_test(trace_row_matches_reference),
 		cmocka_unit_test(parse_next_same_as_parse),
 		cmocka_unit_test(filters),
 	};
