@@ -597,7 +597,7 @@ static void trace_row_matches_reference(void **state)
 	};
 	static const char *const pcts[] = { "0", "37", "100", "101", "X", "Xy", "007", "" };
 	static const char *const names[] = {
-		"f", "some_function_with_a_long_name_here", "a\x01" "b", "ab\x7f",
+		"f", "some_function_with_a_long_name_here", "a\001b", "ab\x7f",
 		"r\xc3\xa9seau", "a\x1b[2J", "42",
 	};
 	static const char *const tails[] = {
