@@ -447,38 +447,58 @@ static void trace_entry(struct kattr_prof_entry *e, bool all, uint64_t a,
 }
 
 /*
+ * The number tokens that open a trace row at *s, each with a blank after
+ * it: correct[/constant] (a '/' only in branch_annotated), incorrect, and
+ * a percent (<= 100) or X (never evaluated, so no counts).  *s moves past
+ * them; end bounds the word reads.
+ */
+static inline __attribute__((always_inline)) bool
+trace_counts(char **s, const char *end, bool all, uint64_t *a, uint64_t *b,
+	     uint64_t *c)
+{
+	char *p = skip_pad(*s, end);
+	uint64_t pct;
+
+	*c = 0;
+	if (!parse_u64(&p, end, a))
+		return false;
+	if (*p == '/') {
+		if (all)
+			return false;
+		p++;
+		if (!parse_u64(&p, end, c))
+			return false;
+	}
+	if (!is_blank(*p))
+		return false;
+	p = skip_pad(p, end);
+	if (!parse_u64(&p, end, b) || !is_blank(*p))
+		return false;
+	p = skip_pad(p, end);
+	if (*p == 'X' && is_blank(p[1])) {
+		/* the counts would be made up */
+		if (*a || *b)
+			return false;
+		p++;
+	} else if (!parse_u64(&p, end, &pct) || pct > 100 || !is_blank(*p)) {
+		return false;
+	}
+	*s = p;
+	return true;
+}
+
+/*
  * One pass over a trace row (NUL at eol): six blank-separated tokens, the
  * way tests/profile/ref_trace_row.h splits and checks them.
  */
 static int trace_row(char *line, char *eol, bool all, const char *base,
 		     struct kattr_prof_entry *e, struct site *sl)
 {
-	char *p = skip_pad(line, eol), *func, *fend, *file, *lend;
-	uint64_t a, b, c = 0, pct;
+	char *p = line, *func, *fend, *file, *lend;
+	uint64_t a, b, c;
 
-	if (!parse_u64(&p, eol, &a))
+	if (!trace_counts(&p, eol, all, &a, &b, &c))
 		return -EINVAL;
-	if (*p == '/') {		/* correct/constant */
-		if (all)
-			return -EINVAL;
-		p++;
-		if (!parse_u64(&p, eol, &c))
-			return -EINVAL;
-	}
-	if (!is_blank(*p))
-		return -EINVAL;
-	p = skip_pad(p, eol);
-	if (!parse_u64(&p, eol, &b) || !is_blank(*p))
-		return -EINVAL;
-	p = skip_pad(p, eol);
-	if (*p == 'X' && is_blank(p[1])) {
-		/* X means never evaluated: the counts would be made up. */
-		if (a || b)
-			return -EINVAL;
-		p++;
-	} else if (!parse_u64(&p, eol, &pct) || pct > 100 || !is_blank(*p)) {
-		return -EINVAL;
-	}
 	func = skip_pad(p, eol);
 	fend = name_end(func, eol);
 	if (!fend || fend == func)
@@ -524,30 +544,10 @@ static int trace_row_again(char *line, char *end, bool all, const char *base,
 			   struct kattr_prof_entry *e, struct site *sl,
 			   const char *pt, const struct site *ps, char **eolp)
 {
-	char *p = skip_pad(line, end), *func, *file;
-	uint64_t a, b, c = 0, pct, ln;
+	char *p = line, *func, *file;
+	uint64_t a, b, c, ln;
 
-	if (!parse_u64(&p, end, &a))
-		return -EAGAIN;
-	if (*p == '/' && !all) {
-		p++;
-		if (!parse_u64(&p, end, &c))
-			return -EAGAIN;
-	}
-	if (!is_blank(*p))
-		return -EAGAIN;
-	p = skip_pad(p, end);
-	if (!parse_u64(&p, end, &b) || !is_blank(*p))
-		return -EAGAIN;
-	p = skip_pad(p, end);
-	if (*p == 'X') {
-		if (a || b)
-			return -EAGAIN;
-		p++;
-	} else if (!parse_u64(&p, end, &pct) || pct > 100) {
-		return -EAGAIN;
-	}
-	if (!is_blank(*p))
+	if (!trace_counts(&p, end, all, &a, &b, &c))
 		return -EAGAIN;
 	func = skip_pad(p, end);
 	pt += ps->func;
