@@ -189,15 +189,6 @@ static bool has_below_or_del(const char *s, size_t n, unsigned char lim)
 	return false;
 }
 
-/* An '@' in [s, end)?  (a line number's few bytes: no call) */
-static bool has_at(const char *s, const char *end)
-{
-	for (; s < end; s++)
-		if (*s == '@')
-			return true;
-	return false;
-}
-
 /*
  * Private to the library: what the parse of the next snapshot needs of a
  * row, kept apart from the entries (a quarter of their size: the parse
@@ -226,7 +217,7 @@ struct prof_priv {
 	size_t aligned_k;
 	size_t lines;		/* lines in the input */
 	uint64_t max_count;	/* >= every correct and incorrect count */
-	struct site *sites;	/* likely_prof rows: per entry */
+	struct site *sites;	/* per entry */
 };
 
 static uint64_t next_id(void)
@@ -261,21 +252,16 @@ static inline void likely_entry(struct kattr_prof_entry *e, bool likely,
  * first "()@:" and holds no blank or control byte; the file runs to the
  * last '@' and holds no control byte.
  *
- * line ends (NUL) at eol; base is the start of its text (for sl).  When
- * ps is the same row of the previous snapshot (whose text is pt) and this
- * row names the same function and file byte for byte, those bytes were
- * validated then: they are compared, not scanned.  *same tells whether
- * that was so (and the line and hint match too: the same site).
+ * line ends (NUL) at eol; base is the start of its text (for sl).  A row
+ * naming the same site as last time takes likely_row_again() instead.
  */
 static int likely_row(char *line, char *eol, const char *base,
-		      struct kattr_prof_entry *e, struct site *sl,
-		      const char *pt, const struct site *ps, bool *same)
+		      struct kattr_prof_entry *e, struct site *sl)
 {
 	uint64_t t, f;
-	char *p = line, *func, *sep = NULL, *file, *at = NULL;
+	char *p = line, *func, *sep, *file, *at;
 	bool likely;
 
-	*same = false;
 	if (unlikely(*p != '+' && *p != '-' && *p != ' '))
 		return -EINVAL;
 	p++;
@@ -305,29 +291,16 @@ static int likely_row(char *line, char *eol, const char *base,
 		return -EINVAL;
 	p = skip_blank(p);
 	func = p;
-	if (ps && (size_t)(eol - func) > (size_t)ps->function + 4 + ps->file &&
-	    !memcmp(func, pt + ps->func, ps->function) &&
-	    !memcmp(func + ps->function, "()@:", 4) &&
-	    !memcmp(func + ps->function + 4, pt + ps->func + ps->file_at,
-		    ps->file) &&
-	    func[ps->function + 4 + ps->file] == '@' &&
-	    !has_at(func + ps->function + 4 + ps->file + 1, eol)) {
-		sep = func + ps->function;
-		at = sep + 4 + ps->file;
-		*same = true;
-	} else {
-		for (sep = func; (sep = memchr(sep, '(', (size_t)(eol - sep))); sep++)
-			if (sep[1] == ')' && sep[2] == '@' && sep[3] == ':')
-				break;
-		if (!sep || sep == func ||
-		    has_below_or_del(func, (size_t)(sep - func), 0x21))
-			return -EINVAL;
-		file = sep + 4;
-		at = memrchr(file, '@', (size_t)(eol - file));
-		if (!at || at == file || has_below_or_del(file, (size_t)(at - file), 0x20))
-			return -EINVAL;
-	}
+	for (sep = func; (sep = memchr(sep, '(', (size_t)(eol - sep))); sep++)
+		if (sep[1] == ')' && sep[2] == '@' && sep[3] == ':')
+			break;
+	if (!sep || sep == func ||
+	    has_below_or_del(func, (size_t)(sep - func), 0x21))
+		return -EINVAL;
 	file = sep + 4;
+	at = memrchr(file, '@', (size_t)(eol - file));
+	if (!at || at == file || has_below_or_del(file, (size_t)(at - file), 0x20))
+		return -EINVAL;
 	p = at + 1;
 	if (!parse_line_no(&p, eol, &e->line))
 		return -EINVAL;
@@ -342,7 +315,6 @@ static int likely_row(char *line, char *eol, const char *base,
 	sl->file = (uint32_t)(at - file);
 	likely_entry(e, likely, t, f, func, file);
 	sl->line = site_line(e);
-	*same = *same && sl->line == ps->line;
 	return 0;
 }
 
@@ -404,9 +376,8 @@ static int likely_row_again(char *line, char *end, const char *base,
 int kattr_prof_parse_likely_row(char *line, struct kattr_prof_entry *e)
 {
 	struct site sl;
-	bool same;
 
-	return likely_row(line, line + strlen(line), line, e, &sl, NULL, NULL, &same);
+	return likely_row(line, line + strlen(line), line, e, &sl);
 }
 
 /* The end of the name token at s: the first blank or NUL after it; NULL
@@ -746,21 +717,12 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 		if (p->format == KATTR_PROF_FMT_UNKNOWN)
 			p->format = row_format(s);
 		p->rows++;
-		if (p->format == KATTR_PROF_FMT_LIKELY_PROF) {
-			bool use = qp && p->n >= k && j < prev->n &&
-				   prev->format == KATTR_PROF_FMT_LIKELY_PROF;
-			bool same;
-
-			ret = likely_row(s, eol, p->text, e, &pp->sites[p->n],
-					 use ? prev->text : NULL,
-					 use ? &qp->sites[j] : NULL, &same);
-			if (ret == 0 && same)
-				same_n++;
-		} else {
-			/* (not counted as the same site: no alignment) */
+		/* (not counted as the same site: no alignment) */
+		if (p->format == KATTR_PROF_FMT_LIKELY_PROF)
+			ret = likely_row(s, eol, p->text, e, &pp->sites[p->n]);
+		else
 			ret = trace_row(s, eol, p->format == KATTR_PROF_FMT_ALL, p->text,
 					e, &pp->sites[p->n]);
-		}
 		if (unlikely(ret < 0)) {
 			p->bad_rows++;
 			goto next;
@@ -1277,7 +1239,6 @@ static int cmp_keyed(const void *pa, const void *pb, void *arg)
 		c = cmp_site(a->e, b->e);
 	return c * ctx->dir;
 }
-
 
 /* Sorted by a name: no numeric key pairs. */
 static bool is_name_key(enum kattr_prof_sort key)
