@@ -72,16 +72,17 @@ live() {
 echo
 echo "== 2. live view, -d 1, ${secs}s each (CPU % of one CPU)"
 printf '  %-52s %s%%\n' "likelytop -d 1 -f (static 200k-site file)" "$(live a "$lt" -d 1 -f "$tmp/prof")"
-cp "$tmp/prof" "$tmp/moving"
-( i=0; while :; do i=$((i + 1)); src=$tmp/prof; [ $((i % 2)) = 0 ] && src=$tmp/prof2
-  cp "$src" "$tmp/.m"; mv "$tmp/.m" "$tmp/moving"; sleep 1; done ) &
-mover=$!
-printf '  %-52s %s%%\n' "likelytop -d 1 -f (file rewritten every second)" "$(live b "$lt" -d 1 -f "$tmp/moving")"
-kill "$mover" 2>/dev/null || true
-cp "$tmp/all" "$tmp/moving"
-( i=0; while :; do i=$((i + 1)); src=$tmp/all; [ $((i % 2)) = 0 ] && src=$tmp/all2
-  cp "$src" "$tmp/.m"; mv "$tmp/.m" "$tmp/moving"; sleep 1; done ) &
-mover=$!
-printf '  %-52s %s%%\n' "likelytop -d 1 -f (branch_all, rewritten every second)" "$(live d "$lt" -d 1 -f "$tmp/moving")"
-kill "$mover" 2>/dev/null || true
+# moving NAME LABEL A B: the live view on a file that is A and B in turn,
+# replaced every second (as a profiled program rewrites its profile).
+moving() {
+	local name=$1 label=$2 a=$3 b=$4 mover
+	cp "$a" "$tmp/moving"
+	( i=0; while :; do i=$((i + 1)); src=$a; [ $((i % 2)) = 0 ] && src=$b
+	  cp "$src" "$tmp/.m"; mv "$tmp/.m" "$tmp/moving"; sleep 1; done ) &
+	mover=$!
+	printf '  %-52s %s%%\n' "$label" "$(live "$name" "$lt" -d 1 -f "$tmp/moving")"
+	kill "$mover" 2>/dev/null || true
+}
+moving b "likelytop -d 1 -f (file rewritten every second)" "$tmp/prof" "$tmp/prof2"
+moving d "likelytop -d 1 -f (branch_all, rewritten every second)" "$tmp/all" "$tmp/all2"
 printf '  %-52s %s%%\n' "top -d 1 (peer, for scale)" "$(live c top -d 1)"
