@@ -581,6 +581,18 @@ static void check_next(const char *text1, const char *text2)
 	check_next_n(text1, text2, strlen(text2));
 }
 
+/* text1, then text1 with one row changed: pre, each of rows[0..n), post */
+static void check_next_rows(const char *text1, const char *pre,
+			    const char *const *rows, size_t n, const char *post)
+{
+	char t[1024];
+
+	for (size_t i = 0; i < n; i++) {
+		snprintf(t, sizeof(t), "%s%s%s", pre, rows[i], post);
+		check_next(text1, t);
+	}
+}
+
 #define HDR "Likely Profiling Results\n[+- ] Type | # True | # False | Function:Filename@Line\n"
 #define R1 " unlikely |        1|        3\tkfree()@:mm/slab.c@3061\n"
 #define R2 "+unlikely |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n"
@@ -657,34 +669,33 @@ static void parse_next_same_as_parse(void **state)
 		   "-likely   |        1|     2945\taudit_free()@:kernel/auditsc.c@715\n");
 	/* a new site in front (/proc/likely_prof's order) */
 	check_next(HDR R1 R2 R3, HDR "  likely |        1|        1\tnew()@:n.c@1\n" R1 R2 R3);
-	/* a site gone, one renamed, one moved to another line or hint */
+	/* a site gone */
 	check_next(HDR R1 R2 R3, HDR R1 R3);
-	check_next(HDR R1 R2 R3, HDR R1
-		   "+unlikely |     5050|        0\tdo_sys_vm87()@:arch/i386/kernel/vm86.c@314\n" R3);
-	check_next(HDR R1 R2 R3, HDR R1
-		   "+unlikely |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@315\n" R3);
-	check_next(HDR R1 R2 R3, HDR R1
-		   "-likely   |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n" R3);
-	/* the same name followed by more '@': the file runs to the last one */
-	check_next(HDR R1 R2 R3, HDR R1
-		   "+unlikely |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314@315\n" R3);
-	/* a row turned bad, a control byte after the same name */
-	check_next(HDR R1 R2 R3, HDR R1 "+unlikely |     5050|   \n" R3);
-	check_next(HDR R1 R2 R3, HDR R1
-		   "+unlikely |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@3\x01" "14\n" R3);
-	/* the same sites with a last row lacking its newline, with a CR
-	 * and blanks at the end, with a count grown past its padding or
-	 * beyond 64 bits, with tabs for blanks, with a NUL in a row */
+	/* the last row lacking its newline */
 	check_next(HDR R1 R2 R3, HDR R1 R2
 		   "-likely   |        0|     1946\taudit_free()@:kernel/auditsc.c@715");
-	check_next(HDR R1 R2 R3, HDR R1
-		   "+unlikely |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314 \r\n" R3);
-	check_next(HDR R1 R2 R3, HDR R1
-		   "+unlikely |12345678901|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n" R3);
-	check_next(HDR R1 R2 R3, HDR R1
-		   "+unlikely |99999999999999999999|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n" R3);
-	check_next(HDR R1 R2 R3, HDR R1
-		   "+unlikely\t|\t5050|\t0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n" R3);
+	{
+		static const char *const r2[] = {
+			/* renamed, moved to another line or hint */
+			"+unlikely |     5050|        0\tdo_sys_vm87()@:arch/i386/kernel/vm86.c@314\n",
+			"+unlikely |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@315\n",
+			"-likely   |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n",
+			/* the same name followed by more '@': the file runs to the last one */
+			"+unlikely |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314@315\n",
+			/* turned bad; a control byte after the same name */
+			"+unlikely |     5050|   \n",
+			"+unlikely |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@3\00114\n",
+			/* a CR and blanks at the end, a count grown past its
+			 * padding or beyond 64 bits, tabs for blanks */
+			"+unlikely |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314 \r\n",
+			"+unlikely |12345678901|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n",
+			"+unlikely |99999999999999999999|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n",
+			"+unlikely\t|\t5050|\t0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n",
+		};
+
+		check_next_rows(HDR R1 R2 R3, HDR R1, r2, sizeof(r2) / sizeof(r2[0]), R3);
+	}
+	/* a NUL in a row */
 	{
 		static const char nul[] = HDR R1
 			"+unlikely |     5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\0\n" R3;
@@ -702,15 +713,24 @@ static void parse_next_same_as_parse(void **state)
 		   "       1    17128  99 ip_neigh_for_gw                route.h              393\n"
 		   "  123456789012/13       4  37 some_function                  file.c               42\n"
 		   "       0        0   X never_hit                      never.c              7");
-	check_next(AH A1 A2 A3, AH A1 A2 "       1        0   X never_hit                      never.c              7\n");
-	check_next(AH A1 A2 A3, AH A1 A2 "       0        0   Y never_hit                      never.c              7\n");
-	check_next(AH A1 A2 A3, AH A1 "       5/12       3  37 some_functioN                  file.c               42\n" A3);
-	check_next(AH A1 A2 A3, AH A1 "       5/12       3  37 some_function                  file.h               42\n" A3);
-	check_next(AH A1 A2 A3, AH A1 "       5/12       3  37 some_function                  file.c               43\n" A3);
-	check_next(AH A1 A2 A3, AH A1 "       5/12       3  37 some_function                  file.c               42 x\n" A3);
-	check_next(AH A1 A2 A3, AH A1 "       5/12       3 101 some_function                  file.c               42\n" A3);
-	check_next(AH A1 A2 A3, AH A1 "       5/1/2      3  37 some_function                  file.c               42\n" A3);
-	check_next(AH A1 A2 A3, AH A1 "\t5/12\t3\t37\tsome_function\tfile.c\t42\r\n" A3);
+	{
+		static const char *const a3[] = {
+			"       1        0   X never_hit                      never.c              7\n",
+			"       0        0   Y never_hit                      never.c              7\n",
+		};
+		static const char *const a2[] = {
+			"       5/12       3  37 some_functioN                  file.c               42\n",
+			"       5/12       3  37 some_function                  file.h               42\n",
+			"       5/12       3  37 some_function                  file.c               43\n",
+			"       5/12       3  37 some_function                  file.c               42 x\n",
+			"       5/12       3 101 some_function                  file.c               42\n",
+			"       5/1/2      3  37 some_function                  file.c               42\n",
+			"\t5/12\t3\t37\tsome_function\tfile.c\t42\r\n",
+		};
+
+		check_next_rows(AH A1 A2 A3, AH A1 A2, a3, sizeof(a3) / sizeof(a3[0]), "");
+		check_next_rows(AH A1 A2 A3, AH A1, a2, sizeof(a2) / sizeof(a2[0]), A3);
+	}
 	check_next(ALL_SAMPLE, "   miss      hit    %        Function                  File              Line\n"
 		   "     301      100  25 do_thing                       thing.c              10\n"
 		   "       0       51 100 always                         thing.c              20\n"
