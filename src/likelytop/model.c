@@ -60,9 +60,8 @@ static int make_shown_entries(struct lt_model *m)
 /* ... and the wrong hints among them counted once per snapshot. */
 static int make_shown(struct lt_model *m)
 {
-	int ret = make_shown_entries(m);
+	int ret = make_shown_entries(m);	/* (wrong zeroed) */
 
-	m->wrong = 0;
 	if (m->shown.format == KATTR_PROF_FMT_ALL)	/* no hints: none wrong */
 		return ret;
 	for (size_t i = 0; i < m->shown.n; i++)

@@ -226,21 +226,18 @@ static void parse_args(int argc, char **argv, struct sb_config *cfg,
  */
 static void quick_pin(struct sb_config *cfg)
 {
-	int cpu, got = 0, first = -1;
+	int want = cfg->busy ? 2 : 1, got = 0, cpus[2], cpu;
 	cpu_set_t set;
 
 	if (!cfg->quick || cfg->pin_producer >= 0 ||
 	    sched_getaffinity(0, sizeof(set), &set) < 0)
 		return;
-	for (cpu = 0; cpu < CPU_SETSIZE && got < (cfg->busy ? 2 : 1); cpu++) {
-		if (!CPU_ISSET(cpu, &set))
-			continue;
-		if (!got++)
-			first = cpu;
-	}
-	if (got == (cfg->busy ? 2 : 1)) {
-		cfg->pin_producer = first;
-		cfg->pin_consumer = cpu - 1;
+	for (cpu = 0; cpu < CPU_SETSIZE && got < want; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			cpus[got++] = cpu;
+	if (got == want) {
+		cfg->pin_producer = cpus[0];
+		cfg->pin_consumer = cpus[want - 1];
 	}
 }
 
