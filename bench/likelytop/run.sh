@@ -9,7 +9,10 @@
 #     static file and on a file rewritten every second (as a profiled
 #     program does), for /proc/likely_prof rows and for tracefs
 #     branch_all rows (CONFIG_PROFILE_ALL_BRANCHES' own format),
-#     compared with `top -d 1` measured the same way.
+#     compared with `top -d 1` measured the same way; and the static
+#     file served by tests' pseudofs (FUSE, size 0 and a fixed mtime, as
+#     /proc and tracefs files are), which likelytop must re-read and
+#     re-parse every refresh.
 # Only the ratios mean anything: the machine is shared.  Not run by ctest.
 set -eu
 B=$(cd "${1:?usage: run.sh BUILD_DIR [SITES]}" && pwd)
@@ -22,7 +25,14 @@ for t in tmux awk /usr/bin/time; do
 done
 tmp=$(mktemp -d)
 sock="lt-bench-$$"
-trap 'tmux -L "$sock" kill-server 2>/dev/null; kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
+cleanup() {
+	tmux -L "$sock" kill-server 2>/dev/null
+	kill $(jobs -p) 2>/dev/null
+	mountpoint -q "$tmp/pfs" && { fusermount3 -u "$tmp/pfs" 2>/dev/null || umount -l "$tmp/pfs"; }
+	wait 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
 
 awk -v n="$n" -v seed=1 -f "$here/gen_profile.awk" >"$tmp/prof"
 awk -v n="$n" -v seed=2 -f "$here/gen_profile.awk" >"$tmp/prof2"
@@ -86,3 +96,15 @@ moving() {
 moving b "likelytop -d 1 -f (file rewritten every second)" "$tmp/prof" "$tmp/prof2"
 moving d "likelytop -d 1 -f (branch_all, rewritten every second)" "$tmp/all" "$tmp/all2"
 printf '  %-52s %s%%\n' "top -d 1 (peer, for scale)" "$(live c top -d 1)"
+# The static profile on a /proc-like file (pseudofs serves src/prof.1 on
+# every open): no stat shortcut there, every refresh reads and parses.
+pfs="$B/tests/likelytop/pseudofs"
+if [ -x "$pfs" ] && [ -c /dev/fuse ]; then
+	mkdir -p "$tmp/psrc" "$tmp/pfs"
+	ln "$tmp/prof" "$tmp/psrc/prof.1"
+	"$pfs" "$tmp/psrc" "$tmp/pfs" -f -s &
+	for i in $(seq 50); do mountpoint -q "$tmp/pfs" && break; sleep 0.1; done
+	printf '  %-52s %s%%\n' "likelytop -d 1 -f (static, /proc-like FUSE file)" "$(live e "$lt" -d 1 -f "$tmp/pfs/prof")"
+else
+	echo "  (no pseudofs in $B or no /dev/fuse: the /proc-like case is not measured)"
+fi

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -70,8 +71,38 @@ static int read_all(int fd, char **buf, size_t *len)
 	return 0;
 }
 
-/* Open a file the user named, or a user-space profile: regular files
- * only, never a FIFO that would block us. */
+/*
+ * Filesystems whose stat of a regular file changes whenever its content
+ * does: disk and memory filesystems that keep real sizes and mtimes.
+ * procfs, sysfs, tracefs and debugfs report size 0 (or a fixed size) and a
+ * fixed mtime while the content moves; FUSE and network filesystems may do
+ * either.  Only on these is "same stat" taken for "same content".
+ */
+static const unsigned long stat_tracks_content[] = {
+	0xEF53UL,		/* ext2, ext3, ext4 */
+	0x58465342UL,		/* xfs */
+	0x9123683EUL,		/* btrfs */
+	0xF2F52010UL,		/* f2fs */
+	0x2FC12FC1UL,		/* zfs */
+	0x794C7630UL,		/* overlayfs: its layers' stat */
+	KATTR_MAGIC_TMPFS,
+	0x858458F6UL,		/* ramfs */
+};
+
+static bool stat_is_trustworthy(int fd)
+{
+	struct statfs sfs;
+
+	if (fstatfs(fd, &sfs) < 0)
+		return false;
+	for (size_t i = 0; i < sizeof(stat_tracks_content) /
+			      sizeof(stat_tracks_content[0]); i++)
+		if ((unsigned long)sfs.f_type == stat_tracks_content[i])
+			return true;
+	return false;
+}
+
+/* The same file, unchanged since the last read, by its stat. */
 static bool same_file(const struct stat *a, const struct stat *b)
 {
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
@@ -82,6 +113,11 @@ static bool same_file(const struct stat *a, const struct stat *b)
 	       a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
+/*
+ * Read a file the user named, or a user-space profile: regular files and
+ * character devices only, never a FIFO that would block us.  1 when the
+ * file is the one last read, unchanged: only where its stat can tell.
+ */
 static int read_path(struct lt_source *s, bool nofollow, char **buf,
 		     size_t *len)
 {
@@ -107,11 +143,11 @@ static int read_path(struct lt_source *s, bool nofollow, char **buf,
 		return 1;
 	}
 	ret = read_all(fd, buf, len);
-	close(fd);
-	if (ret == 0 && S_ISREG(st.st_mode)) {
+	if (ret == 0 && S_ISREG(st.st_mode) && stat_is_trustworthy(fd)) {
 		s->last = st;
 		s->have_last = true;
 	}
+	close(fd);
 	return ret;
 }
 

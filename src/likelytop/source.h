@@ -81,8 +81,11 @@ bool lt_source_child_done(struct lt_source *s);
  * Read the whole current profile into *buf (malloc'ed, NUL-terminated).
  * -ENOENT when a user-space profile has not been written yet.  Returns 1
  * (and no buffer) when a regular file is the very file read last time,
- * unchanged (same inode, size, mtime and ctime): a 200,000-site profile
- * is not parsed again every second for nothing.
+ * unchanged (same inode, size, mtime and ctime), on a filesystem whose
+ * stat follows the content (fstatfs magic: ext4, xfs, tmpfs...): a
+ * 200,000-site profile is not parsed again every second for nothing.
+ * procfs, tracefs, FUSE and the like are always read: their stat stays
+ * put while the content moves.
  */
 int lt_source_read(struct lt_source *s, char **buf, size_t *len);
 
