@@ -33,6 +33,9 @@ void lt_ui_clamp(struct lt_ui *ui)
 		ui->top = ui->sel;
 	if (ui->sel >= ui->top + page)
 		ui->top = ui->sel - page + 1;
+	/* A page that grew, or a list that shrank: fill the page. */
+	if (ui->top + page > ui->nrows)
+		ui->top = ui->nrows > page ? ui->nrows - page : 0;
 }
 
 static size_t column_of(enum kattr_prof_sort k)

@@ -113,6 +113,32 @@ screen s | grep -q secret && fail "-S followed a symlink" || ok
 keys s q
 wait_exit s 0
 
+# Scrolled to the end, the window grows and the profile shrinks: the page
+# stays full (rows above come back), never a page of blank lines.
+many() {	# many N: a profile of N sites, site k wrong k times
+	printf 'Likely Profiling Results\n'
+	for k in $(seq "$1"); do
+		printf ' unlikely |%9u|%9u\tfn_%03d()@:a.c@%d\n' "$k" 1000 "$k" "$k"
+	done
+}
+nrows() { screen "$1" | grep -c ' fn_[0-9][0-9][0-9] '; }
+many 60 >"$tmp/many"
+T new-session -d -s grow -x 132 -y 20 "$(printf '%q ' "$bin" -d 0.2 -f "$tmp/many"); sleep 30"
+wait_for grow "60 sites" "60-site profile"
+keys grow End
+wait_for grow "fn_001 " "End shows the last row"
+small=$(nrows grow)
+T resize-window -t grow -x 132 -y 40 2>/dev/null || T resize-pane -t grow -x 132 -y 40
+sleep 0.6
+big=$(nrows grow)
+[ "$big" -ge $((small + 15)) ] && ok ||
+	fail "window grown from 20 to 40 lines: $big rows shown (were $small):"
+screen grow | grep -q ' fn_001 ' && ok || fail "grown window: the selected last row is gone"
+many 5 >"$tmp/many.new" && mv "$tmp/many.new" "$tmp/many"
+wait_for grow "5 sites, 5 shown" "the profile shrank to 5 sites"
+[ "$(nrows grow)" = 5 ] && ok || fail "shrunk profile: $(nrows grow) rows shown, expected 5"
+keys grow q
+
 # A signal ends it cleanly too.
 start b -f "$lp"
 wait_for b "FUNCTION" "second run"

@@ -135,6 +135,53 @@ static void selection(void **state)
 	ui.nrows = 5;		/* the filter shrank the list */
 	lt_ui_clamp(&ui);
 	assert_int_equal(ui.sel, 4);
+	assert_int_equal(ui.top, 0);
+}
+
+/* Every page size, list length and position: after a clamp the selection
+ * is on the page and the page is as full as the list allows. */
+static void clamp_keeps_the_page_full(void **state)
+{
+	(void)state;
+	for (size_t page = 1; page <= 12; page++)
+		for (size_t nrows = 0; nrows <= 30; nrows++)
+			for (size_t sel = 0; sel <= 32; sel++)
+				for (size_t top = 0; top <= 32; top++) {
+					struct lt_ui ui = { .page = page, .nrows = nrows,
+							    .sel = sel, .top = top };
+					size_t shown;
+
+					lt_ui_clamp(&ui);
+					if (!nrows) {
+						assert_int_equal(ui.sel, 0);
+						assert_int_equal(ui.top, 0);
+						continue;
+					}
+					assert_true(ui.sel < nrows);
+					assert_true(ui.top <= ui.sel);
+					assert_true(ui.sel < ui.top + page);
+					shown = nrows - ui.top < page ? nrows - ui.top : page;
+					assert_int_equal(shown, nrows < page ? nrows : page);
+					if (sel < nrows && sel >= top && sel < top + page &&
+					    top + page <= nrows)
+						assert_int_equal(ui.top, top);	/* nothing moved */
+				}
+}
+
+/* The window grew back after scrolling to the end: rows above come back. */
+static void clamp_after_the_window_grows(void **state)
+{
+	struct lt_ui ui = { .page = 10, .nrows = 100, .sel = 99, .top = 90 };
+
+	(void)state;
+	ui.page = 30;
+	lt_ui_clamp(&ui);
+	assert_int_equal(ui.top, 70);
+	assert_int_equal(ui.sel, 99);
+	ui.nrows = 40;		/* the profile shrank */
+	lt_ui_clamp(&ui);
+	assert_int_equal(ui.sel, 39);
+	assert_int_equal(ui.top, 10);
 }
 
 static const char SNAP1[] =
@@ -205,6 +252,8 @@ int main(void)
 		cmocka_unit_test(filter_editing),
 		cmocka_unit_test(screens_and_freeze),
 		cmocka_unit_test(selection),
+		cmocka_unit_test(clamp_keeps_the_page_full),
+		cmocka_unit_test(clamp_after_the_window_grows),
 		cmocka_unit_test(model_zero_and_history),
 		cmocka_unit_test(sparkline),
 	};
