@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* likelytop key bindings: a table of handlers returning what to redo. */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "keys.h"
@@ -17,6 +19,20 @@ void lt_ui_init(struct lt_ui *ui, enum kattr_prof_sort sort, bool reverse)
 	ui->sort = sort;
 	ui->reverse = reverse;
 	ui->page = 1;
+	ui->delay = 2;
+}
+
+bool lt_parse_delay(const char *s, double *delay)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(s, &end);
+	if (errno || end == s || *end || !(d >= LT_DELAY_MIN) || d > LT_DELAY_MAX)
+		return false;
+	*delay = d;
+	return true;
 }
 
 void lt_ui_clamp(struct lt_ui *ui)
@@ -85,7 +101,31 @@ static unsigned int k_filter(struct lt_ui *ui, int key)
 {
 	(void)key;
 	ui->editing = true;
+	ui->editing_delay = false;
 	strcpy(ui->edit, ui->filter);
+	return LT_REDO_DRAW;
+}
+
+/* d, s (as in top): type a new delay. */
+static unsigned int k_delay(struct lt_ui *ui, int key)
+{
+	(void)key;
+	ui->editing = true;
+	ui->editing_delay = true;
+	ui->edit[0] = '\0';
+	return LT_REDO_DRAW;
+}
+
+/* Left, Right: scroll the function and file names. */
+static unsigned int k_hscroll(struct lt_ui *ui, int key)
+{
+	if (key == LT_KEY_RIGHT)
+		ui->hscroll += LT_HSCROLL_STEP;
+	else if (ui->hscroll == 0)
+		return LT_REDO_NONE;
+	else
+		ui->hscroll = ui->hscroll > LT_HSCROLL_STEP ?
+			      ui->hscroll - LT_HSCROLL_STEP : 0;
 	return LT_REDO_DRAW;
 }
 
@@ -191,21 +231,26 @@ static const struct lt_binding bindings[] = {
 	{ 'k', k_move }, { 'j', k_move }, { LT_KEY_PGUP, k_move },
 	{ LT_KEY_PGDN, k_move }, { LT_KEY_HOME, k_move }, { LT_KEY_END, k_move },
 	{ 'g', k_move }, { 'G', k_move }, { LT_KEY_RESIZE, k_resize },
+	{ 'd', k_delay }, { 's', k_delay }, { LT_KEY_LEFT, k_hscroll },
+	{ LT_KEY_RIGHT, k_hscroll }, { LT_KEY_F1, k_help }, { LT_KEY_F3, k_filter },
+	{ LT_KEY_F6, k_sort_right }, { LT_KEY_F10, k_quit },
 };
 
 const char *const lt_help_lines[] = {
-	"q          quit",
-	"< >        sort by the column left / right of the current one",
+	"q F10      quit",
+	"< > F6     sort by the column left / right of the current one",
 	"R I        reverse the sort order",
-	"/          filter: sites whose function or file contains the text",
+	"/ F3       filter: sites whose function or file contains the text",
 	"           (Enter applies, Esc cancels, an empty filter shows all)",
 	"Esc        clear the filter; leave help or details",
 	"f Z        freeze / thaw the display (no reading)",
+	"d s        change the delay between refreshes (0.05 to 86400 s)",
+	"Left Right scroll the function and file names sideways",
 	"z          zero: show counts since now (the kernel cannot reset)",
 	"space      refresh now",
 	"Enter      details of the selected site (Enter or Esc to go back)",
 	"Up Down PgUp PgDn Home End (j k g G)   move the selection",
-	"h ?        this help (any key leaves it)",
+	"h ? F1     this help (any key leaves it)",
 	NULL,
 };
 
@@ -217,6 +262,14 @@ static unsigned int edit_key(struct lt_ui *ui, int key)
 	switch (key) {
 	case LT_KEY_ENTER: case '\n': case '\r':
 		ui->editing = false;
+		if (ui->editing_delay) {
+			if (!lt_parse_delay(ui->edit, &ui->delay)) {
+				ui->note = "invalid delay: give seconds between 0.05 and 86400";
+				return LT_REDO_DRAW;
+			}
+			ui->note = NULL;
+			return LT_REDO_DELAY | LT_REDO_DRAW;
+		}
 		strcpy(ui->filter, ui->edit);
 		ui->sel = ui->top = 0;
 		return LT_REDO_SORT | LT_REDO_DRAW;
@@ -242,7 +295,9 @@ unsigned int lt_ui_key(struct lt_ui *ui, int key)
 {
 	if (ui->editing)
 		return edit_key(ui, key);
-	if (ui->screen == LT_SCREEN_HELP && key != 'q' && key != LT_KEY_RESIZE) {
+	ui->note = NULL;	/* shown until the next key */
+	if (ui->screen == LT_SCREEN_HELP && key != 'q' && key != LT_KEY_F10 &&
+	    key != LT_KEY_RESIZE) {
 		ui->screen = LT_SCREEN_LIST;
 		return LT_REDO_DRAW;
 	}

@@ -25,6 +25,12 @@ enum {
 	LT_KEY_ENTER,
 	LT_KEY_ESC,
 	LT_KEY_RESIZE,
+	LT_KEY_LEFT,
+	LT_KEY_RIGHT,
+	LT_KEY_F1,		/* htop's function keys: help */
+	LT_KEY_F3,		/* search (filter) */
+	LT_KEY_F6,		/* sort by the next column */
+	LT_KEY_F10,		/* quit */
 };
 
 /* What to redo after a key. */
@@ -37,9 +43,15 @@ enum lt_redo {
 	LT_REDO_PIN = 1 << 4,		/* remember the selected site */
 	LT_REDO_RESIZE = 1 << 5,	/* the terminal changed size */
 	LT_REDO_QUIT = 1 << 6,
+	LT_REDO_DELAY = 1 << 7,		/* ui->delay changed: re-arm the timer */
 };
 
 #define LT_FILTER_MAX 128
+/* The refresh delay's range, for -d and the d/s keys. */
+#define LT_DELAY_MIN 0.05
+#define LT_DELAY_MAX 86400.0
+/* Columns the Left and Right keys scroll the names by. */
+#define LT_HSCROLL_STEP 8
 
 enum lt_screen { LT_SCREEN_LIST = 0, LT_SCREEN_HELP, LT_SCREEN_DETAIL };
 
@@ -48,9 +60,13 @@ struct lt_ui {
 	bool reverse;
 	bool frozen;
 	enum lt_screen screen;
-	bool editing;			/* typing a filter after '/' */
+	bool editing;			/* typing after '/' or 'd' */
+	bool editing_delay;		/* what is typed is a delay */
 	char filter[LT_FILTER_MAX];	/* in force */
 	char edit[LT_FILTER_MAX];	/* being typed */
+	double delay;			/* seconds between refreshes */
+	const char *note;		/* a message for the status line, or NULL */
+	size_t hscroll;			/* names shown from this column */
 	size_t sel;			/* selected row */
 	size_t top;			/* first row shown */
 	size_t nrows;			/* rows after filtering (set by the caller) */
@@ -58,6 +74,8 @@ struct lt_ui {
 };
 
 void lt_ui_init(struct lt_ui *ui, enum kattr_prof_sort sort, bool reverse);
+/* Seconds between LT_DELAY_MIN and LT_DELAY_MAX, the whole string. */
+bool lt_parse_delay(const char *s, double *delay);
 /* Handle one key; returns a mask of enum lt_redo. */
 unsigned int lt_ui_key(struct lt_ui *ui, int key);
 /* Keep sel within nrows and visible between top and top + page. */

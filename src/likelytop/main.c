@@ -198,12 +198,9 @@ static void setup_loop(struct lt_app *a)
 
 static double parse_delay(const char *s)
 {
-	char *end;
 	double d;
 
-	errno = 0;
-	d = strtod(s, &end);
-	if (errno || end == s || *end || !(d >= 0.05) || d > 86400)
+	if (!lt_parse_delay(s, &d))
 		tool_usage_error("invalid delay '%s': give seconds between 0.05 and 86400", s);
 	return d;
 }

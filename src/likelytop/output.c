@@ -40,6 +40,23 @@ void lt_fmt_count(char *buf, size_t size, uint64_t v, int width)
 	}
 }
 
+void lt_fmt_rate(char *buf, size_t size, double rate)
+{
+	static const char units[] = "KMGTPE";
+	int u = 0;
+
+	if (!(rate >= 99999.95)) {
+		snprintf(buf, size, "%.1f", rate);
+		return;
+	}
+	rate /= 1000;
+	while (rate >= 999.95 && u < 5) {
+		rate /= 1000;
+		u++;
+	}
+	snprintf(buf, size, "%.1f%c", rate, units[u]);
+}
+
 /* Unsigned decimal into p (no NUL); returns the end. */
 static char *put_u64(char *p, uint64_t v)
 {

@@ -27,5 +27,7 @@ int lt_out_write(FILE *fp, enum lt_out_format f, const struct lt_out_meta *meta,
 void lt_fmt_pct(char *buf, size_t size, double pct);
 /* A count in at most width characters: 123456, 1.2M, 45G. */
 void lt_fmt_count(char *buf, size_t size, uint64_t v, int width);
+/* A rate per second in at most 7 characters: 99999.9, 123.4K, 5.0M. */
+void lt_fmt_rate(char *buf, size_t size, double rate);
 
 #endif

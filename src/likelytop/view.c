@@ -91,6 +91,12 @@ static int translate(int ch)
 	case KEY_HOME: return LT_KEY_HOME;
 	case KEY_END: return LT_KEY_END;
 	case KEY_BACKSPACE: return LT_KEY_BACKSPACE;
+	case KEY_LEFT: return LT_KEY_LEFT;
+	case KEY_RIGHT: return LT_KEY_RIGHT;
+	case KEY_F(1): return LT_KEY_F1;
+	case KEY_F(3): return LT_KEY_F3;
+	case KEY_F(6): return LT_KEY_F6;
+	case KEY_F(10): return LT_KEY_F10;
 	case KEY_ENTER: case '\n': case '\r': return LT_KEY_ENTER;
 	case 27: return LT_KEY_ESC;
 	/* resizeterm() queues KEY_RESIZE; SIGWINCH already did the work */
@@ -248,29 +254,65 @@ static void draw_titles(struct view *v, int y)
 	attroff(A_REVERSE);
 }
 
+/*
+ * name from column `from` (the horizontal scroll) in at most width columns:
+ * a name cut on either side is marked there with an ellipsis ("..." is one
+ * column in UTF-8, '~' otherwise).  Returns the columns used.
+ */
+static int clip_name(char *buf, size_t size, const char *name, size_t from,
+		     int width, bool utf8)
+{
+	const char *mark = utf8 ? "\xe2\x80\xa6" : "~";
+	size_t len = strlen(name), n;
+	int cols = 0;
+
+	buf[0] = '\0';
+	if (width < 2 || size < (size_t)width * 3 + 8)
+		return 0;
+	if (from) {
+		if (from >= len)
+			from = len ? len - 1 : 0;
+		strcat(buf, mark);
+		cols++;
+	}
+	n = len - from;
+	if ((int)n > width - cols) {
+		n = (size_t)(width - cols - 1);
+		strncat(buf, name + from, n);
+		strcat(buf, mark);
+		return width;
+	}
+	strncat(buf, name + from, n);
+	return cols + (int)n;
+}
+
 static void draw_row(struct view *v, int y, const struct kattr_prof_entry *e,
 		     bool selected)
 {
-	char c[16], in[16], pct[16], rate[24], fn[29];
+	char c[16], in[16], pct[16], rate[24], fn[128], where[300], file[256];
 	bool wrong = kattr_prof_entry_is_wrong(e);
+	int used;
 
 	lt_fmt_count(c, sizeof(c), e->correct, 11);
 	lt_fmt_count(in, sizeof(in), e->incorrect, 11);
 	lt_fmt_pct(pct, sizeof(pct), kattr_prof_entry_pct(e));
 	if (e->has_rate)
-		snprintf(rate, sizeof(rate), "%.1f", e->rate);
+		lt_fmt_rate(rate, sizeof(rate), e->rate);
 	else
 		snprintf(rate, sizeof(rate), "-");
-	snprintf(fn, sizeof(fn), "%s", e->function);
+	used = clip_name(fn, sizeof(fn), e->function, v->ui.hscroll, 27, v->utf8);
+	snprintf(where, sizeof(where), "%s:%u", e->file, e->line);
+	clip_name(file, sizeof(file), where, v->ui.hscroll, 80, v->utf8);
 	if (selected)
 		attron(A_REVERSE);
 	if (wrong)
 		hl_on(v, PAIR_WRONG, A_BOLD);
 	move(y, 0);
 	clrtoeol();
-	put(y, 0, "%c %-9s%12s%12s%8s%10s %-27s %s:%u", wrong ? '!' : ' ',
-		 kattr_prof_hint_name(e->hint), c, in, pct, rate, fn, e->file,
-		 e->line);
+	/* %-*s pads by bytes: pad the name by its columns instead. */
+	put(y, 0, "%c %-9s%12s%12s%8s%10s %s%*s %s", wrong ? '!' : ' ',
+		 kattr_prof_hint_name(e->hint), c, in, pct, rate, fn,
+		 27 - used, "", file);
 	if (wrong)
 		hl_off(v, PAIR_WRONG, A_BOLD);
 	if (selected)
@@ -422,10 +464,15 @@ static void draw(struct view *v)
 	default:
 		draw_list(v);
 	}
-	if (v->ui.editing)
+	if (v->ui.editing && v->ui.editing_delay)
+		put(LINES - 1, 0, "delay in seconds (now %g): %s", v->app->o.delay,
+		    v->ui.edit);
+	else if (v->ui.editing)
 		put(LINES - 1, 0, "filter (function or file): %s", v->ui.edit);
+	else if (v->ui.note)
+		put(LINES - 1, 0, "%s", v->ui.note);
 	else
-		put(LINES - 1, 0, "q quit  h help  < > sort  R reverse  / filter  f freeze  z zero  Enter details");
+		put(LINES - 1, 0, "q quit  h help  < > sort  R reverse  / filter  d delay  f freeze  z zero  Enter details");
 	clrtoeol();
 	refresh();
 }
@@ -455,6 +502,10 @@ static unsigned int apply(struct view *v, unsigned int redo)
 		lt_arm_timer(a);
 	} else if (redo & LT_REDO_SORT) {
 		select_rows(v);
+	}
+	if (redo & LT_REDO_DELAY) {
+		a->o.delay = v->ui.delay;
+		lt_arm_timer(a);
 	}
 	if (redo & LT_REDO_PIN)
 		pin(v);
@@ -524,6 +575,7 @@ int lt_view_run(struct lt_app *a)
 	bool quit = false;
 
 	lt_ui_init(&v.ui, a->o.sort, a->o.reverse);
+	v.ui.delay = a->o.delay;
 	if (a->o.filter)
 		snprintf(v.ui.filter, sizeof(v.ui.filter), "%s", a->o.filter);
 	ep = epoll_create1(EPOLL_CLOEXEC);

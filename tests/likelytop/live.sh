@@ -139,6 +139,31 @@ wait_for grow "5 sites, 5 shown" "the profile shrank to 5 sites"
 [ "$(nrows grow)" = 5 ] && ok || fail "shrunk profile: $(nrows grow) rows shown, expected 5"
 keys grow q
 
+# Long names: cut with a marker, scrolled sideways with Right and Left;
+# d changes the delay (a bad one is refused); rates scaled; F10 quits.
+long_prof() {	# long_prof WRONG: one site with a long name, wrong WRONG times
+	printf 'Likely Profiling Results\n'
+	printf ' likely   |%9u|%9u\t%s()@:%s@%d\n' 5 "$1" \
+		a_function_name_that_is_much_longer_than_the_column_ends_here_z \
+		drivers/some/deep/directory/file_name.c 77
+}
+long_prof 1000 >"$tmp/long"
+start w -d 0.3 -f "$tmp/long"
+wait_for w " a_function_name_that_is_mu(…|~) " "a long name is cut with a marker"
+screen w | grep -q "ends_here_z" && fail "the whole long name fits in the column?" || ok
+keys w Right Right Right Right Right
+wait_for w "(…|~)much_longer|(…|~)[a-z_]*ends_here_z" "Right scrolls the name"
+keys w Left Left Left Left Left
+wait_for w " a_function_name_that_is_mu(…|~) " "Left scrolls back"
+keys w d 0 . 0 1 Enter
+wait_for w "invalid delay: give seconds between 0.05 and 86400" "d refuses 0.01"
+keys w s 1 . 5 Enter
+wait_for w "every 1.5s" "s sets the delay"
+long_prof 900001000 >"$tmp/long.new" && mv "$tmp/long.new" "$tmp/long"
+wait_for w " [0-9.]+[KMG] +(…|~)?a_function" "a large rate is scaled"
+keys w F10
+wait_exit w 0
+
 # A signal ends it cleanly too.
 start b -f "$lp"
 wait_for b "FUNCTION" "second run"

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include "keys.h"
 #include "model.h"
+#include "output.h"
 
 static void quit_and_unknown(void **state)
 {
@@ -184,6 +185,96 @@ static void clamp_after_the_window_grows(void **state)
 	assert_int_equal(ui.top, 10);
 }
 
+static void type(struct lt_ui *ui, const char *s)
+{
+	while (*s)
+		lt_ui_key(ui, *s++);
+}
+
+/* d and s (as in top) ask for a delay; only a valid one is taken. */
+static void delay_keys(void **state)
+{
+	struct lt_ui ui;
+
+	(void)state;
+	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
+	ui.delay = 2;
+	assert_int_equal(lt_ui_key(&ui, 'd'), LT_REDO_DRAW);
+	assert_true(ui.editing && ui.editing_delay);
+	type(&ui, "0.5");
+	assert_int_equal(lt_ui_key(&ui, LT_KEY_ENTER), LT_REDO_DELAY | LT_REDO_DRAW);
+	assert_false(ui.editing);
+	assert_true(ui.delay == 0.5);
+	assert_null(ui.note);
+	assert_string_equal(ui.filter, "");		/* not a filter */
+	for (size_t i = 0; i < 5; i++) {
+		static const char *const bad[] = { "0.01", "abc", "", "1e9", "2s" };
+
+		lt_ui_key(&ui, 's');
+		type(&ui, bad[i]);
+		assert_int_equal(lt_ui_key(&ui, '\r') & LT_REDO_DELAY, 0);
+		assert_true(ui.delay == 0.5);
+		assert_non_null(ui.note);
+		assert_non_null(strstr(ui.note, "0.05 and 86400"));
+	}
+	lt_ui_key(&ui, 'j');
+	assert_null(ui.note);			/* the next key clears it */
+	lt_ui_key(&ui, 'd');
+	type(&ui, "7");
+	assert_int_equal(lt_ui_key(&ui, LT_KEY_ESC), LT_REDO_DRAW);
+	assert_true(ui.delay == 0.5);		/* Esc cancels */
+	lt_ui_key(&ui, '/');
+	assert_false(ui.editing_delay);		/* a filter again after it */
+	type(&ui, "ab");
+	lt_ui_key(&ui, LT_KEY_ENTER);
+	assert_string_equal(ui.filter, "ab");
+	assert_true(ui.delay == 0.5);
+}
+
+/* F1, F3, F6, F10 as in htop; Left and Right scroll the names. */
+static void htop_keys(void **state)
+{
+	struct lt_ui ui;
+
+	(void)state;
+	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
+	lt_ui_key(&ui, LT_KEY_F1);
+	assert_int_equal(ui.screen, LT_SCREEN_HELP);
+	assert_int_equal(lt_ui_key(&ui, LT_KEY_F10), LT_REDO_QUIT);
+	ui.screen = LT_SCREEN_LIST;
+	lt_ui_key(&ui, LT_KEY_F3);
+	assert_true(ui.editing && !ui.editing_delay);
+	lt_ui_key(&ui, LT_KEY_ESC);
+	assert_int_equal(lt_ui_key(&ui, LT_KEY_F6), LT_REDO_SORT | LT_REDO_DRAW);
+	assert_int_equal(ui.sort, KATTR_PROF_SORT_PERCENT);
+	assert_int_equal(lt_ui_key(&ui, LT_KEY_LEFT), LT_REDO_NONE);
+	lt_ui_key(&ui, LT_KEY_RIGHT);
+	lt_ui_key(&ui, LT_KEY_RIGHT);
+	assert_int_equal(ui.hscroll, 2 * LT_HSCROLL_STEP);
+	lt_ui_key(&ui, LT_KEY_LEFT);
+	assert_int_equal(ui.hscroll, LT_HSCROLL_STEP);
+	lt_ui_key(&ui, LT_KEY_LEFT);
+	assert_int_equal(ui.hscroll, 0);
+	assert_int_equal(lt_ui_key(&ui, LT_KEY_F10), LT_REDO_QUIT);
+}
+
+static void rate_units(void **state)
+{
+	static const struct { double r; const char *s; } t[] = {
+		{ 0, "0.0" }, { 12.34, "12.3" }, { 99999.9, "99999.9" },
+		{ 99999.96, "100.0K" }, { 123456, "123.5K" }, { 999949, "999.9K" },
+		{ 999950, "1.0M" }, { 5e6, "5.0M" }, { 7.25e9, "7.2G" },
+		{ 3e18, "3.0E" }, { 3e24, "3000000.0E" },
+	};
+	char buf[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		lt_fmt_rate(buf, sizeof(buf), t[i].r);
+		assert_string_equal(buf, t[i].s);
+	}
+}
+
 static const char SNAP1[] =
 	"Likely Profiling Results\n"
 	"+unlikely |      100|       10\tkfree()@:mm/slab.c@3380\n"
@@ -254,6 +345,9 @@ int main(void)
 		cmocka_unit_test(selection),
 		cmocka_unit_test(clamp_keeps_the_page_full),
 		cmocka_unit_test(clamp_after_the_window_grows),
+		cmocka_unit_test(delay_keys),
+		cmocka_unit_test(htop_keys),
+		cmocka_unit_test(rate_units),
 		cmocka_unit_test(model_zero_and_history),
 		cmocka_unit_test(sparkline),
 	};
