@@ -267,22 +267,20 @@ static int clip_name(char *buf, size_t size, const char *name, size_t from,
 	int cols = 0;
 
 	buf[0] = '\0';
-	if (width < 2 || size < (size_t)width * 3 + 8)
+	if (width < 2 || size < (size_t)width + 8)
 		return 0;
-	if (from) {
-		if (from >= len)
-			from = len ? len - 1 : 0;
-		strcat(buf, mark);
-		cols++;
-	}
+	if (from >= len)
+		from = len ? len - 1 : 0;
+	if (from)
+		cols = 1;
 	n = len - from;
 	if ((int)n > width - cols) {
 		n = (size_t)(width - cols - 1);
-		strncat(buf, name + from, n);
-		strcat(buf, mark);
+		snprintf(buf, size, "%s%.*s%s", from ? mark : "", (int)n,
+			 name + from, mark);
 		return width;
 	}
-	strncat(buf, name + from, n);
+	snprintf(buf, size, "%s%s", from ? mark : "", name + from);
 	return cols + (int)n;
 }
 
