@@ -212,13 +212,13 @@ static void plan_groups(struct kattr_rg *rg, const struct kattr_rgconf *c,
 		if (g->shares) {
 			if (!kattr_rg_has_shares(rg))
 				tool_die(EXIT_FAIL, "%s:%u: groups: '%s' has shares but %s",
-					 c->file, g->line, rgctl_q(g->name),
+					 g->file ? g->file : c->file, g->line, rgctl_q(g->name),
 					 rgctl_strerror(-EOPNOTSUPP));
 			ret = kattr_rg_shares_format(kattr_rg_backend_of(rg), g->shares,
 						     NULL, fmt, sizeof(fmt), &why);
 			if (ret < 0)
 				tool_die(EXIT_FAIL, "%s:%u: shares: '%s' is not valid for %s: %s",
-					 c->file, g->line, rgctl_q(g->shares),
+					 g->file ? g->file : c->file, g->line, rgctl_q(g->shares),
 					 kattr_rg_backend_name(kattr_rg_backend_of(rg)), why);
 		}
 		ret = kattr_rg_exists(rg, g->name);
