@@ -37,11 +37,13 @@ KATTR_API void kattr_rgconf_free(struct kattr_rgconf *c)
 	for (i = 0; i < c->ngroups; i++) {
 		free(c->groups[i].name);
 		free(c->groups[i].shares);
+		free(c->groups[i].file);
 	}
 	for (i = 0; i < c->nrules; i++) {
 		struct kattr_rgconf_rule *r = &c->rules[i];
 
 		free(r->group);
+		free(r->file);
 		free(r->comm);
 		free(r->exe);
 		free(r->user);
@@ -416,7 +418,7 @@ KATTR_API int kattr_rgconf_resolve(struct kattr_rgconf *c, char *err, size_t err
 			pw = getpwnam(r->user);
 			if (!pw) {
 				set_err(err, errsz, "%s:%u: rules[%zu].user: no such user '%s'",
-					c->file, r->line, i + 1, r->user);
+					r->file ? r->file : c->file, r->line, i + 1, r->user);
 				return errno ? -errno : -ENOENT;
 			}
 			r->user_uid = pw->pw_uid;
@@ -428,7 +430,7 @@ KATTR_API int kattr_rgconf_resolve(struct kattr_rgconf *c, char *err, size_t err
 			gr = getgrnam(r->ugroup);
 			if (!gr) {
 				set_err(err, errsz, "%s:%u: rules[%zu].unix_group: no such group '%s'",
-					c->file, r->line, i + 1, r->ugroup);
+					r->file ? r->file : c->file, r->line, i + 1, r->ugroup);
 				return errno ? -errno : -ENOENT;
 			}
 			r->ugroup_gid = gr->gr_gid;
@@ -442,29 +444,462 @@ KATTR_API int kattr_rgconf_resolve(struct kattr_rgconf *c, char *err, size_t err
 
 #if WITH_LIBCONFIG
 
+#include <fcntl.h>
 #include <libconfig.h>
+#include <sys/stat.h>
+
+#include "kattr/rg.h"
+
+/*
+ * Before libconfig sees the text it goes through pre_text(), which
+ *  - expands @include itself: every file is opened without blocking and
+ *    must be a regular file (a FIFO would hang libconfig's fopen, and
+ *    libconfig before 1.7 has no include hook); relative paths are
+ *    relative to the directory of the including file; at most
+ *    MAX_INCLUDE_DEPTH levels;
+ *  - makes every integer literal 64-bit: libconfig 1.5 reads a plain
+ *    integer with atoi() (4294968320 became 1024, 0xFFFFFFFF became -1),
+ *    so "L" is appended to each one (libconfig then reads it whole) after
+ *    checking that it fits in 64 bits (libconfig would saturate);
+ *  - keeps a map from the lines of the text it builds to FILE:LINE, so
+ *    every message names the file and line the user wrote.
+ */
+#define MAX_INCLUDE_DEPTH 10
+#define MAX_TEXT (16u << 20)
+
+struct seg {
+	unsigned int out_line;		/* first line of the built text */
+	const char *file;		/* into pre.files */
+	unsigned int line;		/* its line in file */
+};
+
+struct pre {
+	struct sbuf out;
+	unsigned int out_line;
+	struct seg *segs;
+	size_t nsegs, capsegs;
+	char **files;
+	size_t nfiles;
+	size_t total;
+	bool allow_include;
+	char *err;
+	size_t errsz;
+};
+
+static void pre_free(struct pre *p)
+{
+	free(p->out.s);
+	free(p->segs);
+	for (size_t i = 0; i < p->nfiles; i++)
+		free(p->files[i]);
+	free(p->files);
+}
+
+/* FILE:LINE of line of the built text. */
+static void pre_where(const struct pre *p, unsigned int line,
+		      const char **file, unsigned int *fline)
+{
+	const struct seg *s = NULL;
+
+	for (size_t i = 0; i < p->nsegs && p->segs[i].out_line <= line; i++)
+		s = &p->segs[i];
+	if (!s) {
+		*file = p->nfiles ? p->files[0] : "?";
+		*fline = line;
+		return;
+	}
+	*file = s->file;
+	*fline = s->line + (line - s->out_line);
+}
+
+static int pre_seg(struct pre *p, const char *file, unsigned int line)
+{
+	if (p->nsegs == p->capsegs) {
+		size_t cap = p->capsegs ? p->capsegs * 2 : 8;
+		struct seg *v = realloc(p->segs, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		p->segs = v;
+		p->capsegs = cap;
+	}
+	/* A later segment on the same line replaces an empty earlier one. */
+	if (p->nsegs && p->segs[p->nsegs - 1].out_line == p->out_line)
+		p->nsegs--;
+	p->segs[p->nsegs++] = (struct seg){ p->out_line, file, line };
+	return 0;
+}
+
+static const char *file_kind(mode_t m)
+{
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "unknown type";
+}
+
+/*
+ * Read a regular file whole: opened with O_NONBLOCK (a FIFO neither hangs
+ * the open nor is read), refused unless regular.  where prefixes the
+ * message ("FILE:LINE: @include: " or "").
+ */
+static int read_regular(struct pre *p, const char *path, const char *where,
+			char **text, size_t *len)
+{
+	struct stat st;
+	size_t cap, n = 0;
+	char *buf;
+	int fd, r = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		r = -errno;
+		set_err(p->err, p->errsz, "%s%s: %s", where, path, strerror(-r));
+		return r;
+	}
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		set_err(p->err, p->errsz, "%s%s: %s", where, path, strerror(-r));
+		close(fd);
+		return r;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		set_err(p->err, p->errsz, "%s%s: not a regular file (%s)", where,
+			path, file_kind(st.st_mode));
+		close(fd);
+		return -EINVAL;
+	}
+	cap = (size_t)st.st_size + 1;
+	if (cap > MAX_TEXT - p->total)
+		cap = MAX_TEXT - p->total + 1;
+	buf = malloc(cap + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		ssize_t got;
+
+		if (n == cap) {
+			r = -EFBIG;
+			break;
+		}
+		got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			r = -errno;
+			break;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+		if (p->total + n > MAX_TEXT) {
+			r = -EFBIG;
+			break;
+		}
+	}
+	close(fd);
+	if (r == 0 && memchr(buf, '\0', n))
+		r = -EILSEQ;
+	if (r < 0) {
+		set_err(p->err, p->errsz, "%s%s: %s", where, path,
+			r == -EILSEQ ? "contains a NUL byte" :
+			r == -EFBIG ? "the configuration is larger than 16 MiB" :
+			strerror(-r));
+		free(buf);
+		return r == -EILSEQ ? -EINVAL : r;
+	}
+	buf[n] = '\0';
+	p->total += n;
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+static int pre_text(struct pre *p, const char *text, const char *file,
+		    unsigned int depth);
+
+static bool is_name_start(int c)
+{
+	return isalpha(c) || c == '*';
+}
+
+static bool is_name_char(int c)
+{
+	return isalnum(c) || c == '-' || c == '_' || c == '*';
+}
+
+/*
+ * @include "PATH" at s (the '@', first non-blank of its line): expand it.
+ * *adv gets the number of bytes consumed.
+ */
+static int pre_include(struct pre *p, const char *s, const char *file,
+		       unsigned int line, unsigned int depth, size_t *adv)
+{
+	char where[512], path[4096], *text;
+	const char *q = s + 8, *slash;
+	size_t n = 0, len;
+	int r;
+
+	snprintf(where, sizeof(where), "%s:%u: @include: ", file, line);
+	if (!p->allow_include) {
+		set_err(p->err, p->errsz, "%s:%u: @include: only a configuration file may include another",
+			file, line);
+		return -EINVAL;
+	}
+	while (*q == ' ' || *q == '\t')
+		q++;
+	if (*q != '"') {
+		set_err(p->err, p->errsz, "%s:%u: @include: expected a quoted file name",
+			file, line);
+		return -EINVAL;
+	}
+	slash = strrchr(file, '/');
+	if (q[1] != '/' && slash) {
+		n = (size_t)(slash - file) + 1;
+		if (n >= sizeof(path))
+			goto too_long;
+		memcpy(path, file, n);
+	}
+	for (q++; *q && *q != '"' && *q != '\n'; q++) {
+		if (*q == '\\' && (q[1] == '"' || q[1] == '\\'))
+			q++;
+		if (n + 1 >= sizeof(path))
+			goto too_long;
+		path[n++] = *q;
+	}
+	if (*q != '"') {
+		set_err(p->err, p->errsz, "%s:%u: @include: unterminated file name",
+			file, line);
+		return -EINVAL;
+	}
+	path[n] = '\0';
+	*adv = (size_t)(q + 1 - s);
+	if (depth >= MAX_INCLUDE_DEPTH) {
+		set_err(p->err, p->errsz, "%s:%u: @include: '%s' nests more than %d includes deep (does a file include itself?)",
+			file, line, path, MAX_INCLUDE_DEPTH);
+		return -EINVAL;
+	}
+	r = read_regular(p, path, where, &text, &len);
+	if (r < 0)
+		return r;
+	r = pre_text(p, text, path, depth + 1);
+	free(text);
+	if (r < 0)
+		return r;
+	/* The rest of the directive's line continues on a line of its own. */
+	if (p->out.len && p->out.s[p->out.len - 1] != '\n') {
+		sb_add(&p->out, "\n");
+		p->out_line++;
+	}
+	return pre_seg(p, file, line);
+
+too_long:
+	set_err(p->err, p->errsz, "%s:%u: @include: the file name is too long",
+		file, line);
+	return -ENAMETOOLONG;
+}
+
+/*
+ * A number at s: copied with "L" appended when it is a plain or hex
+ * integer without one; -ERANGE (message set) when it does not fit in 64
+ * bits.  Floats are copied as they are.
+ */
+static int pre_number(struct pre *p, const char *s, const char *file,
+		      unsigned int line, const char *key, size_t *adv)
+{
+	const char *q = s, *digits;
+	bool hex = false;
+	int base = 10;
+
+	if (*q == '-' || *q == '+')
+		q++;
+	if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X') && q == s &&
+	    isxdigit((unsigned char)q[2])) {
+		hex = true;
+		base = 16;
+		q += 2;
+	}
+	digits = q;
+	while (hex ? isxdigit((unsigned char)*q) : isdigit((unsigned char)*q))
+		q++;
+	if (!hex && (*q == '.' || *q == 'e' || *q == 'E' || q == digits)) {
+		/* a float (or a lone sign/dot): libconfig's business */
+		while (isdigit((unsigned char)*q) || *q == '.' || *q == 'e' ||
+		       *q == 'E' || ((*q == '-' || *q == '+') &&
+				     (q[-1] == 'e' || q[-1] == 'E')))
+			q++;
+		if (q == s)
+			q++;
+		sb_add(&p->out, "%.*s", (int)(q - s), s);
+		*adv = (size_t)(q - s);
+		return 0;
+	}
+	errno = 0;
+	if (hex) {
+		unsigned long long v = strtoull(digits, NULL, 16);
+
+		if (errno == ERANGE || v > (unsigned long long)LLONG_MAX)
+			errno = ERANGE;
+	} else {
+		(void)strtoll(s, NULL, base);
+	}
+	if (errno == ERANGE) {
+		set_err(p->err, p->errsz, "%s:%u: %s: %.*s does not fit in 64 bits",
+			file, line, key[0] ? key : "value", (int)(q - s), s);
+		return -ERANGE;
+	}
+	if (*q == 'L') {
+		q++;
+		if (*q == 'L')
+			q++;
+		sb_add(&p->out, "%.*s", (int)(q - s), s);
+	} else {
+		sb_add(&p->out, "%.*sL", (int)(q - s), s);
+	}
+	*adv = (size_t)(q - s);
+	return 0;
+}
+
+/* Copy text (named file) into p->out, see above. */
+static int pre_text(struct pre *p, const char *text, const char *file,
+		    unsigned int depth)
+{
+	char key[64] = "", *name;
+	const char *s = text;
+	unsigned int line = 1;
+	bool line_start = true;
+	char **files;
+	int r;
+
+	files = realloc(p->files, (p->nfiles + 1) * sizeof(*files));
+	if (!files)
+		return -ENOMEM;
+	p->files = files;
+	name = strdup(file);
+	if (!name)
+		return -ENOMEM;
+	p->files[p->nfiles++] = name;
+	file = name;
+	r = pre_seg(p, file, 1);
+	while (r == 0 && *s) {
+		size_t adv = 1;
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\n') {
+			sb_add(&p->out, "\n");
+			p->out_line++;
+			line++;
+			line_start = true;
+			s++;
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+			sb_add(&p->out, "%c", c);
+			s++;
+			continue;
+		}
+		if (c == '@' && line_start && strncmp(s, "@include", 8) == 0 &&
+		    (s[8] == ' ' || s[8] == '\t' || s[8] == '"')) {
+			r = pre_include(p, s, file, line, depth, &adv);
+		} else if (c == '#' || (c == '/' && s[1] == '/')) {
+			while (s[adv] && s[adv] != '\n')
+				adv++;
+			sb_add(&p->out, "%.*s", (int)adv, s);
+		} else if (c == '/' && s[1] == '*') {
+			const char *e = strstr(s + 2, "*/");
+
+			adv = e ? (size_t)(e + 2 - s) : strlen(s);
+			sb_add(&p->out, "%.*s", (int)adv, s);
+			for (size_t i = 0; i < adv; i++)
+				if (s[i] == '\n') {
+					p->out_line++;
+					line++;
+				}
+		} else if (c == '"') {
+			while (s[adv] && s[adv] != '"') {
+				if (s[adv] == '\\' && s[adv + 1])
+					adv++;
+				if (s[adv] == '\n') {
+					p->out_line++;
+					line++;
+				}
+				adv++;
+			}
+			if (s[adv])
+				adv++;
+			sb_add(&p->out, "%.*s", (int)adv, s);
+		} else if (is_name_start(c)) {
+			while (is_name_char((unsigned char)s[adv]))
+				adv++;
+			snprintf(key, sizeof(key), "%.*s", (int)adv, s);
+			sb_add(&p->out, "%.*s", (int)adv, s);
+		} else if (isdigit(c) || c == '.' ||
+			   ((c == '-' || c == '+') &&
+			    (isdigit((unsigned char)s[1]) || s[1] == '.'))) {
+			r = pre_number(p, s, file, line, key, &adv);
+		} else {
+			sb_add(&p->out, "%c", c);
+		}
+		line_start = false;
+		s += adv;
+	}
+	if (r == 0 && p->out.oom)
+		r = -ENOMEM;
+	return r;
+}
 
 struct pctx {
 	const char *file;
 	char *err;
 	size_t errsz;
 	struct kattr_rgconf *c;
+	const struct pre *pre;
 };
+
+/* FILE:LINE of setting s as the user wrote it. */
+static void where(const struct pctx *x, const config_setting_t *s,
+		  const char **file, unsigned int *line)
+{
+	pre_where(x->pre, s ? (unsigned int)config_setting_source_line(s) : 0,
+		  file, line);
+}
 
 static int bad(struct pctx *x, const config_setting_t *s, const char *key,
 	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static int bad(struct pctx *x, const config_setting_t *s, const char *key,
 	       const char *fmt, ...)
 {
+	const char *file;
+	unsigned int line;
 	char why[256];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	set_err(x->err, x->errsz, "%s:%u: %s: %s", x->file,
-		s ? config_setting_source_line(s) : 0, key, why);
+	where(x, s, &file, &line);
+	set_err(x->err, x->errsz, "%s:%u: %s: %s", file, line, key, why);
 	return -EINVAL;
+}
+
+/* Where the element el was written, into *file (strdup) and *line. */
+static int set_where(const struct pctx *x, const config_setting_t *el,
+		     char **file, unsigned int *line)
+{
+	const char *f;
+
+	where(x, el, &f, line);
+	*file = strdup(f);
+	return *file ? 0 : -ENOMEM;
 }
 
 static bool is_int(const config_setting_t *s)
@@ -498,7 +933,8 @@ static int get_id(struct pctx *x, const config_setting_t *s, const char *key,
 		return bad(x, s, key, "must be an integer");
 	v = config_setting_get_int64(s);
 	if (v < 0 || v >= UINT32_MAX)
-		return bad(x, s, key, "%lld is out of range", v);
+		return bad(x, s, key, "%lld is out of range (0..%u)", v,
+			   UINT32_MAX - 1);
 	*out = (uint32_t)v;
 	return 0;
 }
@@ -520,7 +956,9 @@ static int parse_group(struct pctx *x, const config_setting_t *el, size_t idx,
 	char key[64];
 	int i, r;
 
-	g->line = config_setting_source_line(el);
+	r = set_where(x, el, &g->file, &g->line);
+	if (r < 0)
+		return r;
 	if (config_setting_type(el) != CONFIG_TYPE_GROUP) {
 		snprintf(key, sizeof(key), "groups[%zu]", idx + 1);
 		return bad(x, el, key, "must be a group { name = ...; }");
@@ -540,6 +978,11 @@ static int parse_group(struct pctx *x, const config_setting_t *el, size_t idx,
 
 				if (v <= 0)
 					return bad(x, s, key, "%lld is not a positive number", v);
+				if (v > KATTR_RG_CG1_SHARES_MAX)
+					return bad(x, s, key, "%lld is out of range (at most %d: cgroup1 cpu.shares 2..%d, cgroup2 cpu.weight 1..%d)",
+						   v, KATTR_RG_CG1_SHARES_MAX,
+						   KATTR_RG_CG1_SHARES_MAX,
+						   KATTR_RG_CG2_WEIGHT_MAX);
 				if (asprintf(&g->shares, "%lld", v) < 0) {
 					g->shares = NULL;
 					return -ENOMEM;
@@ -571,7 +1014,9 @@ static int parse_rule(struct pctx *x, const config_setting_t *el, size_t idx,
 	char key[64];
 	int i, r, nmatch = 0;
 
-	rl->line = config_setting_source_line(el);
+	r = set_where(x, el, &rl->file, &rl->line);
+	if (r < 0)
+		return r;
 	if (config_setting_type(el) != CONFIG_TYPE_GROUP) {
 		snprintf(key, sizeof(key), "rules[%zu]", idx + 1);
 		return bad(x, el, key, "must be a group { group = ...; ... }");
@@ -745,35 +1190,47 @@ static int parse_root(struct pctx *x, config_t *cfg)
 	return 0;
 }
 
-KATTR_API int kattr_rgconf_parse_string(const char *text, const char *file,
-					struct kattr_rgconf **out,
-					char *err, size_t errsz)
+/* Parse text (named file), reading @include'd files when allow_include. */
+static int parse_text(const char *text, const char *file, bool allow_include,
+		      struct kattr_rgconf **out, char *err, size_t errsz)
 {
-	struct pctx x = { .file = file ? file : "<string>", .err = err, .errsz = errsz };
+	struct pre pre = { .allow_include = allow_include, .err = err,
+			   .errsz = errsz, .out_line = 1 };
+	struct pctx x = { .file = file, .err = err, .errsz = errsz, .pre = &pre };
+	const char *efile;
+	unsigned int eline;
 	config_t cfg;
 	int r;
 
+	pre.total = strlen(text);
+	r = pre_text(&pre, text, file, 0);
+	if (r < 0) {
+		if (r == -ENOMEM)
+			set_err(err, errsz, "%s: out of memory", file);
+		pre_free(&pre);
+		return r == -ERANGE ? -EINVAL : r;
+	}
 	x.c = calloc(1, sizeof(*x.c));
-	if (!x.c)
-		return -ENOMEM;
-	x.c->file = strdup(x.file);
-	if (!x.c->file) {
+	if (!x.c || !(x.c->file = strdup(file))) {
 		free(x.c);
+		pre_free(&pre);
+		set_err(err, errsz, "%s: out of memory", file);
 		return -ENOMEM;
 	}
 	config_init(&cfg);
 	config_set_options(&cfg, 0);	/* no auto-conversion */
-	if (config_read_string(&cfg, text) != CONFIG_TRUE) {
-		set_err(err, errsz, "%s:%d: %s", x.file, config_error_line(&cfg),
-			config_error_text(&cfg));
+	if (config_read_string(&cfg, pre.out.s ? pre.out.s : "") != CONFIG_TRUE) {
+		pre_where(&pre, (unsigned int)config_error_line(&cfg), &efile, &eline);
+		set_err(err, errsz, "%s:%u: %s", efile, eline, config_error_text(&cfg));
 		r = -EINVAL;
 	} else {
 		r = parse_root(&x, &cfg);
 	}
 	config_destroy(&cfg);
+	pre_free(&pre);
 	if (r < 0) {
 		if (r == -ENOMEM)
-			set_err(err, errsz, "%s: out of memory", x.file);
+			set_err(err, errsz, "%s: out of memory", file);
 		kattr_rgconf_free(x.c);
 		return r;
 	}
@@ -781,54 +1238,25 @@ KATTR_API int kattr_rgconf_parse_string(const char *text, const char *file,
 	return 0;
 }
 
+KATTR_API int kattr_rgconf_parse_string(const char *text, const char *file,
+					struct kattr_rgconf **out,
+					char *err, size_t errsz)
+{
+	return parse_text(text, file ? file : "<string>", false, out, err, errsz);
+}
+
 KATTR_API int kattr_rgconf_parse_file(const char *path, struct kattr_rgconf **out,
 				      char *err, size_t errsz)
 {
-	FILE *f = fopen(path, "re");
-	char *text = NULL;
-	size_t cap = 0, len = 0;
-	int r = 0;
+	struct pre pre = { .err = err, .errsz = errsz };
+	char *text;
+	size_t len;
+	int r;
 
-	if (!f) {
-		r = -errno;
-		set_err(err, errsz, "%s: %s", path, strerror(-r));
+	r = read_regular(&pre, path, "", &text, &len);
+	if (r < 0)
 		return r;
-	}
-	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			char *t;
-
-			cap = cap ? cap * 2 : 8192;
-			if (cap > (16u << 20)) {
-				r = -EFBIG;
-				break;
-			}
-			t = realloc(text, cap);
-			if (!t) {
-				r = -ENOMEM;
-				break;
-			}
-			text = t;
-		}
-		size_t n = fread(text + len, 1, cap - len - 1, f);
-		len += n;
-		if (n == 0) {
-			if (ferror(f))
-				r = -EIO;
-			break;
-		}
-	}
-	fclose(f);
-	if (r == 0 && memchr(text, '\0', len))
-		r = -EINVAL;
-	if (r < 0) {
-		set_err(err, errsz, "%s: %s", path,
-			r == -EINVAL ? "contains a NUL byte" : strerror(-r));
-		free(text);
-		return r;
-	}
-	text[len] = '\0';
-	r = kattr_rgconf_parse_string(text, path, out, err, errsz);
+	r = parse_text(text, path, true, out, err, errsz);
 	free(text);
 	return r;
 }

@@ -4,19 +4,35 @@
  * match a configuration file (rgctl.conf(5)), all or nothing, and print
  * the current groups in the same format.
  *
- * apply plans first (nothing is touched while planning), then runs the
- * plan step by step keeping what each step undoes; when a step fails,
- * every step already done is undone, last first, and the message names
- * the step and the cause.  The changes are printed only once all of them
+ * apply takes an exclusive flock(2) on the root directory of the
+ * hierarchy (a second apply waits up to --wait seconds, then fails
+ * naming the holder), plans (nothing is touched while planning), then
+ * runs the plan step by step keeping what each step undoes: creates and
+ * share changes first, deletions (--prune) last.  A deletion first saves
+ * what the group holds (every writable attribute, every thread) so that
+ * undo can re-create it as it was.  When a step fails, every step already
+ * done is undone, last first; the message names the step and the cause,
+ * and either says that nothing changed or lists exactly what could not
+ * be restored.  After the last step the groups are read back and
+ * compared with the file.  The changes are printed only once all of them
  * are done, followed by "N changes".
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/file.h>
+#include <sys/sysmacros.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "kattr/rgconf.h"
 #include "rgctl.h"
@@ -26,7 +42,7 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv);
 static int run_dump(struct rgctl *ctx, int argc, char **argv);
 
 const struct rgctl_cmd rgctl_cmd_apply = {
-	.name = "apply", .args = "FILE [--dry-run] [--prune]",
+	.name = "apply", .args = "FILE [--dry-run] [--prune] [--wait SECONDS]",
 	.help = "make the groups match a configuration file (rgctl.conf(5))",
 	.run = run_apply,
 };
@@ -37,20 +53,67 @@ const struct rgctl_cmd rgctl_cmd_dump = {
 	.run = run_dump,
 };
 
-/* Environment variable that makes one apply step fail (tests only). */
+/*
+ * Fault hooks (tests only).  RGCTL_APPLY_FAIL_STEP=K: step K fails before
+ * it does anything; K+ : step K is done, then reported as failed (so its
+ * own undo runs too).  RGCTL_APPLY_FAIL_UNDO=K: undoing step K fails.
+ */
 #define FAIL_STEP_ENV "RGCTL_APPLY_FAIL_STEP"
+#define FAIL_UNDO_ENV "RGCTL_APPLY_FAIL_UNDO"
+/* How long a second apply waits for the lock by default (seconds). */
+#define LOCK_WAIT_DEFAULT 30
 
 enum step_kind { STEP_CREATE, STEP_SET, STEP_DELETE };
+
+/* One writable attribute file of a group and its content. */
+struct attr {
+	char *file;
+	char *value;
+};
 
 struct step {
 	enum step_kind kind;
 	char *group;
 	char *want;		/* shares to write (CREATE may have none) */
-	char *old;		/* SET/DELETE: shares before, for undo */
-	pid_t *members;		/* DELETE: processes moved to the parent */
-	size_t nmembers;
+	char *old;		/* SET: shares before (RGCS: the keys set), for undo */
+	struct attr *attrs;	/* DELETE: the group's attributes, saved */
+	size_t nattrs;
+	pid_t *tids;		/* DELETE: its threads, to put back */
+	size_t ntids;
 	unsigned int line;	/* in the file (0 for DELETE) */
 };
+
+/* What undo could not restore, one line each. */
+struct notes {
+	char **v;
+	size_t n;
+};
+
+static void note(struct notes *ns, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void note(struct notes *ns, const char *fmt, ...)
+{
+	char **v = realloc(ns->v, (ns->n + 1) * sizeof(*v));
+	va_list ap;
+
+	if (!v)
+		tool_die(EXIT_FAIL, "out of memory");
+	ns->v = v;
+	va_start(ap, fmt);
+	if (vasprintf(&ns->v[ns->n], fmt, ap) < 0)
+		tool_die(EXIT_FAIL, "out of memory");
+	va_end(ap);
+	ns->n++;
+}
+
+static void notes_free(struct notes *ns)
+{
+	for (size_t i = 0; i < ns->n; i++)
+		free(ns->v[i]);
+	free(ns->v);
+	ns->v = NULL;
+	ns->n = 0;
+}
 
 struct plan {
 	struct step *v;
@@ -63,7 +126,12 @@ static void plan_free(struct plan *p)
 		free(p->v[i].group);
 		free(p->v[i].want);
 		free(p->v[i].old);
-		free(p->v[i].members);
+		for (size_t k = 0; k < p->v[i].nattrs; k++) {
+			free(p->v[i].attrs[k].file);
+			free(p->v[i].attrs[k].value);
+		}
+		free(p->v[i].attrs);
+		free(p->v[i].tids);
 	}
 	free(p->v);
 }
@@ -126,17 +194,48 @@ static const struct kattr_rg_share *find_share(const struct kattr_rg *rg,
 	return NULL;
 }
 
+static const char *const rgcs_keys[3] = {
+	"min_shares", "max_shares", "child_shares_divisor"
+};
+
+/* The keys of an RGCS write as kattr_rg_shares_format() makes it. */
+static void rgcs_parse_write(const char *fmt, char *res, size_t rsz,
+			     long long vals[3], bool set[3])
+{
+	char *copy = xstrdup(fmt), *save = NULL, *tok;
+
+	snprintf(res, rsz, "cpu");
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		if (strcmp(tok, "res") == 0)
+			snprintf(res, rsz, "%s", eq + 1);
+		for (int k = 0; k < 3; k++)
+			if (strcmp(tok, rgcs_keys[k]) == 0) {
+				vals[k] = atoll(eq + 1);
+				set[k] = vals[k] != KATTR_RG_UNCHANGED;
+			}
+	}
+	free(copy);
+}
+
 /*
  * Whether group's current shares already equal want (formatted by
- * kattr_rg_shares_format).  *old gets the current value as text.
+ * kattr_rg_shares_format).  *old gets the current value as text: on RGCS
+ * only the keys want sets, so that undo restores exactly those.
  */
 static bool shares_equal(struct kattr_rg *rg, const char *group,
 			 const char *want, char **old)
 {
-	struct kattr_rg_share *cur = NULL, *w = NULL;
-	const struct kattr_rg_share *c, *x;
-	size_t ncur = 0, nw = 0;
-	bool same = false;
+	struct kattr_rg_share *cur = NULL;
+	const struct kattr_rg_share *c;
+	long long vals[3] = { 0, 0, 0 };
+	bool set[3] = { false, false, false }, same = true;
+	size_t ncur = 0;
+	char res[32];
 	int ret;
 
 	ret = kattr_rg_shares_get(rg, group, &cur, &ncur);
@@ -145,6 +244,7 @@ static bool shares_equal(struct kattr_rg *rg, const char *group,
 			 rgctl_q(group), rgctl_strerror(ret));
 	if (kattr_rg_backend_of(rg) != KATTR_RG_RGCS) {
 		c = ncur ? &cur[0] : NULL;
+		same = false;
 		if (c) {
 			*old = share_value(rg, c);
 			same = c->value == atoll(want);
@@ -152,22 +252,27 @@ static bool shares_equal(struct kattr_rg *rg, const char *group,
 		free(cur);
 		return same;
 	}
-	if (kattr_rg_parse_rgcs_shares(want, &w, &nw) < 0 || nw != 1) {
-		free(cur);
-		free(w);
-		return false;
-	}
-	x = &w[0];
-	c = find_share(rg, cur, ncur, x->res);
+	rgcs_parse_write(want, res, sizeof(res), vals, set);
+	c = find_share(rg, cur, ncur, res);
 	if (c) {
-		*old = share_value(rg, c);
-		same = (x->min_shares == KATTR_RG_UNCHANGED || x->min_shares == c->min_shares) &&
-		       (x->max_shares == KATTR_RG_UNCHANGED || x->max_shares == c->max_shares) &&
-		       (x->child_shares_divisor == KATTR_RG_UNCHANGED ||
-			x->child_shares_divisor == c->child_shares_divisor);
+		const long long now[3] = { c->min_shares, c->max_shares,
+					   c->child_shares_divisor };
+		char buf[256];
+		size_t off;
+
+		off = (size_t)snprintf(buf, sizeof(buf), "res=%s", res);
+		for (int k = 0; k < 3; k++) {
+			if (!set[k])
+				continue;
+			off += (size_t)snprintf(buf + off, sizeof(buf) - off, ",%s=%lld",
+						rgcs_keys[k], now[k]);
+			same = same && now[k] == vals[k];
+		}
+		*old = xstrdup(buf);
+	} else {
+		same = false;	/* the controller is not there: the write says why */
 	}
 	free(cur);
-	free(w);
 	return same;
 }
 
@@ -212,13 +317,13 @@ static void plan_groups(struct kattr_rg *rg, const struct kattr_rgconf *c,
 		if (g->shares) {
 			if (!kattr_rg_has_shares(rg))
 				tool_die(EXIT_FAIL, "%s:%u: groups: '%s' has shares but %s",
-					 c->file, g->line, rgctl_q(g->name),
+					 g->file ? g->file : c->file, g->line, rgctl_q(g->name),
 					 rgctl_strerror(-EOPNOTSUPP));
 			ret = kattr_rg_shares_format(kattr_rg_backend_of(rg), g->shares,
 						     NULL, fmt, sizeof(fmt), &why);
 			if (ret < 0)
 				tool_die(EXIT_FAIL, "%s:%u: shares: '%s' is not valid for %s: %s",
-					 c->file, g->line, rgctl_q(g->shares),
+					 g->file ? g->file : c->file, g->line, rgctl_q(g->shares),
 					 kattr_rg_backend_name(kattr_rg_backend_of(rg)), why);
 		}
 		ret = kattr_rg_exists(rg, g->name);
@@ -256,15 +361,9 @@ static void plan_prune(struct kattr_rg *rg, const struct kattr_rgconf *c,
 		tool_die(EXIT_FAIL, "cannot list the groups: %s", rgctl_strerror(ret));
 	/* The listing has parents before children: walk it backwards. */
 	for (size_t i = n; i-- > 0;) {
-		struct step *s;
-
 		if (v[i].depth == 0 || kattr_rgconf_find_group(c, v[i].name))
 			continue;
-		s = plan_add(p, STEP_DELETE, v[i].name);
-		for (size_t k = 0; k < v[i].nr_shares; k++)
-			if (kattr_rg_backend_of(rg) != KATTR_RG_RGCS ||
-			    strcmp(v[i].shares[k].res, "cpu") == 0)
-				s->old = share_value(rg, &v[i].shares[k]);
+		plan_add(p, STEP_DELETE, v[i].name);
 	}
 	kattr_rg_list_free(v, n);
 }
@@ -282,12 +381,193 @@ static void step_text(const struct kattr_rg *rg, const struct step *s,
 		break;
 	case STEP_SET:
 		snprintf(buf, size, "set %s shares=%s (was %s)", rgctl_q(s->group),
-			 rgctl_q(s->want), s->old ? rgctl_q(s->old) : "?");
+			 rgctl_q(s->want), s->old ? rgctl_q(s->old) : "none");
 		break;
 	case STEP_DELETE:
 		snprintf(buf, size, "delete %s", rgctl_q(s->group));
 		break;
 	}
+}
+
+/* "group/file" (or "file" for the root group). */
+static void group_file(char *buf, size_t size, const char *group, const char *file)
+{
+	int n = kattr_rg_name_is_root(group) ?
+		snprintf(buf, size, "%s", file ? file : ".") :
+		snprintf(buf, size, "%s%s%s", group, file ? "/" : "", file ? file : "");
+
+	if (n < 0 || (size_t)n >= size)
+		tool_die(EXIT_FAIL, "group name too long: '%s'", rgctl_q(group));
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/*
+ * Whether a writable attribute holds a setting that undo should put back:
+ * not membership (restored per thread), not write-only triggers, resets
+ * or statistics.
+ */
+static bool attr_is_setting(const struct kattr_rg *rg, const char *name)
+{
+	static const char *const skip[] = {
+		"tasks", "cgroup.procs", "cgroup.threads", "members",
+		"cgroup.event_control", "cgroup.kill", "release_agent",
+		"memory.force_empty", "memory.reclaim", "stats",
+	};
+
+	if (kattr_rg_backend_of(rg) == KATTR_RG_RGCS)
+		return strcmp(name, "shares") == 0;
+	for (size_t i = 0; i < sizeof(skip) / sizeof(*skip); i++)
+		if (strcmp(name, skip[i]) == 0)
+			return false;
+	return strncmp(name, "cpuacct.", 8) != 0 && !ends_with(name, ".pressure") &&
+	       !ends_with(name, "failcnt") && !ends_with(name, "max_usage_in_bytes") &&
+	       !ends_with(name, ".peak");
+}
+
+static void trim(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		s[--n] = '\0';
+}
+
+/* Save every writable setting of group into s->attrs. */
+static int save_attrs(struct kattr_rg *rg, struct step *s)
+{
+	struct kattr_mount *m = kattr_rg_mount(rg);
+	struct kattr_dirent *ents;
+	char path[4096];
+	size_t n;
+	int ret;
+
+	group_file(path, sizeof(path), s->group, NULL);
+	ret = kattr_list(m, path, &ents, &n);
+	if (ret < 0)
+		return ret;
+	s->attrs = calloc(n + 1, sizeof(*s->attrs));
+	if (!s->attrs)
+		tool_die(EXIT_FAIL, "out of memory");
+	for (size_t i = 0; i < n && ret == 0; i++) {
+		struct stat st;
+		char *text;
+
+		if (ents[i].type != DT_REG || !attr_is_setting(rg, ents[i].name))
+			continue;
+		group_file(path, sizeof(path), s->group, ents[i].name);
+		if (kattr_stat(m, path, &st) < 0 || !(st.st_mode & S_IWUSR) ||
+		    !(st.st_mode & S_IRUSR))
+			continue;
+		ret = kattr_read_alloc(m, path, &text, NULL);
+		if (ret == -EINVAL || ret == -EOPNOTSUPP || ret == -EACCES) {
+			ret = 0;	/* not readable: not a setting */
+			continue;
+		}
+		if (ret < 0)
+			break;
+		trim(text);
+		s->attrs[s->nattrs].file = xstrdup(ents[i].name);
+		s->attrs[s->nattrs++].value = text;
+	}
+	kattr_list_free(ents, n);
+	return ret;
+}
+
+/* Write one saved attribute back; 0 when it already holds the value. */
+static int restore_attr(struct kattr_rg *rg, const char *group,
+			const struct attr *a)
+{
+	struct kattr_mount *m = kattr_rg_mount(rg);
+	char path[4096], *now = NULL, *line, *save = NULL, *copy;
+	int ret;
+
+	group_file(path, sizeof(path), group, a->file);
+	ret = kattr_read_alloc(m, path, &now, NULL);
+	if (ret < 0)
+		return ret;
+	trim(now);
+	if (strcmp(now, a->value) == 0) {
+		free(now);
+		return 0;
+	}
+	free(now);
+	if (kattr_rg_backend_of(rg) == KATTR_RG_RGCS) {
+		/* One "res=..." line per controller, one write each. */
+		copy = xstrdup(a->value);
+		for (line = strtok_r(copy, "\n", &save); line && ret == 0;
+		     line = strtok_r(NULL, "\n", &save))
+			ret = kattr_write_str(m, path, line);
+		free(copy);
+		return ret;
+	}
+	if (strcmp(a->file, "cgroup.subtree_control") == 0) {
+		/* Read as "cpu memory", written as "+cpu +memory". */
+		char buf[1024] = "";
+		size_t off = 0;
+
+		copy = xstrdup(a->value);
+		for (line = strtok_r(copy, " ", &save); line;
+		     line = strtok_r(NULL, " ", &save))
+			off += (size_t)snprintf(buf + off, off < sizeof(buf) ? sizeof(buf) - off : 0,
+						"%s+%s", off ? " " : "", line);
+		free(copy);
+		return off && off < sizeof(buf) ? kattr_write_str(m, path, buf) : 0;
+	}
+	return kattr_write_str(m, path, a->value);
+}
+
+/*
+ * Put a deleted group back as it was: make it, restore its attributes
+ * (twice: one may depend on another, e.g. a quota on its period), then
+ * its threads, each where it was.  What fails is noted.
+ */
+static void restore_group(struct kattr_rg *rg, const struct step *s,
+			  struct notes *ns)
+{
+	int ret, *res, *err;
+
+	ret = kattr_rg_exists(rg, s->group);
+	if (ret == -ENOENT)
+		ret = kattr_rg_create(rg, s->group, 0, NULL, NULL);
+	if (ret < 0) {
+		note(ns, "group '%s' could not be re-created: %s", rgctl_q(s->group),
+		     rgctl_strerror(ret));
+		return;
+	}
+	err = calloc(s->nattrs + 1, sizeof(*err));
+	if (!err)
+		tool_die(EXIT_FAIL, "out of memory");
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < s->nattrs; i++)
+			if (pass == 0 || err[i] < 0)
+				err[i] = restore_attr(rg, s->group, &s->attrs[i]);
+	for (size_t i = 0; i < s->nattrs; i++)
+		if (err[i] < 0)
+			note(ns, "'%s/%s' could not be set back to '%s': %s",
+			     rgctl_q(s->group), rgctl_q(s->attrs[i].file),
+			     rgctl_q(s->attrs[i].value), strerror(-err[i]));
+	free(err);
+	if (!s->ntids)
+		return;
+	res = calloc(s->ntids, sizeof(*res));
+	if (!res)
+		tool_die(EXIT_FAIL, "out of memory");
+	/* One thread at a time (v1 tasks, RGCS members): each goes back. */
+	ret = kattr_rg_attach(rg, s->group, s->tids, s->ntids, 0, res);
+	if (ret < 0)
+		note(ns, "the %zu threads of '%s' could not be put back: %s",
+		     s->ntids, rgctl_q(s->group), rgctl_strerror(ret));
+	for (size_t i = 0; ret > 0 && i < s->ntids; i++)
+		if (res[i] < 0 && res[i] != -ESRCH)	/* ESRCH: it ended, no loss */
+			note(ns, "thread %d could not be put back in '%s': %s",
+			     (int)s->tids[i], rgctl_q(s->group), rgctl_strerror(res[i]));
+	free(res);
 }
 
 static int do_step(struct kattr_rg *rg, struct step *s, const char **why)
@@ -300,45 +580,156 @@ static int do_step(struct kattr_rg *rg, struct step *s, const char **why)
 	case STEP_SET:
 		return kattr_rg_shares_set(rg, s->group, s->want, NULL, why);
 	case STEP_DELETE:
-		/* Remember who lived there, to put them back on undo. */
-		ret = kattr_rg_members(rg, s->group, 0, &s->members, &s->nmembers);
-		if (ret < 0)
+		/* Save what the group holds, to put it back on undo. */
+		ret = save_attrs(rg, s);
+		if (ret < 0) {
+			*why = "cannot save its attributes";
 			return ret;
+		}
+		ret = kattr_rg_members(rg, s->group, KATTR_RG_THREADS, &s->tids,
+				       &s->ntids);
+		if (ret < 0) {
+			*why = "cannot list its threads";
+			return ret;
+		}
 		return kattr_rg_delete(rg, s->group, 0);
 	}
 	return -EINVAL;
 }
 
-/* Undo a done step; 0 or -errno. */
-static int undo_step(struct kattr_rg *rg, const struct step *s)
+/* Undo a done (or partly done) step; what fails is noted. */
+static void undo_step(struct kattr_rg *rg, const struct step *s, struct notes *ns)
 {
-	int ret, *res;
+	char text[1024];
+	int ret = 0;
 
 	switch (s->kind) {
 	case STEP_CREATE:
-		return kattr_rg_delete(rg, s->group, 0);
+		ret = kattr_rg_delete(rg, s->group, 0);
+		if (ret == -ENOENT)
+			ret = 0;
+		break;
 	case STEP_SET:
-		return s->old ? kattr_rg_shares_set(rg, s->group, s->old, NULL, NULL)
-			      : -ENODATA;
+		ret = s->old ? kattr_rg_shares_set(rg, s->group, s->old, NULL, NULL)
+			     : -ENODATA;
+		break;
 	case STEP_DELETE:
-		ret = kattr_rg_create(rg, s->group, 0, s->old, NULL);
-		if (ret < 0 || !s->nmembers)
-			return ret;
-		res = calloc(s->nmembers, sizeof(*res));
-		if (!res)
-			return -ENOMEM;
-		/* Processes that exited meanwhile (ESRCH) are no loss. */
-		ret = kattr_rg_attach(rg, s->group, s->members, s->nmembers,
-				      KATTR_RG_THREADS, res);
-		for (size_t i = 0; ret > 0 && i < s->nmembers; i++)
-			if (res[i] < 0 && res[i] != -ESRCH) {
-				ret = res[i];
-				break;
-			}
-		free(res);
-		return ret > 0 ? 0 : ret;
+		restore_group(rg, s, ns);
+		return;
 	}
-	return -EINVAL;
+	if (ret < 0) {
+		step_text(rg, s, text, sizeof(text));
+		note(ns, "'%s' could not be undone: %s", text,
+		     ret == -ENODATA ? "the old value is unknown" : rgctl_strerror(ret));
+	}
+}
+
+/*
+ * Take the apply lock of the hierarchy: an exclusive flock(2) on its root
+ * directory, waiting up to wait_s seconds.  The fd stays open (and the
+ * lock held) until rgctl exits.
+ */
+static pid_t lock_holder(int fd);
+
+static void lock_hierarchy(struct kattr_rg *rg, const char *file, unsigned int wait_s)
+{
+	struct timespec start, now;
+	int fd;
+
+	fd = kattr_open(kattr_rg_mount(rg), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		tool_die(EXIT_FAIL, "cannot apply '%s': cannot open '%s' to lock it: %s; nothing was changed",
+			 rgctl_q(file), rgctl_q(kattr_rg_root(rg)), strerror(-fd));
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		pid_t holder;
+
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK)
+			tool_die(EXIT_FAIL, "cannot apply '%s': cannot lock '%s': %s; nothing was changed",
+				 rgctl_q(file), rgctl_q(kattr_rg_root(rg)), strerror(errno));
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - start.tv_sec >= (time_t)wait_s) {
+			holder = lock_holder(fd);
+			if (holder > 0)
+				tool_die(EXIT_FAIL, "cannot apply '%s': another apply (pid %d) holds the lock on '%s' and did not finish within %u s; nothing was changed",
+					 rgctl_q(file), (int)holder, rgctl_q(kattr_rg_root(rg)), wait_s);
+			tool_die(EXIT_FAIL, "cannot apply '%s': another apply holds the lock on '%s' and did not finish within %u s; nothing was changed",
+				 rgctl_q(file), rgctl_q(kattr_rg_root(rg)), wait_s);
+		}
+		usleep(20000);
+	}
+}
+
+/* The pid holding a flock on fd's inode, from /proc/locks (0: unknown). */
+static pid_t lock_holder(int fd)
+{
+	unsigned int maj, min;
+	unsigned long long ino;
+	struct stat st;
+	char *text, *line, *save = NULL;
+	pid_t holder = 0;
+
+	if (fstat(fd, &st) < 0 || kattr_file_read("/proc/locks", &text, NULL) < 0)
+		return 0;
+	for (line = strtok_r(text, "\n", &save); line && !holder;
+	     line = strtok_r(NULL, "\n", &save)) {
+		int pid;
+
+		if (strstr(line, "->"))
+			continue;	/* a waiter */
+		if (sscanf(line, "%*s FLOCK %*s %*s %d %x:%x:%llu", &pid, &maj, &min, &ino) == 4 &&
+		    makedev(maj, min) == st.st_dev && ino == (unsigned long long)st.st_ino &&
+		    pid != getpid())
+			holder = pid;
+	}
+	free(text);
+	return holder;
+}
+
+/*
+ * After the last step: the groups must be what the file says.  Another
+ * writer (not an apply: those wait for the lock) may have changed them.
+ * Each difference is noted.
+ */
+static void verify(struct kattr_rg *rg, const struct kattr_rgconf *c, bool prune,
+		   struct notes *ns)
+{
+	char fmt[512];
+
+	for (size_t i = 0; i < c->ngroups; i++) {
+		const struct kattr_rgconf_group *g = &c->groups[i];
+		char *old = NULL;
+		int ret = kattr_rg_exists(rg, g->name);
+
+		if (ret < 0) {
+			note(ns, "group '%s': %s", rgctl_q(g->name), rgctl_strerror(ret));
+			continue;
+		}
+		if (!g->shares ||
+		    kattr_rg_shares_format(kattr_rg_backend_of(rg), g->shares, NULL,
+					   fmt, sizeof(fmt), NULL) < 0)
+			continue;
+		if (!shares_equal(rg, g->name, fmt, &old))
+			note(ns, "group '%s' has shares %s, the file says %s", rgctl_q(g->name),
+			     old ? rgctl_q(old) : "(none)", rgctl_q(g->shares));
+		free(old);
+	}
+	if (prune) {
+		struct kattr_rg_info *v = NULL;
+		size_t n = 0;
+		int ret = kattr_rg_list(rg, "/", &v, &n);
+
+		if (ret < 0)
+			note(ns, "cannot list the groups: %s", rgctl_strerror(ret));
+		for (size_t i = 0; ret == 0 && i < n; i++)
+			if (v[i].depth && !kattr_rgconf_find_group(c, v[i].name))
+				note(ns, "group '%s' exists but the file does not name it",
+				     rgctl_q(v[i].name));
+		if (ret == 0)
+			kattr_rg_list_free(v, n);
+	}
 }
 
 /* Load the file or die with the parser's FILE:LINE message. */
@@ -382,22 +773,105 @@ struct kattr_rgconf *rgctl_rgd_load(struct rgctl *ctx, const char *file)
 	return c;
 }
 
+/* A --wait or fault-hook number: plain decimal, at most max. */
+static bool parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*out = strtoul(s, &end, 10);
+	return !errno && end != s && *out <= max && (!*end || *end == '+');
+}
+
+static void print_notes(const struct notes *ns)
+{
+	for (size_t i = 0; i < ns->n; i++)
+		tool_warn("  %s", ns->v[i]);
+}
+
+/*
+ * Step i (0-based) failed; done of the steps are done (i, or i + 1 when
+ * the failed one did part of its work).  Undo them, last first, and say
+ * what the hierarchy is now.
+ */
+static void roll_back(struct kattr_rg *rg, struct plan *p, size_t done)
+{
+	struct notes ns = { 0 };
+	unsigned long fail_undo = 0;
+
+	if (!parse_uint(getenv(FAIL_UNDO_ENV), ~0UL, &fail_undo))
+		fail_undo = 0;
+	for (size_t k = done; k-- > 0;) {
+		char text[1024];
+
+		if (k + 1 == fail_undo) {
+			step_text(rg, &p->v[k], text, sizeof(text));
+			note(&ns, "'%s' could not be undone: failure injected by " FAIL_UNDO_ENV,
+			     text);
+			continue;
+		}
+		undo_step(rg, &p->v[k], &ns);
+	}
+	if (done == 0)
+		tool_warn("nothing was changed");
+	else if (ns.n == 0)
+		tool_warn("undid the %zu change%s already made: nothing changed",
+			  done, done == 1 ? "" : "s");
+	else {
+		tool_warn("undid the %zu change%s already made, except what follows: the groups are NOT as before",
+			  done, done == 1 ? "" : "s");
+		print_notes(&ns);
+	}
+	notes_free(&ns);
+}
+
+/*
+ * Print what was done.  The changes are made: if stdout cannot take the
+ * report (a full disk, a closed pipe), say so on stderr rather than let
+ * a bare write error suggest that apply failed.
+ */
+static void report(struct kattr_rg *rg, const struct plan *p, const char *file)
+{
+	char text[1024];
+
+	signal(SIGPIPE, SIG_IGN);
+	for (size_t i = 0; i < p->n; i++) {
+		step_text(rg, &p->v[i], text, sizeof(text));
+		printf("%s\n", text);
+	}
+	printf("%zu change%s\n", p->n, p->n == 1 ? "" : "s");
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		int e = errno;
+
+		tool_warn("'%s' was applied (%zu change%s made), but the report could not be written to standard output: %s",
+			  rgctl_q(file), p->n, p->n == 1 ? "" : "s",
+			  e ? strerror(e) : "write error");
+		fflush(stderr);
+		_exit(EXIT_FAIL);
+	}
+}
+
 static int run_apply(struct rgctl *ctx, int argc, char **argv)
 {
-	enum { OPT_DRY_RUN = OPT_CMD_FIRST, OPT_PRUNE };
+	enum { OPT_DRY_RUN = OPT_CMD_FIRST, OPT_PRUNE, OPT_WAIT };
 	static const struct option longopts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "prune",   no_argument, NULL, OPT_PRUNE },
-		{ "help",    no_argument, NULL, 'h' },
+		{ "dry-run", no_argument,       NULL, 'n' },
+		{ "prune",   no_argument,       NULL, OPT_PRUNE },
+		{ "wait",    required_argument, NULL, OPT_WAIT },
+		{ "help",    no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	bool dry_run = false, prune = false;
+	bool dry_run = false, prune = false, after = false;
+	unsigned long fail_at = 0, wait_s = LOCK_WAIT_DEFAULT;
+	struct notes ns = { 0 };
 	struct kattr_rgconf *c;
 	struct plan p = { 0 };
 	struct kattr_rg *rg;
 	const char *env;
-	size_t fail_at = 0, i;
 	char text[1024];
+	size_t i;
 	int opt;
 
 	optind = 0;
@@ -408,6 +882,11 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 			break;
 		case OPT_PRUNE:
 			prune = true;
+			break;
+		case OPT_WAIT:
+			if (!parse_uint(optarg, 86400, &wait_s) || strchr(optarg, '+'))
+				rgctl_cmd_usage(&rgctl_cmd_apply,
+						"--wait takes whole seconds, 0 to 86400");
 			break;
 		case 'h':
 			rgctl_cmd_help(&rgctl_cmd_apply);
@@ -420,6 +899,9 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 		rgctl_cmd_usage(&rgctl_cmd_apply, "give exactly one FILE");
 	c = rgctl_rgd_load(ctx, argv[optind]);
 	rg = rgctl_rg(ctx);
+	/* Plan under the lock: what another apply did is seen. */
+	if (!dry_run)
+		lock_hierarchy(rg, argv[optind], (unsigned int)wait_s);
 	plan_groups(rg, c, &p);
 	if (prune)
 		plan_prune(rg, c, &p);
@@ -434,54 +916,49 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 		return EXIT_OK;
 	}
 	env = getenv(FAIL_STEP_ENV);
-	if (env && *env)
-		fail_at = strtoul(env, NULL, 10);
+	if (parse_uint(env, ~0UL, &fail_at))
+		after = strchr(env, '+') != NULL;
 	for (i = 0; i < p.n; i++) {
 		const char *why = NULL;
+		size_t done = i;
 		int ret;
 
-		if (i + 1 == fail_at) {
+		if (i + 1 == fail_at && !after) {
 			ret = -EIO;
 			why = "failure injected by " FAIL_STEP_ENV;
 		} else {
 			ret = do_step(rg, &p.v[i], &why);
+			if (ret == 0 && i + 1 == fail_at) {
+				ret = -EIO;
+				why = "failure injected by " FAIL_STEP_ENV " after the step";
+			}
+			/* A failed deletion may have moved threads out: undo it too. */
+			if (ret < 0 && (p.v[i].kind == STEP_DELETE || i + 1 == fail_at))
+				done = i + 1;
 		}
-		size_t undone = 0, k;
-
 		if (ret == 0)
 			continue;
 		step_text(rg, &p.v[i], text, sizeof(text));
 		tool_warn("cannot apply '%s': step %zu of %zu (%s) failed: %s",
 			  rgctl_q(argv[optind]), i + 1, p.n, text,
 			  why ? why : rgctl_strerror(ret));
-		for (k = i; k-- > 0;) {
-			int u = undo_step(rg, &p.v[k]);
-
-			if (u < 0) {
-				step_text(rg, &p.v[k], text, sizeof(text));
-				tool_warn("could not undo step %zu (%s): %s", k + 1,
-					  text, rgctl_strerror(u));
-			} else {
-				undone++;
-			}
-		}
-		if (i == 0)
-			tool_warn("nothing was changed");
-		else if (undone == i)
-			tool_warn("undid the %zu change%s already made: nothing changed",
-				  undone, undone == 1 ? "" : "s");
+		roll_back(rg, &p, done);
 		plan_free(&p);
 		kattr_rgconf_free(c);
 		return EXIT_FAIL;
 	}
-	for (i = 0; i < p.n; i++) {
-		step_text(rg, &p.v[i], text, sizeof(text));
-		printf("%s\n", text);
+	verify(rg, c, prune, &ns);
+	report(rg, &p, argv[optind]);
+	if (ns.n) {
+		tool_warn("'%s' was applied, but the groups do not match it now (changed by something other than apply?):",
+			  rgctl_q(argv[optind]));
+		print_notes(&ns);
 	}
-	printf("%zu change%s\n", p.n, p.n == 1 ? "" : "s");
 	plan_free(&p);
 	kattr_rgconf_free(c);
-	return EXIT_OK;
+	opt = ns.n ? EXIT_FAIL : EXIT_OK;
+	notes_free(&ns);
+	return opt;
 }
 
 static int run_dump(struct rgctl *ctx, int argc, char **argv)

@@ -1,12 +1,69 @@
 #!/bin/bash
-# rgctl apply/dump on the real cgroup v1 cpu hierarchy (a private subtree):
-# dry run, apply, idempotence, dump round trip, share changes, --prune,
-# rollback after an injected failure, configuration errors.
+# apply.sh [cgroup1|cgroup2]: rgctl apply/dump on the real cgroup v1 cpu
+# hierarchy or on cgroup v2 (a private subtree): dry run, apply,
+# idempotence, dump round trip, share changes (v1), --prune, rollback
+# after an injected failure, configuration errors, files that are not
+# regular (a FIFO, also through @include), @include, 64-bit integers, and
+# a report that cannot be written (> /dev/full) after the changes.
 . "$SRC_DIR/tests/rgdaemon/rgd_lib.sh"
-rgd_setup apply
+BACKEND=${1:-cgroup1}
+if [ "$BACKEND" = cgroup2 ]; then
+	require_root "apply writes to cgroupfs"
+	CPU=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i+1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
+	[ -n "$CPU" ] || skip_test "no cgroup v2 hierarchy mounted"
+	WORK=$(mktemp -d)
+	ROOT="$CPU/rgdtest.apply.$$.$RANDOM"
+	mkdir "$ROOT" 2>/dev/null || skip_test "cannot create a group under $CPU (not writable here)"
+	trap rgd_cleanup EXIT
+else
+	rgd_setup apply
+fi
 needs_libconfig
-R=(--root "$ROOT")
+R=(--backend "$BACKEND" --root "$ROOT")
 cd "$WORK" || exit 1
+
+if [ "$BACKEND" = cgroup2 ]; then
+	cat >a.conf <<'CONF'
+backend = "cgroup2";
+groups = ( { name = "db/batch"; }, { name = "db"; }, { name = "web"; } );
+CONF
+	run "$RGCTL" "${R[@]}" apply --dry-run a.conf
+	expect_match "$out" $'^create db\ncreate web\ncreate db/batch\n3 changes \\(dry run' "v2 dry run plan"
+	[ -d "$ROOT/db" ] && fail "dry run created a group" || ok
+	run "$RGCTL" "${R[@]}" apply a.conf
+	expect_rc 0 "v2 apply"
+	[ -d "$ROOT/db/batch" ] && [ -d "$ROOT/web" ] && ok || fail "v2 groups missing"
+	run "$RGCTL" "${R[@]}" apply a.conf
+	[ "$out" = "0 changes" ] && ok || fail "v2 second apply printed '$out'"
+	run "$RGCTL" "${R[@]}" dump
+	expect_rc 0 "v2 dump"
+	printf '%s\n' "$out" >dump1.conf
+	run "$RGCTL" "${R[@]}" apply dump1.conf
+	[ "$out" = "0 changes" ] && ok || fail "v2: applying the dump printed '$out'"
+	if ! grep -qw cpu "$CPU/cgroup.subtree_control" 2>/dev/null; then
+		printf 'groups = ({ name = "sh"; shares = 100; });\n' >s.conf
+		run "$RGCTL" "${R[@]}" apply s.conf
+		expect_rc 1 "v2 shares without cpu"
+		expect_match "$err" "s.conf:1: groups: 'sh' has shares but" "v2 shares message"
+		[ -d "$ROOT/sh" ] && fail "v2: a refused file created sh" || ok
+	fi
+	# rollback: step 2 fails, step 1 is undone
+	printf 'groups = ({ name = "db"; }, { name = "db/batch"; }, { name = "web"; },\n { name = "new1"; }, { name = "new2"; });\n' >c.conf
+	run env RGCTL_APPLY_FAIL_STEP=2 "$RGCTL" "${R[@]}" apply c.conf
+	expect_rc 1 "v2 failed apply"
+	expect_match "$err" "undid the 1 change already made: nothing changed" "v2 rollback reported"
+	[ -d "$ROOT/new1" ] && fail "v2: new1 left behind" || ok
+	# --prune: the member of a pruned group moves to the parent
+	mkdir "$ROOT/stray" "$ROOT/stray/sub"
+	sleep 30 & PIDS+=($!)
+	echo $! >"$ROOT/stray/sub/cgroup.procs"
+	run "$RGCTL" "${R[@]}" apply --prune c.conf
+	expect_rc 0 "v2 prune"
+	[ -d "$ROOT/stray" ] && fail "v2: stray not pruned" || ok
+	in_group "${PIDS[0]}" . && ok || fail "v2: the pruned group's member did not move to the root"
+fi
+
+if [ "$BACKEND" = cgroup1 ]; then
 
 cat >a.conf <<'CONF'
 backend = "cgroup1";
@@ -109,9 +166,55 @@ run "$RGCTL" "${R[@]}" --backend cgroup1 apply e6.conf
 expect_rc 1 "backend mismatch"
 expect_match "$err" "e6.conf names backend cgroup2 but --backend is cgroup1" "backend mismatch message"
 for g in e1 e2 e3 e4 e5 e6; do [ -d "$ROOT/$g" ] && fail "$g created by a bad file" || ok; done
+fi
+
 run "$RGCTL" "${R[@]}" apply nope.conf
 expect_rc 1 "missing file"
 expect_match "$err" "nope.conf: No such file or directory" "missing file message"
 run "$RGCTL" "${R[@]}" apply
 expect_rc 2 "no FILE"
+
+# integers that do not fit: refused, never cut to 32 bits
+printf 'groups = ({ name = "big"; },\n { name = "big2"; shares = 4294968320; });\n' >big.conf
+run "$RGCTL" "${R[@]}" apply big.conf
+expect_rc 1 "shares 2^32 + 1024"
+expect_match "$err" "^rgctl: big.conf:2: groups\[2\]\.shares: 4294968320 is out of range" "big shares message"
+printf 'groups = ({ name = "big"; });\nrules = ({ group = "big"; uid = 4294967296; });\n' >uid.conf
+run "$RGCTL" "${R[@]}" apply uid.conf
+expect_rc 1 "uid 2^32"
+expect_match "$err" "^rgctl: uid.conf:2: rules\[1\]\.uid: 4294967296 is out of range" "big uid message"
+[ -d "$ROOT/big" ] && fail "a refused file created big" || ok
+
+# not a regular file: refused at once, also through @include
+mkfifo fifo.conf
+run timeout 10 "$RGCTL" "${R[@]}" apply fifo.conf
+expect_rc 1 "apply on a FIFO"
+expect_match "$err" "fifo.conf: not a regular file \(a FIFO\)" "FIFO message"
+printf 'groups = (\n  { name = "inc0"; },\n  @include "fifo.conf"\n);\n' >inc-fifo.conf
+run timeout 10 "$RGCTL" "${R[@]}" apply inc-fifo.conf
+expect_rc 1 "@include of a FIFO"
+expect_match "$err" "inc-fifo.conf:3: @include: fifo.conf: not a regular file \(a FIFO\)" "@include FIFO message"
+run timeout 10 "$RGCTL" "${R[@]}" apply /dev/null/x
+expect_rc 1 "a path through a device"
+[ -d "$ROOT/inc0" ] && fail "a refused @include created inc0" || ok
+# @include of a regular file: relative to the including file
+mkdir -p parts
+printf '{ name = "inc1"; },\n{ name = "inc1/x"; colour = 1; }\n' >parts/bad.inc
+printf 'groups = (\n  @include "parts/bad.inc"\n);\n' >inc-bad.conf
+run "$RGCTL" "${R[@]}" apply inc-bad.conf
+expect_rc 1 "error in an included file"
+expect_match "$err" "parts/bad.inc:2: groups\[2\]\.colour: unknown key" "included file named in the message"
+printf '{ name = "inc1"; },\n{ name = "inc1/x"; }\n' >parts/g.inc
+printf 'groups = (\n  { name = "inc0"; },\n  @include "parts/g.inc"\n);\n' >inc.conf
+run "$RGCTL" "${R[@]}" apply inc.conf
+expect_rc 0 "@include"
+[ -d "$ROOT/inc0" ] && [ -d "$ROOT/inc1/x" ] && ok || fail "@include'd groups missing"
+
+# the report cannot be written: the changes were made, and stderr says so
+printf 'groups = ({ name = "full1"; });\n' >full.conf
+"$RGCTL" "${R[@]}" apply full.conf >/dev/full 2>full.err
+rc=$? err=$(cat full.err)
+expect_rc 1 "apply > /dev/full"
+expect_match "$err" "'full.conf' was applied \(1 change made\), but the report could not be written to standard output: No space left on device" "/dev/full message"
+[ -d "$ROOT/full1" ] && ok || fail "apply > /dev/full did not make full1"
 finish

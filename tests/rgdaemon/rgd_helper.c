@@ -10,15 +10,20 @@
  *       long-lived ones exec "PROG tree SECONDS"; print the pid of every
  *       long-lived process and of each one's child, one per line, and
  *       exit once all have reported.
+ *   rgd_helper threads N SECONDS        start N threads besides the main
+ *                                       one, print every thread id (main
+ *                                       first) on one line, sleep SECONDS
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static void spin(double secs)
@@ -119,8 +124,51 @@ static int storm(int nshort, int nlong, const char *prog, const char *secs)
 	return 0;
 }
 
+static pthread_mutex_t tid_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t tid_cond = PTHREAD_COND_INITIALIZER;
+static int tids_seen;
+
+static void *sleeper(void *arg)
+{
+	pid_t *tid = arg;
+
+	pthread_mutex_lock(&tid_lock);
+	*tid = (pid_t)syscall(SYS_gettid);
+	tids_seen++;
+	pthread_cond_signal(&tid_cond);
+	pthread_mutex_unlock(&tid_lock);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static int threads(int n, const char *secs)
+{
+	pid_t tids[64];
+	pthread_t t;
+
+	if (n < 1 || n > 64)
+		return 2;
+	for (int i = 0; i < n; i++)
+		if (pthread_create(&t, NULL, sleeper, &tids[i]) != 0)
+			return 1;
+	pthread_mutex_lock(&tid_lock);
+	while (tids_seen < n)
+		pthread_cond_wait(&tid_cond, &tid_lock);
+	pthread_mutex_unlock(&tid_lock);
+	printf("%d", (int)getpid());
+	for (int i = 0; i < n; i++)
+		printf(" %d", (int)tids[i]);
+	printf("\n");
+	fflush(stdout);
+	sleep((unsigned)atoi(secs));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && strcmp(argv[1], "threads") == 0)
+		return threads(atoi(argv[2]), argv[3]);
 	if (argc == 3 && strcmp(argv[1], "spin") == 0) {
 		spin(atof(argv[2]));
 		return 0;

@@ -7,6 +7,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "kattr/rgconf.h"
 
@@ -192,7 +195,7 @@ static void every_error(void **state)
 	expect_error("groups = ({ name = \"a\"; });\nrules = ({ group = \"a\"; exe = \"bin/x\"; });",
 		     "t.conf:2: rules[1].exe: must be a full path");
 	expect_error("groups = ({ name = \"a\"; });\nrules = ({ group = \"a\"; uid = -1; });",
-		     "t.conf:2: rules[1].uid: -1 is out of range");
+		     "t.conf:2: rules[1].uid: -1 is out of range (0..4294967294)");
 	expect_error("groups = ({ name = \"a\"; });\nrules = ({ group = \"a\"; gid = \"x\"; });",
 		     "t.conf:2: rules[1].gid: must be an integer");
 	expect_error("groups = ({ name = \"a\"; });\nrules = ({ group = \"a\"; user = \"\"; });",
@@ -201,6 +204,190 @@ static void every_error(void **state)
 		     "t.conf:2: rules[1].unix_group: empty");
 	expect_error("groups = ();\ngroups = ();",
 		     "t.conf:2: duplicate setting name");
+}
+
+/*
+ * libconfig 1.5 reads a plain integer with atoi(): 2^32 + 1024 became
+ * 1024.  Every integer must come through whole or be refused.
+ */
+static void integers_are_64_bit(void **state)
+{
+	static const struct { const char *text, *want; } cases[] = {
+		{ "shares = 4294968320", "groups[1].shares: 4294968320 is out of range (at most 262144" },
+		{ "shares = -4294966272", "groups[1].shares: -4294966272 is not a positive number" },
+		{ "shares = 262145", "groups[1].shares: 262145 is out of range" },
+		{ "shares = 0x100000400", "groups[1].shares: 4294968320 is out of range" },
+		{ "shares = 99999999999999999999", "shares: 99999999999999999999 does not fit in 64 bits" },
+		{ "shares = -99999999999999999999L", "shares: -99999999999999999999 does not fit in 64 bits" },
+		{ "shares = 0xFFFFFFFFFFFFFFFF", "shares: 0xFFFFFFFFFFFFFFFF does not fit in 64 bits" },
+	};
+	static const struct { const char *text, *want; } ids[] = {
+		{ "uid = 4294967296", "rules[1].uid: 4294967296 is out of range" },
+		{ "uid = 4294967295", "rules[1].uid: 4294967295 is out of range" },
+		{ "gid = 0xFFFFFFFF", "rules[1].gid: 4294967295 is out of range" },
+		{ "gid = -4294967296", "rules[1].gid: -4294967296 is out of range" },
+		{ "uid = 18446744073709551616", "uid: 18446744073709551616 does not fit in 64 bits" },
+	};
+	struct kattr_rgconf *c;
+	char text[256], err[512];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		snprintf(text, sizeof(text), "groups = (\n{ name = \"a\"; %s; });\n",
+			 cases[i].text);
+		c = NULL;
+		assert_int_equal(kattr_rgconf_parse_string(text, "t.conf", &c, err,
+							   sizeof(err)), -EINVAL);
+		if (strncmp(err, "t.conf:2: ", 10) || !strstr(err, cases[i].want))
+			print_message("%s: got '%s'\n", cases[i].text, err);
+		assert_int_equal(strncmp(err, "t.conf:2: ", 10), 0);
+		assert_non_null(strstr(err, cases[i].want));
+	}
+	for (size_t i = 0; i < sizeof(ids) / sizeof(*ids); i++) {
+		snprintf(text, sizeof(text), "groups = ({ name = \"a\"; });\n"
+			 "rules = (\n{ group = \"a\"; %s; });\n", ids[i].text);
+		c = NULL;
+		assert_int_equal(kattr_rgconf_parse_string(text, "t.conf", &c, err,
+							   sizeof(err)), -EINVAL);
+		if (strncmp(err, "t.conf:3: ", 10) || !strstr(err, ids[i].want))
+			print_message("%s: got '%s'\n", ids[i].text, err);
+		assert_int_equal(strncmp(err, "t.conf:3: ", 10), 0);
+		assert_non_null(strstr(err, ids[i].want));
+	}
+	/* the largest values that fit, in every spelling */
+	c = parse_ok("groups = ({ name = \"a\"; shares = 262144; },\n"
+		     " { name = \"b\"; shares = 0x40000L; }, { name = \"c1\"; shares = +7; });\n"
+		     "rules = ({ group = \"a\"; uid = 4294967294; gid = 0xFFFFFFFE; comm = \"x1\"; });");
+	assert_string_equal(c->groups[0].shares, "262144");
+	assert_string_equal(c->groups[1].shares, "262144");
+	assert_string_equal(c->groups[2].shares, "7");
+	assert_int_equal(c->rules[0].uid, 4294967294u);
+	assert_int_equal(c->rules[0].gid, 4294967294u);
+	assert_string_equal(c->rules[0].comm, "x1");
+	kattr_rgconf_free(c);
+	/* digits inside names, strings and comments are left alone */
+	expect_error("groups = ({ name = \"a\"; x10 = 1; });",
+		     "t.conf:1: groups[1].x10: unknown key (known: name, shares)");
+	c = parse_ok("# 99999999999999999999\n/* 4294968320 */ // 0x1\n"
+		     "groups = ({ name = \"a9\"; shares = \"res=cpu,min_shares=10\"; });");
+	assert_string_equal(c->groups[0].name, "a9");
+	assert_string_equal(c->groups[0].shares, "res=cpu,min_shares=10");
+	assert_int_equal(c->groups[0].line, 3);
+	kattr_rgconf_free(c);
+	/* a float stays a float */
+	expect_error("groups = ({ name = \"a\"; shares = 1e3; });",
+		     "t.conf:1: groups[1].shares: must be an integer or a string");
+}
+
+/* Random 64-bit uids: read whole or refused, never cut. */
+static void integers_random(void **state)
+{
+	struct kattr_rgconf *c;
+	char text[256], err[512];
+	unsigned int seed = 12345;
+
+	for (int i = 0; i < 4000; i++) {
+		long long v;
+		int r;
+
+		v = (long long)(((unsigned long long)rand_r(&seed) << 33) ^
+				((unsigned long long)rand_r(&seed) << 11) ^
+				(unsigned long long)rand_r(&seed));
+		if (i % 4 == 1)
+			v = (v & 0xffffffffLL) + (long long)(i % 3) * 0x100000000LL;
+		if (i % 4 == 2)
+			v = -v;
+		snprintf(text, sizeof(text), "groups = ({ name = \"a\"; });\n"
+			 "rules = ({ group = \"a\"; uid = %s%lld; });",
+			 i % 8 == 3 && v >= 0 ? "+" : "", v);
+		c = NULL;
+		r = kattr_rgconf_parse_string(text, "t.conf", &c, err, sizeof(err));
+		if (v >= 0 && v < 4294967295LL) {
+			assert_int_equal(r, 0);
+			assert_int_equal(c->rules[0].uid, (uint32_t)v);
+			kattr_rgconf_free(c);
+		} else {
+			if (r != -EINVAL || !strstr(err, "is out of range"))
+				print_message("%s: %d %s\n", text, r, err);
+			assert_int_equal(r, -EINVAL);
+			assert_non_null(strstr(err, "is out of range"));
+		}
+	}
+}
+
+static void write_at(const char *dir, const char *name, const char *text, char *path,
+		     size_t size)
+{
+	tu_write_file(dir, name, text);
+	snprintf(path, size, "%s/%s", dir, name);
+}
+
+/* @include: expanded with FILE:LINE kept; only regular files are read. */
+static void includes(void **state)
+{
+	struct kattr_rgconf *c = NULL;
+	char err[512], *dir = tu_mkdtemp(), path[512], fifo[512], sub[512];
+
+	/* refused in text given as a string: no file is read */
+	expect_error("groups = (\n@include \"/etc/passwd\"\n);",
+		     "t.conf:2: @include: only a configuration file may include another");
+	snprintf(sub, sizeof(sub), "%s/sub", dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	write_at(dir, "sub/g.inc", "\n{ name = \"db\"; shares = 512; },\n"
+		 "@include \"h.inc\"\n", path, sizeof(path));
+	write_at(dir, "sub/h.inc", "{ name = \"web\"; },", path, sizeof(path));
+	write_at(dir, "main.conf", "groups = (\n  @include \"sub/g.inc\"\n"
+		 "  { name = \"x\"; }\n);\nrules = (\n{ group = \"web\"; comm = \"w\"; });\n",
+		 path, sizeof(path));
+	assert_int_equal(kattr_rgconf_parse_file(path, &c, err, sizeof(err)), 0);
+	assert_int_equal(c->ngroups, 3);
+	assert_string_equal(c->groups[0].name, "db");
+	assert_int_equal(c->groups[0].line, 2);
+	assert_non_null(strstr(c->groups[0].file, "/sub/g.inc"));
+	assert_string_equal(c->groups[1].name, "web");
+	assert_non_null(strstr(c->groups[1].file, "/sub/h.inc"));
+	assert_int_equal(c->groups[1].line, 1);
+	assert_string_equal(c->groups[2].name, "x");
+	assert_string_equal(c->groups[2].file, path);
+	assert_int_equal(c->groups[2].line, 3);
+	assert_int_equal(c->rules[0].line, 6);
+	kattr_rgconf_free(c);
+	/* an error inside an included file names it */
+	write_at(dir, "sub/bad.inc", "{ name = \"a\"; },\n{ name = \"b\"; uid = 4294967296; }",
+		 path, sizeof(path));
+	write_at(dir, "bad.conf", "groups = (\n@include \"sub/bad.inc\"\n);\n", path,
+		 sizeof(path));
+	assert_int_equal(kattr_rgconf_parse_file(path, &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "/sub/bad.inc:2: groups[2].uid: unknown key"));
+	write_at(dir, "sub/syn.inc", "{ name = \"a\"; },\n\n{ name = }", path, sizeof(path));
+	write_at(dir, "syn.conf", "groups = (\n@include \"sub/syn.inc\"\n);\n", path,
+		 sizeof(path));
+	assert_int_equal(kattr_rgconf_parse_file(path, &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "/sub/syn.inc:3: syntax error"));
+	/* a FIFO, a directory, a missing file, a cycle: refused, nothing hangs */
+	alarm(10);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(kattr_rgconf_parse_file(fifo, &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "fifo: not a regular file (a FIFO)"));
+	write_at(dir, "f.conf", "groups = (\n\n @include \"fifo\"\n);\n", path, sizeof(path));
+	assert_int_equal(kattr_rgconf_parse_file(path, &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "f.conf:3: @include: "));
+	assert_non_null(strstr(err, "/fifo: not a regular file (a FIFO)"));
+	assert_int_equal(kattr_rgconf_parse_file(sub, &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "sub: not a regular file (a directory)"));
+	write_at(dir, "d.conf", "@include \"sub\"\n", path, sizeof(path));
+	assert_int_equal(kattr_rgconf_parse_file(path, &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a regular file (a directory)"));
+	write_at(dir, "m.conf", "@include \"nope.inc\"\n", path, sizeof(path));
+	assert_int_equal(kattr_rgconf_parse_file(path, &c, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "m.conf:1: @include: "));
+	assert_non_null(strstr(err, "nope.inc: No such file or directory"));
+	write_at(dir, "loop.conf", "@include \"loop.conf\"\n", path, sizeof(path));
+	assert_int_equal(kattr_rgconf_parse_file(path, &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "more than 10 includes deep"));
+	alarm(0);
+	tu_rmtree(dir);
+	free(dir);
 }
 
 static void file_errors(void **state)
@@ -329,6 +516,9 @@ int main(void)
 		cmocka_unit_test(example_parses),
 		cmocka_unit_test(every_error),
 		cmocka_unit_test(file_errors),
+		cmocka_unit_test(integers_are_64_bit),
+		cmocka_unit_test(integers_random),
+		cmocka_unit_test(includes),
 		cmocka_unit_test(format_round_trip),
 		cmocka_unit_test(matching),
 #endif

@@ -25,6 +25,8 @@ struct kattr_rgconf_group {
 	char *name;		/* "db/batch": relative, checked */
 	char *shares;		/* backend-native text, NULL when not given */
 	unsigned line;
+	char *file;		/* where line is: an @include'd file or the
+				 * configuration's file (NULL: c->file) */
 };
 
 struct kattr_rgconf_rule {
@@ -40,6 +42,7 @@ struct kattr_rgconf_rule {
 	bool resolved;
 	uint32_t user_uid, ugroup_gid;
 	unsigned line;
+	char *file;		/* as in kattr_rgconf_group */
 };
 
 struct kattr_rgconf {
@@ -55,13 +58,19 @@ struct kattr_rgconf {
  * Parse text (named file in messages).  On a syntax or schema error
  * returns -EINVAL with err set to "FILE:LINE: KEY: reason" (or
  * "FILE:LINE: reason" for a syntax error).  Unknown keys are errors.
+ * Every integer is read as 64 bits and range-checked (libconfig 1.5 would
+ * cut a plain one to 32).  @include is refused here (no file is read).
  * -ENOMEM, or -EOPNOTSUPP without libconfig.
  */
 KATTR_API int kattr_rgconf_parse_string(const char *text, const char *file,
 					struct kattr_rgconf **out,
 					char *err, size_t errsz);
 /* Read and parse path (sysroot not applied: a user's file).  -errno of
- * the read with err naming the file. */
+ * the read with err naming the file; -EINVAL for anything but a regular
+ * file (opened without blocking: a FIFO is refused, not read).
+ * @include "PATH" (at the start of a line) reads PATH the same way,
+ * relative to the including file's directory, at most 10 levels deep;
+ * messages name the included file and its line. */
 KATTR_API int kattr_rgconf_parse_file(const char *path, struct kattr_rgconf **out,
 				      char *err, size_t errsz);
 KATTR_API void kattr_rgconf_free(struct kattr_rgconf *c);
