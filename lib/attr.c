@@ -313,15 +313,11 @@ int kattr_stat(struct kattr_mount *m, const char *rel, struct stat *st)
 
 int kattr_file_read(const char *path, char **out, size_t *len)
 {
-	char full[PATH_MAX];
 	int fd, ret;
 
-	ret = kattr_sysroot_path(path, full, sizeof(full));
-	if (ret < 0)
-		return ret;
-	fd = open(full, O_RDONLY | O_CLOEXEC);
+	fd = kattr_sysroot_open(path, O_RDONLY);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	ret = kattr_read_fd(fd, out, len);
 	close(fd);
 	return ret;

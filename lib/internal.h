@@ -2,16 +2,36 @@
 #ifndef KATTR_INTERNAL_H
 #define KATTR_INTERNAL_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 struct kattr_mount {
 	char *path;
 	int fd;			/* O_PATH on the mount directory */
 	dev_t dev;
+	uint64_t mnt_id;	/* the mount's id (0: unknown) */
 	unsigned long magic;
 };
 
 /* Read all of fd into a malloc'ed NUL-terminated buffer. */
 int kattr_read_fd(int fd, char **out, size_t *len);
+
+/*
+ * openat2(2) with how.resolve = resolve, under the resolve mode in force:
+ * the descriptor, -errno, or -ENOSYS when the caller must use its
+ * fallback (no openat2, or KATTR_RESOLVE_FALLBACK).
+ */
+int kattr_openat2(int dfd, const char *name, int flags,
+		  unsigned long long resolve);
+
+/* The id of the mount fd is on (statx STATX_MNT_ID, else
+ * name_to_handle_at), or -errno. */
+int kattr_fd_mnt_id(int fd, uint64_t *id);
+
+/*
+ * Canonical form of path (absolute, as seen inside the sysroot, resolved
+ * as openat2 RESOLVE_IN_ROOT would): *out is malloc'ed.
+ */
+int kattr_sysroot_canonical(const char *path, char **out);
 
 #endif

@@ -25,21 +25,68 @@ void kattr_set_resolve_mode(enum kattr_resolve_mode mode)
 	resolve_mode = mode;
 }
 
+int kattr_openat2(int dfd, const char *name, int flags,
+		  unsigned long long resolve)
+{
+	struct open_how how = {
+		.flags = (unsigned long long)(flags | O_CLOEXEC),
+		.resolve = resolve,
+	};
+	int tries = 0;
+	long fd;
+
+	if (resolve_mode == KATTR_RESOLVE_FALLBACK || have_openat2 == 0)
+		return -ENOSYS;
+	do {
+		fd = syscall(SYS_openat2, dfd, name, &how, sizeof(how));
+	} while (fd < 0 && errno == EAGAIN && ++tries < 16);
+	if (fd < 0 && (errno == ENOSYS || errno == E2BIG)) {
+		if (resolve_mode == KATTR_RESOLVE_OPENAT2)
+			return -EOPNOTSUPP;
+		have_openat2 = 0;
+		return -ENOSYS;
+	}
+	have_openat2 = 1;
+	return fd < 0 ? -errno : (int)fd;
+}
+
+int kattr_fd_mnt_id(int fd, uint64_t *id)
+{
+	struct statx stx;
+	struct {
+		struct file_handle fh;
+		unsigned char buf[MAX_HANDLE_SZ];
+	} h;
+	int mnt;
+
+	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MNT_ID,
+		  &stx) == 0 && (stx.stx_mask & STATX_MNT_ID)) {
+		*id = stx.stx_mnt_id;
+		return 0;
+	}
+	/* Kernels before 5.8: the handle call reports the mount id too
+	 * (EOVERFLOW for a too-small handle still fills it). */
+	h.fh.handle_bytes = MAX_HANDLE_SZ;
+	if (name_to_handle_at(fd, "", &h.fh, &mnt, AT_EMPTY_PATH) == 0 ||
+	    errno == EOVERFLOW) {
+		*id = (uint64_t)(unsigned int)mnt;
+		return 0;
+	}
+	return -errno;
+}
+
 int kattr_mount_open(const char *path, unsigned long magic, unsigned int flags,
 		     struct kattr_mount **out)
 {
-	char full[PATH_MAX];
 	struct kattr_mount *m;
 	struct statfs sfs;
 	struct stat st;
 	int fd, ret;
 
-	ret = kattr_sysroot_path(path, full, sizeof(full));
-	if (ret < 0)
-		return ret;
-	fd = open(full, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* Beneath the sysroot: a captured tree's symlinks and ".." stay in it. */
+	fd = kattr_sysroot_open(path, O_PATH | O_DIRECTORY);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (fstatfs(fd, &sfs) < 0 || fstat(fd, &st) < 0) {
 		ret = -errno;
 		goto out_close;
@@ -57,6 +104,8 @@ int kattr_mount_open(const char *path, unsigned long magic, unsigned int flags,
 	}
 	m->fd = fd;
 	m->dev = st.st_dev;
+	if (kattr_fd_mnt_id(fd, &m->mnt_id) < 0)
+		m->mnt_id = 0;
 	m->magic = (unsigned long)sfs.f_type;
 	*out = m;
 	return 0;
@@ -182,20 +231,20 @@ static int normalise(const char *rel, char *buf, size_t size)
 	return 0;
 }
 
-static int open_openat2(struct kattr_mount *m, const char *name, int flags)
+/*
+ * Whether fd is on the handle's mount: st_dev alone does not see a bind
+ * mount of the same filesystem, the mount id does (as RESOLVE_NO_XDEV).
+ */
+static bool same_mount(const struct kattr_mount *m, int fd,
+		       const struct stat *st)
 {
-	struct open_how how = {
-		.flags = (unsigned long long)(flags | O_CLOEXEC | O_NOFOLLOW),
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
-	};
-	int tries = 0;
-	long fd;
+	uint64_t id;
 
-	do {
-		fd = syscall(SYS_openat2, m->fd, name, &how, sizeof(how));
-	} while (fd < 0 && errno == EAGAIN && ++tries < 16);
-	return fd < 0 ? -errno : (int)fd;
+	if (st->st_dev != m->dev)
+		return false;
+	if (!m->mnt_id)
+		return true;	/* no mount ids: st_dev is all there is */
+	return kattr_fd_mnt_id(fd, &id) == 0 && id == m->mnt_id;
 }
 
 /* Per-component walk for kernels without openat2(2). */
@@ -226,7 +275,7 @@ static int open_fallback(struct kattr_mount *m, char *name, int flags)
 			close(dfd);
 			return -ENOTDIR;
 		}
-		if (st.st_dev != m->dev) {
+		if (!same_mount(m, dfd, &st)) {
 			close(dfd);
 			return -EXDEV;
 		}
@@ -242,7 +291,7 @@ static int open_fallback(struct kattr_mount *m, char *name, int flags)
 		close(fd);
 		return err;
 	}
-	if (st.st_dev != m->dev) {
+	if (!same_mount(m, fd, &st)) {
 		close(fd);
 		return -EXDEV;
 	}
@@ -263,18 +312,9 @@ int kattr_open(struct kattr_mount *m, const char *rel, int flags)
 	ret = normalise(rel, name, sizeof(name));
 	if (ret < 0)
 		return ret;
-	fd = -ENOSYS;
-	if (resolve_mode != KATTR_RESOLVE_FALLBACK && have_openat2 != 0) {
-		fd = open_openat2(m, name, flags);
-		if (fd == -ENOSYS || fd == -E2BIG) {
-			if (resolve_mode == KATTR_RESOLVE_OPENAT2)
-				return fd;
-			have_openat2 = 0;
-			fd = -ENOSYS;
-		} else {
-			have_openat2 = 1;
-		}
-	}
+	fd = kattr_openat2(m->fd, name, flags | O_NOFOLLOW,
+			   RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV);
 	if (fd == -ENOSYS)
 		fd = open_fallback(m, name, flags);
 	/* O_DIRECTORY|O_NOFOLLOW on a symlink says ENOTDIR: say ELOOP. */

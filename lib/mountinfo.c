@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* /proc/PID/mountinfo: parse lines and find mounts by filesystem type. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,28 +120,22 @@ int kattr_mountinfo_foreach(kattr_mnt_cb cb, void *data)
 	char path[64], *line = NULL;
 	size_t cap = 0;
 	FILE *f;
-	int ret = 0;
+	int fd, ret = 0;
 
 	/* /proc/self is a symlink; name our own pid so a captured tree can
 	 * hold a plain directory there as well. */
 	snprintf(path, sizeof(path), "/proc/%ld/mountinfo", (long)getpid());
-	{
-		char full[PATH_MAX];
-
-		ret = kattr_sysroot_path(path, full, sizeof(full));
-		if (ret < 0)
-			return ret;
-		f = fopen(full, "re");
-		if (!f && errno == ENOENT && kattr_get_sysroot()) {
-			/* captured trees keep it as proc/self/mountinfo */
-			ret = kattr_sysroot_path("/proc/self/mountinfo", full,
-						 sizeof(full));
-			if (ret < 0)
-				return ret;
-			f = fopen(full, "re");
-		}
-		if (!f)
-			return -errno;
+	fd = kattr_sysroot_open(path, O_RDONLY);
+	if (fd == -ENOENT && kattr_get_sysroot())
+		/* captured trees keep it as proc/self/mountinfo */
+		fd = kattr_sysroot_open("/proc/self/mountinfo", O_RDONLY);
+	if (fd < 0)
+		return fd;
+	f = fdopen(fd, "re");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		return ret;
 	}
 	ret = 0;
 	while (getline(&line, &cap, f) > 0) {

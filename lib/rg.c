@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "kattr/rg.h"
+#include "internal.h"
 #include "rg_internal.h"
 
 struct rg_backend {
@@ -122,28 +123,10 @@ static int lookup_cb(const struct kattr_mnt *mnt, void *data)
 	return ctx->err;
 }
 
-/* Canonical form of path (absolute, as seen without the sysroot). */
+/* Canonical form of path (absolute, as seen inside the sysroot). */
 static int canonical(const char *path, char **out)
 {
-	char full[PATH_MAX], real[PATH_MAX];
-	const char *sr = kattr_get_sysroot();
-	size_t srlen = sr ? strlen(sr) : 0;
-	int ret;
-
-	ret = kattr_sysroot_path(path, full, sizeof(full));
-	if (ret < 0)
-		return ret;
-	if (!realpath(full, real))
-		return -errno;
-	if (srlen) {
-		if (strncmp(real, sr, srlen) != 0 ||
-		    (real[srlen] != '/' && real[srlen] != '\0'))
-			return -EXDEV;
-		*out = strdup(real[srlen] ? real + srlen : "/");
-	} else {
-		*out = strdup(real);
-	}
-	return *out ? 0 : -ENOMEM;
+	return kattr_sysroot_canonical(path, out);
 }
 
 static int mount_lookup(const char *path, struct mnt_found *f)
@@ -807,21 +790,37 @@ int kattr_rg_shares_set(struct kattr_rg *rg, const char *group,
 
 /* ---- tasks ---------------------------------------------------------------- */
 
+/* opendir(3) of an absolute path beneath the sysroot; NULL with errno. */
+static DIR *sysroot_opendir(const char *path)
+{
+	int fd = kattr_sysroot_open(path, O_RDONLY | O_DIRECTORY);
+	DIR *d;
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+	}
+	return d;
+}
+
 /* The thread ids of process pid, from /proc/PID/task. */
 static int proc_tids(pid_t pid, pid_t **tids, size_t *n)
 {
-	char rel[64], full[PATH_MAX];
+	char rel[64];
 	struct dirent *de;
 	size_t cnt = 0, cap = 0;
 	pid_t *v = NULL, *tmp;
 	DIR *d;
-	int ret;
 
 	snprintf(rel, sizeof(rel), "/proc/%d/task", (int)pid);
-	ret = kattr_sysroot_path(rel, full, sizeof(full));
-	if (ret < 0)
-		return ret;
-	d = opendir(full);
+	d = sysroot_opendir(rel);
 	if (!d)
 		return errno == ENOENT ? -ESRCH : -errno;
 	while ((de = readdir(d))) {
@@ -926,7 +925,7 @@ int kattr_rg_attach(struct kattr_rg *rg, const char *group, const pid_t *pids,
 /* Scan /proc/PID/task/TID/res_group for the tasks of group (RGCS). */
 static int members_from_proc(const char *group, pid_t **out, size_t *nout)
 {
-	char full[PATH_MAX], want[PATH_MAX], rel[96], *text;
+	char want[PATH_MAX], rel[96], *text;
 	size_t n = 0, cap = 0;
 	pid_t *v = NULL, *tmp;
 	struct dirent *de;
@@ -937,10 +936,7 @@ static int members_from_proc(const char *group, pid_t **out, size_t *nout)
 		return -ENOSPC;		/* no other way to list them */
 	free(text);
 	snprintf(want, sizeof(want), "/%s", kattr_rg_name_is_root(group) ? "" : group);
-	ret = kattr_sysroot_path("/proc", full, sizeof(full));
-	if (ret < 0)
-		return ret;
-	d = opendir(full);
+	d = sysroot_opendir("/proc");
 	if (!d)
 		return -errno;
 	while ((de = readdir(d)) && ret == 0) {
@@ -1144,16 +1140,10 @@ static int whereis_rgcs(struct kattr_rg *rg, pid_t pid, char **group)
 	}
 	/* No /proc/PID/res_group (an emulator): look in every group. */
 	snprintf(rel, sizeof(rel), "/proc/%d/task/%d", (int)pid, (int)pid);
-	{
-		char full[PATH_MAX];
-		struct stat st;
-
-		ret = kattr_sysroot_path(rel, full, sizeof(full));
-		if (ret < 0)
-			return ret;
-		if (stat(full, &st) < 0)
-			return errno == ENOENT ? -ESRCH : -errno;
-	}
+	ret = kattr_sysroot_open(rel, O_PATH);
+	if (ret < 0)
+		return ret == -ENOENT ? -ESRCH : ret;
+	close(ret);
 	ret = walk(rg, "/", 0, find_task_cb, &ft);
 	if (ret < 0)
 		return ret;

@@ -60,6 +60,15 @@ KATTR_API int kattr_sysroot_from_env(void);
  * -EINVAL for a relative path, -ENAMETOOLONG when it does not fit.
  */
 KATTR_API int kattr_sysroot_path(const char *path, char *buf, size_t size);
+/*
+ * Open path (absolute) with open(2) flags beneath the sysroot: symlinks and
+ * ".." in a captured tree are resolved as if the sysroot were "/" (openat2
+ * RESOLVE_IN_ROOT, or a per-component walk doing the same), so nothing in
+ * the tree leads out of it.  Without a sysroot it is open(2).  Returns a
+ * descriptor (O_CLOEXEC) or -errno.  Prefer it to kattr_sysroot_path(),
+ * whose string a symlink in the tree can lead anywhere.
+ */
+KATTR_API int kattr_sysroot_open(const char *path, int flags);
 
 /* ---- mountinfo ------------------------------------------------------- */
 
