@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include "kattr/kattr.h"
 #include "kattr/rg.h"
@@ -302,12 +303,88 @@ static void in_tree_symlinks_work(void **state)
 	free(root);
 }
 
+/*
+ * Bind mounts of the same filesystem inside a handle (a directory and a
+ * single attribute file): st_dev is the same on both sides, the mount is
+ * not.  Both resolvers refuse to cross them (-EXDEV).
+ */
+static char *bind_top;	/* the test's directory, for the teardown */
+
+static int bind_teardown(void **state)
+{
+	char p[PATH_MAX];
+
+	(void)state;
+	kattr_set_resolve_mode(KATTR_RESOLVE_AUTO);
+	if (!bind_top)
+		return 0;
+	/* whatever failed, leave no mount behind */
+	snprintf(p, sizeof(p), "%s/tree/value", bind_top);
+	umount2(p, MNT_DETACH);
+	snprintf(p, sizeof(p), "%s/tree/a", bind_top);
+	umount2(p, MNT_DETACH);
+	tu_rmtree(bind_top);
+	free(bind_top);
+	bind_top = NULL;
+	return 0;
+}
+
+static void bind_mounts_not_crossed(void **state)
+{
+	static const enum kattr_resolve_mode modes[] = {
+		KATTR_RESOLVE_OPENAT2, KATTR_RESOLVE_FALLBACK,
+	};
+	char *top, tree[PATH_MAX], out[PATH_MAX], dir[PATH_MAX], file[PATH_MAX];
+	char src[PATH_MAX];
+	struct kattr_mount *m;
+	int fd;
+
+	(void)state;
+	TU_REQUIRE_ROOT();
+	top = bind_top = tu_mkdtemp();
+	mkdir_p(top, "tree/a");
+	mkdir_p(top, "outside");
+	tu_write_file(top, "tree/value", "1\n");
+	tu_write_file(top, "tree/a/value", "2\n");
+	tu_write_file(top, "outside/value", "outside\n");
+	snprintf(tree, sizeof(tree), "%s/tree", top);
+	snprintf(out, sizeof(out), "%s/outside", top);
+	snprintf(dir, sizeof(dir), "%s/tree/a", top);
+	snprintf(file, sizeof(file), "%s/tree/value", top);
+	snprintf(src, sizeof(src), "%s/outside/value", top);
+	if (mount(out, dir, NULL, MS_BIND, NULL) < 0) {
+		print_message("skip: cannot bind-mount in %s: %s\n", top, strerror(errno));
+		skip();
+	}
+	assert_int_equal(mount(src, file, NULL, MS_BIND, NULL), 0);
+	for (size_t i = 0; i < 2; i++) {
+		kattr_set_resolve_mode(modes[i]);
+		assert_int_equal(kattr_mount_open(tree, 0, KATTR_MOUNT_ANY_MAGIC, &m), 0);
+		assert_int_equal(kattr_open(m, "a/value", O_WRONLY), -EXDEV);
+		assert_int_equal(kattr_open(m, "a", O_RDONLY | O_DIRECTORY), -EXDEV);
+		assert_int_equal(kattr_open(m, "value", O_WRONLY), -EXDEV);
+		assert_int_equal(kattr_write_str(m, "value", "x"), -EXDEV);
+		fd = kattr_open(m, ".", O_RDONLY | O_DIRECTORY);
+		assert_true(fd >= 0);
+		close(fd);
+		kattr_mount_close(m);
+	}
+	assert_int_equal(umount2(file, MNT_DETACH), 0);
+	assert_int_equal(umount2(dir, MNT_DETACH), 0);
+	fd = open(src, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, src, 8), 8);
+	close(fd);
+	assert_memory_equal(src, "outside\n", 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hostile_openat2),
 		cmocka_unit_test(hostile_fallback),
 		cmocka_unit_test(in_tree_symlinks_work),
+		cmocka_unit_test_teardown(bind_mounts_not_crossed, bind_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
