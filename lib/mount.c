@@ -329,9 +329,12 @@ int kattr_open(struct kattr_mount *m, const char *rel, int flags)
 	if (fd < 0)
 		return fd;
 	/* O_PATH|O_NOFOLLOW opens a trailing symlink itself: refuse it. */
-	if ((flags & O_PATH) && (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode))) {
-		close(fd);
-		return -ELOOP;
+	if (flags & O_PATH) {
+		ret = fstat(fd, &st) < 0 ? -errno : S_ISLNK(st.st_mode) ? -ELOOP : 0;
+		if (ret < 0) {
+			close(fd);
+			return ret;
+		}
 	}
 	return fd;
 }

@@ -661,57 +661,189 @@ static int child_groups(struct kattr_rg *rg, const char *group,
 	return 0;
 }
 
-static int join(char *buf, size_t size, const char *group, const char *child)
-{
-	int n = kattr_rg_name_is_root(group) ?
-		snprintf(buf, size, "%s", child) :
-		snprintf(buf, size, "%s/%s", group, child);
+/* ---- walking the tree ------------------------------------------------ */
 
-	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+/*
+ * What a walk callback returns besides 0 (go on) and -errno (stop with
+ * that error): stop and return WALK_STOP; the group is gone (skip it and
+ * what is below it); list the group's children again (new ones appeared).
+ */
+enum { WALK_STOP = 1, WALK_GONE = 2, WALK_AGAIN = 3 };
+
+typedef int (*walk_cb)(struct kattr_rg *rg, const char *group,
+		       unsigned int depth, void *data);
+
+/*
+ * Whether err, met on a group below the start of a walk, means the group
+ * was removed meanwhile: its directory or a file every group has is gone
+ * (ENOENT), or was removed while open (cgroup: ENODEV; FUSE: ESTALE).  A
+ * group of the same name may already have been made again: the one we
+ * were reading is gone all the same.
+ */
+static bool group_gone(int err)
+{
+	return err == -ENOENT || err == -ENODEV || err == -ESTALE;
 }
 
-static int delete_one(struct kattr_rg *rg, const char *group,
-		      unsigned int flags, unsigned int level)
+/* One group on the walk's stack: its child groups and the next one. */
+struct walk_level {
+	struct kattr_dirent *kids;
+	size_t n, next;
+	size_t len;		/* length of the group's name */
+	unsigned int again;	/* times its children were listed again */
+};
+
+struct walk {
+	struct kattr_rg *rg;
+	walk_cb pre, post;
+	void *data;
+	struct walk_level *st;
+	size_t depth, cap;
+	char *name;		/* the current group ("" is the root) */
+	size_t name_cap;
+};
+
+static int walk_name(struct walk *w, size_t at, const char *kid)
+{
+	size_t klen = strlen(kid), need = at + 1 + klen + 1;
+	char *tmp;
+
+	if (need > w->name_cap) {
+		tmp = realloc(w->name, need * 2);
+		if (!tmp)
+			return -ENOMEM;
+		w->name = tmp;
+		w->name_cap = need * 2;
+	}
+	if (at)
+		w->name[at++] = '/';
+	memcpy(w->name + at, kid, klen + 1);
+	return 0;
+}
+
+/* Visit w->name: pre, then push it with its children. */
+static int walk_enter(struct walk *w)
+{
+	struct walk_level *lv, *tmp;
+	int ret = 0;
+
+	if (w->pre)
+		ret = w->pre(w->rg, w->name, (unsigned int)w->depth, w->data);
+	if (ret == WALK_GONE)
+		return 0;
+	if (ret != 0)
+		return ret;
+	if (w->depth == w->cap) {
+		w->cap = w->cap ? w->cap * 2 : 16;
+		tmp = realloc(w->st, w->cap * sizeof(*tmp));
+		if (!tmp)
+			return -ENOMEM;
+		w->st = tmp;
+	}
+	lv = &w->st[w->depth];
+	memset(lv, 0, sizeof(*lv));
+	lv->len = strlen(w->name);
+	ret = child_groups(w->rg, w->name, &lv->kids, &lv->n);
+	if (ret < 0 && w->depth && group_gone(ret))
+		return 0;	/* removed while we walked: skipped */
+	if (ret < 0)
+		return ret;
+	w->depth++;
+	return 0;
+}
+
+/*
+ * Visit group and every group below it, parents first and by name: pre
+ * before a group's children, post after them.  Iterative, so any depth
+ * whose names fit in PATH_MAX is walked; a group removed meanwhile is
+ * skipped with what is below it.
+ */
+static int walk_tree(struct kattr_rg *rg, const char *group, walk_cb pre,
+		     walk_cb post, void *data)
+{
+	struct walk w = { .rg = rg, .pre = pre, .post = post, .data = data };
+	int ret;
+
+	ret = walk_name(&w, 0, kattr_rg_name_is_root(group) ? "" : group);
+	if (ret == 0)
+		ret = walk_enter(&w);
+	while (ret == 0 && w.depth) {
+		struct walk_level *lv = &w.st[w.depth - 1];
+
+		if (lv->next < lv->n) {
+			ret = walk_name(&w, lv->len, lv->kids[lv->next++].name);
+			if (ret == 0)
+				ret = walk_enter(&w);
+			continue;
+		}
+		w.name[lv->len] = '\0';
+		ret = post ? post(rg, w.name, (unsigned int)w.depth - 1, data) : 0;
+		if (ret == WALK_AGAIN && lv->again++ < 64) {
+			kattr_list_free(lv->kids, lv->n);
+			lv->kids = NULL;
+			lv->n = lv->next = 0;
+			ret = child_groups(rg, w.name, &lv->kids, &lv->n);
+			if (ret < 0 && group_gone(ret))
+				ret = WALK_GONE;
+			if (ret != WALK_GONE)
+				continue;
+		}
+		if (ret == WALK_AGAIN)
+			ret = -EBUSY;	/* children keep appearing */
+		if (ret == WALK_GONE)
+			ret = 0;
+		kattr_list_free(lv->kids, lv->n);
+		w.depth--;
+		if (w.depth)
+			w.name[w.st[w.depth - 1].len] = '\0';
+	}
+	while (w.depth--)
+		kattr_list_free(w.st[w.depth].kids, w.st[w.depth].n);
+	free(w.st);
+	free(w.name);
+	return ret;
+}
+
+/* ---- delete ---------------------------------------------------------------- */
+
+/* Remove one group whose children are gone (post-order callback). */
+static int remove_group(struct kattr_rg *rg, const char *group,
+			unsigned int depth, void *data)
 {
 	struct kattr_dirent *kids;
 	size_t nkids;
-	int ret;
+	int ret = 0;
 
-	if (level > 64)
-		return -ELOOP;
-	ret = child_groups(rg, group, &kids, &nkids);
-	if (ret < 0)
-		return ret;
-	if (nkids && !(flags & KATTR_RG_RECURSIVE)) {
-		kattr_list_free(kids, nkids);
-		return -ENOTEMPTY;
-	}
-	for (size_t i = 0; i < nkids && ret == 0; i++) {
-		char sub[PATH_MAX];
-
-		ret = join(sub, sizeof(sub), group, kids[i].name);
-		if (ret == 0)
-			ret = delete_one(rg, sub, flags, level + 1);
-	}
-	kattr_list_free(kids, nkids);
-	if (ret < 0)
-		return ret;
+	(void)depth;
+	(void)data;
 	/* A task may fork into the group between the move and rmdir. */
 	for (int tries = 0; tries < 8; tries++) {
 		if (!rg->be->rmdir_moves_members) {
 			ret = move_to_parent(rg, group);
 			if (ret < 0)
-				return ret;
+				break;
 		}
 		ret = kattr_rmdir(rg->m, group);
 		if (ret != -EBUSY)
 			break;
+		/* cgroup v1 says EBUSY for a child group too */
+		if (child_groups(rg, group, &kids, &nkids) == 0) {
+			kattr_list_free(kids, nkids);
+			if (nkids)
+				return WALK_AGAIN;
+		}
 	}
+	if (ret == -ENOTEMPTY)
+		return WALK_AGAIN;	/* a child group was created meanwhile */
+	if (ret < 0 && group_gone(ret))
+		return WALK_GONE;	/* removed by someone else: done */
 	return ret;
 }
 
 int kattr_rg_delete(struct kattr_rg *rg, const char *group, unsigned int flags)
 {
+	struct kattr_dirent *kids;
+	size_t nkids;
 	int ret;
 
 	if (kattr_rg_name_is_root(group))
@@ -719,7 +851,23 @@ int kattr_rg_delete(struct kattr_rg *rg, const char *group, unsigned int flags)
 	ret = kattr_rg_exists(rg, group);
 	if (ret < 0)
 		return ret;
-	return delete_one(rg, group, flags, 0);
+	if (!(flags & KATTR_RG_RECURSIVE)) {
+		ret = child_groups(rg, group, &kids, &nkids);
+		if (ret < 0)
+			return ret;
+		kattr_list_free(kids, nkids);
+		if (nkids)
+			return -ENOTEMPTY;
+		ret = remove_group(rg, group, 0, NULL);
+		if (ret == WALK_AGAIN)
+			return -ENOTEMPTY;
+		return ret == WALK_GONE ? 0 : ret;
+	}
+	ret = walk_tree(rg, group, NULL, remove_group, NULL);
+	/* The group itself removed by someone else while we walked. */
+	if (ret == -ENOENT && kattr_rg_exists(rg, group) == -ENOENT)
+		ret = 0;
+	return ret;
 }
 
 /* ---- shares --------------------------------------------------------------- */
@@ -1063,39 +1211,10 @@ int kattr_rg_stats(struct kattr_rg *rg, const char *group,
 
 /* ---- whereis and list ------------------------------------------------------- */
 
-typedef int (*walk_cb)(struct kattr_rg *rg, const char *group,
-		       unsigned int depth, void *data);
-
-/* Call cb for group and each group below it, parents first, by name. */
-static int walk(struct kattr_rg *rg, const char *group, unsigned int depth,
-		walk_cb cb, void *data)
-{
-	struct kattr_dirent *kids;
-	size_t nkids;
-	int ret;
-
-	if (depth > 64)
-		return -ELOOP;
-	ret = cb(rg, group, depth, data);
-	if (ret != 0)
-		return ret;
-	ret = child_groups(rg, group, &kids, &nkids);
-	if (ret < 0)
-		return ret;
-	for (size_t i = 0; i < nkids && ret == 0; i++) {
-		char sub[PATH_MAX];
-
-		ret = join(sub, sizeof(sub), group, kids[i].name);
-		if (ret == 0)
-			ret = walk(rg, sub, depth + 1, cb, data);
-	}
-	kattr_list_free(kids, nkids);
-	return ret;
-}
-
 struct find_task {
 	pid_t pid;
 	char *group;
+	int unreadable;		/* the first error reading a members list */
 };
 
 static int find_task_cb(struct kattr_rg *rg, const char *group,
@@ -1106,16 +1225,26 @@ static int find_task_cb(struct kattr_rg *rg, const char *group,
 	size_t n;
 	bool hit;
 
+	int ret;
+
 	if (depth == 0)
 		return 0;	/* the root lists only tasks moved back to it */
-	if (read_pids(rg, group, rg->be->tasks_file, &pids, &n) < 0)
+	ret = read_pids(rg, group, rg->be->tasks_file, &pids, &n);
+	if (ret < 0 && group_gone(ret))
+		return WALK_GONE;
+	if (ret < 0) {
+		/* It may be in there: unless it is found elsewhere, the
+		 * answer is "cannot tell", never the root. */
+		if (!ft->unreadable)
+			ft->unreadable = ret;
 		return 0;
+	}
 	hit = pid_in(pids, n, ft->pid);
 	free(pids);
 	if (!hit)
 		return 0;
 	ft->group = strdup(group);
-	return ft->group ? 1 : -ENOMEM;
+	return ft->group ? WALK_STOP : -ENOMEM;
 }
 
 static int whereis_rgcs(struct kattr_rg *rg, pid_t pid, char **group)
@@ -1144,9 +1273,11 @@ static int whereis_rgcs(struct kattr_rg *rg, pid_t pid, char **group)
 	if (ret < 0)
 		return ret == -ENOENT ? -ESRCH : ret;
 	close(ret);
-	ret = walk(rg, "/", 0, find_task_cb, &ft);
+	ret = walk_tree(rg, "/", find_task_cb, NULL, &ft);
 	if (ret < 0)
 		return ret;
+	if (!ft.group && ft.unreadable)
+		return ft.unreadable;	/* -ENOSPC: a list past one page */
 	*group = ft.group ? ft.group : strdup("/");
 	return *group ? 0 : -ENOMEM;
 }
@@ -1191,38 +1322,51 @@ struct list_ctx {
 static int list_cb(struct kattr_rg *rg, const char *group, unsigned int depth,
 		   void *data)
 {
+	struct kattr_rg_info info = { 0 }, *tmp;
 	struct list_ctx *lc = data;
-	struct kattr_rg_info *info, *tmp;
 	pid_t *pids;
 	size_t n;
 	int ret;
 
+	ret = read_pids(rg, group, rg->be->tasks_file, &pids, &n);
+	if (ret == 0) {
+		info.nr_tasks = (long long)n;
+		free(pids);
+	} else if (ret == -ENOSPC) {
+		info.nr_tasks = -1;
+	} else {
+		goto out_gone;
+	}
+	ret = kattr_rg_shares_get(rg, group, &info.shares, &info.nr_shares);
+	if (ret == -EOPNOTSUPP)
+		ret = 0;
+	if (ret < 0)
+		goto out_gone;
 	if (lc->n == lc->cap) {
 		lc->cap = lc->cap ? lc->cap * 2 : 16;
 		tmp = realloc(lc->v, lc->cap * sizeof(*tmp));
-		if (!tmp)
-			return -ENOMEM;
+		if (!tmp) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
 		lc->v = tmp;
 	}
-	info = &lc->v[lc->n];
-	memset(info, 0, sizeof(*info));
-	info->name = strdup(kattr_rg_name_is_root(group) ? "/" : group);
-	if (!info->name)
-		return -ENOMEM;
-	info->depth = kattr_rg_name_depth(group);
-	lc->n++;
-	ret = read_pids(rg, group, rg->be->tasks_file, &pids, &n);
-	if (ret == 0) {
-		info->nr_tasks = (long long)n;
-		free(pids);
-	} else if (ret == -ENOSPC) {
-		info->nr_tasks = -1;
-	} else {
-		return ret;
+	info.name = strdup(kattr_rg_name_is_root(group) ? "/" : group);
+	if (!info.name) {
+		ret = -ENOMEM;
+		goto out_free;
 	}
-	ret = kattr_rg_shares_get(rg, group, &info->shares, &info->nr_shares);
-	if (ret == -EOPNOTSUPP)
-		ret = 0;
+	info.depth = kattr_rg_name_depth(group);
+	lc->v[lc->n++] = info;
+	return 0;
+
+out_gone:
+	/* Removed while we listed: not there any more (unless it is the
+	 * group asked for). */
+	if (depth > 0 && group_gone(ret))
+		ret = WALK_GONE;
+out_free:
+	free(info.shares);
 	return ret;
 }
 
@@ -1234,8 +1378,7 @@ int kattr_rg_list(struct kattr_rg *rg, const char *group,
 
 	if (ret < 0)
 		return ret;
-	ret = walk(rg, kattr_rg_name_is_root(group) ? "/" : group, 0, list_cb,
-		   &lc);
+	ret = walk_tree(rg, group, list_cb, NULL, &lc);
 	if (ret < 0) {
 		kattr_rg_list_free(lc.v, lc.n);
 		return ret;
