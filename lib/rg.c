@@ -585,7 +585,8 @@ static int read_pids(struct kattr_rg *rg, const char *group, const char *file,
 		return ret;
 	ret = kattr_rg_parse_pids(text, pids, n);
 	free(text);
-	return ret;
+	/* not a list of ids: not what the kernel writes there */
+	return ret == -EINVAL ? -EBADMSG : ret;
 }
 
 static int write_pid(int fd, pid_t pid)
@@ -902,11 +903,13 @@ int kattr_rg_shares_get(struct kattr_rg *rg, const char *group,
 			return ret;
 		ret = kattr_rg_parse_rgcs_shares(text, out, n);
 		free(text);
-		return ret;
+		return ret == -EINVAL ? -EBADMSG : ret;
 	}
 	ret = kattr_read_u64(rg->m, path, &v);
 	if (ret == -ENOENT)
 		return -EOPNOTSUPP;	/* v2 root, or cpu not enabled here */
+	if (ret == -EINVAL || ret == -ERANGE)
+		ret = -EBADMSG;		/* not a number */
 	if (ret < 0)
 		return ret;
 	s = calloc(1, sizeof(*s));
@@ -1261,7 +1264,7 @@ static int whereis_rgcs(struct kattr_rg *rg, pid_t pid, char **group)
 			text[--len] = '\0';
 		if (text[0] != '/') {
 			free(text);
-			return -EINVAL;
+			return -EBADMSG;
 		}
 		*group = strdup(text[1] ? text + 1 : "/");
 		free(text);
@@ -1301,6 +1304,8 @@ int kattr_rg_whereis(struct kattr_rg *rg, pid_t pid, char **group)
 	ret = kattr_rg_parse_proc_cgroup(text, rg->be->id == KATTR_RG_CGROUP1 ?
 					 rg->ctrls : NULL, &path);
 	free(text);
+	if (ret == -EINVAL)
+		ret = -EBADMSG;
 	if (ret < 0)
 		return ret;
 	plen = strlen(rg->prefix);

@@ -109,12 +109,26 @@ int kattr_rg_parse_pid(const char *s, pid_t *out)
 	return 0;
 }
 
+/* "010", "-01": a leading zero, which strtol base 0 (RGCS) reads as octal. */
+static bool octal_looking(const char *s, size_t len)
+{
+	if (len && s[0] == '-') {
+		s++;
+		len--;
+	}
+	return len > 1 && s[0] == '0';
+}
+
 static int format_cgroup(const char *value, long long lo, long long hi,
 			 char *buf, size_t size, const char **why)
 {
 	long long v;
 	int ret = rg_parse_ll(value, strlen(value), true, &v);
 
+	if (ret == 0 && octal_looking(value, strlen(value))) {
+		*why = "a leading 0 is refused (it reads as octal elsewhere): write the number without it";
+		return -EINVAL;
+	}
 	if (ret == -EINVAL) {
 		*why = "not a decimal integer";
 		return ret;
@@ -195,6 +209,10 @@ static int parse_rgcs_value(const char *value, char *res, size_t res_size,
 			*why = "a value is not a decimal integer";
 			return -EINVAL;
 		}
+		if (octal_looking(eq + 1, len - klen - 1)) {
+			*why = "a value has a leading 0 (RGCS would read it as octal): write it without";
+			return -EINVAL;
+		}
 		if (len - klen - 1 > 11 || vals[k] > INT_MAX ||
 		    vals[k] < KATTR_RG_DONT_CARE) {
 			*why = "a value is out of range (-3, -2, -1 or 0..2147483647)";
@@ -240,6 +258,10 @@ static int format_rgcs(const char *value, const char *res, char *buf,
 	if (!set[0] && !set[1] && !set[2]) {
 		*why = "nothing to set (give min_shares=, max_shares= or child_shares_divisor=)";
 		return -EINVAL;
+	}
+	if (set[2] && vals[2] == 0) {
+		*why = "child_shares_divisor=0 is refused (children's shares are divided by it)";
+		return -ERANGE;
 	}
 	if (set[0] && set[1] && vals[0] >= 0 && vals[1] >= 0 &&
 	    vals[0] > vals[1]) {

@@ -155,15 +155,25 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 	case 0:
 		return EXIT_OK;
 	case -EEXIST:
+		if (kattr_rg_exists(rg, group) == -ENOTDIR)
+			tool_die(EXIT_FAIL, "cannot create '%s': an attribute file of that name is there (not a group)",
+				 rgctl_q(group));
 		tool_die(EXIT_FAIL, "cannot create '%s': the group already exists",
+			 rgctl_q(group));
+	case -ENOTDIR:
+		tool_die(EXIT_FAIL, "cannot create '%s': a component of the name is an attribute file, not a group",
 			 rgctl_q(group));
 	case -ENXIO:
 		tool_die(EXIT_FAIL, "cannot create '%s': its parent group does not exist (use -p)",
 			 rgctl_q(group));
 	case -EOPNOTSUPP:
-		tool_die(EXIT_FAIL, "cannot create '%s' with shares: %s has no %s for it "
-			 "(cgroup v2: enable cpu in the parent's cgroup.subtree_control); nothing was created",
-			 rgctl_q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg));
+		if (kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2)
+			tool_die(EXIT_FAIL, "cannot create '%s' with shares: %s has no %s for it "
+				 "(cgroup v2: enable cpu in the parent's cgroup.subtree_control); nothing was created",
+				 rgctl_q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg));
+		tool_die(EXIT_FAIL, "cannot create '%s' with shares: %s has no %s (%s); nothing was created",
+			 rgctl_q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg),
+			 rgctl_no_shares_why(rg));
 	default:
 		tool_die(EXIT_FAIL, "cannot create '%s': %s", rgctl_q(group),
 			 ret == -ENOENT ? strerror(ENOENT) : rgctl_strerror(ret));

@@ -27,8 +27,9 @@ static int show(struct rgctl *ctx, struct kattr_rg *rg, const char *group,
 	bool any = false;
 
 	if (ret == -EOPNOTSUPP)
-		tool_die(EXIT_FAIL, "'%s' has no shares: %s has no %s there (cgroup v2 without the cpu controller enabled)",
-			 rgctl_q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg));
+		tool_die(EXIT_FAIL, "'%s' has no shares: %s has no %s there (%s)",
+			 rgctl_q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg),
+			 rgctl_no_shares_why(rg));
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot read the shares of '%s': %s",
 			 rgctl_q(group), rgctl_strerror(ret));
@@ -118,8 +119,9 @@ static int run_shares(struct rgctl *ctx, int argc, char **argv)
 		}
 	}
 	if (ret == -EOPNOTSUPP)
-		tool_die(EXIT_FAIL, "cannot set the shares of '%s': %s has no %s there (cgroup v2 without the cpu controller enabled)",
-			 rgctl_q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg));
+		tool_die(EXIT_FAIL, "cannot set the shares of '%s': %s has no %s there (%s)",
+			 rgctl_q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg),
+			 rgctl_no_shares_why(rg));
 	if (ret == -EINVAL)
 		tool_die(EXIT_FAIL, "cannot set the shares of '%s' to '%s': the kernel refused the value (invalid argument)",
 			 rgctl_q(group), rgctl_q(value));

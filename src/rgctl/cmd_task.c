@@ -232,6 +232,11 @@ static int run_whereis(struct rgctl *ctx, int argc, char **argv)
 	if (ret == -ENOENT)
 		tool_die(EXIT_FAIL, "pid %d is not in the hierarchy at %s", (int)pid,
 			 kattr_rg_root(rg));
+	if (ret == -ENOSPC)
+		tool_die(EXIT_FAIL, "cannot tell which group pid %d is in: it is in no group whose members "
+			 "could be read, and a members list is longer than one page (the RGCS members file "
+			 "fails with ENOSPC past 4096 bytes; /proc/PID/res_group is not there to ask)",
+			 (int)pid);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot find the group of pid %d: %s", (int)pid,
 			 rgctl_strerror(ret));

@@ -42,6 +42,8 @@ void rgctl_check_group(const char *group, bool allow_root);
 int rgctl_parse_pid(const char *arg, pid_t *pid);
 /* s with non-printable bytes escaped, shortened (4 rotating buffers). */
 const char *rgctl_q(const char *s);
+/* Why rg has no shares: "a cgroup v1 hierarchy without the cpu controller". */
+const char *rgctl_no_shares_why(const struct kattr_rg *rg);
 /* The cause of err in words, for "cannot X 'Y': <cause>". */
 const char *rgctl_strerror(int err);
 /* Usage error for command cmd: message, hint, exit 2. */

@@ -33,8 +33,25 @@ const char *rgctl_q(const char *s)
 	return b;
 }
 
+/* The hierarchy rgctl_rg() opened, for the causes that depend on it. */
+static const struct kattr_rg *opened;
+
+const char *rgctl_no_shares_why(const struct kattr_rg *rg)
+{
+	switch (rg ? kattr_rg_backend_of(rg) : KATTR_RG_AUTO) {
+	case KATTR_RG_CGROUP1:
+		return "a cgroup v1 hierarchy without the cpu controller";
+	case KATTR_RG_CGROUP2:
+		return "cgroup v2 without the cpu controller enabled";
+	default:
+		return "no cpu controller";
+	}
+}
+
 const char *rgctl_strerror(int err)
 {
+	static char buf[128];
+
 	switch (-err) {
 	case ESRCH:
 		return "no such process";
@@ -54,11 +71,46 @@ const char *rgctl_strerror(int err)
 	case EMEDIUMTYPE:
 		return "not an RGCS/cgroup mount";
 	case EOPNOTSUPP:
-		return "no shares here (cgroup v2 without the cpu controller enabled)";
+		snprintf(buf, sizeof(buf), "no shares here (%s)",
+			 rgctl_no_shares_why(opened));
+		return buf;
 	case ENOSPC:
 		return "the list is longer than one page (the RGCS file fails with ENOSPC)";
+	case EEXIST:
+		return "a group or an attribute file of that name exists";
+	case EIO:
+		return "the kernel took only part of the value (short write)";
+	case EBADMSG:
+		return "a file of the group holds text that is not what the kernel writes there";
+	case ENAMETOOLONG:
+		return "a group's path is longer than 4095 bytes (nested too deep to be named)";
+	case ENODEV:
+	case ESTALE:
+		return "the group was removed meanwhile";
+	case EROFS:
+		return "the hierarchy is mounted read-only";
 	default:
 		return strerror(-err);
+	}
+}
+
+/* Why a mount point or --root could not be opened. */
+static const char *open_cause(int err)
+{
+	switch (-err) {
+	case ENOENT:
+		return "the directory is missing";
+	case ENOTDIR:
+		return "not a directory";
+	case ELOOP:
+		return "too many symbolic links on the way";
+	case EXDEV:
+		return "it leads out of the --sysroot tree";
+	case EPERM:
+	case EACCES:
+		return "permission denied";
+	default:
+		return rgctl_strerror(err);
 	}
 }
 
@@ -79,13 +131,16 @@ static void die_open(struct rgctl *ctx, int err)
 	}
 	if (ctx->root)
 		tool_die(EXIT_FAIL, "cannot use '%s': %s", rgctl_q(ctx->root),
-			 strerror(-err));
+			 open_cause(err));
 	if (err == -ENOENT)
 		tool_die(EXIT_FAIL, ctx->backend == KATTR_RG_AUTO ?
 			 "no RGCS, cgroup v2 or cgroup v1 cpu hierarchy is mounted" :
 			 "no %s hierarchy is mounted", want);
-	tool_die(EXIT_FAIL, "cannot open the %s hierarchy: %s", want,
-		 strerror(-err));
+	if (ctx->backend == KATTR_RG_AUTO)
+		tool_die(EXIT_FAIL, "cannot open the hierarchy the mount table names: %s",
+			 open_cause(err));
+	tool_die(EXIT_FAIL, "cannot open the %s hierarchy the mount table names: %s",
+		 want, open_cause(err));
 }
 
 struct kattr_rg *rgctl_rg(struct rgctl *ctx)
@@ -97,6 +152,7 @@ struct kattr_rg *rgctl_rg(struct rgctl *ctx)
 	ret = kattr_rg_open(ctx->backend, ctx->root, &ctx->rg);
 	if (ret < 0)
 		die_open(ctx, ret);
+	opened = ctx->rg;
 	return ctx->rg;
 }
 

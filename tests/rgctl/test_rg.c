@@ -104,6 +104,13 @@ static void shares_cgroup(void **state)
 	FMT(KATTR_RG_CGROUP1, " 5", NULL, -EINVAL, "");
 	FMT(KATTR_RG_CGROUP1, "0x10", NULL, -EINVAL, "");
 	FMT(KATTR_RG_CGROUP1, "", NULL, -EINVAL, "");
+	/* octal-looking values are refused, as rgctl(8) says */
+	FMT(KATTR_RG_CGROUP1, "010", NULL, -EINVAL, "");
+	FMT(KATTR_RG_CGROUP1, "01024", NULL, -EINVAL, "");
+	FMT(KATTR_RG_CGROUP1, "-010", NULL, -EINVAL, "");
+	FMT(KATTR_RG_CGROUP1, "00", NULL, -EINVAL, "");
+	FMT(KATTR_RG_CGROUP2, "0100", NULL, -EINVAL, "");
+	FMT(KATTR_RG_CGROUP1, "100", NULL, 0, "100");
 	FMT(KATTR_RG_CGROUP2, "1", NULL, 0, "1");
 	FMT(KATTR_RG_CGROUP2, "10000", NULL, 0, "10000");
 	FMT(KATTR_RG_CGROUP2, "0", NULL, -ERANGE, "");
@@ -132,6 +139,15 @@ static void shares_rgcs(void **state)
 	FMT(KATTR_RG_RGCS, "min_shares=abc", NULL, -EINVAL, "");
 	FMT(KATTR_RG_RGCS, "min_shares=0x10", NULL, -EINVAL, "");
 	FMT(KATTR_RG_RGCS, "min_shares=", NULL, -EINVAL, "");
+	FMT(KATTR_RG_RGCS, "min_shares=010", NULL, -EINVAL, "");
+	FMT(KATTR_RG_RGCS, "max_shares=-01", NULL, -EINVAL, "");
+	FMT(KATTR_RG_RGCS, "child_shares_divisor=0100", NULL, -EINVAL, "");
+	FMT(KATTR_RG_RGCS, "min_shares=0", NULL, 0, "res=cpu,min_shares=0");
+	/* a divisor of 0 would divide by zero */
+	FMT(KATTR_RG_RGCS, "child_shares_divisor=0", NULL, -ERANGE, "");
+	FMT(KATTR_RG_RGCS, "min_shares=1,child_shares_divisor=0", NULL, -ERANGE, "");
+	FMT(KATTR_RG_RGCS, "child_shares_divisor=1", NULL, 0,
+	    "res=cpu,child_shares_divisor=1");
 	FMT(KATTR_RG_RGCS, "min_shares=-4", NULL, -ERANGE, "");
 	FMT(KATTR_RG_RGCS, "min_shares=2147483648", NULL, -ERANGE, "");
 	FMT(KATTR_RG_RGCS, "min_shares=1,min_shares=2", NULL, -EINVAL, "");

@@ -113,4 +113,35 @@ wait "${SPAWNED[@]}" 2>/dev/null
 SPAWNED=()
 echo "race: $runs runs of list/dump/delete -R against 2 racers, $bad failed"
 [ $bad = 0 ] && ok || fail "$bad of $runs runs failed while groups came and went"
+
+# ---- whereis when a members list cannot be read (RGCS) -------------------------
+# The emulator has no /proc/PID/res_group: whereis reads every group's
+# members.  A list past one page is ENOSPC: a task not found elsewhere is
+# "cannot tell", never "/".
+if [ "$1" = rgcs ]; then
+	CLEANUPS+=("rgcsfs_kill_sleeps")
+	bytes=0
+	while [ $bytes -le 4400 ]; do
+		n=${#RGCSFS_SLEEPS[@]}
+		rgcsfs_spawn_sleeps 50
+		for p in "${RGCSFS_SLEEPS[@]:n}"; do bytes=$((bytes + ${#p} + 1)); done
+	done
+	mkdir "$TOP/$G/big" "$TOP/$G/small"
+	r attach "$G/big" "${RGCSFS_SLEEPS[@]:1}"
+	expect_rc 0 "${#RGCSFS_SLEEPS[@]} tasks into $G/big"
+	r attach "$G/small" "${RGCSFS_SLEEPS[0]}"
+	expect_rc 0 "one task into $G/small"
+	r members "$G/big"
+	expect_rc 1 "members of a group past one page"
+	r whereis "${RGCSFS_SLEEPS[0]}"
+	expect_rc 0 "whereis of a task in a readable group"
+	expect_eq "$out" "$G/small" "found in $G/small although $G/big is unreadable"
+	for p in "${RGCSFS_SLEEPS[5]}" $$; do
+		r whereis "$p"
+		expect_rc 1 "whereis $p with $G/big unreadable"
+		expect_eq "$out" "" "no guess printed for $p"
+		expect_eq "$err" "rgctl: cannot tell which group pid $p is in: it is in no group whose members could be read, and a members list is longer than one page (the RGCS members file fails with ENOSPC past 4096 bytes; /proc/PID/res_group is not there to ask)" "whereis $p message"
+	done
+	rgcsfs_kill_sleeps
+fi
 finish

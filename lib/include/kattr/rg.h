@@ -16,6 +16,8 @@
  *   -EPERM        the root group cannot be deleted
  *   -ENOSPC       an RGCS members list is longer than one page
  *   -ERANGE       a shares value is outside the backend's range
+ *   -EBADMSG      a group's file (tasks, shares) or /proc/PID/cgroup holds
+ *                 text that is not what the kernel writes there
  */
 #ifndef KATTR_RG_H
 #define KATTR_RG_H
