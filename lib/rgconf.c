@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
@@ -319,7 +320,7 @@ KATTR_API unsigned int kattr_rgconf_needs(const struct kattr_rgconf *c)
 KATTR_API int kattr_rgproc_read(pid_t pid, unsigned int what,
 				struct kattr_rgproc *p)
 {
-	char path[64], full[PATH_MAX];
+	char path[64];
 	char *text;
 	bool kthread;
 	ssize_t n;
@@ -356,11 +357,15 @@ KATTR_API int kattr_rgproc_read(pid_t pid, unsigned int what,
 		p->starttime = start;
 		p->kthread = kthread;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
-	if ((what & KATTR_RGPROC_EXE) && !p->kthread &&
-	    kattr_sysroot_path(path, full, sizeof(full)) == 0) {
-		n = readlink(full, p->exe, sizeof(p->exe) - 1);
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	if ((what & KATTR_RGPROC_EXE) && !p->kthread) {
+		/* The link itself, read beneath the sysroot. */
+		int dfd = kattr_sysroot_open(path, O_PATH | O_DIRECTORY);
+
+		n = dfd >= 0 ? readlinkat(dfd, "exe", p->exe, sizeof(p->exe) - 1) : -1;
 		p->exe[n > 0 ? n : 0] = '\0';
+		if (dfd >= 0)
+			close(dfd);
 	}
 	return 0;
 }

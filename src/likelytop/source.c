@@ -304,15 +304,15 @@ static int try_tracefs(struct lt_source *s, char *why, size_t whysize)
 
 int lt_source_detect(struct lt_source *s, struct lt_detect_report *r)
 {
-	char full[PATH_MAX], dir[PATH_MAX];
-	struct stat st;
+	char dir[PATH_MAX];
 	pid_t pid = 0;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
 	memset(r, 0, sizeof(*r));
-	ret = kattr_sysroot_path(LT_PROC_PATH, full, sizeof(full));
-	if (ret == 0 && stat(full, &st) == 0) {
+	ret = kattr_sysroot_open(LT_PROC_PATH, O_PATH);	/* beneath --sysroot */
+	if (ret >= 0) {
+		close(ret);
 		s->kind = LT_SRC_PROC;
 		s->name = strdup(LT_PROC_PATH);
 		s->path = strdup(LT_PROC_PATH);

@@ -43,6 +43,15 @@ run env KATTR_SYSROOT="$tmp/root" "$bin" -b --format json
 expect_rc 0 "procfs"
 [ "$(printf '%s' "$out" | jq -r '.[0].function')" = kfree ] && ok || fail "procfs read: $out"
 rm -rf "$tmp/root/proc" "$tmp/root/sys"
+# A symlink in the tree is resolved inside it, never followed out: an
+# absolute link to a profile outside finds nothing there.
+mkdir -p "$tmp/root/proc" "$tmp/outside"
+cp "$here/data/likely_prof.txt" "$tmp/outside/likely_prof"
+ln -s "$tmp/outside/likely_prof" "$tmp/root/proc/likely_prof"
+run "$bin" -b --sysroot "$tmp/root"
+expect_rc 1 "a symlink out of the sysroot"
+expect_match "$err" "/proc/likely_prof: missing" "a symlink out of the sysroot is not a source"
+rm -rf "$tmp/root/proc" "$tmp/outside"
 
 # A user-space profile: the newest live process's file.
 "$writer" 0 0.2 &
