@@ -4,16 +4,14 @@
  *
  * It subscribes to the proc connector first, then classifies every
  * running process, then follows exec, uid, gid and comm changes and
- * forks.  Nothing is missed:
- *  - events are numbered per CPU; a gap or an overflowed socket (ENOBUFS)
- *    makes it grow the receive buffer and scan /proc again;
- *  - the fork race: a child forked just before its parent was moved is
- *    created in the old group.  A fork of a classified parent makes the
- *    child follow it (unless the child has been classified by a rule of
- *    its own), and forks seen before their parent was classified are kept
- *    in a ring: when the parent is classified, its children forked after
- *    the event that classified it follow it too (this catches a
- *    grandchild whose fork event arrives before its parent's).
+ * forks.  Descendants follow a matching process: the daemon keeps its own
+ * process tree (struct pnode), from fork and exit events and /proc, in
+ * which an exited process's children hang from its parent; so a child
+ * forked before its ancestor was moved (the kernel leaves it in the old
+ * group) is found and moved however deep, whichever of its parents are
+ * gone.  Events are numbered per CPU; a gap or an overflowed socket
+ * (ENOBUFS) makes it grow the receive buffer and resynchronise from /proc.
+ * One daemon per hierarchy: take_lock().
  * Signals come through a signalfd in the same epoll loop: SIGHUP reloads
  * the rules (keeping the old ones when the new file is bad), SIGTERM and
  * SIGINT unsubscribe and exit.
@@ -31,7 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/file.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -48,14 +49,21 @@ const struct rgctl_cmd rgctl_cmd_classify = {
 	.run = run_classify,
 };
 
-#define RING_SIZE	4096		/* recent forks of unclassified parents */
 #define RCVBUF_DEFAULT	(4 << 20)
 #define RCVBUF_MAX	(256 << 20)
 #define BATCHES		64		/* datagrams per wakeup before signals */
+#define START_SLACK	2		/* clock ticks: event time vs /proc start */
+#define LOCK_DIR	"/run/rgctl"
 
-struct fork_ent {
-	pid_t child, parent;
-	uint64_t ts;
+enum { PN_LIVE = 1, PN_OWN = 2 };	/* PN_OWN: a rule matched it */
+
+/* One process (tgid) of the map; pids are indices into cls.node. */
+struct pnode {
+	int32_t parent, child, next, prev;	/* the tree, 0: none */
+	uint32_t start;		/* clock ticks after boot, 0: unknown */
+	uint16_t grp;		/* 1 + index of its group in conf->groups */
+	uint8_t flags;
+	uint8_t seen;		/* scan: found in /proc this time */
 };
 
 struct cls {
@@ -64,23 +72,17 @@ struct cls {
 	struct kattr_rgconf *conf;
 	const char *file;
 	int verbose;
-	/* per process (tgid): 1 + index of its group in conf->groups */
-	uint16_t *grp;
+	struct pnode *node;
 	size_t npids;
-	struct fork_ent ring[RING_SIZE];
-	size_t ring_next;
 	struct kattr_procev_sock *ev;
 	int rcvbuf_max;
 	uint64_t last_ev_ts;	/* CLOCK_MONOTONIC ns of the last event seen */
+	uint64_t boot_off, tick_ns;	/* monotonic -> boot time, ns per tick */
 	int *procs_fd;		/* per group: its cgroup.procs, open (cgroups) */
 	size_t nfds;
+	pid_t *stack;		/* sweep()'s work list */
+	size_t nstack, capstack;
 	unsigned long moved, failed;
-};
-
-/* A process the rules did not match, for the rescan's second pass. */
-struct unmatched {
-	pid_t pid, ppid;
-	uint64_t start;		/* clock ticks after boot */
 };
 
 static void vlog(struct cls *c, const char *fmt, ...)
@@ -98,8 +100,16 @@ static void vlog(struct cls *c, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* ---- the per-pid table --------------------------------------------------- */
+/* ---- the process tree ---------------------------------------------------- */
 
+/*
+ * The daemon's own map of processes (tgids), from fork, exec and exit
+ * events, seeded from /proc: who descends from whom, and which group each
+ * belongs in.  When a process exits its children are linked to its parent
+ * (as they descend from it), whatever the kernel reparents them to (init
+ * or a subreaper): so a double fork whose middle process is long gone
+ * still leads back to the matching ancestor.
+ */
 static int table_init(struct cls *c)
 {
 	char *text = NULL;
@@ -111,21 +121,112 @@ static int table_init(struct cls *c)
 	free(text);
 	if (max <= 0 || max > (1L << 22))
 		max = 1L << 22;
-	free(c->grp);
+	free(c->node);
 	c->npids = (size_t)max + 1;
-	c->grp = calloc(c->npids, sizeof(*c->grp));
-	return c->grp ? 0 : -ENOMEM;
+	c->node = calloc(c->npids, sizeof(*c->node));
+	return c->node ? 0 : -ENOMEM;
+}
+
+static struct pnode *node(const struct cls *c, pid_t pid)
+{
+	return pid > 0 && (size_t)pid < c->npids ? &c->node[pid] : NULL;
 }
 
 static unsigned int grp_get(const struct cls *c, pid_t pid)
 {
-	return pid > 0 && (size_t)pid < c->npids ? c->grp[pid] : 0;
+	const struct pnode *n = node(c, pid);
+
+	return n && (n->flags & PN_LIVE) ? n->grp : 0;
 }
 
-static void grp_set(struct cls *c, pid_t pid, unsigned int g)
+/* Detach pid from its parent's list of children. */
+static void unlink_node(struct cls *c, pid_t pid)
 {
-	if (pid > 0 && (size_t)pid < c->npids)
-		c->grp[pid] = (uint16_t)g;
+	struct pnode *n = node(c, pid), *x;
+
+	if (!n || !n->parent)
+		return;
+	if (n->prev && (x = node(c, n->prev)))
+		x->next = n->next;
+	else if ((x = node(c, n->parent)))
+		x->child = n->next;
+	if (n->next && (x = node(c, n->next)))
+		x->prev = n->prev;
+	n->parent = n->next = n->prev = 0;
+}
+
+/* Make parent the parent of pid (0: none). */
+static void link_node(struct cls *c, pid_t pid, pid_t parent)
+{
+	struct pnode *n = node(c, pid), *p = node(c, parent), *x;
+
+	if (!n)
+		return;
+	unlink_node(c, pid);
+	/* Never under a pid not known to be running: it may be reused. */
+	if (!p || !(p->flags & PN_LIVE) || parent == pid)
+		return;
+	n->parent = parent;
+	n->next = p->child;
+	if (n->next && (x = node(c, n->next)))
+		x->prev = pid;
+	p->child = pid;
+}
+
+/* Process pid is gone: its children now descend from its parent. */
+static void node_exit(struct cls *c, pid_t pid)
+{
+	struct pnode *n = node(c, pid);
+	pid_t parent;
+
+	if (!n)
+		return;
+	parent = n->parent;
+	while (n->child)
+		link_node(c, n->child, parent);
+	unlink_node(c, pid);
+	memset(n, 0, sizeof(*n));
+}
+
+/* A new process pid (a reused pid forgets the old one), in no group. */
+static struct pnode *node_new(struct cls *c, pid_t pid, pid_t parent, uint32_t start)
+{
+	struct pnode *n = node(c, pid);
+
+	if (!n)
+		return NULL;
+	if (n->flags & PN_LIVE)
+		node_exit(c, pid);
+	n->flags = PN_LIVE;
+	n->start = start;
+	link_node(c, pid, parent);
+	return n;
+}
+
+/* Whether two start times (clock ticks) can be the same process's. */
+static bool same_start(uint32_t a, uint32_t b)
+{
+	return !a || !b || (uint32_t)(a - b + START_SLACK) <= 2 * START_SLACK;
+}
+
+/* CLOCK_MONOTONIC ns (an event's time) in clock ticks after boot. */
+static uint32_t ev_ticks(const struct cls *c, uint64_t ns)
+{
+	return ns ? (uint32_t)((ns + c->boot_off) / c->tick_ns) : 0;
+}
+
+static void clock_init(struct cls *c)
+{
+	struct timespec mono, boot;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (hz <= 0)
+		hz = 100;
+	c->tick_ns = 1000000000ULL / (uint64_t)hz;
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_BOOTTIME, &boot);
+	c->boot_off = (uint64_t)((boot.tv_sec - mono.tv_sec) * 1000000000LL +
+				 (boot.tv_nsec - mono.tv_nsec));
 }
 
 /* ---- moving ------------------------------------------------------------------ */
@@ -223,114 +324,144 @@ static int move(struct cls *c, pid_t pid, const char *comm, size_t gi,
 	return 1;
 }
 
-static void follow_children(struct cls *c, pid_t parent, size_t gi,
-			    uint64_t since, int depth);
-
-/* A child that follows its classified parent. */
-static void inherit(struct cls *c, pid_t child, pid_t parent, size_t gi,
-		    uint64_t fork_ts, int depth)
+/* The name of pid for the log ("?" when gone). */
+static void comm_of(pid_t pid, char comm[17])
 {
-	char why[64];
-	char comm[17] = "?";
 	char path[64], *text = NULL;
 	size_t len;
 
-	if (grp_get(c, child))
-		return;		/* classified by a rule of its own already */
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)child);
+	snprintf(comm, 17, "?");
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
 	if (kattr_file_read(path, &text, &len) == 0) {
 		if (len && text[len - 1] == '\n')
 			text[len - 1] = '\0';
-		snprintf(comm, sizeof(comm), "%s", text);
+		snprintf(comm, 17, "%s", text);
 	}
 	free(text);
-	snprintf(why, sizeof(why), "child of %d (fork)", (int)parent);
-	if (move(c, child, comm, gi, why) == -ESRCH)
-		return;
-	grp_set(c, child, (unsigned)gi + 1);
-	follow_children(c, child, gi, fork_ts, depth + 1);
 }
 
-/* Forks of parent seen before it was classified, made at or after since. */
-static void follow_children(struct cls *c, pid_t parent, size_t gi,
-			    uint64_t since, int depth)
+static int push(struct cls *c, pid_t pid)
 {
-	if (depth > 16)
+	if (c->nstack == c->capstack) {
+		size_t cap = c->capstack ? c->capstack * 2 : 256;
+		pid_t *t = realloc(c->stack, cap * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		c->stack = t;
+		c->capstack = cap;
+	}
+	c->stack[c->nstack++] = pid;
+	return 0;
+}
+
+/*
+ * The descendants of pid follow it into its group, down to those a rule
+ * of their own matched (their descendants follow them).  After pid was
+ * moved: a child forked between its match and its move is caught here
+ * (when its fork event came first) or by its fork event (after).
+ * Without place, only the map is updated.
+ */
+static void sweep(struct cls *c, pid_t top, bool place)
+{
+	unsigned int g = grp_get(c, top);
+	char why[64], comm[17];
+
+	if (!g)
 		return;
-	for (size_t i = 0; i < RING_SIZE; i++) {
-		struct fork_ent *f = &c->ring[i];
+	snprintf(why, sizeof(why), "descendant of %d", (int)top);
+	c->nstack = 0;
+	for (pid_t k = node(c, top)->child; k; k = node(c, k)->next)
+		if (push(c, k) < 0)
+			break;
+	while (c->nstack) {
+		pid_t pid = c->stack[--c->nstack];
+		struct pnode *n = node(c, pid);
 
-		if (f->parent != parent || f->ts < since || !f->child)
+		if (!n || !(n->flags & PN_LIVE) || (n->flags & PN_OWN))
 			continue;
-		pid_t child = f->child;
-		uint64_t ts = f->ts;
-
-		f->child = 0;
-		inherit(c, child, parent, gi, ts, depth);
+		n->grp = (uint16_t)g;
+		if (place) {
+			comm_of(pid, comm);
+			move(c, pid, comm, g - 1, why);
+		}
+		for (pid_t k = n->child; k; k = node(c, k)->next)
+			if (push(c, k) < 0) {
+				tool_warn("out of memory: not every descendant of %d followed it",
+					  (int)top);
+				c->nstack = 0;
+				break;
+			}
 	}
 }
 
 /*
- * Classify process pid by the rules; ts is the time of the event that
- * asked for it (children forked since then follow it), 0 for a scan.
- * When no rule matches and um is given, it gets the process's parent
- * and start time; returns whether a rule matched.
+ * Classify process pid by the rules (after an exec, uid, gid or comm
+ * change).  A match makes it its rule's, with its descendants; no match
+ * leaves it where it is (in its ancestor's group, if any).
  */
-static bool classify(struct cls *c, pid_t pid, const char *reason, uint64_t ts,
-		     struct unmatched *um)
+static void classify(struct cls *c, pid_t pid, const char *reason)
 {
 	struct kattr_rgproc p;
-	const struct kattr_rgconf_group *g;
+	struct pnode *n = node(c, pid);
 	char why[96];
 	size_t gi;
-	int r;
+	int r, moved;
 
-	if (kattr_rgproc_read(pid, kattr_rgconf_needs(c->conf), &p) < 0)
-		return true;	/* gone: nothing to do */
+	if (!n || kattr_rgproc_read(pid, kattr_rgconf_needs(c->conf), &p) < 0 ||
+	    p.kthread)
+		return;	/* gone: its exit event says so */
+	if (!(n->flags & PN_LIVE))
+		node_new(c, pid, p.ppid, (uint32_t)p.starttime);
 	r = kattr_rgconf_match(c->conf, &p);
 	if (r < 0) {
 		if (c->verbose > 1)
 			vlog(c, "%d (%s): no rule matches (%s)", (int)pid,
 			     rgctl_q(p.comm), reason);
-		if (um && !p.kthread) {
-			um->pid = pid;
-			um->ppid = p.ppid;
-			um->start = p.starttime;
+		if (!n->grp && grp_get(c, n->parent)) {
+			n->grp = (uint16_t)grp_get(c, n->parent);
+			snprintf(why, sizeof(why), "child of %d (%s)", (int)n->parent,
+				 reason);
+			move(c, pid, p.comm, n->grp - 1U, why);
 		}
-		return p.kthread;
+		return;
 	}
-	g = kattr_rgconf_find_group(c->conf, c->conf->rules[r].group);
-	gi = (size_t)(g - c->conf->groups);
+	gi = (size_t)(kattr_rgconf_find_group(c->conf, c->conf->rules[r].group) -
+		      c->conf->groups);
 	snprintf(why, sizeof(why), "rule %d (%s:%u, %s)", r + 1,
 		 c->file, c->conf->rules[r].line, reason);
-	if (move(c, pid, p.comm, gi, why) == -ESRCH)
-		return true;
-	grp_set(c, pid, (unsigned)gi + 1);
-	if (ts)
-		follow_children(c, pid, gi, ts, 0);
-	return true;
+	moved = n->grp != gi + 1;
+	n->grp = (uint16_t)(gi + 1);
+	n->flags |= PN_OWN;
+	if (move(c, pid, p.comm, gi, why) == 1)
+		moved = 1;
+	if (moved)
+		sweep(c, pid, true);
 }
 
 static int by_start(const void *a, const void *b)
 {
-	const struct unmatched *x = a, *y = b;
+	const struct kattr_rgproc *x = a, *y = b;
 
-	return x->start < y->start ? -1 : x->start > y->start;
+	if (x->starttime != y->starttime)
+		return x->starttime < y->starttime ? -1 : 1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
 /*
- * Classify every process in /proc; forget what was known before.  When
- * events were lost, since (clock ticks after boot, else UINT64_MAX) is
- * when they may have started to be: a process started since then that
- * no rule matches follows a classified parent, as its fork event would
- * have made it do.
+ * Read every process of /proc and put each where it belongs.  fresh
+ * (start, reload): the map is built anew from /proc's parents.  Else
+ * (events were lost): the map is brought up to date (the processes gone
+ * removed, the ones started unseen added under their parent in /proc),
+ * what it knew of the others' ancestry is kept, and every process the
+ * map puts in a group is placed there again.
  */
-static int scan(struct cls *c, const char *why, uint64_t since)
+static int scan(struct cls *c, const char *why, bool fresh)
 {
 	char path[4096];
 	struct dirent *d;
-	struct unmatched *um = NULL;
-	size_t n = 0, nu = 0, cap = 0;
+	struct kattr_rgproc *ps = NULL;
+	size_t n = 0, cap = 0, unseen = 0;
 	unsigned long before = c->moved;
 	DIR *dir;
 	int ret;
@@ -341,69 +472,107 @@ static int scan(struct cls *c, const char *why, uint64_t since)
 	dir = opendir(path);
 	if (!dir)
 		return -errno;
-	/* A fresh table: calloc'ed pages, nothing touched. */
-	ret = table_init(c);
-	if (ret < 0) {
-		closedir(dir);
-		return ret;
+	if (fresh || !c->node) {
+		ret = table_init(c);
+		if (ret < 0) {
+			closedir(dir);
+			return ret;
+		}
 	}
-	memset(c->ring, 0, sizeof(c->ring));
+	clock_init(c);
 	while ((d = readdir(dir))) {
-		struct unmatched u = { 0 };
 		char *end;
 		long pid = strtol(d->d_name, &end, 10);
 
-		if (*end || pid <= 0 || d->d_name[0] == '0')
+		if (*end || pid <= 0 || d->d_name[0] == '0' || (size_t)pid >= c->npids)
+			continue;
+		if (n == cap) {
+			struct kattr_rgproc *t;
+
+			cap = cap ? cap * 2 : 512;
+			t = realloc(ps, cap * sizeof(*ps));
+			if (!t) {
+				closedir(dir);
+				free(ps);
+				return -ENOMEM;
+			}
+			ps = t;
+		}
+		if (kattr_rgproc_read((pid_t)pid, kattr_rgconf_needs(c->conf), &ps[n]) < 0 ||
+		    ps[n].kthread)
 			continue;
 		n++;
-		if (classify(c, (pid_t)pid, why, 0, &u) || since == UINT64_MAX ||
-		    u.start < since)
-			continue;
-		if (nu == cap) {
-			struct unmatched *t;
-
-			cap = cap ? cap * 2 : 256;
-			t = realloc(um, cap * sizeof(*um));
-			if (!t)
-				break;
-			um = t;
-		}
-		um[nu++] = u;
 	}
 	closedir(dir);
 	/* Parents start before their children: oldest first. */
-	if (nu)
-		qsort(um, nu, sizeof(*um), by_start);
-	for (size_t i = 0; i < nu; i++) {
-		unsigned int g = grp_get(c, um[i].ppid);
+	qsort(ps, n, sizeof(*ps), by_start);
+	for (size_t i = 0; i < n; i++) {
+		struct pnode *x = node(c, ps[i].pid);
 
-		if (g)
-			inherit(c, um[i].pid, um[i].ppid, g - 1, 0, 0);
+		if (!(x->flags & PN_LIVE) || !same_start(x->start, (uint32_t)ps[i].starttime)) {
+			node_new(c, ps[i].pid, 0, (uint32_t)ps[i].starttime);
+			unseen += !fresh;
+		} else if (!x->start) {
+			x->start = (uint32_t)ps[i].starttime;
+		}
+		x->seen = 1;
 	}
-	free(um);
-	vlog(c, "scan (%s): %zu processes, %lu moved", why, n, c->moved - before);
+	/* Those without a known parent (new ones) get the one of /proc. */
+	for (size_t i = 0; i < n; i++)
+		if (!node(c, ps[i].pid)->parent)
+			link_node(c, ps[i].pid, ps[i].ppid);
+	/* Gone unseen: their children descend from their parents. */
+	for (size_t pid = 1; !fresh && pid < c->npids; pid++) {
+		struct pnode *x = &c->node[pid];
+
+		if ((x->flags & PN_LIVE) && !x->seen)
+			node_exit(c, (pid_t)pid);
+	}
+	for (size_t i = 0; i < n; i++)
+		node(c, ps[i].pid)->seen = 0;
+	/* The rules first, then the descendants of each process in a group
+	 * follow it, down to those the rules put elsewhere. */
+	for (size_t i = 0; i < n; i++) {
+		struct pnode *x = node(c, ps[i].pid);
+		int r = kattr_rgconf_match(c->conf, &ps[i]);
+
+		if (r >= 0) {
+			x->grp = (uint16_t)(kattr_rgconf_find_group(c->conf, c->conf->rules[r].group) -
+					    c->conf->groups + 1);
+			x->flags |= PN_OWN;
+		} else if (fresh) {
+			x->flags &= (uint8_t)~PN_OWN;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct pnode *x = node(c, ps[i].pid);
+
+		if (x->grp && ((x->flags & PN_OWN) || !grp_get(c, x->parent)))
+			sweep(c, ps[i].pid, false);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct pnode *x = node(c, ps[i].pid);
+		char reason[96];
+		int r;
+
+		if (!x->grp)
+			continue;
+		r = kattr_rgconf_match(c->conf, &ps[i]);
+		if (r >= 0)
+			snprintf(reason, sizeof(reason), "rule %d (%s:%u, %s)", r + 1,
+				 c->file, c->conf->rules[r].line, why);
+		else
+			snprintf(reason, sizeof(reason), "descendant of %d (%s)",
+				 (int)x->parent, why);
+		move(c, ps[i].pid, ps[i].comm, x->grp - 1U, reason);
+	}
+	free(ps);
+	if (fresh)
+		vlog(c, "scan (%s): %zu processes, %lu moved", why, n, c->moved - before);
+	else
+		tool_warn("resynchronised from /proc (%s): %zu processes, %zu started unseen, %lu moved",
+			  why, n, unseen, c->moved - before);
 	return 0;
-}
-
-/* The time events may have been lost from, in clock ticks after boot. */
-static uint64_t lost_since(const struct cls *c)
-{
-	struct timespec mono, boot;
-	long hz = sysconf(_SC_CLK_TCK);
-	int64_t off, t;
-
-	if (hz <= 0)
-		hz = 100;
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	clock_gettime(CLOCK_BOOTTIME, &boot);
-	off = (int64_t)(boot.tv_sec - mono.tv_sec) * 1000000000LL +
-	      (boot.tv_nsec - mono.tv_nsec);
-	/* A second before the last event seen: the kernel's order across
-	 * CPUs is not exact, and start times are in ticks. */
-	t = (int64_t)c->last_ev_ts + off - 1000000000LL;
-	if (!c->last_ev_ts || t < 0)
-		return 0;
-	return (uint64_t)t / (uint64_t)(1000000000LL / hz);
 }
 
 /* ---- events ---------------------------------------------------------- */
@@ -411,7 +580,8 @@ static uint64_t lost_since(const struct cls *c)
 static int on_event(const struct kattr_procev *ev, void *data)
 {
 	struct cls *c = data;
-	unsigned int g;
+	struct pnode *n;
+	char why[64], comm[17];
 
 	if (ev->timestamp_ns)
 		c->last_ev_ts = ev->timestamp_ns;
@@ -422,35 +592,38 @@ static int on_event(const struct kattr_procev *ev, void *data)
 				  strerror((int)ev->ack_err));
 		break;
 	case KATTR_PROCEV_FORK:
+		/* A new thread is in its process's group; a process forked
+		 * by any thread is the process's child. */
 		if (ev->pid != ev->tgid)
-			break;	/* a thread: cgroup.procs moves whole processes */
-		g = grp_get(c, ev->parent_tgid);
-		if (g) {
-			inherit(c, ev->tgid, ev->parent_tgid, g - 1, ev->timestamp_ns, 0);
-		} else {
-			struct fork_ent *f = &c->ring[c->ring_next++ % RING_SIZE];
-
-			f->child = ev->tgid;
-			f->parent = ev->parent_tgid;
-			f->ts = ev->timestamp_ns;
-		}
+			break;
+		n = node_new(c, ev->tgid, ev->parent_tgid, ev_ticks(c, ev->timestamp_ns));
+		if (!n || !grp_get(c, ev->parent_tgid))
+			break;
+		n->grp = (uint16_t)grp_get(c, ev->parent_tgid);
+		comm_of(ev->tgid, comm);
+		snprintf(why, sizeof(why), "child of %d (fork)", (int)ev->parent_tgid);
+		move(c, ev->tgid, comm, n->grp - 1U, why);
 		break;
 	case KATTR_PROCEV_EXEC:
-		classify(c, ev->tgid, "exec", ev->timestamp_ns, NULL);
+		classify(c, ev->tgid, "exec");
 		break;
 	case KATTR_PROCEV_UID:
-		classify(c, ev->tgid, "uid change", ev->timestamp_ns, NULL);
+		classify(c, ev->tgid, "uid change");
 		break;
 	case KATTR_PROCEV_GID:
-		classify(c, ev->tgid, "gid change", ev->timestamp_ns, NULL);
+		classify(c, ev->tgid, "gid change");
 		break;
 	case KATTR_PROCEV_COMM:
 		if (ev->pid == ev->tgid)
-			classify(c, ev->tgid, "comm change", ev->timestamp_ns, NULL);
+			classify(c, ev->tgid, "comm change");
 		break;
 	case KATTR_PROCEV_EXIT:
-		if (ev->pid == ev->tgid)
-			grp_set(c, ev->tgid, 0);
+		n = node(c, ev->tgid);
+		/* Not a process that reused the pid since (after a rescan). */
+		if (ev->pid == ev->tgid && n && (n->flags & PN_LIVE) &&
+		    (!n->start || !ev->timestamp_ns ||
+		     (int32_t)(n->start - ev_ticks(c, ev->timestamp_ns)) <= START_SLACK))
+			node_exit(c, ev->tgid);
 		break;
 	default:
 		break;
@@ -458,13 +631,22 @@ static int on_event(const struct kattr_procev *ev, void *data)
 	return 0;
 }
 
-/* After lost events: a bigger buffer, then look at everything again. */
+/* After lost events: a bigger buffer, then resynchronise from /proc. */
 static void recover(struct cls *c, uint64_t lost, bool overflow)
 {
 	int before = kattr_procev_rcvbuf(c->ev) / 2, after, r;
 
-	r = kattr_procev_grow(c->ev, c->rcvbuf_max);
-	after = kattr_procev_rcvbuf(c->ev) / 2;
+	/* At least the default size at once: each overflow is a window in
+	 * which a process can be forked and orphaned unseen. */
+	after = before;
+	do {
+		int prev = after;
+
+		r = kattr_procev_grow(c->ev, c->rcvbuf_max);
+		after = kattr_procev_rcvbuf(c->ev) / 2;
+		if (after <= prev)
+			break;
+	} while (r == 0 && after < RCVBUF_DEFAULT);
 	if (overflow)
 		tool_warn("process events were lost (the %d KiB receive buffer overflowed): %s, rescanning",
 			  before / 1024, r == 0 && after > before ?
@@ -475,7 +657,7 @@ static void recover(struct cls *c, uint64_t lost, bool overflow)
 			  "buffer grown" : "buffer at its maximum");
 	if (after > before)
 		vlog(c, "receive buffer now %d KiB", after / 1024);
-	scan(c, "after lost events", lost_since(c));
+	scan(c, "after lost events", false);
 }
 
 /* Check that every rule's group exists; err gets why not. */
@@ -524,7 +706,7 @@ static void reload(struct cls *c)
 	c->conf = n;
 	tool_warn("reloaded %zu rule%s from %s", n->nrules, n->nrules == 1 ? "" : "s",
 		  c->file);
-	scan(c, "reload", UINT64_MAX);
+	scan(c, "reload", true);
 }
 
 static int loop(struct cls *c)
@@ -590,6 +772,57 @@ out:
 	return ret;
 }
 
+/*
+ * One daemon per hierarchy: an exclusive flock(2) on
+ * /run/rgctl/classify.DEV.lock (the directory: $RGCTL_RUNDIR if set) (DEV: the hierarchy's device numbers,
+ * whatever --root), held for the daemon's life and released by the
+ * kernel when it ends, however it ends; the file holds its pid.  A
+ * second daemon exits 1 naming the first.  Returns the descriptor.
+ */
+static int take_lock(struct cls *c)
+{
+	struct stat st;
+	char name[64], held[32] = "";
+	const char *mnt = kattr_mount_path(kattr_rg_mount(c->rg));
+	const char *rundir = getenv("RGCTL_RUNDIR");
+	int dir, fd, n;
+
+	if (!rundir || !*rundir)
+		rundir = LOCK_DIR;
+	if (fstat(kattr_mount_fd(kattr_rg_mount(c->rg)), &st) < 0)
+		tool_die(EXIT_FAIL, "cannot lock the hierarchy at %s: %s", mnt,
+			 strerror(errno));
+	if (mkdir(rundir, 0755) < 0 && errno != EEXIST)
+		tool_die(EXIT_FAIL, "cannot create %s for the daemon's lock: %s",
+			 rundir, strerror(errno));
+	dir = open(rundir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dir < 0)
+		tool_die(EXIT_FAIL, "cannot open %s (the daemon's lock): %s", rundir,
+			 errno == ELOOP || errno == ENOTDIR ? "not a directory" : strerror(errno));
+	snprintf(name, sizeof(name), "classify.%u-%u.lock", major(st.st_dev),
+		 minor(st.st_dev));
+	fd = openat(dir, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
+	close(dir);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		tool_die(EXIT_FAIL, "cannot open the lock %s/%s: %s", rundir, name,
+			 fd < 0 ? strerror(errno) : "not a regular file");
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno != EWOULDBLOCK)
+			tool_die(EXIT_FAIL, "cannot lock %s/%s: %s", rundir, name,
+				 strerror(errno));
+		n = (int)pread(fd, held, sizeof(held) - 1, 0);
+		held[n > 0 ? n : 0] = '\0';
+		held[strcspn(held, "\n")] = '\0';
+		tool_die(EXIT_FAIL, "another classify daemon (pid %s) runs on the hierarchy of %s (lock %s/%s)",
+			 held[0] ? held : "unknown", mnt, rundir, name);
+	}
+	n = snprintf(held, sizeof(held), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, held, (size_t)n, 0) != n)
+		tool_warn("cannot write the pid to %s/%s: %s", rundir, name,
+			  strerror(errno));
+	return fd;
+}
+
 static int run_classify(struct rgctl *ctx, int argc, char **argv)
 {
 	enum { OPT_ONCE = OPT_CMD_FIRST + 4, OPT_RCVBUF };
@@ -605,7 +838,7 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 	int verbose = 0;
 	long rcvbuf = RCVBUF_DEFAULT;
 	char err[1024], *end;
-	int opt, ret;
+	int opt, ret, lock;
 
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
@@ -643,6 +876,7 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 	c->rcvbuf_max = RCVBUF_MAX;
 	if (check_groups(c, c->conf, err, sizeof(err)) < 0)
 		tool_die(EXIT_FAIL, "%s", err);
+	lock = take_lock(c);
 	if (!once) {
 		/* Subscribe before the scan, so nothing starts unseen. */
 		ret = kattr_procev_open((int)rcvbuf, &c->ev);
@@ -655,7 +889,7 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 		vlog(c, "listening to process events, receive buffer %d KiB",
 		     kattr_procev_rcvbuf(c->ev) / 2048);
 	}
-	ret = scan(c, "start", UINT64_MAX);
+	ret = scan(c, "start", true);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot scan /proc: %s", strerror(-ret));
 	if (once)
@@ -665,7 +899,9 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 	kattr_procev_close(c->ev);
 	close_fds(c);
 	kattr_rgconf_free(c->conf);
-	free(c->grp);
+	free(c->node);
+	free(c->stack);
 	free(c);
+	close(lock);
 	return ret;
 }

@@ -1,5 +1,5 @@
-# Shared by the issue-4 shell tests: a private cgroup v1 cpu subtree used
-# as rgctl's --root, processes to clean up, and a trap that leaves nothing
+# Shared by the issue-4 shell tests: a private subtree of the cgroup v1 cpu
+# hierarchy (or, with "v2", of the cgroup v2 one) used as rgctl's --root, processes to clean up, and a trap that leaves nothing
 # behind (processes killed, groups removed deepest first).
 . "$SRC_DIR/tests/cli/lib.sh"
 RGCTL=$(tool_path rgctl)
@@ -13,11 +13,27 @@ cpu_mount() {
 	awk '{ for (i = 7; $i != "-"; i++); if ($(i+1) == "cgroup" && ("," $(i+3) ",") ~ /,cpu,/) { print $5; exit } }' /proc/self/mountinfo
 }
 
-rgd_setup() {	# rgd_setup NAME: root, cgroup v1 cpu, a unique subtree
+# The cgroup v2 hierarchy, from mountinfo.
+v2_mount() {
+	awk '{ for (i = 7; $i != "-"; i++); if ($(i+1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo
+}
+
+# rgd_setup NAME [v1|v2]: root, the hierarchy (v1: cpu, the default; v2:
+# any controllers, membership is enough), a unique subtree
+rgd_setup() {
 	require_root "$1 writes to cgroupfs"
-	CPU=$(cpu_mount)
-	[ -n "$CPU" ] || skip_test "no cgroup v1 cpu hierarchy mounted"
+	case ${2:-v1} in
+	v1)	CPU=$(cpu_mount)
+		[ -n "$CPU" ] || skip_test "no cgroup v1 cpu hierarchy mounted" ;;
+	v2)	CPU=$(v2_mount)
+		[ -n "$CPU" ] || skip_test "no cgroup v2 hierarchy mounted" ;;
+	*)	echo "rgd_setup: unknown hierarchy '$2'"; exit 1 ;;
+	esac
+	echo "on $CPU (${2:-v1})"
 	WORK=$(mktemp -d)
+	# classify's one-daemon-per-hierarchy lock: private to the test, so
+	# tests (and other checkouts' tests) can run side by side
+	export RGCTL_RUNDIR="$WORK/run"
 	ROOT="$CPU/rgdtest.$1.$$.$RANDOM"
 	mkdir "$ROOT" || skip_test "cannot create a group under $CPU"
 	trap rgd_cleanup EXIT

@@ -5,8 +5,9 @@
 # end up in the group.  Run twice: with the default receive buffer, and
 # with a tiny one, which overflows (ENOBUFS): the daemon must say so,
 # grow the buffer, rescan and still miss nothing.
+# storm.sh [v1|v2 [SHORT LONG]]: the hierarchy, the processes.
 . "$SRC_DIR/tests/rgdaemon/rgd_lib.sh"
-rgd_setup storm
+rgd_setup storm "${1:-v1}"
 needs_libconfig
 needs_libmnl
 cd "$WORK" || exit 1
@@ -14,8 +15,8 @@ mkdir "$ROOT/storm"
 tag=$$
 cp "$HELPER" "./rgdS$tag"
 printf 'groups = ({ name = "storm"; });\nrules = ({ group = "storm"; comm = "rgdS%s"; });\n' "$tag" >s.conf
-SHORT=${RGD_STORM_SHORT:-3000}
-LONG=${RGD_STORM_LONG:-200}
+SHORT=${2:-${RGD_STORM_SHORT:-3000}}
+LONG=${3:-${RGD_STORM_LONG:-200}}
 
 storm_round() {	# storm_round LABEL [classify options...]
 	local label=$1 daemon pids missing=0 p i
@@ -51,7 +52,7 @@ storm_round() {	# storm_round LABEL [classify options...]
 storm_round default
 storm_round tiny --rcvbuf 1 -v
 expect_match "$(cat daemon.tiny.log)" "process events were lost \\(the [0-9]+ KiB receive buffer overflowed\\)|process events were lost \\(sequence gap\\)" "overflow reported"
-expect_match "$(cat daemon.tiny.log)" "scan \\(after lost events\\)" "rescan after the overflow"
+expect_match "$(cat daemon.tiny.log)" "resynchronised from /proc \\(after lost events\\): [0-9]+ processes, [0-9]+ started unseen" "resync after the overflow"
 expect_match "$(cat daemon.tiny.log)" "receive buffer now [0-9]+ KiB" "buffer grown"
 [ "$T_FAILS" = 0 ] || { echo "--- tiny log"; tail -20 daemon.tiny.log; }
 finish
