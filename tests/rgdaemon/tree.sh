@@ -85,7 +85,7 @@ tree_round() {	# tree_round LABEL stop|storm [classify options...]
 		"$HELPER" storm "$SHORT" 0 x 1 & storm=$!
 	fi
 	for ((i = 0; i < TREES; i++)); do
-		"./rgdT$tag" rtree $((SEED * 1000 + i)) 3 tree 9 40 1 & PIDS+=($!)
+		"./rgdT$tag" rtree $((SEED * 1000 + i)) 3 tree 9 120 1 & PIDS+=($!)
 	done
 	exec 9>&-
 	[ -n "$storm" ] && wait $storm
