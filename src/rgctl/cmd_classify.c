@@ -284,6 +284,12 @@ static int attach(struct cls *c, pid_t pid, size_t gi)
 	return 0;
 }
 
+/* The file a rule was written in: an @include'd file or the configuration. */
+static const char *rule_file(const struct kattr_rgconf *conf, size_t r)
+{
+	return conf->rules[r].file ? conf->rules[r].file : conf->file;
+}
+
 /*
  * Put process pid into group (index gi) unless it is there already.
  * Returns 1 when moved, 0 when it was there, -errno (logged unless the
@@ -429,7 +435,7 @@ static void classify(struct cls *c, pid_t pid, const char *reason)
 	gi = (size_t)(kattr_rgconf_find_group(c->conf, c->conf->rules[r].group) -
 		      c->conf->groups);
 	snprintf(why, sizeof(why), "rule %d (%s:%u, %s)", r + 1,
-		 c->file, c->conf->rules[r].line, reason);
+		 rule_file(c->conf, (size_t)r), c->conf->rules[r].line, reason);
 	moved = n->grp != gi + 1;
 	n->grp = (uint16_t)(gi + 1);
 	n->flags |= PN_OWN;
@@ -560,7 +566,8 @@ static int scan(struct cls *c, const char *why, bool fresh)
 		r = kattr_rgconf_match(c->conf, &ps[i]);
 		if (r >= 0)
 			snprintf(reason, sizeof(reason), "rule %d (%s:%u, %s)", r + 1,
-				 c->file, c->conf->rules[r].line, why);
+				 rule_file(c->conf, (size_t)r),
+				 c->conf->rules[r].line, why);
 		else
 			snprintf(reason, sizeof(reason), "descendant of %d (%s)",
 				 (int)x->parent, why);
@@ -669,7 +676,7 @@ static int check_groups(struct cls *c, const struct kattr_rgconf *conf,
 
 		if (ret < 0) {
 			snprintf(err, errsz, "%s:%u: rules[%zu].group: '%s': %s%s",
-				 conf->file, conf->rules[i].line, i + 1,
+				 rule_file(conf, i), conf->rules[i].line, i + 1,
 				 rgctl_q(conf->rules[i].group), rgctl_strerror(ret),
 				 ret == -ENOENT ? " (run 'rgctl apply' first)" : "");
 			return ret;

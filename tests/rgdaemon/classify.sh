@@ -35,6 +35,23 @@ expect_rc 0 "classify --once"
 in_group "$before" bycomm && ok || fail "--once did not move the running process"
 expect_match "$err" "moved $before \\(rgdc$tag\\) to 'bycomm': rule 1 \\(r.conf:3, start\\)" "--once log line"
 
+# A rule from an @include'd file is named by that file, in the log and in
+# errors.
+cat >inc.conf <<CONF
+groups = ({ name = "bycomm"; });
+@include "inc-rules.conf"
+CONF
+printf 'rules = ({ group = "bycomm"; comm = "rgdc%s"; });\n' "$tag" >inc-rules.conf
+"./rgdc$tag" 30 & PIDS+=($!)
+run "$RGCTL" --root "$ROOT" classify --once inc.conf
+expect_rc 0 "classify --once with @include"
+expect_match "$err" "rule 1 \\(inc-rules.conf:1, start\\)" "an included rule is named by its file"
+printf 'groups = ({ name = "nosuch"; });\n@include "inc-missing.conf"\n' >inc2.conf
+printf 'rules = ({ group = "nosuch"; comm = "x"; });\n' >inc-missing.conf
+run "$RGCTL" --root "$ROOT" classify --once inc2.conf
+expect_rc 1 "classify --once, a missing group in an included file"
+expect_match "$err" "inc-missing.conf:1: rules\\[1\\].group: 'nosuch'" "the missing group is named by the included file"
+
 # the daemon
 "$RGCTL" --root "$ROOT" classify -v r.conf 2>daemon.log & DAEMON=$!; PIDS+=($DAEMON)
 for ((i = 0; i < 50; i++)); do grep -q "scan (start)" daemon.log && break; sleep 0.1; done
