@@ -348,6 +348,7 @@ int lt_out_write(FILE *fp, enum lt_out_format f, const struct lt_out_meta *meta,
 {
 	int ret;
 
+	errno = 0;
 	switch (f) {
 	case LT_OUT_CSV:
 		ret = write_csv(fp, meta, rows, n);
@@ -358,7 +359,8 @@ int lt_out_write(FILE *fp, enum lt_out_format f, const struct lt_out_meta *meta,
 	default:
 		ret = write_text(fp, meta, rows, n);
 	}
+	/* The errno of the write that failed (EPIPE: the reader left). */
 	if (ret == 0 && (fflush(fp) == EOF || ferror(fp)))
-		ret = -EIO;
+		ret = errno ? -errno : -EIO;
 	return ret;
 }
