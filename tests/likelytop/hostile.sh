@@ -38,14 +38,14 @@ profile() {
 # --- 1. a counter that goes down is a reset, never a rate ----------------------
 # g goes from 1,829,768 down to 12 (the program restarted); f goes up by 10.
 for fmt in likely_prof annotated all; do
-	for out in json csv text; do
-		f=$tmp/p-$fmt-$out
+	for ofmt in json csv text; do
+		f=$tmp/p-$fmt-$ofmt
 		profile $fmt 1829768 100 >"$f"
 		( sleep 0.3; profile $fmt 12 110 >"$f.new"; mv "$f.new" "$f" ) &
-		run "$bin" -b -n 2 -d 0.8 -f "$f" --format $out
+		run "$bin" -b -n 2 -d 0.8 -f "$f" --format $ofmt
 		wait
-		expect_rc 0 "reset $fmt $out"
-		case $out in
+		expect_rc 0 "reset $fmt $ofmt"
+		case $ofmt in
 		json)
 			second=$(printf '%s\n' "$out" | sed -n 2p)
 			[ "$(printf '%s' "$second" | jq -c '.[] | select(.function == "g") | [.reset, has("rate")]')" = '[true,false]' ] && ok ||
