@@ -35,15 +35,29 @@ profile() {
 	esac
 }
 
+# run_swapped FILE NEW CMD...: run CMD (likelytop -n 2) and replace FILE by
+# NEW once the first snapshot is out, well before the second read; sets
+# $rc $out $err.
+run_swapped() {
+	local f=$1 new=$2 p
+	shift 2
+	"$@" >"$tmp/sw.out" 2>"$tmp/sw.err" &
+	p=$!
+	for _ in $(seq 1 400); do [ -s "$tmp/sw.out" ] && break; sleep 0.05; done
+	mv "$new" "$f"
+	wait $p
+	rc=$?
+	out=$(cat "$tmp/sw.out") err=$(cat "$tmp/sw.err")
+}
+
 # --- 1. a counter that goes down is a reset, never a rate ----------------------
 # g goes from 1,829,768 down to 12 (the program restarted); f goes up by 10.
 for fmt in likely_prof annotated all; do
 	for ofmt in json csv text; do
 		f=$tmp/p-$fmt-$ofmt
 		profile $fmt 1829768 100 >"$f"
-		( sleep 0.3; profile $fmt 12 110 >"$f.new"; mv "$f.new" "$f" ) &
-		run "$bin" -b -n 2 -d 0.8 -f "$f" --format $ofmt
-		wait
+		profile $fmt 12 110 >"$f.new"
+		run_swapped "$f" "$f.new" "$bin" -b -n 2 -d 1 -f "$f" --format $ofmt
 		expect_rc 0 "reset $fmt $ofmt"
 		case $ofmt in
 		json)
@@ -70,19 +84,17 @@ mkdir -p "$tmp/prof"
 sleep 30 &
 bg=$!
 profile likely_prof 3000000000 7 >"$tmp/prof/$bg"
-( sleep 0.3; profile likely_prof 5 9 >"$tmp/prof/.n"; mv "$tmp/prof/.n" "$tmp/prof/$bg" ) &
-run env LIKELY_PROF_DIR="$tmp/prof" "$bin" -b -n 2 -d 0.8 -p "$bg" --format json
-wait "$!"
+profile likely_prof 5 9 >"$tmp/prof/.n"
+run_swapped "$tmp/prof/$bg" "$tmp/prof/.n" env LIKELY_PROF_DIR="$tmp/prof" "$bin" -b -n 2 -d 1 -p "$bg" --format json
 expect_rc 0 "-p reset"
 [ "$(printf '%s\n' "$out" | sed -n 2p | jq -c '.[] | select(.function == "g") | [.reset, has("rate")]')" = '[true,false]' ] && ok ||
 	fail "-p: 3e9 -> 5 should be a reset: $out"
 # ... while /proc/likely_prof's 32-bit counters do wrap (a small step over 2^32).
 profile likely_prof 4294967290 7 >"$tmp/wrap"
-( sleep 0.3; profile likely_prof 5 9 >"$tmp/wrap.n"; mv "$tmp/wrap.n" "$tmp/wrap" ) &
-run "$bin" -b -n 2 -d 0.8 -f "$tmp/wrap" --format csv
-wait "$!"
-d=$(printf '%s\n' "$out" | awk -F, '$1 == 2 && $7 == "g" { print $11 "|" ($10 > 5 && $10 < 30) }')
-[ "$d" = "|1" ] && ok || fail "32-bit wrap of 11 events in 0.8 s: $out"
+profile likely_prof 5 9 >"$tmp/wrap.n"
+run_swapped "$tmp/wrap" "$tmp/wrap.n" "$bin" -b -n 2 -d 1 -f "$tmp/wrap" --format csv
+d=$(printf '%s\n' "$out" | awk -F, '$1 == 2 && $7 == "g" { print $11 "|" ($10 > 5 && $10 < 15) }')
+[ "$d" = "|1" ] && ok || fail "32-bit wrap of 11 events in 1 s: $out"
 
 # --- 2. names of any bytes: every format stays well-formed -----------------------
 # (The parser refuses control bytes and blanks in names; tests/likelytop/
