@@ -41,6 +41,7 @@ profile() {
 run_swapped() {
 	local f=$1 new=$2 p
 	shift 2
+	rm -f "$tmp/sw.out"	# not the last run's: poll this run's output
 	"$@" >"$tmp/sw.out" 2>"$tmp/sw.err" &
 	p=$!
 	for _ in $(seq 1 400); do [ -s "$tmp/sw.out" ] && break; sleep 0.05; done
