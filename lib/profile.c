@@ -240,6 +240,7 @@ static inline void likely_entry(struct kattr_prof_entry *e, bool likely,
 	e->constant = 0;
 	e->has_constant = false;
 	e->has_rate = false;
+	e->reset = false;
 	e->d_correct = e->d_incorrect = 0;
 	e->rate = 0;
 }
@@ -413,6 +414,7 @@ static void trace_entry(struct kattr_prof_entry *e, bool all, uint64_t a,
 	e->constant = c;
 	e->has_constant = !all;
 	e->has_rate = false;
+	e->reset = false;
 	e->d_correct = e->d_incorrect = 0;
 	e->rate = 0;
 }
@@ -867,17 +869,33 @@ bool kattr_prof_entry_is_wrong(const struct kattr_prof_entry *e)
 	return e->hint != KATTR_PROF_HINT_NONE && e->incorrect > e->correct;
 }
 
-uint64_t kattr_prof_counter_delta(uint64_t a, uint64_t b, unsigned int bits)
+/* b - a, or b with *reset set when the counter went down (see the header). */
+static inline uint64_t counter_step(uint64_t a, uint64_t b, unsigned int bits,
+				    bool *reset)
 {
+	uint64_t wrapped;
+
 	if (b >= a)
 		return b - a;
-	/* A 32-bit counter wrapped (it is not atomic, and 4294967295 is a
-	 * legal value); a 64-bit one does not wrap in practice, so a smaller
-	 * value means the site was reset (a module reloaded, a new process
-	 * with the same pid): count from zero. */
-	if (bits == 32 && a <= UINT32_MAX && b <= UINT32_MAX)
-		return (uint64_t)UINT32_MAX - a + 1 + b;
+	/* /proc/likely_prof's counters are 32-bit and not atomic: one can
+	 * wrap between two reads.  Every other source counts in 64 bits
+	 * (unsigned long in tracefs, uint64_t in user space) and does not
+	 * wrap in practice.  A step back of more than half the range is
+	 * no wrap (4,293,137,540 events in a second), it is a reset. */
+	if (bits == 32 && a <= UINT32_MAX && b <= UINT32_MAX) {
+		wrapped = (uint64_t)UINT32_MAX - a + 1 + b;
+		if (wrapped < (1ull << 31))
+			return wrapped;
+	}
+	*reset = true;
 	return b;
+}
+
+uint64_t kattr_prof_counter_delta(uint64_t a, uint64_t b, unsigned int bits)
+{
+	bool reset = false;
+
+	return counter_step(a, b, bits, &reset);
 }
 
 /* ---- matching sites between snapshots -------------------------------- */
@@ -947,16 +965,19 @@ static bool aligned(const struct kattr_profile *prev,
 static void diff_one(struct kattr_prof_entry *e, const struct kattr_prof_entry *o,
 		     unsigned int bits, double seconds)
 {
+	bool reset = false;
+
 	if (!o) {
 		e->d_correct = e->correct;
 		e->d_incorrect = e->incorrect;
 	} else {
-		e->d_correct = kattr_prof_counter_delta(o->correct, e->correct, bits);
-		e->d_incorrect = kattr_prof_counter_delta(o->incorrect, e->incorrect,
-							  bits);
+		e->d_correct = counter_step(o->correct, e->correct, bits, &reset);
+		e->d_incorrect = counter_step(o->incorrect, e->incorrect, bits,
+					      &reset);
 	}
-	e->rate = (double)e->d_incorrect / seconds;
-	e->has_rate = true;
+	e->reset = reset;
+	e->has_rate = !reset;
+	e->rate = reset ? 0 : (double)e->d_incorrect / seconds;
 }
 
 int kattr_profile_match(const struct kattr_profile *prev,
@@ -1028,6 +1049,7 @@ int kattr_profile_diff(const struct kattr_profile *prev,
 	if (!prev || prev->format != cur->format) {
 		for (size_t i = 0; i < cur->n; i++) {
 			cur->entries[i].has_rate = false;
+			cur->entries[i].reset = false;
 			cur->entries[i].d_correct = cur->entries[i].d_incorrect = 0;
 			cur->entries[i].rate = 0;
 		}

@@ -24,7 +24,7 @@
  * whatever order the destructors run in.
  *
  * Writing.  The first hit in a process opens the profile directory and
- * starts a thread that writes the snapshot to "<dir>/.<pid>.tmp" and
+ * starts a thread that writes the snapshot to a fresh "<dir>/.<pid>.tmp" (O_EXCL) and
  * renames it to "<dir>/<pid>" at once, every LIKELY_PROF_INTERVAL_MS
  * and at exit.  If the directory cannot be used, one line on stderr says
  * why and the program runs on.
@@ -281,9 +281,11 @@ static void lp_format_row(FILE *f, const struct likely_prof_site *s,
 		fputs(t > n ? "+unlikely " : " unlikely ", f);
 	else
 		fputs(t < n ? "-likely   " : " likely   ", f);
-	/* 32-bit columns, as the kernel's counters: they wrap. */
-	fprintf(f, "|%9u|%9u\t%s()@:%s@%d\n", (unsigned)t, (unsigned)n,
-		s->func, s->file, s->line);
+	/* The kernel's columns, but the full 64-bit counts: the kernel's
+	 * 32-bit counters wrapped, these do not (a reader then knows that a
+	 * count going down is a restart, never a wrap). */
+	fprintf(f, "|%9llu|%9llu\t%s()@:%s@%d\n", (unsigned long long)t,
+		(unsigned long long)n, s->func, s->file, s->line);
 }
 
 /* The whole snapshot as text (malloc'ed), newest first-hit first. */
@@ -351,28 +353,64 @@ LP_API int likely_prof_dump(int fd)
 	return r;
 }
 
-/* Write <dir>/.<pid>.tmp and rename it to <dir>/<pid>; lp_io_lock held. */
+/*
+ * Create a fresh temporary file in the profile directory: ".<pid>.tmp",
+ * or ".<pid>.<n>.tmp" when that name is taken.  Never opens what is
+ * already there (O_EXCL: a FIFO planted there would block us at exit,
+ * a symlink would be followed), never blocks (O_NONBLOCK), and never
+ * removes what it did not create.  The name is left in tmp.
+ */
+static int lp_create_tmp(pid_t pid, char *tmp, size_t size)
+{
+	struct timespec ts;
+	struct stat st;
+	unsigned long x;
+	int fd;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	x = (unsigned long)ts.tv_nsec ^ ((unsigned long)pid << 16);
+	for (int i = 0; i < 64; i++) {
+		if (i == 0) {
+			snprintf(tmp, size, ".%d.tmp", (int)pid);
+		} else {
+			x = x * 6364136223846793005UL + 1442695040888963407UL;
+			snprintf(tmp, size, ".%d.%lx.tmp", (int)pid, x >> 24);
+		}
+		fd = openat(lp_dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL |
+			    O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+		if (fd < 0 && errno == EEXIST)
+			continue;
+		if (fd < 0)
+			return -errno;
+		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+			close(fd);	/* cannot happen with O_EXCL: not ours */
+			return -EEXIST;
+		}
+		return fd;
+	}
+	return -EEXIST;
+}
+
+/* Write a temporary file and rename it to <dir>/<pid>; lp_io_lock held. */
 static int lp_save_locked(void)
 {
-	char tmp[32], name[32];
+	char tmp[48], name[32];
 	pid_t pid = getpid();
 	int fd, r;
 
 	if (lp_dirfd < 0)
 		return -EBADF;
-	snprintf(tmp, sizeof(tmp), ".%d.tmp", (int)pid);
 	snprintf(name, sizeof(name), "%d", (int)pid);
-	fd = openat(lp_dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-		    O_CLOEXEC, 0600);
+	fd = lp_create_tmp(pid, tmp, sizeof(tmp));
 	if (fd < 0)
-		return -errno;
+		return fd;
 	r = likely_prof_dump(fd);
 	if (close(fd) != 0 && r == 0)
 		r = -errno;
 	if (r == 0 && renameat(lp_dirfd, tmp, lp_dirfd, name) != 0)
 		r = -errno;
 	if (r < 0)
-		unlinkat(lp_dirfd, tmp, 0);
+		unlinkat(lp_dirfd, tmp, 0);	/* ours: created above */
 	return r;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,11 +113,31 @@ static void close_stdout(void)
 		_exit(EXIT_FAIL);
 }
 
+/*
+ * A standard descriptor started closed (`>&-`): hold its number with
+ * /dev/null opened the wrong way round, so that the next file opened does
+ * not become our standard output, and writing to it fails with EBADF as
+ * it would on the closed descriptor.
+ */
+static void hold_closed_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		int nfd;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		nfd = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+		if (nfd >= 0 && nfd != fd)
+			close(nfd);	/* a lower one was closed too: done above */
+	}
+}
+
 void tool_init(const char *name)
 {
 	int ret;
 
 	prog = name;
+	hold_closed_std_fds();
 	atexit(close_stdout);
 	ret = kattr_sysroot_from_env();
 	if (ret < 0)

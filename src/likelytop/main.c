@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -138,6 +139,12 @@ int lt_collect(struct lt_app *a)
 	}
 	ret = lt_model_update(&a->model, buf, len, lt_now(), &a->bad_rows);
 	a->last_err = ret;
+	if (ret == -EBADMSG) {
+		snprintf(a->status, sizeof(a->status),
+			 "%s: no valid rows: all %zu rows are malformed", a->src.name,
+			 a->bad_rows);
+		return ret;
+	}
 	if (ret < 0) {
 		snprintf(a->status, sizeof(a->status), "%s: %s", a->src.name,
 			 lt_strerror(ret));
@@ -329,6 +336,31 @@ static void parse_args(int argc, char **argv, struct lt_opts *o)
 		tool_usage_error("--iterations and --format need --batch");
 }
 
+/* "a symbolic link", "a FIFO"...: what is at path (not followed). */
+static const char *file_kind(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return "gone";
+	switch (st.st_mode & S_IFMT) {
+	case S_IFLNK:
+		return "a symbolic link";
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFDIR:
+		return "a directory";
+	case S_IFSOCK:
+		return "a socket";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	default:
+		return "not a regular file";
+	}
+}
+
 static void open_source(struct lt_app *a)
 {
 	struct lt_detect_report r;
@@ -345,6 +377,12 @@ static void open_source(struct lt_app *a)
 		if (ret == -ENOENT)
 			tool_die(EXIT_FAIL, "process %d: cannot tell where profiles are: set LIKELY_PROF_DIR (or XDG_RUNTIME_DIR or HOME)",
 				 (int)a->o.pid);
+		if (ret == -EINVAL)
+			tool_die(EXIT_FAIL, "%s is %s, not a regular file: refused (a profile is a file the profiled process writes)",
+				 a->src.path, file_kind(a->src.path));
+		if (ret < 0)
+			tool_die(EXIT_FAIL, "cannot read %s: %s", a->src.path,
+				 lt_strerror(ret));
 	} else if (a->o.exec_argv) {
 		/* The live view owns the terminal: the command's output would
 		 * garble it.  In batch mode it goes to our stderr, away from
@@ -391,13 +429,16 @@ static int batch_print(struct lt_app *a, unsigned long iter)
 		ret = lt_out_write(stdout, a->o.format, &meta, a->model.rows,
 				   a->model.nrows);
 	if (ret < 0) {
-		int e = errno;
-
+		/* _exit: the message is said once (not again at exit). */
 		cleanup();
-		if (ret == -EIO && e == EPIPE)	/* the reader left: no message */
+		if (ret == -EPIPE)	/* the reader left: no message */
 			_exit(EXIT_FAIL);
-		tool_die(EXIT_FAIL, "write error on standard output: %s",
-			 lt_strerror(ret == -EIO && e ? e : ret));
+		if (ret == -ENOMEM)
+			tool_warn("out of memory writing the output");
+		else
+			tool_warn("write error on standard output: %s",
+				  lt_strerror(ret));
+		_exit(EXIT_FAIL);
 	}
 	return 0;
 }
@@ -527,6 +568,9 @@ int main(int argc, char **argv)
 	setup_loop(&app);
 	atexit(cleanup);
 	open_source(&app);
+	/* User-space profiles count in 64 bits (likely_prof(3)): a count
+	 * going down is a restart, never a wrap. */
+	app.model.counters64 = app.src.kind == LT_SRC_USER;
 	status = app.o.batch ? run_batch(&app) : lt_view_run(&app);
 	cleanup();
 	return status;

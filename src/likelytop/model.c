@@ -81,6 +81,12 @@ int lt_model_update(struct lt_model *m, char *buf, size_t len,
 		return ret;
 	if (bad)
 		*bad = p->bad_rows;
+	if (!p->n && p->bad_rows) {	/* a header and garbage: nothing parses */
+		kattr_profile_free(p);
+		return -EBADMSG;
+	}
+	if (m->counters64)
+		p->counter_bits = 64;
 	m->format_changed = m->raw && m->raw->format != p->format;
 	ret = kattr_profile_diff(m->raw && now > m->t_raw ? m->raw : NULL, p,
 				 now - m->t_raw);
@@ -113,6 +119,7 @@ static bool zero_rates(struct kattr_profile *p)
 			continue;
 		changed = true;
 		e->has_rate = true;
+		e->reset = false;
 		e->d_correct = e->d_incorrect = 0;
 		e->rate = 0;
 	}

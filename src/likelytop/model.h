@@ -37,6 +37,8 @@ struct lt_model {
 	unsigned long generation;	/* snapshots taken */
 	enum kattr_prof_format prev_format;
 	bool format_changed;		/* the last update changed format */
+	bool counters64;		/* the source counts in 64 bits (user
+					 * space): a decrease is a reset */
 	const struct kattr_prof_entry **rows;	/* selected and sorted */
 	size_t nrows;
 	size_t sorted;			/* rows[0..sorted) are in order */
@@ -49,8 +51,9 @@ void lt_model_free(struct lt_model *m);
 /*
  * A new snapshot (buf: malloc'ed, len + 1 bytes, taken over) read at time
  * now: parse, diff against the previous one,
- * rebase on the zero base.  On a parse error (-ENODATA: nothing parses)
- * the previous snapshot stays.  *bad (if not NULL) gets the skipped rows.
+ * rebase on the zero base.  On a parse error (-ENODATA: nothing parses;
+ * -EBADMSG: rows, every one malformed) the previous snapshot stays.
+ * *bad (if not NULL) gets the skipped rows.
  */
 int lt_model_update(struct lt_model *m, char *buf, size_t len,
 		    double now, size_t *bad);

@@ -2,6 +2,7 @@
 /* likelytop batch output: text, CSV and JSON. */
 #include <errno.h>
 #include <json-c/json.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -108,6 +109,117 @@ static char *put_pad_dec1(char *p, double v, int width)
 	return p + n;
 }
 
+/*
+ * Names come from the profile as bytes: any byte but NUL and '\n' may be
+ * in them.  The length of the well-formed UTF-8 sequence at s (1 to 4),
+ * or 0 when s starts an invalid one (a stray continuation byte, an
+ * overlong form, a surrogate, beyond U+10FFFF, cut short).
+ */
+static size_t utf8_seq(const unsigned char *s)
+{
+	unsigned char c = s[0];
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) {
+		unsigned char lo = c == 0xe0 ? 0xa0 : 0x80;
+		unsigned char hi = c == 0xed ? 0x9f : 0xbf;
+
+		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		unsigned char lo = c == 0xf0 ? 0x90 : 0x80;
+		unsigned char hi = c == 0xf4 ? 0x8f : 0xbf;
+
+		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 &&
+		       (s[3] & 0xc0) == 0x80 ? 4 : 0;
+	}
+	return 0;
+}
+
+/* Plain printable ASCII only: nothing to escape (the usual case). */
+static bool plain(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+			return false;
+	return true;
+}
+
+/*
+ * Text: one line per row, and nothing the terminal would obey.  Control
+ * bytes (C0, DEL, C1) and bytes of invalid UTF-8 become \xNN (at most 4 bytes out per
+ * byte in); valid UTF-8 stays.
+ */
+static char *text_str(char *p, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (plain(s))
+		return stpcpy(p, s);
+	while (*u) {
+		size_t n = utf8_seq(u);
+
+		if (n == 2 && u[0] == 0xc2 && u[1] < 0xa0)
+			n = 0;		/* C1 controls (U+0080..U+009F) too */
+		if (n == 1 && *u >= 0x20 && *u != 0x7f) {
+			*p++ = (char)*u++;
+		} else if (n > 1) {
+			memcpy(p, u, n);
+			p += n;
+			u += n;
+		} else {
+			*p++ = '\\';
+			*p++ = 'x';
+			*p++ = hex[*u >> 4];
+			*p++ = hex[*u & 15];
+			u++;
+		}
+	}
+	*p = '\0';
+	return p;
+}
+
+/* Valid UTF-8: each byte of an invalid sequence becomes U+FFFD (at most
+ * 3 bytes out per byte in); everything else is copied.  NUL-terminated. */
+static char *utf8_str(char *p, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	while (*u) {
+		size_t n = utf8_seq(u);
+
+		if (n) {
+			memcpy(p, u, n);
+			p += n;
+			u += n;
+		} else {
+			memcpy(p, "\xef\xbf\xbd", 3);
+			p += 3;
+			u++;
+		}
+	}
+	*p = '\0';
+	return p;
+}
+
+static bool utf8_ok(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	while (*u) {
+		size_t n = *u < 0x80 ? 1 : utf8_seq(u);
+
+		if (!n)
+			return false;
+		u += n;
+	}
+	return true;
+}
+
 static bool is_all(const struct lt_out_meta *m)
 {
 	return m->format == KATTR_PROF_FMT_ALL;
@@ -116,7 +228,7 @@ static bool is_all(const struct lt_out_meta *m)
 static int write_text(FILE *fp, const struct lt_out_meta *meta,
 		      const struct kattr_prof_entry *const *rows, size_t n)
 {
-	char tbuf[64], *line = NULL;
+	char tbuf[64], *line = NULL, *source;
 	size_t cap = 0, wrong = 0;
 	struct tm tm;
 	time_t t = (time_t)meta->time;
@@ -125,9 +237,15 @@ static int write_text(FILE *fp, const struct lt_out_meta *meta,
 		wrong += kattr_prof_entry_is_wrong(rows[i]);
 	localtime_r(&t, &tm);
 	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", &tm);
+	/* The source is a file name: any bytes. */
+	source = malloc(4 * strlen(meta->source) + 1);
+	if (!source)
+		return -ENOMEM;
+	text_str(source, meta->source);
 	fprintf(fp, "likelytop - %s - %s (%s) - %zu sites, %zu shown, %zu wrong hints",
-		tbuf, meta->source, kattr_prof_format_name(meta->format),
+		tbuf, source, kattr_prof_format_name(meta->format),
 		meta->sites, n, wrong);
+	free(source);
 	if (meta->bad_rows)
 		fprintf(fp, ", %zu malformed rows skipped", meta->bad_rows);
 	fputs("\n\n", fp);
@@ -147,7 +265,8 @@ static int write_text(FILE *fp, const struct lt_out_meta *meta,
 			__builtin_prefetch(rows[i + 8]->function);
 			__builtin_prefetch(rows[i + 8]->file);
 		}
-		need = strlen(e->function) + strlen(e->file) + 128;
+		/* Escaping takes at most 4 bytes per byte. */
+		need = 4 * (strlen(e->function) + strlen(e->file)) + 128;
 		const char *h = kattr_prof_hint_name(e->hint);
 		size_t hl = strlen(h);
 		char *p;
@@ -175,13 +294,16 @@ static int write_text(FILE *fp, const struct lt_out_meta *meta,
 		*p++ = ' ';
 		p = put_pad_dec1(p, kattr_prof_entry_pct(e), 7);
 		*p++ = ' ';
-		p = put_pad_dec1(p, e->has_rate ? e->rate : -1, 9);
+		if (e->reset)	/* a counter went down: no rate */
+			p = stpcpy(p, "    reset");
+		else
+			p = put_pad_dec1(p, e->has_rate ? e->rate : -1, 9);
 		*p++ = ' ';
 		*p++ = ' ';
-		p = stpcpy(p, e->function);
+		p = text_str(p, e->function);
 		*p++ = ' ';
 		*p++ = ' ';
-		p = stpcpy(p, e->file);
+		p = text_str(p, e->file);
 		*p++ = ':';
 		p = put_u64(p, e->line);
 		*p++ = '\n';
@@ -217,18 +339,41 @@ static char *put_fixed(char *p, double v, int decimals)
 	return p;
 }
 
-/* RFC 4180: quote a field holding a comma, quote, CR or LF. */
+/*
+ * RFC 4180: quote a field holding a comma, quote, CR or LF (or starting
+ * or ending with a blank, which some readers trim), doubling quotes; and
+ * valid UTF-8 (U+FFFD for invalid bytes).  At most 3 bytes per byte.
+ */
 static char *csv_str(char *p, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n"))
+	size_t len = strlen(s);
+	bool quote = strpbrk(s, ",\"\r\n") ||
+		     (len && (s[0] == ' ' || s[0] == '\t' ||
+			      s[len - 1] == ' ' || s[len - 1] == '\t'));
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (!quote && plain(s))
 		return stpcpy(p, s);
-	*p++ = '"';
-	for (; *s; s++) {
-		if (*s == '"')
+	if (quote)
+		*p++ = '"';
+	while (*u) {
+		size_t n = utf8_seq(u);
+
+		if (n == 1 && *u == '"') {
 			*p++ = '"';
-		*p++ = *s;
+			*p++ = '"';
+		} else if (n) {
+			memcpy(p, u, n);
+			p += n;
+		} else {
+			memcpy(p, "\xef\xbf\xbd", 3);
+			p += 3;
+			n = 1;
+		}
+		u += n;
 	}
-	*p++ = '"';
+	if (quote)
+		*p++ = '"';
 	return p;
 }
 
@@ -239,7 +384,7 @@ static int write_csv(FILE *fp, const struct lt_out_meta *meta,
 	size_t cap = 0;
 
 	if (meta->iteration <= 1)
-		fputs("iteration,hint,correct,incorrect,miss_pct,constant,function,file,line,rate\n", fp);
+		fputs("iteration,hint,correct,incorrect,miss_pct,constant,function,file,line,rate,reset\n", fp);
 	for (size_t i = 0; i < n; i++) {
 		const struct kattr_prof_entry *e = rows[i];
 		double pct = kattr_prof_entry_pct(e);
@@ -252,8 +397,8 @@ static int write_csv(FILE *fp, const struct lt_out_meta *meta,
 			__builtin_prefetch(rows[i + 8]->function);
 			__builtin_prefetch(rows[i + 8]->file);
 		}
-		/* Quoting at most doubles a name. */
-		need = 2 * (strlen(e->function) + strlen(e->file)) + 192;
+		/* Quoting and U+FFFD take at most 3 bytes per byte. */
+		need = 3 * (strlen(e->function) + strlen(e->file)) + 192;
 		if (need > cap) {
 			char *nl = realloc(line, need);
 
@@ -286,6 +431,9 @@ static int write_csv(FILE *fp, const struct lt_out_meta *meta,
 		*p++ = ',';
 		if (e->has_rate)
 			p = put_fixed(p, e->rate, 3);
+		*p++ = ',';
+		if (e->reset)
+			*p++ = '1';
 		*p++ = '\n';
 		fwrite(line, 1, (size_t)(p - line), fp);
 	}
@@ -297,10 +445,39 @@ static int write_csv(FILE *fp, const struct lt_out_meta *meta,
  * One json-c object, refilled for each row and printed at once: a tree of
  * 200,000 objects cost more to allocate and free than to print.
  */
+/* s as valid UTF-8: s itself, or a repaired copy in *buf (grown). */
+static const char *json_name(const char *s, char **buf, size_t *cap)
+{
+	size_t need;
+
+	if (utf8_ok(s))
+		return s;
+	need = 3 * strlen(s) + 1;
+	if (need > *cap) {
+		char *nb = realloc(*buf, need);
+
+		if (!nb)
+			return NULL;
+		*buf = nb;
+		*cap = need;
+	}
+	utf8_str(*buf, s);
+	return *buf;
+}
+
+/*
+ * One json-c object, refilled for each row and printed at once: a tree of
+ * 200,000 objects cost more to allocate and free than to print.  json-c
+ * escapes control characters but passes bytes >= 0x80 through as they
+ * are: names are made valid UTF-8 first (U+FFFD for invalid bytes), so
+ * the output is always valid JSON.
+ */
 static int write_json(FILE *fp, const struct lt_out_meta *meta,
 		      const struct kattr_prof_entry *const *rows, size_t n)
 {
 	json_object *o = json_object_new_object();
+	char *fbuf = NULL, *lbuf = NULL;
+	size_t fcap = 0, lcap = 0;
 
 	(void)meta;
 	if (!o)
@@ -309,8 +486,12 @@ static int write_json(FILE *fp, const struct lt_out_meta *meta,
 	for (size_t i = 0; i < n; i++) {
 		const struct kattr_prof_entry *e = rows[i];
 		double pct = kattr_prof_entry_pct(e);
-		const char *text;
+		const char *text, *fn, *file;
 
+		fn = json_name(e->function, &fbuf, &fcap);
+		file = json_name(e->file, &lbuf, &lcap);
+		if (!fn || !file)
+			goto nomem;
 		if (json_object_object_add(o, "hint",
 			json_object_new_string(kattr_prof_hint_name(e->hint))) ||
 		    json_object_object_add(o, "correct", json_object_new_uint64(e->correct)) ||
@@ -319,13 +500,18 @@ static int write_json(FILE *fp, const struct lt_out_meta *meta,
 			pct >= 0 ? json_object_new_double(pct) : NULL) ||
 		    json_object_object_add(o, "constant", e->has_constant ?
 			json_object_new_uint64(e->constant) : NULL) ||
-		    json_object_object_add(o, "function", json_object_new_string(e->function)) ||
-		    json_object_object_add(o, "file", json_object_new_string(e->file)) ||
+		    json_object_object_add(o, "function", json_object_new_string(fn)) ||
+		    json_object_object_add(o, "file", json_object_new_string(file)) ||
 		    json_object_object_add(o, "line", json_object_new_int64(e->line)))
 			goto nomem;
 		if (!e->has_rate)
 			json_object_object_del(o, "rate");
 		else if (json_object_object_add(o, "rate", json_object_new_double(e->rate)))
+			goto nomem;
+		/* A counter went down (a restart): "reset": true, no rate. */
+		if (!e->reset)
+			json_object_object_del(o, "reset");
+		else if (json_object_object_add(o, "reset", json_object_new_boolean(1)))
 			goto nomem;
 		text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 						      JSON_C_TO_STRING_NOSLASHESCAPE);
@@ -337,9 +523,13 @@ static int write_json(FILE *fp, const struct lt_out_meta *meta,
 	}
 	fputs("]\n", fp);
 	json_object_put(o);
+	free(fbuf);
+	free(lbuf);
 	return 0;
 nomem:
 	json_object_put(o);
+	free(fbuf);
+	free(lbuf);
 	return -ENOMEM;
 }
 
@@ -348,6 +538,7 @@ int lt_out_write(FILE *fp, enum lt_out_format f, const struct lt_out_meta *meta,
 {
 	int ret;
 
+	errno = 0;
 	switch (f) {
 	case LT_OUT_CSV:
 		ret = write_csv(fp, meta, rows, n);
@@ -358,7 +549,8 @@ int lt_out_write(FILE *fp, enum lt_out_format f, const struct lt_out_meta *meta,
 	default:
 		ret = write_text(fp, meta, rows, n);
 	}
+	/* The errno of the write that failed (EPIPE: the reader left). */
 	if (ret == 0 && (fflush(fp) == EOF || ferror(fp)))
-		ret = -EIO;
+		ret = errno ? -errno : -EIO;
 	return ret;
 }

@@ -19,7 +19,8 @@ struct lt_out_meta {
 };
 
 int lt_out_parse(const char *name, enum lt_out_format *f);
-/* Write one iteration's rows; -EIO on a write error, -ENOMEM. */
+/* Write one iteration's rows; -errno of a failed write (-EPIPE, -ENOSPC,
+ * -EBADF; -EIO if unknown), -ENOMEM. */
 int lt_out_write(FILE *fp, enum lt_out_format f, const struct lt_out_meta *meta,
 		 const struct kattr_prof_entry *const *rows, size_t n);
 

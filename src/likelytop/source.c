@@ -208,8 +208,10 @@ int lt_source_pid(struct lt_source *s, pid_t pid, char *dir, size_t dirsize)
 	ret = set_user(s, dir, pid);
 	if (ret < 0)
 		return ret;
-	if (lstat(s->path, &st) < 0 || !S_ISREG(st.st_mode))
-		return -ENOENT;
+	if (lstat(s->path, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;		/* there, but not a regular file */
 	return 0;
 }
 

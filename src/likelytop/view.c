@@ -294,7 +294,9 @@ static void draw_row(struct view *v, int y, const struct kattr_prof_entry *e,
 	lt_fmt_count(c, sizeof(c), e->correct, 11);
 	lt_fmt_count(in, sizeof(in), e->incorrect, 11);
 	lt_fmt_pct(pct, sizeof(pct), kattr_prof_entry_pct(e));
-	if (e->has_rate)
+	if (e->reset)	/* a counter went down: a restart, no rate */
+		snprintf(rate, sizeof(rate), "reset");
+	else if (e->has_rate)
 		lt_fmt_rate(rate, sizeof(rate), e->rate);
 	else
 		snprintf(rate, sizeof(rate), "-");
@@ -428,7 +430,9 @@ static void draw_detail(struct view *v)
 		 "taken %" : "miss %", pct);
 	if (e->has_constant)
 		put(y++, 2, "constant    %llu", (unsigned long long)e->constant);
-	if (e->has_rate)
+	if (e->reset)
+		put(y++, 2, "last delta  counters went down (reset): no rate for this refresh");
+	else if (e->has_rate)
 		put(y++, 2, "last delta  +%llu correct, +%llu incorrect, %.1f/s",
 			 (unsigned long long)e->d_correct,
 			 (unsigned long long)e->d_incorrect, e->rate);

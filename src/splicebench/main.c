@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 
 #include "kattr/kattr.h"
 #include "sb.h"
@@ -335,11 +336,49 @@ static int run_all(struct sb_report *rep, struct sb_config *cfg)
 	for (i = 0; i < rep->nres; i++) {
 		const struct sb_result *r = &rep->res[i];
 
-		if (r->failed && !r->unsupported)
+		if (r->failed && !r->unsupported && !r->interrupted)
 			tool_warn("%s %s: %s", sb_mode_name(r->mode),
 				  sb_format_size(r->size, a, sizeof(a)), r->why);
 	}
+	if (sb_stop) {
+		int done = 0;
+
+		rep->interrupted = true;
+		for (i = 0; i < rep->nres; i++)
+			done += !rep->res[i].failed;
+		tool_warn("interrupted: %d of %d points measured, over the runs finished before SIGINT (the runs column says how many)",
+			  done, rep->nres);
+	}
 	return failed + ret;
+}
+
+/* SIGINT: finish the run in progress, then report what was measured.  A
+ * second SIGINT ends at once (SA_RESETHAND). */
+static void on_sigint(int sig)
+{
+	(void)sig;
+	sb_stop = 1;
+}
+
+static void catch_sigint(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sa.sa_flags = SA_RESETHAND | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
+
+/* --plot FILE: refuse a target that is not a regular file before measuring. */
+static void check_plot_target(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		tool_die(EXIT_FAIL, "refusing --plot %s: it is %s, not a regular file",
+			 path, sb_file_kind(path));
 }
 
 /* One message for every point that asked for huge pages and got none. */
@@ -417,16 +456,19 @@ int main(int argc, char **argv)
 		rep.facts.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
 	check_pipe_size(&cfg, &rep.facts, &rep.pipe_size_default);
 	if (cfg.consumer == SB_FILE) {
-		int fd = open(cfg.file_path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+		char why[sizeof(rep.res->why)];
+		int fd = sb_open_file_consumer(cfg.file_path, why, sizeof(why));
 
 		if (fd < 0)
-			tool_die(EXIT_FAIL, "cannot open %s: %s", cfg.file_path,
-				 strerror(errno));
+			tool_die(EXIT_FAIL, "--consumer file: %s", why);
 		close(fd);
 	}
+	if (plot)
+		check_plot_target(plot);
 	rep.res = calloc(SB_NMODES * SB_MAX_SIZES, sizeof(*rep.res));
 	if (!rep.res)
 		tool_die(EXIT_FAIL, "out of memory");
+	catch_sigint();
 	sb_run_baseline(&cfg, &rep.base);
 	failed = run_all(&rep, &cfg);
 	report_huge(&rep);
@@ -438,6 +480,8 @@ int main(int argc, char **argv)
 		status = EXIT_FAIL;
 	if (report_corruption(&rep))
 		status = EXIT_CORRUPT;
+	if (rep.interrupted)
+		status = 128 + SIGINT;
 	free(rep.res);
 	return status;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -80,8 +81,11 @@ static void table(const struct sb_report *rep)
 		       cfg->pin_producer, cfg->pin_consumer);
 	else
 		printf(", not pinned");
-	printf("%s%s\n\n", cfg->busy ? ", busy loop" : "",
+	printf("%s%s\n", cfg->busy ? ", busy loop" : "",
 	       cfg->unsafe_reuse ? ", UNSAFE buffer reuse" : "");
+	if (rep->interrupted)
+		printf("          INTERRUPTED (SIGINT): only the runs finished before it\n");
+	putchar('\n');
 
 	printf("%-20s %8s %8s %8s %7s\n", "memcpy baseline", "GB/s", "min", "max",
 	       "spread");
@@ -309,6 +313,8 @@ static void json(const struct sb_report *rep)
 	for (i = 0; i < rep->nres; i++)
 		json_object_array_add(res, json_result(rep, &rep->res[i]));
 	json_object_object_add(root, "results", res);
+	json_object_object_add(root, "interrupted",
+			       json_object_new_boolean(rep->interrupted));
 	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 					    JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
@@ -436,12 +442,50 @@ static void plot_script(FILE *gp, const struct sb_report *rep, bool svg)
 		rep->base.ram.median);
 }
 
+/*
+ * A new temporary file beside path, "<dir>/.<name>.XXXXXX": ours to
+ * remove.  Mode 0666 & ~umask, as a plain creat() would give.
+ */
+static int plot_tmp(const char *path, char **tmp)
+{
+	const char *slash = strrchr(path, '/');
+	int dlen = slash ? (int)(slash - path + 1) : 0;
+	mode_t um = umask(0);
+	int fd;
+
+	umask(um);
+	if (asprintf(tmp, "%.*s.%s.XXXXXX", dlen, path, slash ? slash + 1 : path) < 0) {
+		*tmp = NULL;
+		return -ENOMEM;
+	}
+	fd = mkostemp(*tmp, O_CLOEXEC);
+	if (fd < 0 || fchmod(fd, 0666 & ~um) < 0) {
+		int e = errno;
+
+		if (fd >= 0) {
+			close(fd);
+			unlink(*tmp);
+		}
+		free(*tmp);
+		*tmp = NULL;
+		return -e;
+	}
+	return fd;
+}
+
+/*
+ * gnuplot draws into a temporary file beside path, renamed over path only
+ * when it succeeded: a failure leaves path as it was, and nothing but our
+ * own temporary file is ever removed.  A path that is (or becomes) a
+ * symlink, device, FIFO or directory is refused, never written through.
+ */
 int sb_plot(const struct sb_report *rep, const char *path)
 {
 	posix_spawn_file_actions_t fa;
-	char *argv[] = { "gnuplot", NULL };
+	char *argv[] = { "gnuplot", NULL }, *tmp = NULL;
 	int fds[2], outfd, ret, status, i;
 	bool any = false;
+	struct stat st;
 	FILE *gp;
 	pid_t pid;
 
@@ -456,10 +500,16 @@ int sb_plot(const struct sb_report *rep, const char *path)
 			  "(Debian: apt-get install gnuplot-nox)", path);
 		return -ENOENT;
 	}
-	outfd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		tool_warn("refusing to draw %s: it is %s, not a regular file",
+			  path, sb_file_kind(path));
+		return -EINVAL;
+	}
+	outfd = plot_tmp(path, &tmp);
 	if (outfd < 0) {
-		ret = -errno;
-		tool_warn("cannot write %s: %s", path, strerror(errno));
+		ret = outfd;
+		tool_warn("cannot write %s: cannot create a temporary file beside it: %s",
+			  path, strerror(-ret));
 		return ret;
 	}
 	if (pipe2(fds, O_CLOEXEC) < 0) {
@@ -488,20 +538,38 @@ int sb_plot(const struct sb_report *rep, const char *path)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		tool_warn("cannot draw %s: gnuplot failed (see its message above)",
-			  path);
+		tool_warn("cannot draw %s: gnuplot failed (see its message above); %s is unchanged",
+			  path, path);
 		ret = -EIO;
 		goto out_unlink;
 	}
-	if (close(outfd) < 0) {
+	if (fsync(outfd) < 0 || close(outfd) < 0) {
 		ret = -errno;
-		tool_warn("cannot write %s: %s", path, strerror(errno));
-		unlink(path);
-		return ret;
+		outfd = -1;
+		tool_warn("cannot write %s: %s", path, strerror(-ret));
+		goto out_unlink;
 	}
+	outfd = -1;
+	/* Again, just before: rename() replaces the name, never writes
+	 * through it, but a device or FIFO planted meanwhile is not ours to
+	 * replace either. */
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		tool_warn("refusing to draw %s: it is %s, not a regular file",
+			  path, sb_file_kind(path));
+		ret = -EINVAL;
+		goto out_unlink;
+	}
+	if (rename(tmp, path) < 0) {
+		ret = -errno;
+		tool_warn("cannot write %s: %s", path, strerror(-ret));
+		goto out_unlink;
+	}
+	free(tmp);
 	return 0;
 out_unlink:
-	close(outfd);
-	unlink(path);
+	if (outfd >= 0)
+		close(outfd);
+	unlink(tmp);		/* our own temporary file, nothing else */
+	free(tmp);
 	return ret;
 }

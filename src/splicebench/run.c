@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -670,13 +671,81 @@ struct point {
 	struct sb_result *r;
 	int outfd;
 	struct sb_run *runs;
+	int done;		/* measured runs finished */
 	bool huge_ok;
 };
 
+volatile sig_atomic_t sb_stop;
+
+const char *sb_file_kind(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return "gone";
+	switch (st.st_mode & S_IFMT) {
+	case S_IFLNK:
+		return "a symbolic link";
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFDIR:
+		return "a directory";
+	case S_IFSOCK:
+		return "a socket";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	case S_IFREG:
+		return "a regular file";
+	default:
+		return "not a regular file";
+	}
+}
+
+int sb_open_file_consumer(const char *path, char *why, size_t whylen)
+{
+	struct stat st;
+	int fd, ret;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+		  O_CLOEXEC, 0666);
+	if (fd < 0) {
+		ret = -errno;
+		/* ELOOP: a symlink; ENXIO: a FIFO nobody reads; ENODEV,
+		 * EISDIR... : say what it is rather than the errno. */
+		if (ret == -ELOOP || ret == -ENXIO || ret == -EISDIR ||
+		    ret == -ENODEV || ret == -EOPNOTSUPP) {
+			snprintf(why, whylen, "refusing %s: it is %s, not a regular file",
+				 path, sb_file_kind(path));
+			return -EINVAL;
+		}
+		snprintf(why, whylen, "cannot open %s: %s", path, strerror(errno));
+		return ret;
+	}
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
+		close(fd);
+		snprintf(why, whylen, "cannot open %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(why, whylen, "refusing %s: it is %s, not a regular file",
+			 path, sb_file_kind(path));
+		return -EINVAL;
+	}
+	if (fcntl(fd, F_SETFL, 0) < 0) {	/* blocking writes from here */
+		ret = -errno;
+		close(fd);
+		snprintf(why, whylen, "cannot open %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	return fd;
+}
+
 static int point_open(const struct sb_config *cfg, struct point *p)
 {
-	const char *path = cfg->consumer == SB_FILE ? cfg->file_path : "/dev/null";
-
 	p->outfd = -1;
 	p->huge_ok = true;
 	p->runs = calloc((size_t)cfg->runs, sizeof(*p->runs));
@@ -684,14 +753,19 @@ static int point_open(const struct sb_config *cfg, struct point *p)
 		snprintf(p->r->why, sizeof(p->r->why), "out of memory");
 		return -ENOMEM;
 	}
-	if (cfg->consumer != SB_FILE && cfg->consumer != SB_NULL)
+	if (cfg->consumer == SB_FILE) {
+		p->outfd = sb_open_file_consumer(cfg->file_path, p->r->why,
+						 sizeof(p->r->why));
+		return p->outfd < 0 ? p->outfd : 0;
+	}
+	if (cfg->consumer != SB_NULL)
 		return 0;
-	p->outfd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+	p->outfd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (p->outfd < 0) {
 		int ret = -errno;
 
-		snprintf(p->r->why, sizeof(p->r->why), "cannot open %s: %s",
-			 path, strerror(errno));
+		snprintf(p->r->why, sizeof(p->r->why), "cannot open /dev/null: %s",
+			 strerror(errno));
 		return ret;
 	}
 	return 0;
@@ -740,19 +814,26 @@ int sb_run_points(const struct sb_config *cfg, struct sb_result *res, int n)
 	 * point, and so on, so that a busy spell on a shared machine is
 	 * spread over all points instead of spoiling one.
 	 */
-	for (run = -1; run < cfg->runs; run++) {
-		for (i = 0; i < n; i++) {
+	for (run = -1; run < cfg->runs && !sb_stop; run++) {
+		for (i = 0; i < n && !sb_stop; i++) {
 			if (res[i].failed)
 				continue;
 			if (point_run(cfg, &pts[i], run) < 0) {
 				res[i].failed = true;
 				failed++;
+			} else if (run >= 0) {
+				pts[i].done++;
 			}
 		}
 	}
 	for (i = 0; i < n; i++) {
+		if (!res[i].failed && !pts[i].done) {	/* sb_stop */
+			res[i].failed = res[i].interrupted = true;
+			snprintf(res[i].why, sizeof(res[i].why),
+				 "interrupted before its first run");
+		}
 		if (!res[i].failed) {
-			summarise(pts[i].runs, cfg->runs, &res[i]);
+			summarise(pts[i].runs, pts[i].done, &res[i]);
 			res[i].huge = cfg->huge && pts[i].huge_ok;
 		}
 		if (pts[i].outfd >= 0)
@@ -808,9 +889,10 @@ static void baseline_one(size_t len, uint64_t total, int runs,
 	memset(src, 'x', len);
 	memset(dst, 0, len);
 	(void)memcpy_run(dst, src, len, total);	/* warm-up */
-	for (i = 0; i < runs; i++)
+	for (i = 0; i < runs && !sb_stop; i++)
 		g[i] = memcpy_run(dst, src, len, total);
-	sb_stats_compute(g, runs, st);
+	if (i)		/* SIGINT: the runs done, or none */
+		sb_stats_compute(g, i, st);
 out:
 	free(src);
 	free(dst);

@@ -3,6 +3,7 @@
 #ifndef SPLICEBENCH_SB_H
 #define SPLICEBENCH_SB_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -107,6 +108,7 @@ struct sb_result {
 	bool huge_requested, huge;	/* huge: obtained for every buffer */
 	bool failed;			/* did not run (why says why) */
 	bool unsupported;		/* failed: the mode is not usable here */
+	bool interrupted;		/* failed: SIGINT came before its first run */
 	char why[160];			/* why it failed */
 	int runs;
 	struct sb_stats gbps;
@@ -129,15 +131,34 @@ struct sb_report {
 	struct sb_result *res;
 	int nres;
 	int pipe_size_default;		/* a fresh pipe's size */
+	bool interrupted;		/* SIGINT: only the runs done so far */
 };
 
 /* ---- run.c ----------------------------------------------------------- */
 
 /*
+ * Set by main()'s SIGINT handler: the run in progress ends, no further run
+ * starts, and each point keeps the runs it has.
+ */
+extern volatile sig_atomic_t sb_stop;
+
+/*
+ * Open the --consumer file:PATH target for writing, creating it (mode
+ * 0666 & ~umask) when missing: never through a symlink (O_NOFOLLOW),
+ * never blocking on a FIFO (O_NONBLOCK), and only a regular file (else
+ * -EINVAL, why naming what it is).  The fd, or -errno with why set.
+ */
+int sb_open_file_consumer(const char *path, char *why, size_t whylen);
+/* "a symbolic link", "a FIFO", ...: what is at path (not followed). */
+const char *sb_file_kind(const char *path);
+
+/*
  * Measure the points res[0..n) (mode and size set; those already marked
  * failed are skipped): a warm-up run of each, then cfg->runs rounds of
  * one run of each.  A point that cannot run is marked failed with
- * r->why set.  Returns how many points failed here, or -ENOMEM.
+ * r->why set.  When sb_stop is set, a point keeps the runs it finished
+ * (r->runs of them); one with none is marked failed, "interrupted".
+ * Returns how many points failed here, or -ENOMEM.
  */
 int sb_run_points(const struct sb_config *cfg, struct sb_result *res, int n);
 /* The memcpy baseline: cache-hot and from RAM. */

@@ -162,7 +162,35 @@ if [ "$(id -u)" = 0 ]; then
 	[ -z "$(ls -A "$o/likely_prof")" ] && ok || fail "foreign default: wrote into it"
 fi
 
-# 10. without LIKELY_PROF: no runtime linked, no file, nothing on stderr
+# 10. a FIFO or a symlink planted as the temporary file (a shared
+# LIKELY_PROF_DIR): the program exits promptly (SIGTERM blocked, as a
+# daemon may have it), the profile is written, the planted objects and the
+# symlink's target are untouched, and nothing else is left behind.
+for kind in fifo symlink dangling; do
+	d=$work/planted-$kind; mkdir "$d"
+	printf 'precious\n' >"$work/target-$kind"
+	run timeout -s KILL 10 env LIKELY_PROF_DIR="$d" LIKELY_PROF_INTERVAL_MS=20 sh -c '
+		case $1 in
+		fifo) mkfifo "$2/.$$.tmp" ;;
+		symlink) ln -s "$3" "$2/.$$.tmp" ;;
+		dangling) ln -s "$2/nowhere" "$2/.$$.tmp" ;;
+		esac
+		echo $$ >"$4"; trap "" TERM; exec "$5" run 200' sh "$kind" "$d" "$work/target-$kind" "$work/pid" "$P"
+	pid=$(cat "$work/pid")
+	expect_rc 0 "planted $kind: the program must exit by itself ($err)"
+	[ -z "$err" ] && ok || fail "planted $kind: stderr: $err"
+	grep -q "run_for()@" "$d/$pid" 2>/dev/null && ok || fail "planted $kind: no profile: $(ls -la "$d")"
+	case $kind in
+	fifo) [ -p "$d/.$pid.tmp" ] ;;
+	*) [ -L "$d/.$pid.tmp" ] ;;
+	esac && ok || fail "planted $kind: the planted object was replaced: $(ls -la "$d")"
+	[ "$(cat "$work/target-$kind")" = precious ] && ok || fail "planted $kind: the symlink's target was written"
+	[ ! -e "$d/nowhere" ] && ok || fail "planted $kind: created the dangling symlink's target"
+	[ "$(ls -A "$d" | sort | tr '\n' ' ')" = "$(printf '%s\n' ".$pid.tmp" "$pid" | sort | tr '\n' ' ')" ] && ok ||
+		fail "planted $kind: stray files: $(ls -A "$d")"
+done
+
+# 11. without LIKELY_PROF: no runtime linked, no file, nothing on stderr
 d=$work/plain; mkdir "$d"
 run env LIKELY_PROF_DIR="$d" "$T/lp_prog_plain" known
 expect_rc 0 "plain build"

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include "testutil.h"
 #include <likely_prof.h>
 
@@ -126,6 +127,70 @@ static void test_save_writes_pid_file(void **state)
 	free(want);
 }
 
+/* The counts are 64-bit and printed whole: 5,000,000,001 is not printed
+ * modulo 2^32 (705032705), so a reader never takes a restart for a wrap. */
+static void test_counts_are_64_bit(void **state)
+{
+	int line = 0;
+	char want[128];
+
+	for (int i = 0; i < 3; i++) {
+		line = __LINE__ + 1;
+		if (unlikely(i == 1))
+			sink++;
+	}
+	for (struct likely_prof_site *s = __start_likely_prof_sites;
+	     s < __stop_likely_prof_sites; s++)
+		if (s->line == line)
+			__atomic_fetch_add(&s->count[1], 5000000000ULL,
+					   __ATOMIC_RELAXED);
+	snprintf(want, sizeof(want),
+		 "\n+unlikely |5000000001|        2\ttest_counts_are_64_bit()@:%s@%d\n",
+		 __FILE__, line);
+	assert_non_null(strstr(dump(), want));
+}
+
+/*
+ * Objects planted where the temporary file goes (a shared
+ * LIKELY_PROF_DIR): a symlink is neither followed nor removed, a FIFO is
+ * not opened (it would block), and the profile is still written.
+ */
+static void test_save_beside_planted_objects(void **state)
+{
+	const char *dir = getenv("LIKELY_PROF_DIR");
+	char tmp[4096], path[4096], target[4096], buf[64];
+	struct stat st;
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s/.%d.tmp", dir, (int)getpid());
+	snprintf(path, sizeof(path), "%s/%d", dir, (int)getpid());
+	snprintf(target, sizeof(target), "%s/target", dir);
+	f = fopen(target, "w");
+	assert_non_null(f);
+	fputs("precious\n", f);
+	fclose(f);
+	for (int round = 0; round < 2; round++) {
+		unlink(path);
+		if (round == 0)
+			assert_int_equal(symlink(target, tmp), 0);
+		else
+			assert_int_equal(mkfifo(tmp, 0600), 0);
+		assert_int_equal(likely_prof_save(), 0);
+		assert_int_equal(lstat(tmp, &st), 0);
+		assert_true(round == 0 ? S_ISLNK(st.st_mode) : S_ISFIFO(st.st_mode));
+		assert_int_equal(lstat(path, &st), 0);
+		assert_true(S_ISREG(st.st_mode));
+		assert_true(st.st_size > 0);
+		unlink(tmp);
+	}
+	f = fopen(target, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "precious\n");
+	unlink(target);
+}
+
 static char *profile_dir;
 
 static int teardown(void **state)
@@ -140,6 +205,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format_matches_seed),
 		cmocka_unit_test(test_save_writes_pid_file),
+		cmocka_unit_test(test_counts_are_64_bit),
+		cmocka_unit_test(test_save_beside_planted_objects),
 	};
 
 	/* before the first hit: profiles go here, not to ~/.cache */

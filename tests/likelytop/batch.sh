@@ -80,9 +80,9 @@ run "$bin" -b -f "$lp" --format json --filter nothing-matches
 run "$bin" -b -f "$lp" --format csv -n 2 -d 0.05
 expect_rc 0 "csv output"
 printf '%s\n' "$out" >"$tmp/c"
-[ "$(head -1 "$tmp/c")" = "iteration,hint,correct,incorrect,miss_pct,constant,function,file,line,rate" ] && ok ||
+[ "$(head -1 "$tmp/c")" = "iteration,hint,correct,incorrect,miss_pct,constant,function,file,line,rate,reset" ] && ok ||
 	fail "csv header: $(head -1 "$tmp/c")"
-[ "$(awk -F, 'NR > 1 && NF != 10' "$tmp/c" | wc -l)" = 0 ] && ok || fail "csv: every row has 10 fields"
+[ "$(awk -F, 'NR > 1 && NF != 11' "$tmp/c" | wc -l)" = 0 ] && ok || fail "csv: every row has 11 fields"
 [ "$(awk -F, '$1 == 1 && $7 == "kfree" { print $3, $4, $9, $10 }' "$tmp/c")" = "67321 84123 3380 " ] && ok ||
 	fail "csv kfree row (iteration 1, no rate)"
 [ "$(awk -F, '$1 == 2 && $7 == "kfree" { print $10 }' "$tmp/c")" = "0.000" ] && ok ||

@@ -189,6 +189,16 @@ wait_for e "FUNCTION" "NO_COLOR run"
 T capture-pane -e -p -t e | grep -q $'\e\\[3[0-7]m' && fail "NO_COLOR: colours used" || ok
 keys e q
 
+# A counter that goes down (a restarted program): "reset", never a rate.
+printf 'Likely Profiling Results\n-likely   |     1000|  1829768\tgone_down()@:b.c@2\n' >"$tmp/reset"
+start r -d 0.3 -f "$tmp/reset"
+wait_for r "gone_down" "reset: the first snapshot"
+printf 'Likely Profiling Results\n-likely   |        3|       12\tgone_down()@:b.c@2\n' >"$tmp/reset.new"
+mv "$tmp/reset.new" "$tmp/reset"
+wait_for r " reset +gone_down" "live view: a counter that went down shows reset"
+keys r q
+wait_exit r 0
+
 # -p PID: the view says when the profiled process is gone.
 export LIKELY_PROF_DIR="$tmp/prof"
 "$here/fake_writer.sh" 6 0.2 &

@@ -78,7 +78,7 @@ batch branch_all '"\(.correct)/\(.incorrect)"' '300/100|600/200|900/300|'
 # is shared): rb_next's incorrect count moves 3000 a snapshot.
 run "$bin" -b -n 2 -d 0.2 -f "$mnt/branch_annotated" --format csv
 expect_rc 0 "csv with rates"
-rate=$(printf '%s\n' "$out" | awk -F, '$1 == 2 && $7 == "rb_next" { print $NF }')
+rate=$(printf '%s\n' "$out" | awk -F, '$1 == 2 && $7 == "rb_next" { print $10 }')
 awk -v r="${rate:-0}" 'BEGIN { exit !(r >= 3000 / 0.6 && r <= 3000 / 0.19) }' && ok ||
 	fail "rb_next rate '$rate', expected about 15000/s (3000 in 0.2 s)"
 

@@ -264,6 +264,100 @@ static void counter_wrap(void **state)
 	assert_int_equal(kattr_prof_counter_delta(4294967295ULL, 0, 32), 1);
 	/* A 64-bit counter going down was reset: count from zero. */
 	assert_int_equal(kattr_prof_counter_delta(100, 7, 64), 7);
+	/* A 32-bit one too, unless the step is a plausible wrap (< 2^31):
+	 * 1,829,768 -> 12 is a restart, not 4,293,137,540 new events. */
+	assert_int_equal(kattr_prof_counter_delta(1829768, 12, 32), 12);
+	assert_int_equal(kattr_prof_counter_delta(1u << 31, 0, 32), 0);
+	assert_int_equal(kattr_prof_counter_delta((1u << 31) + 1, 0, 32),
+			 (1u << 31) - 1);
+}
+
+/* Every step forward of less than 2^31 across the wrap is a wrap; every
+ * step back, and every longer one, is a reset (delta = the new count). */
+static void counter_wrap_or_reset(void **state)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+
+	(void)state;
+	for (int i = 0; i < 200000; i++) {
+		uint64_t a, d, b;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		a = x & UINT32_MAX;
+		d = (x >> 32) & ((1ull << 31) - 1);
+		b = (a + d) & UINT32_MAX;
+		assert_int_equal(kattr_prof_counter_delta(a, b, 32), d);
+		/* a step of at least 2^31 back is no wrap */
+		b = (a + d + (1ull << 31)) & UINT32_MAX;
+		if (b < a)
+			assert_int_equal(kattr_prof_counter_delta(a, b, 32), b);
+		/* 64 bits: any step back is a reset */
+		if (a + d < x)
+			assert_int_equal(kattr_prof_counter_delta(x, a + d, 64),
+					 a + d);
+	}
+}
+
+/* A counter that goes down (a program restarted, a file replaced): the
+ * site is marked reset and has no rate, in every format. */
+static void diff_reset(void **state)
+{
+	static const char *const before[] = {
+		"Likely Profiling Results\n"
+		" --------------------------------------------------------------------\n"
+		"[+- ] Type | # True | # False | Function:Filename@Line\n"
+		"-likely   |     1000|  1829768\tg()@:b.c@2\n"
+		" likely   |        5|        1\tf()@:a.c@1\n",
+		" correct incorrect  %        Function                  File              Line\n"
+		" ------- ---------  -        --------                  ----              ----\n"
+		"    1000  1829768  99 g                          b.c                  2\n"
+		"       5        1  16 f                          a.c                  1\n",
+		"   miss      hit    %        Function                  File              Line\n"
+		" ------- ---------  -        --------                  ----              ----\n"
+		"    1000  1829768  99 g                          b.c                  2\n"
+		"       5        1  16 f                          a.c                  1\n",
+	};
+	static const char *const after[] = {
+		"Likely Profiling Results\n"
+		" --------------------------------------------------------------------\n"
+		"[+- ] Type | # True | # False | Function:Filename@Line\n"
+		"-likely   |        3|       12\tg()@:b.c@2\n"
+		" likely   |        9|        2\tf()@:a.c@1\n",
+		" correct incorrect  %        Function                  File              Line\n"
+		" ------- ---------  -        --------                  ----              ----\n"
+		"       3       12  80 g                          b.c                  2\n"
+		"       9        2  18 f                          a.c                  1\n",
+		"   miss      hit    %        Function                  File              Line\n"
+		" ------- ---------  -        --------                  ----              ----\n"
+		"       3       12  80 g                          b.c                  2\n"
+		"       9        2  18 f                          a.c                  1\n",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(before) / sizeof(before[0]); i++) {
+		struct kattr_profile *pa = parse(before[i], 0), *pb = parse(after[i], 0);
+		const struct kattr_prof_entry *e = pb->entries;
+
+		assert_int_equal(pa->format, pb->format);
+		assert_int_equal(kattr_profile_diff(pa, pb, 1.0), 0);
+		assert_int_equal(pb->n, 2);
+		assert_true(e[0].reset);
+		assert_false(e[0].has_rate);
+		assert_true(e[0].rate == 0);
+		assert_int_equal(e[0].d_incorrect, 12);	/* since the reset */
+		assert_false(e[1].reset);
+		assert_true(e[1].has_rate);
+		assert_int_equal(e[1].d_incorrect, 1);
+		/* the next interval has a rate again */
+		assert_int_equal(kattr_profile_diff(pb, pa, 1.0), 0);
+		assert_false(pa->entries[0].reset);
+		assert_true(pa->entries[0].has_rate);
+		assert_true(pa->entries[1].reset);
+		kattr_profile_free(pa);
+		kattr_profile_free(pb);
+	}
 }
 
 static void diff_and_rates(void **state)
@@ -806,6 +900,8 @@ int main(void)
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(headerless_rows),
 		cmocka_unit_test(counter_wrap),
+		cmocka_unit_test(counter_wrap_or_reset),
+		cmocka_unit_test(diff_reset),
 		cmocka_unit_test(diff_and_rates),
 		cmocka_unit_test(diff_reordered),
 		cmocka_unit_test(every_sort),

@@ -32,7 +32,7 @@ rows=$(printf '%s\n' "$out" | awk -F, 'NR > 1 && NF == 20' | wc -l)
 run "$bin" "${small[@]}" --format json
 expect_rc 0 "json"
 keys=$(printf '%s' "$out" | jq -c 'keys')
-[ "$keys" = '["baseline","results","system"]' ] && ok || fail "json top level: $keys"
+[ "$keys" = '["baseline","interrupted","results","system"]' ] && ok || fail "json top level: $keys"
 need='["busy","consumer","cpu_s_per_gb","huge","max_gbps","median_gbps","min_gbps","mode","pipe_size","runs","size"]'
 miss=$(printf '%s' "$out" | jq -c --argjson need "$need" \
 	'[.results[] | $need - keys] | add | unique')

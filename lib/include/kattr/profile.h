@@ -47,6 +47,8 @@ struct kattr_prof_entry {
 	enum kattr_prof_hint hint;
 	bool has_constant;	/* the source records constant evaluations */
 	bool has_rate;		/* delta/rate are valid (see kattr_profile_diff) */
+	bool reset;		/* a counter went down since the previous
+				 * snapshot: no rate for this interval */
 	uint64_t correct;
 	uint64_t incorrect;
 	uint64_t constant;
@@ -124,7 +126,13 @@ KATTR_API double kattr_prof_entry_pct(const struct kattr_prof_entry *e);
 /* A hinted site whose hint was wrong more often than right. */
 KATTR_API bool kattr_prof_entry_is_wrong(const struct kattr_prof_entry *e);
 
-/* b - a for a counter of the given width (32 or 64 bits), wrap allowed. */
+/*
+ * b - a for a counter of the given width (32 or 64 bits).  A counter that
+ * went down was reset (a file replaced, a program restarted) and b is
+ * returned: only a 32-bit counter wraps, and only a step of less than
+ * half its range (2^31) is taken as a wrap (serial number arithmetic,
+ * RFC 1982); a larger one is a reset too.
+ */
 KATTR_API uint64_t kattr_prof_counter_delta(uint64_t a, uint64_t b,
 					    unsigned int bits);
 
@@ -139,8 +147,11 @@ KATTR_API int kattr_profile_match(const struct kattr_profile *prev,
 /*
  * Fill d_correct, d_incorrect, rate and has_rate of every entry of cur
  * from prev, taken seconds earlier (seconds > 0).  Sites new in cur count
- * from zero.  When prev is NULL or of another format, has_rate is
- * cleared everywhere.  -ENOMEM, -EINVAL.
+ * from zero.  A site whose counter went down (see
+ * kattr_prof_counter_delta()) gets reset set and has_rate cleared, its
+ * deltas being its counts since the reset.  When prev is NULL or of
+ * another format, has_rate and reset are cleared everywhere.  -ENOMEM,
+ * -EINVAL.
  */
 KATTR_API int kattr_profile_diff(const struct kattr_profile *prev,
 				 struct kattr_profile *cur, double seconds);

@@ -1,0 +1,155 @@
+/*
+ * likelytop's batch output under hostile names: random rows whose function
+ * and file names are random bytes (commas, quotes, CR, TAB, escape
+ * sequences, C1 controls, valid and invalid UTF-8, overlong forms,
+ * surrogates, cut-short sequences), random counts, rates and resets,
+ * printed in every format and checked by out_check.h: JSON parses with
+ * json-c's strict, UTF-8-validating tokener, CSV has 11 fields per record
+ * with RFC 4180 quoting, text has one line per row and no control byte.
+ * Plus the exact rendering of a reset and of the replacements.
+ */
+#include "testutil.h"
+#include <errno.h>
+#include <stdlib.h>
+#include "out_check.h"
+
+static uint64_t rng = 0x243f6a8885a308d3ULL;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* A random name: pieces chosen to break each format. */
+static void random_name(char *out, size_t cap)
+{
+	static const char *const pieces[] = {
+		"f", "do_thing", ",", "\"", "\"\"", "\r", "\t", " ", "\x1b[2J",
+		"\x7f", "\x01", "\xc2\x9b", "\xc3\xa9", "\xe2\x82\xac",
+		"\xf0\x9f\x98\x80", "\xff", "\xc0\xaf", "\xe0\x80\xaf",
+		"\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe2\x82", "\xf0\x9f",
+		"\x80", "\xbf", "\xc3", "a.c", "/", "\\", "\\x", "{}", "[",
+	};
+	size_t len = 0, k = next() % 8 + 1;
+
+	for (size_t i = 0; i < k; i++) {
+		const char *p = pieces[next() % (sizeof(pieces) / sizeof(pieces[0]))];
+		size_t l = strlen(p);
+
+		if (len + l + 1 > cap)
+			break;
+		memcpy(out + len, p, l);
+		len += l;
+	}
+	if (!len)
+		out[len++] = 'x';
+	out[len] = '\0';
+}
+
+static char *render(enum lt_out_format f, const struct lt_out_meta *meta,
+		    const struct kattr_prof_entry *const *rows, size_t n,
+		    size_t *len)
+{
+	char *buf = NULL;
+	FILE *fp = open_memstream(&buf, len);
+
+	assert_non_null(fp);
+	assert_int_equal(lt_out_write(fp, f, meta, rows, n), 0);
+	assert_int_equal(fclose(fp), 0);
+	return buf;
+}
+
+static void random_rows_well_formed(void **state)
+{
+	enum { N = 24 };
+	static char names[N][2][128];
+	struct kattr_prof_entry e[N];
+	const struct kattr_prof_entry *rows[N];
+	char why[256];
+
+	(void)state;
+	for (int round = 0; round < 3000; round++) {
+		size_t n = next() % (N + 1);
+		struct lt_out_meta meta = {
+			.source = round & 1 ? "prof\x1b]0;owned\x07\xff.txt" : "p",
+			.format = (enum kattr_prof_format)(next() % 3 + 1),
+			.iteration = next() % 3 + 1, .sites = n, .time = 0,
+		};
+
+		for (size_t i = 0; i < n; i++) {
+			memset(&e[i], 0, sizeof(e[i]));
+			random_name(names[i][0], sizeof(names[i][0]));
+			random_name(names[i][1], sizeof(names[i][1]));
+			e[i].function = names[i][0];
+			e[i].file = names[i][1];
+			e[i].hint = (enum kattr_prof_hint)(next() % 4);
+			e[i].correct = next() >> (next() % 64);
+			e[i].incorrect = next() >> (next() % 64);
+			e[i].has_constant = next() & 1;
+			e[i].constant = next() >> 40;
+			e[i].line = (unsigned int)next();
+			e[i].reset = next() % 4 == 0;
+			e[i].has_rate = !e[i].reset && (next() & 1);
+			e[i].rate = e[i].has_rate ? (double)(next() >> 20) / 7 : 0;
+			rows[i] = &e[i];
+		}
+		for (int f = LT_OUT_TEXT; f <= LT_OUT_JSON; f++) {
+			size_t len;
+			char *buf = render((enum lt_out_format)f, &meta, rows, n, &len);
+
+			if (lt_check_output((enum lt_out_format)f, &meta, buf, len,
+					    rows, n, why, sizeof(why)) < 0)
+				fail_msg("round %d, format %d: %s\n%.*s", round, f, why,
+					 (int)(len < 2000 ? len : 2000), buf);
+			free(buf);
+		}
+	}
+}
+
+/* The exact forms: a reset, \xNN in text, U+FFFD in CSV and JSON. */
+static void reset_and_replacements(void **state)
+{
+	struct kattr_prof_entry e = {
+		.hint = KATTR_PROF_HINT_LIKELY, .correct = 12, .incorrect = 3,
+		.reset = true, .d_incorrect = 3,
+		.function = "f\x1b[2J\xff", .file = "a,\"\xc3\xa9\".c", .line = 7,
+	};
+	const struct kattr_prof_entry *rows[] = { &e };
+	struct lt_out_meta meta = { .source = "s", .format = KATTR_PROF_FMT_LIKELY_PROF,
+				    .iteration = 2, .sites = 1 };
+	size_t len;
+	char *out;
+
+	(void)state;
+	out = render(LT_OUT_TEXT, &meta, rows, 1, &len);
+	assert_non_null(strstr(out, "    reset  f\\x1b[2J\\xff  a,\"\xc3\xa9\".c:7\n"));
+	free(out);
+	out = render(LT_OUT_CSV, &meta, rows, 1, &len);
+	assert_string_equal(out, "2,likely,12,3,20.00,,f\x1b[2J\xef\xbf\xbd,\"a,\"\"\xc3\xa9\"\".c\",7,,1\n");
+	free(out);
+	out = render(LT_OUT_JSON, &meta, rows, 1, &len);
+	assert_string_equal(out, "[{\"hint\":\"likely\",\"correct\":12,\"incorrect\":3,"
+			    "\"miss_pct\":20.0,\"constant\":null,"
+			    "\"function\":\"f\\u001b[2J\xef\xbf\xbd\",\"file\":\"a,\\\"\xc3\xa9\\\".c\","
+			    "\"line\":7,\"reset\":true}]\n");
+	free(out);
+	e.reset = false;
+	e.has_rate = true;
+	e.rate = 1.5;
+	out = render(LT_OUT_CSV, &meta, rows, 1, &len);
+	assert_non_null(strstr(out, ",7,1.500,\n"));
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(random_rows_well_formed),
+		cmocka_unit_test(reset_and_replacements),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
