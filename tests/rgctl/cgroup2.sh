@@ -224,6 +224,61 @@ r --json list "$M"
 expect_eq "$(json_get "$out" '[.groups[] | "\(.name)=\(.tasks)"] | join(",")')" "$M=1,$M/a=2" "--json list"
 r exec "$M/a" -- cat /proc/self/cgroup
 expect_match "$out" "^0::/$M/a$" "exec runs in the group"
+
+# rgctl_cgroup1's bad input on cgroup v2: refused before anything moves
+for bad in 0x10 010 0 -1 +5 "1 2" abc ""; do
+	r attach "$M" "$p1" "$bad"
+	expect_rc 1 "attach pid '$bad'"
+	expect_match "$err" "invalid pid" "attach '$bad' message"
+	in_file "$U/$M/cgroup.procs" "$p1" && fail "pid $p1 moved despite '$bad'" || ok
+done
+r attach "$M" 2
+expect_rc 1 "attach kthreadd"
+expect_match "$err" "cannot move pid 2 to '$M'" "kthreadd message"
+r attach "$M/none" "$p1"
+expect_rc 1 "attach to a missing group"
+expect_match "$err" "no such group" "attach missing group message"
+if command -v setpriv >/dev/null; then
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$RG" -b cgroup2 --root "$U" attach "$M" "$p1"
+	expect_rc 1 "attach as nobody"
+	expect_match "$err" "permission denied|not permitted" "attach as nobody message"
+	in_file "$U/$M/a/cgroup.procs" "$p1" && ok || fail "pid $p1 moved by nobody"
+fi
+r exec "$M/a" -- sh -c 'exit 7'
+expect_rc 7 "exec passes the exit status on"
+r exec "$M/a" -- /nonexistent/cmd
+expect_rc 127 "exec of a missing command"
+r exec "$M/none" -- true
+expect_rc 1 "exec into a missing group"
+long=$(printf 'x%.0s' $(seq 256))
+for bad in "../x" "$G/../x" "/$G" "$G//a" "$G/a/" "$(printf 'a\001b')" "$long" "."; do
+	r create "$bad" --shares 50
+	expect_rc 1 "create '${bad:0:20}'"
+	expect_match "$err" "invalid group name" "create '${bad:0:20}' message"
+done
+r shares ".." 5
+expect_rc 1 "shares .."
+if [ $has_cpu = yes ]; then
+	r create "$G.s" --shares 100
+	expect_rc 0 "create $G.s --shares 100"
+	CLEANUPS+=("cg_remove '$U' '$U/$G.s'")
+	for v in 0 10001 -5 abc 1e3 0x10 "" " 7" 99999999999999999999; do
+		r shares "$G.s" "$v"
+		expect_rc 1 "shares '$v'"
+		expect_match "$err" "invalid shares" "shares '$v' message"
+		expect_eq "$(cat "$U/$G.s/cpu.weight")" 100 "cpu.weight unchanged after '$v'"
+	done
+	r delete "$G.s"
+	expect_rc 0 "delete $G.s"
+fi
+r
+expect_rc 2 "no command"
+r create
+expect_rc 2 "create without GROUP"
+r attach "$M"
+expect_rc 2 "attach without PID"
+r shares "$M" 5 --bogus
+expect_rc 2 "unknown option"
 if [ $has_cpu = yes ]; then
 	# a group with processes of its own cannot get cpu for its children
 	r create "$M/w" --shares 20
