@@ -1030,8 +1030,8 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 
 			snprintf(busy, sizeof(busy), ret == -EBUSY && !kattr_rg_name_is_root(g) ?
 				 "cannot enable cpu in %s: group '%s' has member processes "
-				 "(cgroup v2 enables a controller for a group's children only "
-				 "while the group itself has none)" : "cannot enable cpu in %s%.0s",
+				 "and child groups with processes (cgroup v2 then enables no "
+				 "controller for its children)" : "cannot enable cpu in %s%.0s",
 				 rgctl_subtree_file(rg, g), rgctl_q(g));
 			why = busy;
 			if (ret != -EBUSY || kattr_rg_name_is_root(g))

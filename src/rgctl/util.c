@@ -151,9 +151,9 @@ void rgctl_cpu_enable_die(struct kattr_rg *rg, const struct kattr_rg_cpu_path *d
 	const char *g = done->failed ? done->failed : "/";
 
 	if (err == -EBUSY && !kattr_rg_name_is_root(g))
-		tool_die(EXIT_FAIL, "cannot enable cpu in %s: group '%s' has member processes, "
-			 "and cgroup v2 enables a controller for a group's children only while "
-			 "the group itself has none (move them into a child group first); %s",
+		tool_die(EXIT_FAIL, "cannot enable cpu in %s: group '%s' has member processes "
+			 "and child groups with processes, and cgroup v2 then enables no controller "
+			 "for its children (move its processes into a child group first); %s",
 			 rgctl_subtree_file(rg, g), rgctl_q(g), nothing);
 	tool_die(EXIT_FAIL, "cannot enable cpu in %s: %s; %s",
 		 rgctl_subtree_file(rg, g), rgctl_strerror(err), nothing);

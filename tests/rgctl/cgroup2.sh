@@ -64,13 +64,19 @@ else
 	# root already does): a process in one group on the path makes
 	# enabling fail there (EBUSY, no internal processes); everything
 	# enabled and made before is taken back.
+	# (cpu is a threaded controller: the kernel refuses it only where
+	# the group has processes and child groups with processes)
 	for lvl in f f/l1 f/l1/l2; do
-		mkdir -p "$U/$G/$lvl"
+		mkdir -p "$U/$G/$lvl/z"
 		before=$(state)
 		sleep 300 &
 		busy=$!
 		SPAWNED+=($busy)
 		echo $busy >"$U/$G/$lvl/cgroup.procs"
+		sleep 300 &
+		busy2=$!
+		SPAWNED+=($busy2)
+		echo $busy2 >"$U/$G/$lvl/z/cgroup.procs"
 		r create "$G/f/l1/l2/x/y" -p --shares 50
 		expect_rc 1 "create with a process in $G/$lvl"
 		expect_match "$err" "cannot enable cpu in $U/$G/$lvl/cgroup.subtree_control: group '$G/$lvl' has member processes" \
@@ -85,8 +91,10 @@ else
 		expect_eq "$(state)" "$before" "tree after the failed shares (process in $G/$lvl)"
 		rmdir "$U/$G/$lvl/s"
 		echo $busy >"$U/cgroup.procs"
-		kill $busy
-		wait $busy 2>/dev/null
+		echo $busy2 >"$U/cgroup.procs"
+		kill $busy $busy2
+		wait $busy $busy2 2>/dev/null
+		rmdir "$U/$G/$lvl/z"
 	done
 	rmdir "$U/$G/f/l1/l2" "$U/$G/f/l1" "$U/$G/f"
 
@@ -111,8 +119,8 @@ else
 	if [ "${WITH_LIBCONFIG:-ON}" != OFF ]; then
 		conf=$(mktemp)
 		CLEANUPS+=("rm -f '$conf'")
-		printf 'backend = "cgroup2";\ngroups = (\n  { name = "%s/ap"; shares = 100; },\n  { name = "%s/ap/b"; shares = 300; },\n  { name = "%s/a"; shares = 400; }\n);\n' \
-			"$G" "$G" "$G" >"$conf"
+		printf 'backend = "cgroup2";\ngroups = (\n  { name = "%s"; },\n  { name = "%s/ap"; shares = 100; },\n  { name = "%s/ap/b"; shares = 300; },\n  { name = "%s/a"; shares = 400; }\n);\n' \
+			"$G" "$G" "$G" "$G" >"$conf"
 		before=$(state)
 		r apply "$conf" --dry-run
 		expect_rc 0 "apply --dry-run"
@@ -121,7 +129,7 @@ else
 		expect_match "$out" "set $G/a shares=400 \(was none: no cpu.weight\)$" "dry run: $G/a, enabled by an earlier step"
 		r apply "$conf" --no-enable
 		expect_rc 1 "apply --no-enable"
-		expect_match "$err" ":3: groups: '$G/ap' has shares but cpu is not enabled in $U/" "apply --no-enable message"
+		expect_match "$err" ":4: groups: '$G/ap' has shares but cpu is not enabled in $U/" "apply --no-enable message"
 		for step in 1 2 3; do
 			RGCTL_APPLY_FAIL_STEP=$step r apply "$conf"
 			expect_rc 1 "apply failing at step $step"
