@@ -275,7 +275,11 @@ static int open_at(enum kattr_rg_backend kind, const struct mnt_found *f,
 		if (!rg->acct_comounted)
 			find_acct(rg);
 	} else {
-		rg->has_shares = file_has_word(rg->m, "cgroup.subtree_control",
+		/* cpu available here; enabled below it or not (cpu.weight
+		 * exists only where every group above enables it). */
+		rg->has_shares = file_has_word(rg->m, "cgroup.controllers",
+					       "cpu") > 0 ||
+				 file_has_word(rg->m, "cgroup.subtree_control",
 					       "cpu") > 0;
 	}
 	*out = rg;
@@ -345,7 +349,8 @@ struct search_ctx {
 
 /*
  * Pass 0: RGCS (configfs or rgcsfs with res_groups); pass 1: cgroup v2 with
- * cpu enabled; pass 2: cgroup v1 with cpu; pass 3: any cgroup v2.
+ * cpu available (enabled or not); pass 2: cgroup v1 with cpu; pass 3: any
+ * cgroup v2.
  */
 static int search_cb(const struct kattr_mnt *mnt, void *data)
 {
@@ -495,15 +500,177 @@ static void undo_mkdirs(struct kattr_rg *rg, char *name, size_t *ends,
 	}
 }
 
+/* ---- cgroup v2: the cpu controller along a path ------------------------- */
+
+void kattr_rg_cpu_path_free(struct kattr_rg_cpu_path *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n; i++)
+		free(p->groups[i]);
+	free(p->groups);
+	free(p->failed);
+	memset(p, 0, sizeof(*p));
+}
+
+static int cpu_path_add(struct kattr_rg_cpu_path *p, const char *group)
+{
+	char **tmp = realloc(p->groups, (p->n + 1) * sizeof(*tmp));
+
+	if (!tmp)
+		return -ENOMEM;
+	p->groups = tmp;
+	p->groups[p->n] = strdup(group);
+	if (!p->groups[p->n])
+		return -ENOMEM;
+	p->n++;
+	return 0;
+}
+
+/* 1 when cpu is enabled in group's cgroup.subtree_control, 0 when not (or
+ * when the group does not exist), -errno. */
+static int cpu_enabled_in(struct kattr_rg *rg, const char *group)
+{
+	char path[PATH_MAX];
+	int ret = gpath(path, sizeof(path), group, "cgroup.subtree_control");
+
+	if (ret < 0)
+		return ret;
+	ret = file_has_word(rg->m, path, "cpu");
+	return ret == -ENOENT ? 0 : ret;
+}
+
+int kattr_rg_cpu_missing(struct kattr_rg *rg, const char *group,
+			 struct kattr_rg_cpu_path *out)
+{
+	char name[PATH_MAX];
+	bool lacking = false;
+	size_t len;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = kattr_rg_name_check(group, true, NULL);
+	if (ret < 0)
+		return ret;
+	if (rg->be->id != KATTR_RG_CGROUP2 || kattr_rg_name_is_root(group))
+		return 0;
+	len = strlen(group);
+	if (len >= sizeof(name))
+		return -ENAMETOOLONG;
+	memcpy(name, group, len + 1);
+	/* The root, then each parent: name up to each '/'. */
+	for (size_t i = 0; i < len && ret == 0; i++) {
+		const char *anc = "/";
+
+		if (i > 0) {
+			if (name[i] != '/')
+				continue;
+			name[i] = '\0';
+			anc = name;
+		}
+		/* Below a group without cpu none can have it. */
+		if (!lacking) {
+			ret = cpu_enabled_in(rg, anc);
+			lacking = ret == 0;
+		}
+		if (ret >= 0 && lacking)
+			ret = cpu_path_add(out, anc);
+		else if (ret > 0)
+			ret = 0;
+		if (i > 0)
+			name[i] = '/';
+	}
+	if (ret < 0)
+		kattr_rg_cpu_path_free(out);
+	return ret < 0 ? ret : 0;
+}
+
+/* Disable cpu in done's groups from the last down to index start. */
+static int cpu_undo_from(struct kattr_rg *rg, struct kattr_rg_cpu_path *done,
+			 size_t start)
+{
+	int first = 0;
+
+	while (done->n > start) {
+		char path[PATH_MAX], *g = done->groups[--done->n];
+		int ret = gpath(path, sizeof(path), g, "cgroup.subtree_control");
+
+		if (ret == 0)
+			ret = kattr_write_str(rg->m, path, "-cpu");
+		if (ret < 0 && first == 0)
+			first = ret;
+		free(g);
+	}
+	return first;
+}
+
+int kattr_rg_cpu_undo(struct kattr_rg *rg, struct kattr_rg_cpu_path *done)
+{
+	int ret = cpu_undo_from(rg, done, 0);
+
+	free(done->groups);
+	done->groups = NULL;
+	return ret;
+}
+
+int kattr_rg_cpu_enable(struct kattr_rg *rg, const char *group,
+			struct kattr_rg_cpu_path *done)
+{
+	struct kattr_rg_cpu_path miss;
+	size_t start = done->n;
+	int ret;
+
+	if (rg->be->id != KATTR_RG_CGROUP2)
+		return 0;
+	if (!rg->has_shares)
+		return -EOPNOTSUPP;
+	ret = kattr_rg_cpu_missing(rg, group, &miss);
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < miss.n && ret == 0; i++) {
+		char path[PATH_MAX];
+
+		ret = gpath(path, sizeof(path), miss.groups[i],
+			    "cgroup.subtree_control");
+		if (ret == 0)
+			ret = kattr_write_str(rg->m, path, "+cpu");
+		if (ret == 0) {
+			ret = cpu_path_add(done, miss.groups[i]);
+			if (ret < 0)	/* cannot remember it: take it back */
+				kattr_write_str(rg->m, path, "-cpu");
+		}
+		if (ret < 0) {
+			free(done->failed);
+			done->failed = strdup(miss.groups[i]);
+		}
+	}
+	if (ret < 0)
+		cpu_undo_from(rg, done, start);
+	kattr_rg_cpu_path_free(&miss);
+	return ret;
+}
+
+/* ---- create ---------------------------------------------------------------- */
+
 int kattr_rg_create(struct kattr_rg *rg, const char *group,
 		    unsigned int flags, const char *shares, const char *res)
 {
+	return kattr_rg_create_enable(rg, group, flags & ~KATTR_RG_ENABLE,
+				      shares, res, NULL);
+}
+
+int kattr_rg_create_enable(struct kattr_rg *rg, const char *group,
+			   unsigned int flags, const char *shares,
+			   const char *res, struct kattr_rg_cpu_path *done)
+{
 	char name[PATH_MAX], value[256], path[PATH_MAX];
-	size_t made[PATH_MAX / 2], nmade = 0, len;
+	size_t made[PATH_MAX / 2], nmade = 0, len, start = done ? done->n : 0;
 	unsigned int depth;
 	const char *why;
 	int ret;
 
+	if ((flags & KATTR_RG_ENABLE) && !done)
+		return -EINVAL;
 	ret = kattr_rg_name_check(group, false, NULL);
 	if (ret < 0)
 		return ret;
@@ -549,6 +716,11 @@ int kattr_rg_create(struct kattr_rg *rg, const char *group,
 	}
 	if (!shares)
 		return 0;
+	if (flags & KATTR_RG_ENABLE) {
+		ret = kattr_rg_cpu_enable(rg, group, done);
+		if (ret < 0)
+			goto out_undo;
+	}
 	ret = gpath(path, sizeof(path), group, rg->be->shares_file);
 	if (ret == 0)
 		ret = kattr_write_str(rg->m, path, value);
@@ -556,6 +728,8 @@ int kattr_rg_create(struct kattr_rg *rg, const char *group,
 		ret = -EOPNOTSUPP;	/* cgroup v2: cpu not enabled here */
 	if (ret == 0)
 		return 0;
+	if (done)
+		cpu_undo_from(rg, done, start);
 out_undo:
 	undo_mkdirs(rg, name, made, nmade);
 	return ret;

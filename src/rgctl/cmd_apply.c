@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +43,7 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv);
 static int run_dump(struct rgctl *ctx, int argc, char **argv);
 
 const struct rgctl_cmd rgctl_cmd_apply = {
-	.name = "apply", .args = "FILE [--dry-run] [--prune] [--wait SECONDS]",
+	.name = "apply", .args = "FILE [--dry-run] [--prune] [--wait SECONDS] [--no-enable]",
 	.help = "make the groups match a configuration file (rgctl.conf(5))",
 	.run = run_apply,
 };
@@ -81,6 +82,8 @@ struct step {
 	pid_t *tids;		/* DELETE: its threads, to put back */
 	size_t ntids;
 	unsigned int line;	/* in the file (0 for DELETE) */
+	char *enable;		/* cgroup v2: where cpu is to be enabled (text) */
+	struct kattr_rg_cpu_path done;	/* ... and where it was */
 };
 
 /* What undo could not restore, one line each. */
@@ -132,6 +135,8 @@ static void plan_free(struct plan *p)
 		}
 		free(p->v[i].attrs);
 		free(p->v[i].tids);
+		free(p->v[i].enable);
+		kattr_rg_cpu_path_free(&p->v[i].done);
 	}
 	free(p->v);
 }
@@ -294,11 +299,64 @@ static int by_depth(const void *a, const void *b)
 	return dx != dy ? (dx < dy ? -1 : 1) : (x->line < y->line ? -1 : x->line > y->line);
 }
 
+/*
+ * cgroup v2: the groups above g where cpu must be enabled for its shares
+ * and no earlier step enables it already (planned), as text for the step
+ * ("R/cgroup.subtree_control, ..."; "" when earlier steps enable all of
+ * it), or NULL when cpu is there.  With no_enable, dies.
+ */
+static char *plan_enable(struct kattr_rg *rg, const struct kattr_rgconf *c,
+			 const struct kattr_rgconf_group *g, bool no_enable,
+			 struct kattr_rg_cpu_path *planned)
+{
+	struct kattr_rg_cpu_path miss;
+	char *text = NULL, why[3 * 4096];
+	size_t len = 0;
+	int ret;
+
+	ret = kattr_rg_cpu_missing(rg, g->name, &miss);
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot read the cgroup.subtree_control files above '%s': %s",
+			 rgctl_q(g->name), rgctl_strerror(ret));
+	if (miss.n && no_enable) {
+		rgctl_cpu_why(rg, g->name, why, sizeof(why));
+		tool_die(EXIT_FAIL, "%s:%u: groups: '%s' has shares but %s (--no-enable)",
+			 g->file ? g->file : c->file, g->line, rgctl_q(g->name), why);
+	}
+	for (size_t i = 0; i < miss.n; i++) {
+		const char *f;
+		bool seen = false;
+		char *t;
+
+		for (size_t k = 0; k < planned->n && !seen; k++)
+			seen = strcmp(planned->groups[k], miss.groups[i]) == 0;
+		if (seen)
+			continue;
+		f = rgctl_subtree_file(rg, miss.groups[i]);
+		t = realloc(text, len + strlen(f) + 3);
+		if (!t)
+			tool_die(EXIT_FAIL, "out of memory");
+		text = t;
+		len += (size_t)sprintf(text + len, "%s%s", len ? ", " : "", f);
+		planned->groups = realloc(planned->groups,
+					  (planned->n + 1) * sizeof(char *));
+		if (!planned->groups)
+			tool_die(EXIT_FAIL, "out of memory");
+		planned->groups[planned->n++] = xstrdup(miss.groups[i]);
+	}
+	/* "": cpu is missing but an earlier step enables it. */
+	if (miss.n && !text)
+		text = xstrdup("");
+	kattr_rg_cpu_path_free(&miss);
+	return text;
+}
+
 /* Creates and share changes, parents first; nothing is touched. */
 static void plan_groups(struct kattr_rg *rg, const struct kattr_rgconf *c,
-			struct plan *p)
+			bool no_enable, struct plan *p)
 {
 	const struct kattr_rgconf_group **order;
+	struct kattr_rg_cpu_path planned = { 0 };
 	char fmt[512];
 
 	order = calloc(c->ngroups + 1, sizeof(*order));
@@ -310,7 +368,7 @@ static void plan_groups(struct kattr_rg *rg, const struct kattr_rgconf *c,
 	for (size_t i = 0; i < c->ngroups; i++) {
 		const struct kattr_rgconf_group *g = order[i];
 		const char *why = "invalid";
-		char *old = NULL;
+		char *old = NULL, *enable = NULL;
 		struct step *s;
 		int ret;
 
@@ -325,26 +383,32 @@ static void plan_groups(struct kattr_rg *rg, const struct kattr_rgconf *c,
 				tool_die(EXIT_FAIL, "%s:%u: shares: '%s' is not valid for %s: %s",
 					 g->file ? g->file : c->file, g->line, rgctl_q(g->shares),
 					 kattr_rg_backend_name(kattr_rg_backend_of(rg)), why);
+			enable = plan_enable(rg, c, g, no_enable, &planned);
 		}
 		ret = kattr_rg_exists(rg, g->name);
 		if (ret == -ENOENT) {
 			s = plan_add(p, STEP_CREATE, g->name);
 			s->want = g->shares ? xstrdup(g->shares) : NULL;
 			s->line = g->line;
+			s->enable = enable;
 			continue;
 		}
 		if (ret < 0)
 			tool_die(EXIT_FAIL, "cannot use group '%s': %s",
 				 rgctl_q(g->name), rgctl_strerror(ret));
-		if (!g->shares || shares_equal(rg, g->name, fmt, &old)) {
+		/* Without cpu above it the group has no cpu.weight to compare. */
+		if (!g->shares || (!enable && shares_equal(rg, g->name, fmt, &old))) {
 			free(old);
+			free(enable);
 			continue;
 		}
 		s = plan_add(p, STEP_SET, g->name);
 		s->want = xstrdup(g->shares);
 		s->old = old;
 		s->line = g->line;
+		s->enable = enable;
 	}
+	kattr_rg_cpu_path_free(&planned);
 	free(order);
 }
 
@@ -371,22 +435,28 @@ static void plan_prune(struct kattr_rg *rg, const struct kattr_rgconf *c,
 static void step_text(const struct kattr_rg *rg, const struct step *s,
 		      char *buf, size_t size)
 {
+	int n = 0;
+
+	(void)rg;
 	switch (s->kind) {
 	case STEP_CREATE:
 		if (s->want)
-			snprintf(buf, size, "create %s shares=%s", rgctl_q(s->group),
-				 rgctl_q(s->want));
+			n = snprintf(buf, size, "create %s shares=%s", rgctl_q(s->group),
+				     rgctl_q(s->want));
 		else
-			snprintf(buf, size, "create %s", rgctl_q(s->group));
+			n = snprintf(buf, size, "create %s", rgctl_q(s->group));
 		break;
 	case STEP_SET:
-		snprintf(buf, size, "set %s shares=%s (was %s)", rgctl_q(s->group),
-			 rgctl_q(s->want), s->old ? rgctl_q(s->old) : "none");
+		n = snprintf(buf, size, "set %s shares=%s (was %s)", rgctl_q(s->group),
+			     rgctl_q(s->want), s->old ? rgctl_q(s->old) :
+			     s->enable ? "none: no cpu.weight" : "none");
 		break;
 	case STEP_DELETE:
 		snprintf(buf, size, "delete %s", rgctl_q(s->group));
 		break;
 	}
+	if (s->enable && *s->enable && n > 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, ", enabling cpu in %s", s->enable);
 }
 
 /* "group/file" (or "file" for the root group). */
@@ -576,9 +646,16 @@ static int do_step(struct kattr_rg *rg, struct step *s, const char **why)
 
 	switch (s->kind) {
 	case STEP_CREATE:
-		return kattr_rg_create(rg, s->group, 0, s->want, NULL);
+		return kattr_rg_create_enable(rg, s->group, KATTR_RG_ENABLE, s->want,
+					      NULL, &s->done);
 	case STEP_SET:
-		return kattr_rg_shares_set(rg, s->group, s->want, NULL, why);
+		ret = kattr_rg_cpu_enable(rg, s->group, &s->done);
+		if (ret < 0)
+			return ret;
+		ret = kattr_rg_shares_set(rg, s->group, s->want, NULL, why);
+		if (ret < 0)
+			kattr_rg_cpu_undo(rg, &s->done);
+		return ret;
 	case STEP_DELETE:
 		/* Save what the group holds, to put it back on undo. */
 		ret = save_attrs(rg, s);
@@ -598,7 +675,7 @@ static int do_step(struct kattr_rg *rg, struct step *s, const char **why)
 }
 
 /* Undo a done (or partly done) step; what fails is noted. */
-static void undo_step(struct kattr_rg *rg, const struct step *s, struct notes *ns)
+static void undo_step(struct kattr_rg *rg, struct step *s, struct notes *ns)
 {
 	char text[1024];
 	int ret = 0;
@@ -608,10 +685,15 @@ static void undo_step(struct kattr_rg *rg, const struct step *s, struct notes *n
 		ret = kattr_rg_delete(rg, s->group, 0);
 		if (ret == -ENOENT)
 			ret = 0;
+		if (ret == 0)	/* cpu enabled for it (cgroup v2) */
+			ret = kattr_rg_cpu_undo(rg, &s->done);
 		break;
 	case STEP_SET:
+		/* Where cpu was enabled for it, disabling it is the undo. */
 		ret = s->old ? kattr_rg_shares_set(rg, s->group, s->old, NULL, NULL)
-			     : -ENODATA;
+			     : s->enable ? 0 : -ENODATA;
+		if (ret == 0)
+			ret = kattr_rg_cpu_undo(rg, &s->done);
 		break;
 	case STEP_DELETE:
 		restore_group(rg, s, ns);
@@ -859,11 +941,13 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "dry-run", no_argument,       NULL, 'n' },
 		{ "prune",   no_argument,       NULL, OPT_PRUNE },
+		{ "no-enable", no_argument,     NULL, OPT_NO_ENABLE },
 		{ "wait",    required_argument, NULL, OPT_WAIT },
 		{ "help",    no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	bool dry_run = false, prune = false, after = false;
+	bool dry_run = false, prune = false, after = false, no_enable = false;
+	char busy[PATH_MAX + 256];
 	unsigned long fail_at = 0, wait_s = LOCK_WAIT_DEFAULT;
 	struct notes ns = { 0 };
 	struct kattr_rgconf *c;
@@ -882,6 +966,9 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 			break;
 		case OPT_PRUNE:
 			prune = true;
+			break;
+		case OPT_NO_ENABLE:
+			no_enable = true;
 			break;
 		case OPT_WAIT:
 			if (!parse_uint(optarg, 86400, &wait_s) || strchr(optarg, '+'))
@@ -902,7 +989,7 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 	/* Plan under the lock: what another apply did is seen. */
 	if (!dry_run)
 		lock_hierarchy(rg, argv[optind], (unsigned int)wait_s);
-	plan_groups(rg, c, &p);
+	plan_groups(rg, c, no_enable, &p);
 	if (prune)
 		plan_prune(rg, c, &p);
 	if (dry_run) {
@@ -938,6 +1025,19 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 		}
 		if (ret == 0)
 			continue;
+		if (p.v[i].done.failed) {
+			const char *g = p.v[i].done.failed;
+
+			snprintf(busy, sizeof(busy), ret == -EBUSY && !kattr_rg_name_is_root(g) ?
+				 "cannot enable cpu in %s: group '%s' has member processes "
+				 "and child groups with processes (cgroup v2 then enables no "
+				 "controller for its children)" : "cannot enable cpu in %s%.0s",
+				 rgctl_subtree_file(rg, g), rgctl_q(g));
+			why = busy;
+			if (ret != -EBUSY || kattr_rg_name_is_root(g))
+				snprintf(busy + strlen(busy), sizeof(busy) - strlen(busy),
+					 ": %s", rgctl_strerror(ret));
+		}
 		step_text(rg, &p.v[i], text, sizeof(text));
 		tool_warn("cannot apply '%s': step %zu of %zu (%s) failed: %s",
 			  rgctl_q(argv[optind]), i + 1, p.n, text,
@@ -949,6 +1049,8 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 	}
 	verify(rg, c, prune, &ns);
 	report(rg, &p, argv[optind]);
+	for (i = 0; i < p.n; i++)
+		rgctl_cpu_report(rg, &p.v[i].done);
 	if (ns.n) {
 		tool_warn("'%s' was applied, but the groups do not match it now (changed by something other than apply?):",
 			  rgctl_q(argv[optind]));

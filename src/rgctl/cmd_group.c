@@ -20,7 +20,7 @@ const struct rgctl_cmd rgctl_cmd_list = {
 };
 const struct rgctl_cmd rgctl_cmd_create = {
 	.name = "create",
-	.args = "GROUP [-p] [--shares VALUE] [--res NAME]",
+	.args = "GROUP [-p] [--shares VALUE] [--res NAME] [--no-enable]",
 	.help = "create a group (with -p its missing parents too)",
 	.run = run_create,
 };
@@ -103,13 +103,15 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 		{ "parents", no_argument,       NULL, 'p' },
 		{ "shares",  required_argument, NULL, OPT_SHARES },
 		{ "res",     required_argument, NULL, OPT_RES },
+		{ "no-enable", no_argument,     NULL, OPT_NO_ENABLE },
 		{ "help",    no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *shares = NULL, *res = NULL, *group, *why = NULL;
-	unsigned int flags = 0;
+	struct kattr_rg_cpu_path done = { 0 };
+	unsigned int flags = KATTR_RG_ENABLE;
+	char buf[256], cause[3 * 4096];
 	struct kattr_rg *rg;
-	char buf[256];
 	int c, ret;
 
 	optind = 0;
@@ -123,6 +125,9 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 			break;
 		case OPT_RES:
 			res = optarg;
+			break;
+		case OPT_NO_ENABLE:
+			flags &= ~KATTR_RG_ENABLE;
 			break;
 		case 'h':
 			rgctl_cmd_help(&rgctl_cmd_create);
@@ -150,9 +155,16 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 		tool_die(EXIT_FAIL, "cannot create '%s': it would be %u levels deep; %s",
 			 rgctl_q(group), kattr_rg_name_depth(group),
 			 rgctl_strerror(-EMLINK));
-	ret = kattr_rg_create(rg, group, flags, shares, res);
+	/* --no-enable: refuse before anything is made where cpu is missing. */
+	if (shares && !(flags & KATTR_RG_ENABLE))
+		rgctl_cpu_enable(rg, group, true, &done, "nothing was created");
+	ret = kattr_rg_create_enable(rg, group, flags, shares, res, &done);
+	if (ret < 0 && done.failed)
+		rgctl_cpu_enable_die(rg, &done, ret,
+				     "nothing was created or enabled");
 	switch (ret) {
 	case 0:
+		rgctl_cpu_report(rg, &done);
 		return EXIT_OK;
 	case -EEXIST:
 		if (kattr_rg_exists(rg, group) == -ENOTDIR)
@@ -167,10 +179,11 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 		tool_die(EXIT_FAIL, "cannot create '%s': its parent group does not exist (use -p)",
 			 rgctl_q(group));
 	case -EOPNOTSUPP:
-		if (kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2)
-			tool_die(EXIT_FAIL, "cannot create '%s' with shares: %s has no %s for it "
-				 "(cgroup v2: enable cpu in the parent's cgroup.subtree_control); nothing was created",
-				 rgctl_q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg));
+		if (kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2) {
+			rgctl_cpu_why(rg, group, cause, sizeof(cause));
+			tool_die(EXIT_FAIL, "cannot create '%s' with shares: %s; nothing was created",
+				 rgctl_q(group), cause);
+		}
 		tool_die(EXIT_FAIL, "cannot create '%s' with shares: %s has no %s (%s); nothing was created",
 			 rgctl_q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg),
 			 rgctl_no_shares_why(rg));

@@ -12,7 +12,7 @@ static int run_shares(struct rgctl *ctx, int argc, char **argv);
 
 const struct rgctl_cmd rgctl_cmd_shares = {
 	.name = "shares",
-	.args = "GROUP [VALUE] [--res NAME]",
+	.args = "GROUP [VALUE] [--res NAME] [--no-enable]",
 	.help = "show or set shares (cgroup1 2..262144, cgroup2 1..10000, rgcs KEY=VALUE,...)",
 	.run = run_shares,
 };
@@ -26,6 +26,12 @@ static int show(struct rgctl *ctx, struct kattr_rg *rg, const char *group,
 	json_object *o = NULL, *a = NULL;
 	bool any = false;
 
+	char cause[3 * 4096];
+
+	if (ret == -EOPNOTSUPP && kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2) {
+		rgctl_cpu_why(rg, group, cause, sizeof(cause));
+		tool_die(EXIT_FAIL, "'%s' has no shares: %s", rgctl_q(group), cause);
+	}
 	if (ret == -EOPNOTSUPP)
 		tool_die(EXIT_FAIL, "'%s' has no shares: %s has no %s there (%s)",
 			 rgctl_q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg),
@@ -69,10 +75,14 @@ static int run_shares(struct rgctl *ctx, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "res",  required_argument, NULL, OPT_RES },
+		{ "no-enable", no_argument,  NULL, OPT_NO_ENABLE },
 		{ "help", no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *res = NULL, *group, *value, *why = NULL;
+	struct kattr_rg_cpu_path done = { 0 };
+	char buf[256], cause[3 * 4096];
+	bool no_enable = false;
 	struct kattr_rg *rg;
 	int c, ret;
 
@@ -81,6 +91,9 @@ static int run_shares(struct rgctl *ctx, int argc, char **argv)
 		switch (c) {
 		case OPT_RES:
 			res = optarg;
+			break;
+		case OPT_NO_ENABLE:
+			no_enable = true;
 			break;
 		case 'h':
 			rgctl_cmd_help(&rgctl_cmd_shares);
@@ -99,7 +112,25 @@ static int run_shares(struct rgctl *ctx, int argc, char **argv)
 		rgctl_cmd_usage(&rgctl_cmd_shares, "--res is for the rgcs backend only");
 	if (!value)
 		return show(ctx, rg, group, res);
-	ret = kattr_rg_shares_set(rg, group, value, res, &why);
+	/*
+	 * cgroup v2: cpu.weight appears once cpu is enabled above the group.
+	 * The value and the group are checked first: nothing is enabled for
+	 * a write that cannot succeed, and a failed write disables it again.
+	 */
+	ret = kattr_rg_shares_format(kattr_rg_backend_of(rg), value, res, buf,
+				     sizeof(buf), &why);
+	if (ret == 0 && !kattr_rg_name_is_root(group))
+		ret = kattr_rg_exists(rg, group);
+	if (ret == 0 && !kattr_rg_name_is_root(group))
+		rgctl_cpu_enable(rg, group, no_enable, &done, "nothing was changed");
+	if (ret == 0)
+		ret = kattr_rg_shares_set(rg, group, value, res, &why);
+	if (ret < 0 && done.n) {
+		int u = kattr_rg_cpu_undo(rg, &done);
+
+		if (u < 0)
+			tool_warn("could not disable cpu again: %s", rgctl_strerror(u));
+	}
 	if (ret == -EINVAL && why)
 		tool_die(EXIT_FAIL, "invalid shares '%s' for %s: %s", rgctl_q(value),
 			 kattr_rg_backend_name(kattr_rg_backend_of(rg)), why);
@@ -118,6 +149,11 @@ static int run_shares(struct rgctl *ctx, int argc, char **argv)
 				 rgctl_q(value), why);
 		}
 	}
+	if (ret == -EOPNOTSUPP && kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2) {
+		rgctl_cpu_why(rg, group, cause, sizeof(cause));
+		tool_die(EXIT_FAIL, "cannot set the shares of '%s': %s", rgctl_q(group),
+			 cause);
+	}
 	if (ret == -EOPNOTSUPP)
 		tool_die(EXIT_FAIL, "cannot set the shares of '%s': %s has no %s there (%s)",
 			 rgctl_q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg),
@@ -128,5 +164,6 @@ static int run_shares(struct rgctl *ctx, int argc, char **argv)
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot set the shares of '%s': %s",
 			 rgctl_q(group), rgctl_strerror(ret));
+	rgctl_cpu_report(rg, &done);
 	return EXIT_OK;
 }

@@ -385,6 +385,7 @@ static void check_plot_target(const char *path)
 static void report_huge(const struct sb_report *rep)
 {
 	char list[512] = "", a[32];
+	bool refused = false;
 	size_t len = 0;
 	int i, n = 0;
 
@@ -394,6 +395,7 @@ static void report_huge(const struct sb_report *rep)
 		if (r->failed || !r->huge_requested || r->huge)
 			continue;
 		n++;
+		refused |= r->huge_refused;
 		if (len < sizeof(list) - 64)
 			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s %s",
 						n > 1 ? ", " : "", sb_mode_name(r->mode),
@@ -401,8 +403,14 @@ static void report_huge(const struct sb_report *rep)
 	}
 	if (!n)
 		return;
-	if (strcmp(rep->facts.thp_mode, "never") == 0)
-		tool_warn("huge pages were not obtained (%s): transparent huge pages are 'never' in /sys/kernel/mm/transparent_hugepage/enabled; those points ran on small pages",
+	if (refused || !rep->facts.thp_mode[0])
+		tool_warn("huge pages were not obtained (%s): transparent huge pages are missing from this kernel (%s); those points ran on small pages",
+			  list, !rep->facts.thp_mode[0] ?
+			  (refused ? "no /sys/kernel/mm/transparent_hugepage, and madvise(MADV_HUGEPAGE) fails with EINVAL" :
+			   "no /sys/kernel/mm/transparent_hugepage") :
+			  "madvise(MADV_HUGEPAGE) fails with EINVAL");
+	else if (strcmp(rep->facts.thp_mode, "never") == 0)
+		tool_warn("huge pages were not obtained (%s): transparent huge pages are disabled ('never' in /sys/kernel/mm/transparent_hugepage/enabled); those points ran on small pages",
 			  list);
 	else
 		tool_warn("huge pages were not obtained for %s (AnonHugePages in /proc/self/smaps; THP '%s', memory may be fragmented); those points ran on small pages",

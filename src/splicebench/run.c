@@ -82,7 +82,12 @@ static double thread_cpu(void)
 
 /* ---- buffers ------------------------------------------------------------ */
 
-static int buf_alloc(struct buf *b, size_t len, bool huge)
+/*
+ * huge: ask for transparent huge pages.  A kernel without them
+ * (CONFIG_TRANSPARENT_HUGEPAGE off) refuses MADV_HUGEPAGE with EINVAL:
+ * then the buffer stays on small pages and *refused is set.
+ */
+static int buf_alloc(struct buf *b, size_t len, bool huge, bool *refused)
 {
 	size_t align = huge ? HUGE_SZ : 0;
 	size_t map_len = huge ? ((len + HUGE_SZ - 1) & ~(HUGE_SZ - 1)) + HUGE_SZ
@@ -101,6 +106,11 @@ static int buf_alloc(struct buf *b, size_t len, bool huge)
 	b->len = huge ? ((len + HUGE_SZ - 1) & ~(HUGE_SZ - 1)) : len;
 	if (huge && madvise(b->p, b->len, MADV_HUGEPAGE) < 0) {
 		int e = errno;
+
+		if (e == EINVAL) {
+			*refused = true;
+			return 0;
+		}
 
 		munmap(b->map, b->map_len);
 		b->map = NULL;
@@ -586,7 +596,7 @@ static int setup(struct ctx *c, struct sb_result *r)
 	if (!c->bufs)
 		return -ENOMEM;
 	for (i = 0; i < c->nbufs; i++) {
-		ret = buf_alloc(&c->bufs[i], c->size, cfg->huge);
+		ret = buf_alloc(&c->bufs[i], c->size, cfg->huge, &r->huge_refused);
 		if (ret < 0)
 			goto fail;
 		/* pre-fault, and give the never-rewritten buffer its data */
@@ -603,7 +613,7 @@ static int setup(struct ctx *c, struct sb_result *r)
 		goto fail;
 	}
 	if (cfg->consumer == SB_READ || cfg->consumer == SB_VERIFY) {
-		ret = buf_alloc(&c->cbuf, c->size, cfg->huge);
+		ret = buf_alloc(&c->cbuf, c->size, cfg->huge, &r->huge_refused);
 		if (ret < 0)
 			goto fail;
 		memset(c->cbuf.p, 0, c->cbuf.len);

@@ -106,6 +106,8 @@ struct sb_result {
 	uint64_t size;
 	uint64_t pipe_size;		/* obtained */
 	bool huge_requested, huge;	/* huge: obtained for every buffer */
+	bool huge_refused;		/* madvise(MADV_HUGEPAGE) failed with
+					 * EINVAL: no THP in this kernel */
 	bool failed;			/* did not run (why says why) */
 	bool unsupported;		/* failed: the mode is not usable here */
 	bool interrupted;		/* failed: SIGINT came before its first run */

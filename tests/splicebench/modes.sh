@@ -59,8 +59,12 @@ h=$(printf '%s' "$out" | jq -c '[.results[] | [.huge_requested, .huge]] | unique
 case "$h" in
 "[[true,true]]") ok ;;
 "[[true,false]]")
-	if [ "$thp" = never ] || [ -z "$thp" ]; then
-		expect_match "$err" "huge pages were not obtained" "--huge without THP message"
+	if [ -z "$thp" ]; then
+		expect_match "$err" "huge pages were not obtained \(copy 64K, vmsplice 64K\): transparent huge pages are missing from this kernel \(no /sys/kernel/mm/transparent_hugepage" \
+			"--huge without THP message"
+	elif [ "$thp" = never ]; then
+		expect_match "$err" "huge pages were not obtained \(copy 64K, vmsplice 64K\): transparent huge pages are disabled \('never'" \
+			"--huge with THP 'never' message"
 	else
 		expect_match "$err" "huge pages were not obtained for copy 64K, vmsplice 64K" \
 			"--huge not obtained message"
@@ -68,4 +72,31 @@ case "$h" in
 	;;
 *) fail "--huge: results say $h" ;;
 esac
+
+# --huge on a kernel without THP: madvise(MADV_HUGEPAGE) fails with EINVAL
+# (a preload library) and /sys/kernel/mm/transparent_hugepage is missing
+# (a sysroot without it): small pages, one clear message, every mode runs.
+shim="$BUILD_DIR/tests/splicebench/sb_no_thp.so"
+[ -f "$shim" ] || { echo "FAIL: $shim not built"; exit 1; }
+cp -r "$SRC_DIR/tests/lib/fixtures/sysfacts-epyc-docker" "$tmp/nothp"
+rm -r "$tmp/nothp/sys/kernel/mm/transparent_hugepage"
+for facts in "--sysroot $tmp/nothp" ""; do
+	# shellcheck disable=SC2086
+	run env LD_PRELOAD="$shim" ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 \
+		"$bin" $facts --mode copy,vmsplice,gift --consumer verify --size 64K \
+		--total 2M --runs 1 --huge --format json
+	what="--huge without THP${facts:+ ($facts)}"
+	expect_rc 0 "$what"
+	h=$(printf '%s' "$out" | jq -c '[.results[] | [.huge_requested, .huge, .verify.corrupt]] | unique')
+	[ "$h" = "[[true,false,0]]" ] && ok || fail "$what: results say $h"
+	if [ -n "$facts" ]; then
+		why="no /sys/kernel/mm/transparent_hugepage, and madvise\(MADV_HUGEPAGE\) fails with EINVAL"
+	else
+		why="madvise\(MADV_HUGEPAGE\) fails with EINVAL"
+	fi
+	expect_match "$err" "^splicebench: huge pages were not obtained \(copy 64K, vmsplice 64K, gift 64K\): transparent huge pages are missing from this kernel \($why\); those points ran on small pages$" \
+		"$what: message"
+	n=$(printf '%s\n' "$err" | grep -c .)
+	[ "$n" = 1 ] && ok || fail "$what: $n lines on stderr: $err"
+done
 finish

@@ -82,7 +82,13 @@ KATTR_API enum kattr_rg_backend kattr_rg_backend_of(const struct kattr_rg *rg);
 KATTR_API const char *kattr_rg_root(const struct kattr_rg *rg);
 /* The underlying mount handle (owned by rg). */
 KATTR_API struct kattr_mount *kattr_rg_mount(const struct kattr_rg *rg);
-/* Whether groups carry shares here (false: cgroup v2 without cpu). */
+/*
+ * Whether groups carry shares here (false: cgroup v2 where the cpu
+ * controller is not available at the root, i.e. not in its
+ * cgroup.controllers).  On cgroup v2 a group has cpu.weight only where cpu
+ * is enabled in the cgroup.subtree_control of every group above it: see
+ * kattr_rg_cpu_missing() and kattr_rg_cpu_enable().
+ */
 KATTR_API bool kattr_rg_has_shares(const struct kattr_rg *rg);
 /* The file that holds shares ("shares", "cpu.shares", "cpu.weight"). */
 KATTR_API const char *kattr_rg_shares_file(const struct kattr_rg *rg);
@@ -170,7 +176,47 @@ enum kattr_rg_flags {
 	KATTR_RG_RECURSIVE = 1u << 1,	/* delete: child groups too */
 	KATTR_RG_THREADS = 1u << 2,	/* attach/members: whole processes
 					 * (attach) / threads (members) */
+	KATTR_RG_ENABLE = 1u << 3,	/* create with shares, cgroup v2:
+					 * enable cpu along the path */
 };
+
+/*
+ * cgroup v2: groups whose cgroup.subtree_control got (or lacks) the cpu
+ * controller, top-down, "/" for the root.  After a failed
+ * kattr_rg_cpu_enable() or kattr_rg_create_enable(), failed names the
+ * group whose cgroup.subtree_control refused (-EBUSY: it has member
+ * processes, which cgroup v2 forbids below the root for a group with
+ * controllers enabled for its children), else NULL.
+ */
+struct kattr_rg_cpu_path {
+	char **groups;
+	size_t n;
+	char *failed;
+};
+KATTR_API void kattr_rg_cpu_path_free(struct kattr_rg_cpu_path *p);
+/*
+ * cgroup v2: the groups from the root down to group's parent whose
+ * cgroup.subtree_control does not enable cpu (a missing group counts as
+ * lacking it), into *out (empty when group has, or would have, cpu.weight;
+ * always empty on the other backends and for the root group).
+ */
+KATTR_API int kattr_rg_cpu_missing(struct kattr_rg *rg, const char *group,
+				   struct kattr_rg_cpu_path *out);
+/*
+ * cgroup v2: write "+cpu" to the cgroup.subtree_control of each group
+ * kattr_rg_cpu_missing() names, top-down, appending each one to done.
+ * When a write fails, what this call enabled is disabled again, done is
+ * as before, done->failed names the group and the error is returned.
+ * -EOPNOTSUPP when cpu is not available at the root (has_shares false).
+ */
+KATTR_API int kattr_rg_cpu_enable(struct kattr_rg *rg, const char *group,
+				  struct kattr_rg_cpu_path *done);
+/*
+ * Disable cpu again in done's groups, deepest first, and empty done.
+ * Returns the first error (the others are still tried).
+ */
+KATTR_API int kattr_rg_cpu_undo(struct kattr_rg *rg,
+				struct kattr_rg_cpu_path *done);
 
 /* Whether the group exists (0), -ENOENT, -ENOTDIR, -ELOOP, ... */
 KATTR_API int kattr_rg_exists(struct kattr_rg *rg, const char *group);
@@ -187,6 +233,18 @@ KATTR_API int kattr_rg_exists(struct kattr_rg *rg, const char *group);
 KATTR_API int kattr_rg_create(struct kattr_rg *rg, const char *group,
 			      unsigned int flags, const char *shares,
 			      const char *res);
+/*
+ * kattr_rg_create() that, with KATTR_RG_ENABLE and shares on cgroup v2,
+ * enables cpu along the path (kattr_rg_cpu_enable(), also in the parents
+ * it makes) before writing cpu.weight.  done (may be NULL without
+ * KATTR_RG_ENABLE) gets the groups where cpu was enabled; all or nothing:
+ * when any step fails, the enabling is undone and the groups made are
+ * removed, and done->failed names the group that refused, if any.
+ */
+KATTR_API int kattr_rg_create_enable(struct kattr_rg *rg, const char *group,
+				     unsigned int flags, const char *shares,
+				     const char *res,
+				     struct kattr_rg_cpu_path *done);
 /*
  * Delete group after moving its members to the parent (RGCS does that
  * itself).  KATTR_RG_RECURSIVE: child groups first, deepest first.
