@@ -351,6 +351,22 @@ static char *plan_enable(struct kattr_rg *rg, const struct kattr_rgconf *c,
 	return text;
 }
 
+/* Free plan_groups()' own memory, then die with the message. */
+__attribute__((noreturn, format(printf, 3, 4)))
+static void plan_die(const struct kattr_rgconf_group **order,
+		     struct kattr_rg_cpu_path *planned, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	free(order);
+	kattr_rg_cpu_path_free(planned);
+	tool_die(EXIT_FAIL, "%s", msg);
+}
+
 /* Creates and share changes, parents first; nothing is touched. */
 static void plan_groups(struct kattr_rg *rg, const struct kattr_rgconf *c,
 			bool no_enable, struct plan *p)
@@ -374,13 +390,13 @@ static void plan_groups(struct kattr_rg *rg, const struct kattr_rgconf *c,
 
 		if (g->shares) {
 			if (!kattr_rg_has_shares(rg))
-				tool_die(EXIT_FAIL, "%s:%u: groups: '%s' has shares but %s",
+				plan_die(order, &planned, "%s:%u: groups: '%s' has shares but %s",
 					 g->file ? g->file : c->file, g->line, rgctl_q(g->name),
 					 rgctl_strerror(-EOPNOTSUPP));
 			ret = kattr_rg_shares_format(kattr_rg_backend_of(rg), g->shares,
 						     NULL, fmt, sizeof(fmt), &why);
 			if (ret < 0)
-				tool_die(EXIT_FAIL, "%s:%u: shares: '%s' is not valid for %s: %s",
+				plan_die(order, &planned, "%s:%u: shares: '%s' is not valid for %s: %s",
 					 g->file ? g->file : c->file, g->line, rgctl_q(g->shares),
 					 kattr_rg_backend_name(kattr_rg_backend_of(rg)), why);
 			enable = plan_enable(rg, c, g, no_enable, &planned);
@@ -394,7 +410,7 @@ static void plan_groups(struct kattr_rg *rg, const struct kattr_rgconf *c,
 			continue;
 		}
 		if (ret < 0)
-			tool_die(EXIT_FAIL, "cannot use group '%s': %s",
+			plan_die(order, &planned, "cannot use group '%s': %s",
 				 rgctl_q(g->name), rgctl_strerror(ret));
 		/* Without cpu above it the group has no cpu.weight to compare. */
 		if (!g->shares || (!enable && shares_equal(rg, g->name, fmt, &old))) {
