@@ -1,0 +1,160 @@
+#!/bin/bash
+# likelytop on the guest kernel's real profiles: /proc/likely_prof (the
+# patched kernel), trace_stat/branch_annotated and branch_all.
+#  - batch output of each (a snapshot) equals an awk reading of that file,
+#    row for row;
+#  - /proc/likely_prof and branch_annotated are two views of one kernel's
+#    data: read likely_prof, branch_annotated, likely_prof again, and every
+#    site's counts in branch_annotated lie between its two likely_prof
+#    readings (mapped through the site's hint);
+#  - reading the live files twice gives moving counts and rates;
+#  - the live view (tmux) refreshes on the changing real file.
+. "$(dirname "$0")/lib.sh"
+LT=$(tool_path likelytop)
+TR=$(mount_of tracefs)
+[ -n "$TR" ] || TR=/sys/kernel/tracing
+LP=/proc/likely_prof
+BA=$TR/trace_stat/branch_annotated
+ALL=$TR/trace_stat/branch_all
+for f in "$LP" "$BA" "$ALL"; do
+	[ -r "$f" ] && ok || { fail "no $f on this kernel"; finish; }
+done
+W=$(mktemp -d)
+CLEANUPS+=("rm -rf '$W'")
+cd "$W" || exit 1
+# keep the kernel busy so that counters move
+( while :; do ls -R /usr/share >/dev/null 2>&1; done ) &
+SPAWNED+=($!)
+
+cat "$LP" >lp.1
+cat "$BA" >ba
+cat "$LP" >lp.2
+cat "$ALL" >all
+echo "sites: likely_prof $(($(wc -l <lp.2) - 3)), branch_annotated $(($(wc -l <ba) - 2)), branch_all $(($(wc -l <all) - 2))"
+head -4 lp.2
+
+# --- batch output equals awk's reading, row for row --------------------------------
+# awk readings, one line per site: hint correct incorrect function file line
+awk_lp() {	# /proc/likely_prof: "F TYPE |TRUE|FALSE<TAB>func()@:file@line"
+	awk 'NR <= 3 { next }
+	{
+		tab = index($0, "\t"); head = substr($0, 1, tab - 1); site = substr($0, tab + 1)
+		n = split(head, h, "|"); type = h[1]; gsub(/[-+ ]/, "", type)
+		t = h[2] + 0; f = h[3] + 0
+		at = index(site, "()@:"); fn = substr(site, 1, at - 1); rest = substr(site, at + 4)
+		l = match(rest, /@[0-9]+$/); file = substr(rest, 1, l - 1); line = substr(rest, l + 1)
+		if (type == "likely") print type, t, f, fn, file, line
+		else print type, f, t, fn, file, line
+	}' "$1" | sort
+}
+awk_trace() {	# branch_annotated / branch_all: "C[/K] I PCT func file line"
+	awk -v hint="$2" 'NR <= 2 { next }
+	{ c = $1; sub(/\/.*/, "", c); print hint, c + 0, $2 + 0, $4, $5, $6 }' "$1" | sort
+}
+lt_rows() {	# likelytop's reading, the same fields
+	"$LT" -b -f "$1" --format csv | awk -F, 'NR > 1 { print $2, $3, $4, $7, $8, $9 }' | sort
+}
+check_batch() {	# check_batch FILE HINT|lp NAME
+	local a
+	if [ "$2" = lp ]; then a=$(awk_lp "$1"); else a=$(awk_trace "$1" "$2"); fi
+	local l
+	l=$(lt_rows "$1")
+	local na nl
+	na=$(printf '%s\n' "$a" | grep -c .) nl=$(printf '%s\n' "$l" | grep -c .)
+	[ "$na" -gt 100 ] && ok || fail "$3: only $na sites"
+	if [ "$a" = "$l" ]; then ok; else
+		fail "$3: likelytop ($nl rows) and awk ($na rows) differ:"
+		diff <(printf '%s\n' "$a") <(printf '%s\n' "$l") | head -10
+	fi
+	# the summary line counts the same sites
+	"$LT" -b -f "$1" | grep -q "^$na sites," && ok || fail "$3: summary is not '$na sites'"
+}
+check_batch lp.2 lp "likely_prof"
+check_batch ba annotated "branch_annotated"
+check_batch all none "branch_all"
+# the same through the live paths (likelytop opening the kernel's files)
+run "$LT" -b -f "$LP" --format json
+expect_rc 0 "likelytop -f $LP"
+n=$(printf '%s' "$out" | jq length)
+awk -v n="$n" -v m="$(($(wc -l <lp.2) - 3))" 'BEGIN { exit !(n >= m) }' && ok ||
+	fail "the live likely_prof has $n sites, fewer than the earlier snapshot's"
+expect_match "$(printf '%s' "$out" | jq -r '[.[].hint] | unique | join(",")')" '^likely,unlikely$' "both hints present"
+run "$LT" -b -f "$BA" --format json
+expect_rc 0 "likelytop -f $BA"
+run "$LT" -b --format json
+expect_rc 0 "likelytop with no -f"
+expect_match "$(printf '%s' "$out" | jq -r '[.[].hint] | unique | join(",")')" '^likely,unlikely$' "the default source is /proc/likely_prof"
+
+# --- two views of one kernel's data --------------------------------------------------
+# key: function cut to 30, file basename cut to 20, line (branch_annotated's
+# columns); several sites can share a key (macros), so sums per key.
+view() {	# view FILE: key correct incorrect
+	"$LT" -b -f "$1" --format csv | awk -F, 'NR > 1 {
+		n = split($8, p, "/"); k = substr($7, 1, 30) " " substr(p[n], 1, 20) " " $9
+		c[k] += $3; i[k] += $4 }
+		END { for (k in c) print k, c[k], i[k] }' | sort
+}
+view lp.1 >v.lp1
+view ba >v.ba
+view lp.2 >v.lp2
+awk 'FILENAME == ARGV[1] { a[$1" "$2" "$3] = $4 " " $5; next }
+     FILENAME == ARGV[2] { b[$1" "$2" "$3] = $4 " " $5; next }
+     { c[$1" "$2" "$3] = $4 " " $5 }
+     END {
+	for (k in a) {
+		n++
+		if (!(k in b)) { miss++; if (bad++ < 5) print "not in branch_annotated: " k; continue }
+		split(a[k], x); split(b[k], y)
+		if (y[1] + 0 < x[1] + 0 || y[2] + 0 < x[2] + 0) { lo++; if (bad++ < 5) print "branch_annotated below likely_prof: " k ": " a[k] " > " b[k] }
+		else ok++
+	}
+	for (k in b) {
+		split(b[k], y)
+		if (y[1] + y[2] == 0) continue
+		m++
+		if (!(k in c)) { gone++; if (bad++ < 5) print "evaluated but not in the later likely_prof: " k; continue }
+		split(c[k], z)
+		if (z[1] + 0 < y[1] + 0 || z[2] + 0 < y[2] + 0) { hi++; if (bad++ < 5) print "likely_prof below branch_annotated: " k ": " b[k] " > " c[k] }
+	}
+	printf "%d likely_prof sites, %d agree; %d evaluated branch_annotated sites; missing %d, out of order %d/%d, vanished %d\n", n, ok, m, miss, lo, hi, gone
+	# counters are not atomic: a racing increment can be lost, rarely
+	exit !(n > 100 && miss + gone == 0 && lo + hi <= 2 + n / 1000)
+     }' v.lp1 v.ba v.lp2 >agree.txt
+rc=$?
+cat agree.txt
+[ $rc = 0 ] && ok || fail "likely_prof and branch_annotated disagree (above)"
+# one site in both, as likelytop shows it: the hint turns true/false into correct/incorrect
+k=$(awk '$4 + $5 > 1000 { print; exit }' v.lp2)
+echo "for example: $k"
+
+# --- the counters move between reads: rates ------------------------------------------
+for f in "$LP" "$BA" "$ALL"; do
+	run "$LT" -b -f "$f" --format json -n 2 -d 1
+	expect_rc 0 "-n 2 -d 1 on $f"
+	moved=$(printf '%s\n' "$out" | jq -s '.[1] | map(select(.rate > 0)) | length' 2>/dev/null)
+	[ "${moved:-0}" -gt 0 ] && ok || fail "$f read twice: no site has a non-zero rate (stale re-read?)"
+done
+
+# --- the live view on the real file --------------------------------------------------
+if [ "${WITH_NCURSES:-ON}" != OFF ] && command -v tmux >/dev/null; then
+	sock=vmlt$$
+	T() { tmux -L "$sock" "$@"; }
+	CLEANUPS+=("tmux -L $sock kill-server 2>/dev/null")
+	printf '%q -d 1 -f %q; echo $? >%q; sleep 30\n' "$LT" "$LP" "$W/live.rc" >live.sh
+	T new-session -d -s lt -x 160 -y 40 "bash $W/live.sh"
+	sleep 3
+	for i in 1 2 3 4; do
+		T capture-pane -p -t lt | sed -n '5,$p' | grep -E '^[! ] (un)?likely' >"screen.$i"
+		sleep 1.5
+	done
+	T capture-pane -p -t lt | head -3
+	grep -q . screen.1 && ok || fail "the live view shows no rows: $(T capture-pane -p -t lt | head -5)"
+	changed=0
+	for i in 2 3 4; do cmp -s screen.1 "screen.$i" || changed=$((changed + 1)); done
+	[ $changed -ge 2 ] && ok || fail "the live view did not change over 3 refreshes ($changed changed)"
+	sed 's/^!/ /' screen.4 | awk '$5 + 0 > 0 { f = 1 } END { exit !f }' && ok || fail "no non-zero rate on the live screen"
+	T send-keys -t lt q
+	for i in $(seq 30); do [ -s live.rc ] && break; sleep 0.2; done
+	expect_eq "$(cat live.rc 2>/dev/null)" 0 "the live view quits with q"
+fi
+finish
