@@ -171,6 +171,7 @@ probe_ok() {	# probe_ok ACCEL SECONDS
 	return 1
 }
 if [ -z "$accel" ]; then
+	[ -e /dev/kvm ] || say "no /dev/kvm: KVM is not available here"
 	if [ -r /dev/kvm ] && [ -w /dev/kvm ] && probe_ok kvm 30; then
 		accel=kvm
 	elif probe_ok tcg 120; then

@@ -34,26 +34,7 @@ echo "sites: likely_prof $(($(wc -l <lp.2) - 3)), branch_annotated $(($(wc -l <b
 head -4 lp.2
 
 # --- batch output equals awk's reading, row for row --------------------------------
-# awk readings, one line per site: hint correct incorrect function file line
-awk_lp() {	# /proc/likely_prof: "F TYPE |TRUE|FALSE<TAB>func()@:file@line"
-	awk 'NR <= 3 { next }
-	{
-		tab = index($0, "\t"); head = substr($0, 1, tab - 1); site = substr($0, tab + 1)
-		n = split(head, h, "|"); type = h[1]; gsub(/[-+ ]/, "", type)
-		t = h[2] + 0; f = h[3] + 0
-		at = index(site, "()@:"); fn = substr(site, 1, at - 1); rest = substr(site, at + 4)
-		l = match(rest, /@[0-9]+$/); file = substr(rest, 1, l - 1); line = substr(rest, l + 1)
-		if (type == "likely") print type, t, f, fn, file, line
-		else print type, f, t, fn, file, line
-	}' "$1" | sort
-}
-awk_trace() {	# branch_annotated / branch_all: "C[/K] I PCT func file line"
-	awk -v hint="$2" 'NR <= 2 { next }
-	{ c = $1; sub(/\/.*/, "", c); print hint, c + 0, $2 + 0, $4, $5, $6 }' "$1" | sort
-}
-lt_rows() {	# likelytop's reading, the same fields
-	"$LT" -b -f "$1" --format csv | awk -F, 'NR > 1 { print $2, $3, $4, $7, $8, $9 }' | sort
-}
+. "$SRC_DIR/tests/likelytop/readers.sh"
 check_batch() {	# check_batch FILE HINT|lp NAME
 	local a
 	if [ "$2" = lp ]; then a=$(awk_lp "$1"); else a=$(awk_trace "$1" "$2"); fi
@@ -86,43 +67,14 @@ expect_rc 0 "likelytop with no -f"
 expect_match "$(printf '%s' "$out" | jq -r '[.[].hint] | unique | join(",")')" '^likely,unlikely$' "the default source is /proc/likely_prof"
 
 # --- two views of one kernel's data --------------------------------------------------
-# key: function cut to 30, file basename cut to 20, line (branch_annotated's
-# columns); several sites can share a key (macros), so sums per key.
-view() {	# view FILE: key correct incorrect
-	"$LT" -b -f "$1" --format csv | awk -F, 'NR > 1 {
-		n = split($8, p, "/"); k = substr($7, 1, 30) " " substr(p[n], 1, 20) " " $9
-		c[k] += $3; i[k] += $4 }
-		END { for (k in c) print k, c[k], i[k] }' | sort
-}
-view lp.1 >v.lp1
-view ba >v.ba
-view lp.2 >v.lp2
-awk 'FILENAME == ARGV[1] { a[$1" "$2" "$3] = $4 " " $5; next }
-     FILENAME == ARGV[2] { b[$1" "$2" "$3] = $4 " " $5; next }
-     { c[$1" "$2" "$3] = $4 " " $5 }
-     END {
-	for (k in a) {
-		n++
-		if (!(k in b)) { miss++; if (bad++ < 5) print "not in branch_annotated: " k; continue }
-		split(a[k], x); split(b[k], y)
-		if (y[1] + 0 < x[1] + 0 || y[2] + 0 < x[2] + 0) { lo++; if (bad++ < 5) print "branch_annotated below likely_prof: " k ": " a[k] " > " b[k] }
-		else ok++
-	}
-	for (k in b) {
-		split(b[k], y)
-		if (y[1] + y[2] == 0) continue
-		m++
-		if (!(k in c)) { gone++; if (bad++ < 5) print "evaluated but not in the later likely_prof: " k; continue }
-		split(c[k], z)
-		if (z[1] + 0 < y[1] + 0 || z[2] + 0 < y[2] + 0) { hi++; if (bad++ < 5) print "likely_prof below branch_annotated: " k ": " b[k] " > " c[k] }
-	}
-	printf "%d likely_prof sites, %d agree; %d evaluated branch_annotated sites; missing %d, out of order %d/%d, vanished %d\n", n, ok, m, miss, lo, hi, gone
-	# counters are not atomic: a racing increment can be lost, rarely
-	exit !(n > 100 && miss + gone == 0 && lo + hi <= 2 + n / 1000)
-     }' v.lp1 v.ba v.lp2 >agree.txt
-rc=$?
-cat agree.txt
-[ $rc = 0 ] && ok || fail "likely_prof and branch_annotated disagree (above)"
+lt_view lp.1 >v.lp1
+lt_view ba >v.ba
+lt_view lp.2 >v.lp2
+for pair in "lp1 ba" "ba lp2"; do
+	set -- $pair
+	if res=$(views_agree "v.$1" "v.$2"); then ok; else fail "views $1 then $2 disagree:"; fi
+	echo "$1 then $2: $res"
+done
 # one site in both, as likelytop shows it: the hint turns true/false into correct/incorrect
 k=$(awk '$4 + $5 > 1000 { print; exit }' v.lp2)
 echo "for example: $k"
