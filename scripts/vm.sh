@@ -9,7 +9,8 @@
 # clone, in $KATTR_VM_CACHE (default /var/cache/kattr-vm, or
 # ~/.cache/kattr-vm when that is not writable), under a key that hashes
 # the source package's version, the compiler, the fragment and the
-# patches: it is rebuilt only when one of them changes.  The guest sees
+# patches: it is rebuilt only when one of them changes (incrementally in
+# $cache/work, about 1.5 GB, which may be deleted any time).  The guest sees
 # the host's root read-only over 9p and runs the suite's binaries from the
 # host build (out/build, or $KATTR_VM_BUILD), so build that first.  Results
 # and captures land in --out (default out/vm).
@@ -67,19 +68,33 @@ key=$({
 kdir=$cache/$key
 bz=$kdir/bzImage
 
+# The source (extracted and patched) and the build tree stay in
+# $cache/work for the next build: when only the fragment changed, make
+# rebuilds only what the changed options touch.  The source is extracted
+# again when the package version or a patch changed.
 build_kernel() {
-	local src=$kdir/src bld=$kdir/build log=$kdir/build.log t0 pid n line missing p
+	local work=$cache/work src=$cache/work/src bld=$cache/work/build
+	local log=$kdir/build.log t0 pid line missing p stamp
 	t0=$(now)
-	rm -rf "$src" "$bld"
-	mkdir -p "$src" "$bld"
-	say "building the kernel (key $key) in $kdir; log: $log"
-	say "extracting $src_tar"
-	tar -xJf "$src_tar" -C "$src" --strip-components=1 || die "cannot extract $src_tar"
-	for p in "${patches[@]}"; do
-		say "applying ${p##*/}"
-		patch -p1 --forward --batch -d "$src" <"$p" >>"$log" 2>&1 ||
-			die "${p##*/} does not apply to $(dpkg-query -W -f='${Version}' linux-source-6.1) (see $log)"
-	done
+	stamp=$({ dpkg-query -W -f='${Version}\n' linux-source-6.1
+		for p in "${patches[@]}"; do sha256sum <"$p"; done; } | sha256sum | cut -c1-16)
+	mkdir -p "$work"
+	: >"$log"
+	say "building the kernel (key $key); log: $log"
+	if [ "$(cat "$work/src.stamp" 2>/dev/null)" != "$stamp" ]; then
+		rm -rf "$src" "$bld" "$work/src.stamp"
+		mkdir -p "$src" "$bld"
+		say "extracting $src_tar"
+		tar -xJf "$src_tar" -C "$src" --strip-components=1 || die "cannot extract $src_tar"
+		for p in "${patches[@]}"; do
+			say "applying ${p##*/}"
+			patch -p1 --forward --batch -d "$src" <"$p" >>"$log" 2>&1 ||
+				die "${p##*/} does not apply to $(dpkg-query -W -f='${Version}' linux-source-6.1) (see $log)"
+		done
+		echo "$stamp" >"$work/src.stamp"
+	else
+		say "reusing the patched source and build tree in $work (incremental)"
+	fi
 	{
 		make -C "$src" O="$bld" x86_64_defconfig &&
 		make -C "$src" O="$bld" kvm_guest.config &&
@@ -98,7 +113,7 @@ build_kernel() {
 	nice -n 10 make -C "$src" O="$bld" -j"$(nproc)" bzImage >>"$log" 2>&1 &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
-		for ((n = 0; n < 30; n++)); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+		for ((p = 0; p < 30; p++)); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
 		kill -0 "$pid" 2>/dev/null || break
 		say "  $(($(now) - t0)) s: $(grep -c '^  CC ' "$log") files compiled, last: $(grep '^  [A-Z]' "$log" | tail -1 | awk '{ print $2 }')"
 	done
@@ -108,13 +123,12 @@ build_kernel() {
 		die "cannot store the kernel in $kdir"
 	echo "$(($(now) - t0))" >"$kdir/build-seconds"
 	mv "$kdir/bzImage.new" "$bz"
-	rm -rf "$src" "$bld"	# 1.5 GB; the key changes whenever an input does
-	say "kernel built in $(cat "$kdir/build-seconds") s: $bz ($(cat "$kdir/release"))"
+	say "kernel built in $(cat "$kdir/build-seconds") s ($(grep -c '^  CC ' "$log") files compiled): $bz ($(cat "$kdir/release"))"
 }
 
 mkdir -p "$kdir"
-exec 9>"$kdir/lock"
-flock 9 || die "cannot lock $kdir"
+exec 9>"$cache/lock"	# one build at a time (they share $cache/work)
+flock 9 || die "cannot lock $cache/lock"
 if [ -s "$bz" ]; then
 	say "kernel cached: $bz ($(cat "$kdir/release" 2>/dev/null), built in $(cat "$kdir/build-seconds" 2>/dev/null) s)"
 else
