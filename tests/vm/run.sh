@@ -32,6 +32,9 @@ tests=(
 	"splicebench.sh"
 	"$KATTR_TOP/tests/rgctl/cgroup2.sh"
 )
+# an early reading of /proc/likely_prof (the fuzz corpus pairs it with the
+# late one: sites appear, counts move)
+cat /proc/likely_prof >"$out/captures/likely_prof.early" 2>/dev/null
 bound=${KATTR_VM_TEST_BOUND:-240}
 pass=0 failed=0 skipped=0
 : >"$out/results.txt"
