@@ -69,6 +69,6 @@ tr=/sys/kernel/tracing/trace_stat
 } >"$out/captures/KERNEL"
 cat /proc/likely_prof >"$out/captures/likely_prof" 2>/dev/null
 cat "$tr/branch_annotated" >"$out/captures/branch_annotated" 2>/dev/null
-cat "$tr/branch_all" >"$out/captures/branch_all" 2>/dev/null
+[ -r "$tr/branch_all" ] && cat "$tr/branch_all" >"$out/captures/branch_all"
 wc -l "$out/captures"/* | sed 's/^/vm-guest: capture /'
 [ $failed = 0 ]
