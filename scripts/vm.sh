@@ -200,8 +200,16 @@ case $accel in kvm | tcg) ;; *) die "KATTR_VM_ACCEL must be kvm or tcg, not $acc
 # --- the suite ---------------------------------------------------------------
 say "booting with $accel (bounded at $timeout_s s); console: $outdir/console.log"
 t0=$(now)
+# passed on to the guest: a subset of the tests (KATTR_VM_TESTS=rgctl,weight),
+# the per-test bound, the test setup's own +cpu (KATTR_VM_ENABLE_CPU=1)
+extra=()
+for v in KATTR_VM_TESTS KATTR_VM_TEST_BOUND KATTR_VM_ENABLE_CPU; do
+	[ -n "${!v:-}" ] || continue
+	case ${!v} in *[!A-Za-z0-9,._-]*) die "$v: only letters, digits and , . _ -" ;; esac
+	extra+=("$v=${!v}")
+done
 boot $accel "$top/tests/vm/init.sh" "$outdir/console.log" "$timeout_s" \
-	"KATTR_TOP=$top" "KATTR_BUILD=$bdir" "KATTR_ACCEL=$accel" &
+	"KATTR_TOP=$top" "KATTR_BUILD=$bdir" "KATTR_ACCEL=$accel" "${extra[@]}" &
 qpid=$!
 # show the guest's progress lines as they come
 tail -n +1 -F "$outdir/console.log" 2>/dev/null | grep --line-buffered '^vm-guest:' &
