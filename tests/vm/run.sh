@@ -8,7 +8,7 @@
 # skipped, else 1.
 set -u
 out=${1:?usage: run.sh OUTDIR}
-[ "${KATTR_TOP:-}" ] && [ "${KATTR_BUILD:-}" ] && [ "$$" != 1 ] && [ -d /sys/fs/cgroup ] ||
+[ "${KATTR_TOP:-}" ] && [ "${KATTR_BUILD:-}" ] && [ "$PPID" = 1 ] ||
 	{ echo "run.sh: runs only inside the guest of scripts/vm.sh" >&2; exit 2; }
 here=$KATTR_TOP/tests/vm
 mkdir -p "$out/logs" "$out/captures"
