@@ -57,7 +57,7 @@ mkdir -p "$cache" || die "cannot create the kernel cache $cache"
 frag=$top/kernel/config.fragment
 patches=("$top"/kernel/patches/*.patch)
 [ -r "$frag" ] || die "missing $frag"
-recipe=3	# bump when the build steps below change what they produce
+recipe=4	# bump when the build steps below change what they produce
 key=$({
 	echo "recipe $recipe"
 	dpkg-query -W -f='${Package} ${Version}\n' linux-source-6.1
@@ -96,7 +96,7 @@ build_kernel() {
 		say "reusing the patched source and build tree in $work (incremental)"
 	fi
 	{
-		make -C "$src" O="$bld" x86_64_defconfig &&
+		make -C "$src" O="$bld" allnoconfig &&
 		make -C "$src" O="$bld" kvm_guest.config &&
 		"$src/scripts/kconfig/merge_config.sh" -m -O "$bld" "$bld/.config" "$frag" &&
 		make -C "$src" O="$bld" olddefconfig
