@@ -211,13 +211,11 @@ done
 boot $accel "$top/tests/vm/init.sh" "$outdir/console.log" "$timeout_s" \
 	"KATTR_TOP=$top" "KATTR_BUILD=$bdir" "KATTR_ACCEL=$accel" "${extra[@]}" &
 qpid=$!
-# show the guest's progress lines as they come
-tail -n +1 -F "$outdir/console.log" 2>/dev/null | grep --line-buffered '^vm-guest:' &
+# show the guest's progress lines as they come (tail ends with qemu)
+tail -n +1 --pid=$qpid -F "$outdir/console.log" 2>/dev/null | sed -un 's/\r$//; /^vm-guest:/p' &
 tpid=$!
 wait $qpid
 rc=$?
-sleep 0.5
-kill $tpid 2>/dev/null
 wait $tpid 2>/dev/null
 secs=$(($(now) - t0))
 if [ $rc = 124 ] || [ $rc = 137 ]; then
