@@ -4,7 +4,7 @@
 # from the kernel command line.  Mounts the kernel's filesystems and tmpfs
 # scratch, runs tests/vm/run.sh, which writes results.txt, one log per test
 # and the captures to the "out" share, then writes the status there and
-# powers off.  Lines starting "vm-guest:" are the progress scripts/vm.sh shows.
+# reboots (QEMU exits).  Lines starting "vm-guest:" are the progress scripts/vm.sh shows.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 say() { echo "vm-guest: $*"; }
 mnt() { mountpoint -q "$3" || mount -t "$1" -o "$2" "$1" "$3" || say "cannot mount $1 on $3"; }
@@ -18,7 +18,7 @@ mnt tmpfs nosuid,nodev,mode=1777 /dev/shm
 mount -t tmpfs -o mode=755,size=256m tmpfs /run
 mkdir -p /run/out /run/tmp /run/home /run/lock && chmod 1777 /run/tmp
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /run/out || {
-	say "cannot mount the out share"; echo o >/proc/sysrq-trigger; sleep 60; }
+	say "cannot mount the out share"; echo b >/proc/sysrq-trigger; sleep 60; }
 # the host's /tmp and /var/tmp are read-only here: scratch on tmpfs
 # (unless the clone itself lives there)
 case "$KATTR_TOP $KATTR_BUILD" in
@@ -46,5 +46,5 @@ say "done: status $status"
 echo "$status" >/run/out/status
 sync
 umount /run/out
-echo o >/proc/sysrq-trigger
+echo b >/proc/sysrq-trigger	# reboot: QEMU (-no-reboot) exits
 sleep 60
