@@ -9,6 +9,7 @@
 . "$(dirname "$0")/../cli/lib.sh"
 LT=$(tool_path likelytop)
 data="$SRC_DIR/tests/data/linux-6.1"
+[ -e "$data/likely_prof.xz" ] || skip_test "no captures in $data (scripts/vm.sh, then tests/vm/import-captures.sh)"
 command -v xz >/dev/null || skip_test "xz is not installed"
 command -v jq >/dev/null || skip_test "jq is not installed (scripts/deps.sh installs it)"
 . "$SRC_DIR/tests/likelytop/readers.sh"
