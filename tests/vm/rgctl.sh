@@ -70,6 +70,7 @@ expect_eq "$u" "$(cpu_usec "$U/$G/a")" "stats usage_usec is cpu.stat's"
 # --- delete --recursive with live members in every group -----------------------------
 # (joined top down: a group with cpu in its subtree_control takes members
 # only while none of its children is populated)
+[ -n "${VM_ENABLE_CPU:-}" ] && enable_cpu_along "$G/d/e/f"
 r create "$G/d/e/f" -p --shares 50
 expect_rc 0 "create a three-level tree"
 spawn 3
