@@ -34,8 +34,8 @@ check_batch() {	# check_batch FILE lp|HINT MIN-SITES
 	expect_rc 0 "${1##*/}: batch text"
 	expect_match "$(printf '%s\n' "$out" | head -1)" " - $na sites, $na shown," "${1##*/}: summary counts every site"
 }
-check_batch "$tmp/likely_prof" lp 5000
-check_batch "$tmp/branch_annotated" annotated 10000
+check_batch "$tmp/likely_prof" lp 3000
+check_batch "$tmp/branch_annotated" annotated 15000
 # branch_all where the capturing kernel profiled all branches
 if [ -e "$data/branch_all.xz" ]; then
 	xz -dc "$data/branch_all.xz" >"$tmp/branch_all" || fail "cannot read $data/branch_all.xz"
