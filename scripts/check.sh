@@ -1,7 +1,8 @@
 #!/bin/bash
 # Install what is missing, then build and test every configuration:
 # all WITH_* options off, AddressSanitizer+UBSan, the fuzz targets for a
-# bounded time, and last the default build (its ctest summary ends the log).
+# bounded time, the default build (with its ctest summary), and last the
+# in-guest suite on the patched real kernel under QEMU (scripts/vm.sh).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -40,5 +41,12 @@ if scripts/build.sh out/build; then
 else
 	echo "default build FAILED"; status=1
 fi
+section "real kernel: the patched 6.1 under QEMU (scripts/vm.sh)"
+scripts/vm.sh
+case $? in
+0) ;;
+77) echo "vm: SKIPPED (the reason is above): the real-kernel suite did not run" ;;
+*) echo "vm suite FAILED"; status=1 ;;
+esac
 [ $status = 0 ] || echo "check: FAILED (see the sections above)"
 exit $status

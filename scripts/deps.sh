@@ -1,6 +1,8 @@
 #!/bin/bash
 # Install what the suite needs from Debian's packages (Debian 12, as root).
 # Only missing packages are installed; apt-get update runs only then.
+# `scripts/deps.sh vm` installs what scripts/vm.sh needs instead: QEMU and
+# the kernel source with its build tools.
 set -eu
 pkgs=(
 	build-essential cmake pkg-config git
@@ -11,6 +13,13 @@ pkgs=(
 	cgroup-tools                      # the peer rgctl is tested and measured against
 	jq tmux gnuplot-nox libxml2-utils hyperfine
 )
+if [ "${1:-}" = vm ]; then
+	pkgs=(qemu-system-x86 linux-source-6.1 flex bison bc libelf-dev libssl-dev
+		build-essential xz-utils)
+elif [ $# -gt 0 ]; then
+	echo "usage: scripts/deps.sh [vm]" >&2
+	exit 2
+fi
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

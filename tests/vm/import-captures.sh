@@ -1,0 +1,38 @@
+#!/bin/bash
+# import-captures.sh [OUTDIR]: on the host, after scripts/vm.sh, take the
+# guest's captures (OUTDIR/captures, default out/vm) into tests/data/linux-6.1/
+# (xz) and seed the fuzz corpora (tests/fuzz/corpus/) with slices of them
+# (libFuzzer's inputs stay under 64 KiB).
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cap=${1:-$top/out/vm}/captures
+dst=$top/tests/data/linux-6.1
+fz=$top/tests/fuzz/corpus
+for f in KERNEL likely_prof likely_prof.early branch_annotated; do
+	[ -s "$cap/$f" ] || { echo "import-captures: no $cap/$f" >&2; exit 1; }
+done
+mkdir -p "$dst"
+cp "$cap/KERNEL" "$dst/KERNEL"
+rm -f "$dst"/*.xz
+for f in likely_prof branch_annotated branch_all; do
+	[ -s "$cap/$f" ] || continue
+	echo "$f: $(($(wc -l <"$cap/$f") - $([ $f = likely_prof ] && echo 3 || echo 2))) sites" >>"$dst/KERNEL"
+	xz -9e -T1 -c "$cap/$f" >"$dst/$f.xz"
+done
+# corpora: the header and 300 rows of each; two likely_prof readings for
+# parse_next (sites appear, counts move); single rows of each kind
+head -303 "$cap/likely_prof" >"$fz/fuzz_profile/real_likely_prof"
+head -302 "$cap/branch_annotated" >"$fz/fuzz_profile/real_branch_annotated"
+[ -s "$cap/branch_all" ] && head -302 "$cap/branch_all" >"$fz/fuzz_profile/real_branch_all"
+{ head -303 "$cap/likely_prof.early"; echo '%%'; head -303 "$cap/likely_prof"; } >"$fz/fuzz_profile_next/real_likely_prof"
+{ head -302 "$cap/branch_annotated"; echo '%%'; head -2 "$cap/branch_annotated"; sed -n '3,302p' "$cap/branch_annotated" | tac; } >"$fz/fuzz_profile_next/real_branch_annotated_resorted"
+grep -m1 '^+unlikely' "$cap/likely_prof" | tr -d '\n' >"$fz/fuzz_prof_likely_row/real_plus"
+grep -m1 '^-likely' "$cap/likely_prof" | tr -d '\n' >"$fz/fuzz_prof_likely_row/real_minus"
+grep -m1 '^ likely' "$cap/likely_prof" | tr -d '\n' >"$fz/fuzz_prof_likely_row/real_likely"
+# trace rows: the first byte says which format (bit 0: branch_all)
+{ printf '\0'; grep -m1 '^ *[0-9]*/[0-9]' "$cap/branch_annotated" | tr -d '\n'; } >"$fz/fuzz_prof_trace_row/real_constant"
+{ printf '\0'; sed -n 3p "$cap/branch_annotated" | tr -d '\n'; } >"$fz/fuzz_prof_trace_row/real_annotated"
+[ -s "$cap/branch_all" ] && { printf '\1'; sed -n 3p "$cap/branch_all" | tr -d '\n'; } >"$fz/fuzz_prof_trace_row/real_all"
+find "$fz" -name 'real_*' -empty -delete
+cat "$dst/KERNEL"
+ls -l "$dst"
