@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -152,4 +153,30 @@ void tool_set_sysroot(const char *dir)
 	if (ret < 0)
 		tool_usage_error("cannot use '%s' as sysroot: %s", dir,
 				 strerror(-ret));
+}
+
+const char *tool_file_kind(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return "gone";
+	switch (st.st_mode & S_IFMT) {
+	case S_IFLNK:
+		return "a symbolic link";
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFDIR:
+		return "a directory";
+	case S_IFSOCK:
+		return "a socket";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	case S_IFREG:
+		return "a regular file";
+	default:
+		return "not a regular file";
+	}
 }

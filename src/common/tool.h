@@ -43,6 +43,10 @@ __attribute__((noreturn)) void tool_version(void);
 /* Apply a --sysroot DIR argument (exit 2 when DIR is unusable). */
 void tool_set_sysroot(const char *dir);
 
+/* What is at path, not followed: "a regular file", "a symbolic link",
+ * "a FIFO", "a directory"..., or "gone". */
+const char *tool_file_kind(const char *path);
+
 /* Flush stdout now and exit 1 with a message if that failed. */
 void tool_flush_stdout(void);
 

@@ -336,31 +336,6 @@ static void parse_args(int argc, char **argv, struct lt_opts *o)
 		tool_usage_error("--iterations and --format need --batch");
 }
 
-/* "a symbolic link", "a FIFO"...: what is at path (not followed). */
-static const char *file_kind(const char *path)
-{
-	struct stat st;
-
-	if (lstat(path, &st) < 0)
-		return "gone";
-	switch (st.st_mode & S_IFMT) {
-	case S_IFLNK:
-		return "a symbolic link";
-	case S_IFIFO:
-		return "a FIFO";
-	case S_IFDIR:
-		return "a directory";
-	case S_IFSOCK:
-		return "a socket";
-	case S_IFCHR:
-		return "a character device";
-	case S_IFBLK:
-		return "a block device";
-	default:
-		return "not a regular file";
-	}
-}
-
 static void open_source(struct lt_app *a)
 {
 	struct lt_detect_report r;
@@ -379,7 +354,7 @@ static void open_source(struct lt_app *a)
 				 (int)a->o.pid);
 		if (ret == -EINVAL)
 			tool_die(EXIT_FAIL, "%s is %s, not a regular file: refused (a profile is a file the profiled process writes)",
-				 a->src.path, file_kind(a->src.path));
+				 a->src.path, tool_file_kind(a->src.path));
 		if (ret < 0)
 			tool_die(EXIT_FAIL, "cannot read %s: %s", a->src.path,
 				 lt_strerror(ret));

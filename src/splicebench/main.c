@@ -378,7 +378,7 @@ static void check_plot_target(const char *path)
 
 	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		tool_die(EXIT_FAIL, "refusing --plot %s: it is %s, not a regular file",
-			 path, sb_file_kind(path));
+			 path, tool_file_kind(path));
 }
 
 /* One message for every point that asked for huge pages and got none. */

@@ -502,7 +502,7 @@ int sb_plot(const struct sb_report *rep, const char *path)
 	}
 	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		tool_warn("refusing to draw %s: it is %s, not a regular file",
-			  path, sb_file_kind(path));
+			  path, tool_file_kind(path));
 		return -EINVAL;
 	}
 	outfd = plot_tmp(path, &tmp);
@@ -555,7 +555,7 @@ int sb_plot(const struct sb_report *rep, const char *path)
 	 * replace either. */
 	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		tool_warn("refusing to draw %s: it is %s, not a regular file",
-			  path, sb_file_kind(path));
+			  path, tool_file_kind(path));
 		ret = -EINVAL;
 		goto out_unlink;
 	}

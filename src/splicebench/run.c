@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "sb.h"
+#include "tool.h"
 
 #define HUGE_SZ (2ull << 20)
 
@@ -687,32 +688,6 @@ struct point {
 
 volatile sig_atomic_t sb_stop;
 
-const char *sb_file_kind(const char *path)
-{
-	struct stat st;
-
-	if (lstat(path, &st) < 0)
-		return "gone";
-	switch (st.st_mode & S_IFMT) {
-	case S_IFLNK:
-		return "a symbolic link";
-	case S_IFIFO:
-		return "a FIFO";
-	case S_IFDIR:
-		return "a directory";
-	case S_IFSOCK:
-		return "a socket";
-	case S_IFCHR:
-		return "a character device";
-	case S_IFBLK:
-		return "a block device";
-	case S_IFREG:
-		return "a regular file";
-	default:
-		return "not a regular file";
-	}
-}
-
 int sb_open_file_consumer(const char *path, char *why, size_t whylen)
 {
 	struct stat st;
@@ -727,7 +702,7 @@ int sb_open_file_consumer(const char *path, char *why, size_t whylen)
 		if (ret == -ELOOP || ret == -ENXIO || ret == -EISDIR ||
 		    ret == -ENODEV || ret == -EOPNOTSUPP) {
 			snprintf(why, whylen, "refusing %s: it is %s, not a regular file",
-				 path, sb_file_kind(path));
+				 path, tool_file_kind(path));
 			return -EINVAL;
 		}
 		snprintf(why, whylen, "cannot open %s: %s", path, strerror(errno));
@@ -742,7 +717,7 @@ int sb_open_file_consumer(const char *path, char *why, size_t whylen)
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
 		snprintf(why, whylen, "refusing %s: it is %s, not a regular file",
-			 path, sb_file_kind(path));
+			 path, tool_file_kind(path));
 		return -EINVAL;
 	}
 	if (fcntl(fd, F_SETFL, 0) < 0) {	/* blocking writes from here */

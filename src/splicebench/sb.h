@@ -151,8 +151,6 @@ extern volatile sig_atomic_t sb_stop;
  * -EINVAL, why naming what it is).  The fd, or -errno with why set.
  */
 int sb_open_file_consumer(const char *path, char *why, size_t whylen);
-/* "a symbolic link", "a FIFO", ...: what is at path (not followed). */
-const char *sb_file_kind(const char *path);
 
 /*
  * Measure the points res[0..n) (mode and size set; those already marked
