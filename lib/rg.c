@@ -774,41 +774,60 @@ static int write_pid(int fd, pid_t pid)
 	return w == len ? 0 : -EIO;
 }
 
-/* cgroups: move every task of group to its parent (rmdir would fail). */
+/* The group above group ("/" above a top-level group), in place. */
+static void up_one(char *group)
+{
+	char *slash = strrchr(group, '/');
+
+	if (slash && slash != group)
+		*slash = '\0';
+	else
+		strcpy(group, "/");
+}
+
+/*
+ * cgroups: move every task of group to its parent (rmdir would fail).  On
+ * cgroup v2 a parent with a controller enabled for children that have
+ * processes may hold none itself (EBUSY): the tasks go to the nearest
+ * ancestor that takes them, at worst the hierarchy's root.
+ */
 static int move_to_parent(struct kattr_rg *rg, const char *group)
 {
-	char parent[PATH_MAX], path[PATH_MAX], *slash;
+	char parent[PATH_MAX], path[PATH_MAX];
 	const char *file = rg->be->id == KATTR_RG_CGROUP1 ?
 			   rg->be->tasks_file : rg->be->procs_file;
 	pid_t *pids;
-	size_t n;
+	size_t n, i = 0;
 	int fd, ret;
 
 	snprintf(parent, sizeof(parent), "%s", group);
-	slash = strrchr(parent, '/');
-	if (slash)
-		*slash = '\0';
-	else
-		strcpy(parent, "/");
+	up_one(parent);
 	ret = read_pids(rg, group, file, &pids, &n);
 	if (ret < 0 || n == 0) {
 		if (ret == 0)
 			free(pids);
 		return ret;
 	}
-	ret = gpath(path, sizeof(path), parent, file);
-	fd = ret < 0 ? ret : kattr_open(rg->m, path, O_WRONLY);
-	if (fd < 0) {
-		free(pids);
-		return fd;
+	for (;;) {
+		ret = gpath(path, sizeof(path), parent, file);
+		fd = ret < 0 ? ret : kattr_open(rg->m, path, O_WRONLY);
+		if (fd < 0) {
+			free(pids);
+			return fd;
+		}
+		ret = 0;
+		for (; i < n && ret == 0; i++) {
+			ret = write_pid(fd, pids[i]);
+			if (ret == -ESRCH)	/* it exited meanwhile */
+				ret = 0;
+		}
+		close(fd);
+		if (ret != -EBUSY || rg->be->id != KATTR_RG_CGROUP2 ||
+		    !strcmp(parent, "/"))
+			break;
+		i--;			/* that task again, one level up */
+		up_one(parent);
 	}
-	ret = 0;
-	for (size_t i = 0; i < n && ret == 0; i++) {
-		ret = write_pid(fd, pids[i]);
-		if (ret == -ESRCH)	/* it exited meanwhile */
-			ret = 0;
-	}
-	close(fd);
 	free(pids);
 	return ret;
 }

@@ -231,7 +231,7 @@ static int run_delete(struct rgctl *ctx, int argc, char **argv)
 		tool_die(EXIT_FAIL, "cannot delete '%s': it has child groups (use --recursive)",
 			 rgctl_q(group));
 	case -EBUSY:
-		tool_die(EXIT_FAIL, "cannot delete '%s': it still has tasks (they could not all be moved to the parent)",
+		tool_die(EXIT_FAIL, "cannot delete '%s': it still has tasks (they could not all be moved to the parent or an ancestor)",
 			 rgctl_q(group));
 	default:
 		tool_die(EXIT_FAIL, "cannot delete '%s': %s", rgctl_q(group),
