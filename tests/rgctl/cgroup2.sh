@@ -144,7 +144,10 @@ else
 		r delete "$G/ap" --recursive
 	fi
 	# The root's subtree_control: enabled by the first command that needs it.
-	[ $root_cpu = no ] && echo -cpu >"$U/$G/cgroup.subtree_control" 2>/dev/null
+	# The test's own group starts without cpu for its children whatever the
+	# root has, so create -p below must enable it there too.
+	echo -cpu >"$U/$G/cgroup.subtree_control" 2>/dev/null
+	grep -qw cpu "$U/$G/cgroup.subtree_control" && fail "cannot disable cpu in $G for the next case"
 	[ $root_cpu = no ] && echo -cpu >"$U/cgroup.subtree_control"
 
 	# --- create -p --shares enables cpu from the root down, in the
