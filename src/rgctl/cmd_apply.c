@@ -1054,6 +1054,11 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 				snprintf(busy + strlen(busy), sizeof(busy) - strlen(busy),
 					 ": %s", rgctl_strerror(ret));
 		}
+		if (p.v[i].kind == STEP_DELETE && ret == -EBUSY)
+			why = "its tasks could not move to the parent: on cgroup v2 "
+			      "a group with a controller enabled for populated "
+			      "children holds no processes, and rgctl moves no task "
+			      "above its root";
 		step_text(rg, &p.v[i], text, sizeof(text));
 		tool_warn("cannot apply '%s': step %zu of %zu (%s) failed: %s",
 			  rgctl_q(argv[optind]), i + 1, p.n, text,

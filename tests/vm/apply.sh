@@ -50,17 +50,30 @@ run "$RG" "${R[@]}" apply b.conf
 expect_match "$out" $'^set db shares=1200 \\(was 800\\)\n1 change$' "weight change"
 expect_eq "$(cat "$U/$G/db/cpu.weight")" 1200 "db cpu.weight changed"
 
-# --prune: a stray leaf with a live member goes, the member survives
-mkdir "$U/$G/stray"
+# --prune: a stray leaf with a live member goes, the member survives in
+# the parent (web has no controller enabled for its children)
+mkdir "$U/$G/web/stray"
 spawn 1
-echo "${PIDS[0]}" >"$U/$G/stray/cgroup.procs"
+echo "${PIDS[0]}" >"$U/$G/web/stray/cgroup.procs"
 run "$RG" "${R[@]}" apply --prune b.conf
 expect_rc 0 "prune"
-expect_match "$out" "delete stray" "prune deletes stray"
-[ ! -d "$U/$G/stray" ] && ok || fail "stray not pruned"
+expect_match "$out" "delete web/stray" "prune deletes web/stray"
+[ ! -d "$U/$G/web/stray" ] && ok || fail "web/stray not pruned"
 kill -0 "${PIDS[0]}" 2>/dev/null && ok || fail "the pruned group's member died"
-run "$RG" "${R[@]}" whereis "${PIDS[0]}"
-expect_rc 0 "whereis the pruned member"
+expect_eq "$(cat "/proc/${PIDS[0]}/cgroup")" "0::/$G/web" "the member moved to web"
 run "$RG" "${R[@]}" apply --prune b.conf
 expect_eq "$out" "0 changes" "prune is idempotent"
+
+# A stray right below --root, whose cpu is enabled for populated children:
+# cgroup v2 lets no process into the root then, and rgctl moves none above
+# it: refused with the reason, nothing changed.
+mkdir "$U/$G/stray"
+echo "${PIDS[0]}" >"$U/$G/stray/cgroup.procs"
+run "$RG" "${R[@]}" apply --prune b.conf
+expect_rc 1 "prune of a populated group below a root holding no processes"
+expect_match "$err" "delete stray.*its tasks could not move to the parent: on cgroup v2" "the refusal says why"
+[ -d "$U/$G/stray" ] && ok || fail "stray was deleted anyway"
+expect_eq "$(cat "/proc/${PIDS[0]}/cgroup")" "0::/$G/stray" "the member stayed where it was"
+echo "${PIDS[0]}" >"$U/cgroup.procs"
+rmdir "$U/$G/stray"
 finish
