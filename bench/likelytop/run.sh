@@ -27,8 +27,9 @@ tmp=$(mktemp -d)
 sock="lt-bench-$$"
 cleanup() {
 	tmux -L "$sock" kill-server 2>/dev/null
+	# unmount before pseudofs is killed: a dead FUSE mount fails mountpoint -q
+	grep -qF " $tmp/pfs " /proc/mounts && { fusermount3 -u "$tmp/pfs" 2>/dev/null || umount -l "$tmp/pfs"; }
 	kill $(jobs -p) 2>/dev/null
-	mountpoint -q "$tmp/pfs" && { fusermount3 -u "$tmp/pfs" 2>/dev/null || umount -l "$tmp/pfs"; }
 	wait 2>/dev/null
 	rm -rf "$tmp"
 }

@@ -49,8 +49,12 @@ rgd_cleanup() {
 			while read -r p; do
 				echo "$p" >"$CPU/cgroup.procs" 2>/dev/null
 			done <"$d/cgroup.procs"
-			rmdir "$d" 2>/dev/null || sleep 0.1
-			rmdir "$d" 2>/dev/null
+			# killed tasks leave a group a moment after wait(): retry
+			for _ in $(seq 50); do
+				rmdir "$d" 2>/dev/null && break
+				[ -d "$d" ] || break
+				sleep 0.1
+			done
 		done
 	fi
 	[ -n "$WORK" ] && rm -rf "$WORK"
