@@ -5,9 +5,7 @@ require_root "creates groups in the cgroup v1 cpu hierarchy"
 command -v jq >/dev/null || skip_test "jq is not installed"
 CPU=$(mount_of cgroup cpu)
 [ -n "$CPU" ] || skip_test "no cgroup v1 hierarchy with the cpu controller is mounted (this is the cgroup1 backend's test; rgctl_cgroup2 runs the same commands and bad input on cgroup v2)"
-mkdir "$CPU/$G.probe" 2>/dev/null || skip_test "cannot create groups in $CPU"
-rmdir "$CPU/$G.probe"
-CLEANUPS+=("cg_remove '$CPU' '$CPU/$G'")
+use_hierarchy "$CPU"
 r() { run "$RG" --backend cgroup1 --root "$CPU" "$@"; }
 
 # create, with and without -p and --shares

@@ -20,6 +20,14 @@ mount_of() {
 		print $5; exit }' /proc/self/mountinfo
 }
 
+# use_hierarchy ROOT: skip the test unless groups can be created in ROOT;
+# then $G below it is removed at exit, whatever happens.
+use_hierarchy() {
+	mkdir "$1/$G.probe" 2>/dev/null || skip_test "cannot create groups in $1"
+	rmdir "$1/$G.probe"
+	CLEANUPS+=("cg_remove '$1' '$1/$G'")
+}
+
 # cg_remove DIR: move every task below DIR to the hierarchy root ROOT, then
 # remove the directories, deepest first.
 cg_remove() {

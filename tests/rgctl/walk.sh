@@ -12,9 +12,7 @@ case ${1:-} in
 cgroup1)
 	TOP=$(mount_of cgroup cpu)
 	[ -n "$TOP" ] || skip_test "no cgroup v1 hierarchy with the cpu controller is mounted"
-	mkdir "$TOP/$G.probe" 2>/dev/null || skip_test "cannot create groups in $TOP"
-	rmdir "$TOP/$G.probe"
-	CLEANUPS+=("cg_remove '$TOP' '$TOP/$G'")
+	use_hierarchy "$TOP"
 	r() { run "$RG" --backend cgroup1 --root "$TOP" "$@"; }
 	DEPTH=120
 	;;
