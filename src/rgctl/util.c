@@ -233,6 +233,14 @@ static void die_open(struct rgctl *ctx, int err)
 	if (ctx->root)
 		tool_die(EXIT_FAIL, "cannot use '%s': %s", rgctl_q(ctx->root),
 			 open_cause(err));
+	if (err == -ENOENT && ctx->backend == KATTR_RG_RGCS) {
+		char *cfs = NULL;
+
+		if (kattr_mountinfo_find("configfs", NULL, &cfs) == 0)
+			tool_die(EXIT_FAIL, "no rgcs hierarchy is mounted: configfs at %s has no res_groups (the kernel has no Resource Groups)",
+				 rgctl_q(cfs));
+		tool_die(EXIT_FAIL, "no rgcs hierarchy is mounted: no configfs with res_groups");
+	}
 	if (err == -ENOENT)
 		tool_die(EXIT_FAIL, ctx->backend == KATTR_RG_AUTO ?
 			 "no RGCS, cgroup v2 or cgroup v1 cpu hierarchy is mounted" :

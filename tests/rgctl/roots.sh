@@ -6,12 +6,13 @@ T=$(mktemp -d /tmp/rgctl-roots.XXXXXX)
 OUT=$(mktemp -d /tmp/rgctl-outside.XXXXXX)
 CLEANUPS+=("rm -rf '$T' '$OUT'")
 C=$T/sys/fs/cgroup/cpu
-mkdir -p "$T/proc/self" "$C/db" "$T/sys/fs/cgroup/unified" "$T/srv"
+mkdir -p "$T/proc/self" "$C/db" "$T/sys/fs/cgroup/unified" "$T/srv" "$T/sys/kernel/config"
 cat >"$T/proc/self/mountinfo" <<MI
 23 1 0:21 / / rw - ext4 /dev/sda1 rw
 31 23 0:28 / /sys/fs/cgroup rw - tmpfs tmpfs rw
 32 31 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu
 41 31 0:38 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw
+45 23 0:40 / /sys/kernel/config rw - configfs configfs rw
 MI
 echo 1024 >"$C/cpu.shares"; : >"$C/tasks"
 echo 512 >"$C/db/cpu.shares"; : >"$C/db/tasks"
@@ -40,7 +41,7 @@ expect_rc 0 "shares in the captured tree"
 expect_eq "$(cat "$C/db/cpu.shares")" 4096 "shares written"
 r --backend rgcs list
 expect_rc 1 "no RGCS in the tree"
-expect_match "$err" "no rgcs hierarchy is mounted" "no RGCS message"
+expect_eq "$err" "rgctl: no rgcs hierarchy is mounted: configfs at /sys/kernel/config has no res_groups (the kernel has no Resource Groups)" "no RGCS message names configfs and res_groups"
 r --root /srv list
 expect_rc 1 "--root on ext4"
 expect_match "$err" "not an RGCS/cgroup mount" "--root on ext4 message"

@@ -9,7 +9,7 @@ C=$(mount_of configfs)
 run "$RG" --backend rgcs list
 expect_rc 1 "--backend rgcs without res_groups"
 echo "rgctl --backend rgcs list: $err"
-expect_match "$err" "^rgctl: .*(rgcs|RGCS).*(not mounted|no .*res_groups)|^rgctl: no rgcs hierarchy is mounted$" "the message says there is no RGCS"
+expect_eq "$err" "rgctl: no rgcs hierarchy is mounted: configfs at $C has no res_groups (the kernel has no Resource Groups)" "the message names configfs and res_groups"
 [ "$(printf '%s\n' "$err" | grep -c .)" = 1 ] && ok || fail "more than one line: $err"
 [ -z "$out" ] && ok || fail "output with the error: $out"
 run "$RG" --backend rgcs --root "$C" list
