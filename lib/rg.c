@@ -540,6 +540,54 @@ static int cpu_enabled_in(struct kattr_rg *rg, const char *group)
 	return ret == -ENOENT ? 0 : ret;
 }
 
+/*
+ * cgroup v2: wait out another process enabling cpu in group's parent.  The
+ * kernel sets the parent's cgroup.subtree_control before it creates the
+ * children's cpu.* files, under cgroup_mutex, so a reader can see "cpu"
+ * enabled while the child's cpu.weight is not there yet.  Writing "+cpu"
+ * where it is already enabled changes nothing but takes the same mutex, so
+ * when it returns the files are there.  1 when a retry may succeed (cpu is
+ * enabled in the parent), 0 when not, -errno.
+ */
+static int cpu_settle(struct kattr_rg *rg, const char *group)
+{
+	char parent[PATH_MAX], path[PATH_MAX], *slash;
+	size_t len = strlen(group);
+	int ret;
+
+	if (rg->be->id != KATTR_RG_CGROUP2 || kattr_rg_name_is_root(group))
+		return 0;
+	if (len >= sizeof(parent))
+		return -ENAMETOOLONG;
+	memcpy(parent, group, len + 1);
+	while (len && parent[len - 1] == '/')
+		parent[--len] = '\0';
+	slash = strrchr(parent, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		parent[0] = '\0';	/* the root */
+	ret = cpu_enabled_in(rg, parent);
+	if (ret <= 0)
+		return ret;
+	ret = gpath(path, sizeof(path), parent, "cgroup.subtree_control");
+	if (ret == 0)
+		ret = kattr_write_str(rg->m, path, "+cpu");
+	return ret < 0 ? ret : 1;
+}
+
+/* Write value to group's shares file; on cgroup v2 a file missing while the
+ * parent has cpu enabled is waited for once (cpu_settle()). */
+static int shares_write(struct kattr_rg *rg, const char *group,
+			const char *path, const char *value)
+{
+	int ret = kattr_write_str(rg->m, path, value);
+
+	if (ret == -ENOENT && cpu_settle(rg, group) > 0)
+		ret = kattr_write_str(rg->m, path, value);
+	return ret;
+}
+
 int kattr_rg_cpu_missing(struct kattr_rg *rg, const char *group,
 			 struct kattr_rg_cpu_path *out)
 {
@@ -723,7 +771,7 @@ int kattr_rg_create_enable(struct kattr_rg *rg, const char *group,
 	}
 	ret = gpath(path, sizeof(path), group, rg->be->shares_file);
 	if (ret == 0)
-		ret = kattr_write_str(rg->m, path, value);
+		ret = shares_write(rg, group, path, value);
 	if (ret == -ENOENT)
 		ret = -EOPNOTSUPP;	/* cgroup v2: cpu not enabled here */
 	if (ret == 0)
@@ -1099,6 +1147,8 @@ int kattr_rg_shares_get(struct kattr_rg *rg, const char *group,
 		return ret == -EINVAL ? -EBADMSG : ret;
 	}
 	ret = kattr_read_u64(rg->m, path, &v);
+	if (ret == -ENOENT && cpu_settle(rg, group) > 0)
+		ret = kattr_read_u64(rg->m, path, &v);
 	if (ret == -ENOENT)
 		return -EOPNOTSUPP;	/* v2 root, or cpu not enabled here */
 	if (ret == -EINVAL || ret == -ERANGE)
@@ -1128,7 +1178,7 @@ int kattr_rg_shares_set(struct kattr_rg *rg, const char *group,
 	ret = shares_path(rg, group, path, sizeof(path));
 	if (ret < 0)
 		return ret;
-	ret = kattr_write_str(rg->m, path, buf);
+	ret = shares_write(rg, group, path, buf);
 	return ret == -ENOENT ? -EOPNOTSUPP : ret;
 }
 
