@@ -27,9 +27,9 @@ static const struct column {
 	int json_type;
 	const char *help;
 } columns[NCOLS] = {
-	[COL_NAME]   = { "NAME", 0.2, SCOLS_FL_TREE | SCOLS_FL_NOEXTREMES,
+	[COL_NAME]   = { "NAME", 0.2, SCOLS_FL_TREE,
 			 SCOLS_JSON_STRING, "The group's own name (the last component)" },
-	[COL_GROUP]  = { "GROUP", 0.3, SCOLS_FL_TREE | SCOLS_FL_NOEXTREMES,
+	[COL_GROUP]  = { "GROUP", 0.3, SCOLS_FL_TREE,
 			 SCOLS_JSON_STRING, "The group's path below the root ('/': the root)" },
 	[COL_DEPTH]  = { "DEPTH", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
 			 "Levels below the hierarchy's root" },
@@ -215,9 +215,10 @@ static struct libscols_table *make_table(const struct kattr_rg *rg,
 	if (!tb || !at_depth)
 		tool_die(EXIT_FAIL, "out of memory");
 	scols_table_set_name(tb, "groups");
+	/* One output format: raw would replace JSON, so it is not asked. */
 	scols_table_enable_json(tb, json);
-	scols_table_enable_raw(tb, lo->raw);
-	scols_table_enable_noheadings(tb, lo->noheadings);
+	scols_table_enable_raw(tb, lo->raw && !json);
+	scols_table_enable_noheadings(tb, lo->noheadings && !json);
 	for (size_t i = 0; i < lo->ncols; i++) {
 		const struct column *col = &columns[lo->cols[i]];
 		int flags = col->flags;
