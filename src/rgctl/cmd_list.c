@@ -3,7 +3,9 @@
  * rgctl list [GROUP]: the tree of groups, as a libsmartcols table (columns
  * chosen with -o, tree glyphs, --raw, --noheadings, widths fitted to the
  * terminal), or JSON: the flat "groups" array scripts read since the first
- * release, and the same groups nested under "tree" as lsblk -J shows them.
+ * release and, with --tree, the same groups nested under "tree" as lsblk -J
+ * shows them (not by default: a tree 120 groups deep is nested 240 levels,
+ * past what jq parses).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -45,6 +47,7 @@ static const struct option list_opts[] = {
 	{ "output-all", no_argument,       NULL, OPT_OUTPUT_ALL },
 	{ "noheadings", no_argument,       NULL, 'n' },
 	{ "raw",        no_argument,       NULL, 'r' },
+	{ "tree",       no_argument,       NULL, 'T' },
 	{ "help",       no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -53,6 +56,7 @@ static const char *const list_help[] = {
 	"    --output-all", "Show every column.",
 	"-n, --noheadings", "Do not print the header line.",
 	"-r, --raw", "Raw output: columns separated by one space, no tree, unusual bytes escaped.",
+	"-T, --tree", "With --json, nest the groups under \"tree\" too, as lsblk -J does.",
 	NULL
 };
 
@@ -61,8 +65,8 @@ static void list_help_more(void)
 	printf("\nAvailable output columns (default: GROUP,TASKS,SHARES):\n");
 	for (size_t i = 0; i < NCOLS; i++)
 		printf("  %-24s %s.\n", columns[i].name, columns[i].help);
-	printf("\nWith --json, \"groups\" lists the groups with fixed keys, and \"tree\"\n"
-	       "nests them (children in \"children\") with the chosen columns as keys.\n");
+	printf("\nWith --json, \"groups\" lists the groups with fixed keys; with --json --tree,\n"
+	       "\"tree\" also nests them (in \"children\") with the chosen columns as keys.\n");
 }
 
 static int run_list(struct rgctl *ctx, int argc, char **argv);
@@ -72,14 +76,14 @@ const struct rgctl_cmd rgctl_cmd_list = {
 	.args = "[GROUP]",
 	.help = "Show the tree of groups with shares and task counts",
 	.run = run_list,
-	.opts = list_opts, .shortopts = "o:nr", .opt_help = list_help,
+	.opts = list_opts, .shortopts = "o:nrT", .opt_help = list_help,
 	.help_more = list_help_more,
 };
 
 struct list_opts {
 	int cols[NCOLS * 4];	/* a column may be asked for more than once */
 	size_t ncols;
-	bool noheadings, raw;
+	bool noheadings, raw, tree;
 };
 
 static int column_id(const char *name, size_t len)
@@ -128,7 +132,7 @@ static void parse_list_options(struct list_opts *lo, int argc, char **argv)
 	for (size_t i = 0; i < sizeof(default_cols) / sizeof(default_cols[0]); i++)
 		lo->cols[lo->ncols++] = default_cols[i];
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "o:nrh", list_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:nrTh", list_opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			parse_columns(lo, optarg);
@@ -145,6 +149,9 @@ static void parse_list_options(struct list_opts *lo, int argc, char **argv)
 			break;
 		case 'r':
 			lo->raw = true;
+			break;
+		case 'T':
+			lo->tree = true;
 			break;
 		case 'h':
 			rgctl_cmd_help(&rgctl_cmd_list);
@@ -268,14 +275,37 @@ static struct libscols_table *make_table(const struct kattr_rg *rg,
 	return tb;
 }
 
-static void print_json(const struct kattr_rg *rg, const struct kattr_rg_info *v,
-		       size_t n, const struct list_opts *lo)
+/* o["tree"]: the groups nested, as libsmartcols writes them for lsblk -J. */
+static void add_tree(json_object *o, const struct kattr_rg *rg,
+		     const struct kattr_rg_info *v, size_t n,
+		     const struct list_opts *lo)
 {
-	json_object *o = json_object_new_object(), *a = json_object_new_array();
 	struct libscols_table *tb = make_table(rg, v, n, lo, true);
 	json_object *nested, *groups;
 	struct json_tokener *tok;
 	char *text = NULL;
+
+	if (scols_print_table_to_string(tb, &text) != 0 || !text)
+		tool_die(EXIT_FAIL, "cannot format the groups as JSON: out of memory");
+	/* Two levels per group (an object, its "children"), nested as deep
+	 * as the groups are. */
+	tok = json_tokener_new_ex((int)(2 * n + 16));
+	if (!tok)
+		tool_die(EXIT_FAIL, "out of memory");
+	nested = json_tokener_parse_ex(tok, text, (int)strlen(text));
+	json_tokener_free(tok);
+	if (!nested || !json_object_object_get_ex(nested, "groups", &groups))
+		tool_die(EXIT_FAIL, "cannot format the groups as JSON: libsmartcols wrote what json-c cannot read");
+	json_object_object_add(o, "tree", json_object_get(groups));
+	json_object_put(nested);
+	free(text);
+	scols_unref_table(tb);
+}
+
+static void print_json(const struct kattr_rg *rg, const struct kattr_rg_info *v,
+		       size_t n, const struct list_opts *lo)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
 
 	json_object_object_add(o, "backend", json_object_new_string(
 				       kattr_rg_backend_name(kattr_rg_backend_of(rg))));
@@ -293,22 +323,8 @@ static void print_json(const struct kattr_rg *rg, const struct kattr_rg_info *v,
 		json_object_array_add(a, g);
 	}
 	json_object_object_add(o, "groups", a);
-	/* libsmartcols writes the nested form; it goes in as "tree". */
-	if (scols_print_table_to_string(tb, &text) != 0 || !text)
-		tool_die(EXIT_FAIL, "cannot format the groups as JSON: out of memory");
-	/* Two levels per group (an object, its "children"), nested as deep
-	 * as the groups are. */
-	tok = json_tokener_new_ex((int)(2 * n + 16));
-	if (!tok)
-		tool_die(EXIT_FAIL, "out of memory");
-	nested = json_tokener_parse_ex(tok, text, (int)strlen(text));
-	json_tokener_free(tok);
-	if (!nested || !json_object_object_get_ex(nested, "groups", &groups))
-		tool_die(EXIT_FAIL, "cannot format the groups as JSON: libsmartcols wrote what json-c cannot read");
-	json_object_object_add(o, "tree", json_object_get(groups));
-	json_object_put(nested);
-	free(text);
-	scols_unref_table(tb);
+	if (lo->tree)
+		add_tree(o, rg, v, n, lo);
 	rgctl_json_print(o);
 }
 

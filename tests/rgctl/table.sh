@@ -90,14 +90,18 @@ else
 	echo "note: no C.UTF-8 locale here: the UTF-8 tree is not checked"
 fi
 
-# --json: the old keys as they were, and the nested "tree"
+# --json: the old keys as they were; with --tree, the nested "tree" too
 r list db -J
 expect_rc 0 "list -J"
-expect_eq "$(jq -c 'del(.tree)' <<<"$out")" '{"backend":"cgroup1","root":"/sys/fs/cgroup/cpu","groups":[{"name":"db","depth":1,"tasks":2,"shares":[{"res":"cpu","file":"cpu.shares","value":1024}]},{"name":"db/batch","depth":2,"tasks":0,"shares":[{"res":"cpu","file":"cpu.shares","value":512}]},{"name":"db/web","depth":2,"tasks":0,"shares":[{"res":"cpu","file":"cpu.shares","value":1024}]}]}' "list --json: the old keys"
+expect_eq "$(jq -c . <<<"$out")" '{"backend":"cgroup1","root":"/sys/fs/cgroup/cpu","groups":[{"name":"db","depth":1,"tasks":2,"shares":[{"res":"cpu","file":"cpu.shares","value":1024}]},{"name":"db/batch","depth":2,"tasks":0,"shares":[{"res":"cpu","file":"cpu.shares","value":512}]},{"name":"db/web","depth":2,"tasks":0,"shares":[{"res":"cpu","file":"cpu.shares","value":1024}]}]}' "list --json: the old keys, nothing else"
+old=$(jq -c . <<<"$out")
+r list db -J -T
+expect_eq "$(jq -c 'del(.tree)' <<<"$out")" "$old" "list --json --tree: the old keys"
+r list db -JT
 expect_eq "$(jq -c .tree <<<"$out")" '[{"group":"db","tasks":2,"shares":1024,"children":[{"group":"db/batch","tasks":0,"shares":512},{"group":"db/web","tasks":0,"shares":1024}]}]' "list --json: tree"
-r list -o name,depth,tasks --json -n -r
+r list -o name,depth,tasks --json -n -r --tree
 expect_eq "$(jq -c .tree <<<"$out")" '[{"name":"/","depth":0,"tasks":0,"children":[{"name":"db","depth":1,"tasks":2,"children":[{"name":"batch","depth":2,"tasks":0},{"name":"web","depth":2,"tasks":0}]},{"name":"log","depth":1,"tasks":1}]}]' "list --json -o: tree of the chosen columns"
-rr list db --json
+rr list db --json --tree
 expect_eq "$(jq -c .tree <<<"$out")" '[{"group":"db","tasks":2,"shares":"numtasks:-3/-3/100 cpu:30/-2/100","children":[{"group":"db/batch","tasks":0,"shares":"numtasks:-3/-3/100 cpu:30/-2/100"}]}]' "rgcs list --json: tree"
 
 # widths fitted to the terminal: 40 columns, the shares cut
@@ -175,9 +179,10 @@ for c in list create delete shares attach members stats exec whereis apply dump 
 	expect_eq "$bad" "" "$c --help: each option explained in a sentence"
 done
 opts_of() {	# opts_of CMD: the long options its --help explains
-	"$RG" "$1" --help | sed -n '/^Options:/,/^$/p' | grep -oE -- '--[a-z-]+' | sort -u | tr '\n' ' '
+	"$RG" "$1" --help | sed -n '/^Options:/,/^$/p' | cut -c1-26 | grep -oE -- '--[a-z-]+' |
+		sort -u | tr '\n' ' '
 }
-expect_eq "$(opts_of list)" "--help --noheadings --output --output-all --raw " "list --help options"
+expect_eq "$(opts_of list)" "--help --noheadings --output --output-all --raw --tree " "list --help options"
 expect_eq "$(opts_of create)" "--help --no-enable --parents --res --shares " "create --help options"
 expect_eq "$(opts_of delete)" "--help --recursive " "delete --help options"
 expect_eq "$(opts_of shares)" "--help --no-enable --res " "shares --help options"
