@@ -61,7 +61,7 @@ static const char *const apply_help[] = {
 
 const struct rgctl_cmd rgctl_cmd_apply = {
 	.name = "apply", .args = "FILE",
-	.help = "Make the groups match a configuration file (rgctl.conf(5))",
+	.help = "Make the groups match a configuration file",
 	.run = run_apply,
 	.opts = apply_opts, .shortopts = "n", .opt_help = apply_help,
 };

@@ -60,7 +60,7 @@ static const char *const classify_help[] = {
 
 const struct rgctl_cmd rgctl_cmd_classify = {
 	.name = "classify", .args = "FILE",
-	.help = "Move processes into groups by the rules of FILE, as they start",
+	.help = "Move processes into groups by FILE's rules",
 	.run = run_classify,
 	.opts = classify_opts, .shortopts = "v", .opt_help = classify_help,
 };

@@ -34,11 +34,18 @@ static const char *const stats_help[] = {
 	NULL
 };
 
+static void stats_help_more(void)
+{
+	printf("\nWithout --delay: RGCS's stats file, or cpu.stat (and cpuacct.usage on\n"
+	       "cgroup v1), one \"CONTROLLER: KEY VALUE\" line each.\n");
+}
+
 const struct rgctl_cmd rgctl_cmd_stats_delay = {
 	.name = "stats", .args = "GROUP",
-	.help = "Show statistics (RGCS stats, cpu.stat, cpuacct.usage; --delay: delays)",
+	.help = "Show a group's statistics",
 	.run = run_stats_delay,
 	.opts = stats_opts, .opt_help = stats_help,
+	.help_more = stats_help_more,
 };
 
 static double ms(uint64_t ns)

@@ -74,7 +74,7 @@ static int run_list(struct rgctl *ctx, int argc, char **argv);
 const struct rgctl_cmd rgctl_cmd_list = {
 	.name = "list",
 	.args = "[GROUP]",
-	.help = "Show the tree of groups with shares and task counts",
+	.help = "Show the tree of groups, their tasks and shares",
 	.run = run_list,
 	.opts = list_opts, .shortopts = "o:nrT", .opt_help = list_help,
 	.help_more = list_help_more,

@@ -22,12 +22,23 @@ static const char *const shares_help[] = {
 	NULL
 };
 
+static void shares_help_more(void)
+{
+	printf("\nVALUE, as the backend takes it:\n"
+	       "  cgroup1                  cpu.shares, 2 to 262144 (1024: the default).\n"
+	       "  cgroup2                  cpu.weight, 1 to 10000 (100: the default).\n"
+	       "  rgcs                     KEY=VALUE,... of min_shares, max_shares,\n"
+	       "                           child_shares_divisor (and res=NAME): each 0 or more,\n"
+	       "                           or -3 (don't care), -2 (unsupported), -1 (unchanged).\n");
+}
+
 const struct rgctl_cmd rgctl_cmd_shares = {
 	.name = "shares",
 	.args = "GROUP [VALUE]",
-	.help = "Show or set shares (cgroup1 2..262144, cgroup2 1..10000, rgcs KEY=VALUE,...)",
+	.help = "Show or set a group's shares",
 	.run = run_shares,
 	.opts = shares_opts, .opt_help = shares_help,
+	.help_more = shares_help_more,
 };
 
 static int show(struct rgctl *ctx, struct kattr_rg *rg, const char *group,

@@ -45,7 +45,7 @@ const struct rgctl_cmd rgctl_cmd_members = {
 const struct rgctl_cmd rgctl_cmd_exec = {
 	.name = "exec",
 	.args = "GROUP [--] COMMAND [ARG...]",
-	.help = "Run a command in a group (it is in the group before it starts)",
+	.help = "Run a command in a group from its start",
 	.run = run_exec,
 	.raw_args = true,
 };
