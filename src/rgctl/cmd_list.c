@@ -355,8 +355,10 @@ static int run_list(struct rgctl *ctx, int argc, char **argv)
 		print_json(rg, v, n, &lo);
 	} else {
 		tb = make_table(rg, v, n, &lo, false);
-		if (scols_print_table(tb) != 0)
-			tool_die(EXIT_FAIL, "cannot print the groups: %s", strerror(errno));
+		ret = scols_print_table(tb);
+		if (ret != 0)
+			tool_die(EXIT_FAIL, "cannot print the groups: %s",
+				 strerror(ret < 0 ? -ret : ENOMEM));
 		scols_unref_table(tb);
 	}
 	kattr_rg_list_free(v, n);
