@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +63,53 @@ void tool_try_help(void)
 {
 	fprintf(stderr, "Try '%s --help' for more information.\n", prog);
 	exit(EXIT_USAGE);
+}
+
+/* The option element argv[i] as typed, without any "=VALUE". */
+static void option_word(const char *arg, char *buf, size_t size)
+{
+	size_t n = strcspn(arg, "=");
+
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, arg, n);
+	buf[n] = '\0';
+}
+
+void tool_option_problem(int c, char **argv, const char *shortopts, char *buf,
+			 size_t size)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : NULL;
+	bool is_long = arg && strncmp(arg, "--", 2) == 0 && arg[2];
+	bool known = optopt > 0 && (optopt > 255 || (optopt != ':' &&
+		     strchr(shortopts, optopt)));
+	char word[64];
+
+	/* An unknown short option may sit inside a cluster ("-bQ"), where
+	 * argv[optind - 1] is still the word before it. */
+	if (c != ':' && optopt > 0 && optopt < 256 && !known)
+		is_long = false;
+	if (is_long)
+		option_word(arg, word, sizeof(word));
+	else
+		snprintf(word, sizeof(word), "-%c", optopt >= 0x21 && optopt < 0x7f ?
+			 optopt : '?');
+	if (c == ':')
+		snprintf(buf, size, "option '%s' needs an argument", word);
+	else if (!is_long)
+		snprintf(buf, size, "unknown option '%s'", word);
+	else if (known)
+		snprintf(buf, size, "option '%s' takes no argument", word);
+	else
+		snprintf(buf, size, "unknown or ambiguous option '%s'", word);
+}
+
+void tool_bad_option(int c, char **argv, const char *shortopts)
+{
+	char what[128];
+
+	tool_option_problem(c, argv, shortopts, what, sizeof(what));
+	tool_usage_error("%s", what);
 }
 
 void tool_version(void)

@@ -7,6 +7,7 @@
 #define SUITE_TOOL_H
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 
 enum {
@@ -36,8 +37,20 @@ void tool_die(int status, const char *fmt, ...);
 /* "prog: msg\nTry 'prog --help' for more information." and exit 2. */
 __attribute__((noreturn, format(printf, 1, 2)))
 void tool_usage_error(const char *fmt, ...);
-/* After getopt_long() has printed its complaint: the hint, and exit 2. */
+/* The hint "Try 'prog --help' for more information." and exit 2. */
 __attribute__((noreturn)) void tool_try_help(void);
+/*
+ * What getopt_long() (run with opterr = 0) found wrong, in words that name
+ * the option as it was typed: "unknown option '--bogus'", "option '-d'
+ * needs an argument"...  c is what getopt_long() returned ('?' or ':'),
+ * shortopts the short options it was given.  Into buf.
+ */
+void tool_option_problem(int c, char **argv, const char *shortopts, char *buf,
+			 size_t size);
+/* "prog: <the problem>", the hint, and exit 2 (getopt's own messages
+ * name the program by its full path: call getopt_long with opterr = 0). */
+__attribute__((noreturn))
+void tool_bad_option(int c, char **argv, const char *shortopts);
 /* Print "prog (kattr suite) VERSION" and exit 0. */
 __attribute__((noreturn)) void tool_version(void);
 /* Apply a --sysroot DIR argument (exit 2 when DIR is unusable). */

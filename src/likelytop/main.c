@@ -259,6 +259,7 @@ static void parse_args(int argc, char **argv, struct lt_opts *o)
 		{ "sysroot",    required_argument, NULL, TOOL_OPT_SYSROOT },
 		{ NULL, 0, NULL, 0 }
 	};
+	static const char shortopts[] = "+:bn:d:f:p:s:rS:hV";
 	bool exec = false;
 	int c;
 
@@ -266,7 +267,9 @@ static void parse_args(int argc, char **argv, struct lt_opts *o)
 	o->delay = 2;
 	o->sort = KATTR_PROF_SORT_INCORRECT;
 	/* '+': stop at COMMAND, so its own options stay its own. */
-	while ((c = getopt_long(argc, argv, "+bn:d:f:p:s:rS:hV", longopts, NULL)) != -1) {
+	/* ':': a missing argument is told apart; opterr = 0: our messages. */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->batch = true;
@@ -319,7 +322,7 @@ static void parse_args(int argc, char **argv, struct lt_opts *o)
 			tool_set_sysroot(optarg);
 			break;
 		default:
-			tool_try_help();
+			tool_bad_option(c, argv, shortopts);
 		}
 	}
 	if (exec) {

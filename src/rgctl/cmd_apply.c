@@ -42,15 +42,33 @@
 static int run_apply(struct rgctl *ctx, int argc, char **argv);
 static int run_dump(struct rgctl *ctx, int argc, char **argv);
 
+enum { OPT_DRY_RUN = OPT_CMD_FIRST, OPT_PRUNE, OPT_WAIT };
+static const struct option apply_opts[] = {
+	{ "dry-run", no_argument,       NULL, 'n' },
+	{ "prune",   no_argument,       NULL, OPT_PRUNE },
+	{ "no-enable", no_argument,     NULL, OPT_NO_ENABLE },
+	{ "wait",    required_argument, NULL, OPT_WAIT },
+	{ "help",    no_argument,       NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+static const char *const apply_help[] = {
+	"-n, --dry-run", "Print the plan and change nothing.",
+	"    --prune", "Also delete groups the file does not name (members go to the parent).",
+	"    --no-enable", "On cgroup v2, refuse instead of enabling cpu where shares are set.",
+	"    --wait SECONDS", "Wait up to SECONDS (0 to 86400) for another apply's lock.",
+	NULL
+};
+
 const struct rgctl_cmd rgctl_cmd_apply = {
-	.name = "apply", .args = "FILE [--dry-run] [--prune] [--wait SECONDS] [--no-enable]",
-	.help = "make the groups match a configuration file (rgctl.conf(5))",
+	.name = "apply", .args = "FILE",
+	.help = "Make the groups match a configuration file",
 	.run = run_apply,
+	.opts = apply_opts, .shortopts = "n", .opt_help = apply_help,
 };
 
 const struct rgctl_cmd rgctl_cmd_dump = {
 	.name = "dump", .args = "",
-	.help = "print the groups in the configuration file format",
+	.help = "Print the groups in the configuration file format",
 	.run = run_dump,
 };
 
@@ -953,15 +971,6 @@ static void report(struct kattr_rg *rg, const struct plan *p, const char *file)
 
 static int run_apply(struct rgctl *ctx, int argc, char **argv)
 {
-	enum { OPT_DRY_RUN = OPT_CMD_FIRST, OPT_PRUNE, OPT_WAIT };
-	static const struct option longopts[] = {
-		{ "dry-run", no_argument,       NULL, 'n' },
-		{ "prune",   no_argument,       NULL, OPT_PRUNE },
-		{ "no-enable", no_argument,     NULL, OPT_NO_ENABLE },
-		{ "wait",    required_argument, NULL, OPT_WAIT },
-		{ "help",    no_argument,       NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	bool dry_run = false, prune = false, after = false, no_enable = false;
 	char busy[PATH_MAX + 256];
 	unsigned long fail_at = 0, wait_s = LOCK_WAIT_DEFAULT;
@@ -975,7 +984,7 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 	int opt;
 
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "nh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "nh", apply_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
 			dry_run = true;
@@ -997,7 +1006,6 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 			rgctl_bad_option(&rgctl_cmd_apply, argv);
 		}
 	}
-	rgctl_restore_args(argc, argv);
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_apply, "give exactly one FILE");
 	c = rgctl_rgd_load(ctx, argv[optind]);

@@ -43,10 +43,26 @@
 
 static int run_classify(struct rgctl *ctx, int argc, char **argv);
 
+enum { OPT_ONCE = OPT_CMD_FIRST + 4, OPT_RCVBUF };
+static const struct option classify_opts[] = {
+	{ "once",    no_argument,       NULL, OPT_ONCE },
+	{ "verbose", no_argument,       NULL, 'v' },
+	{ "rcvbuf",  required_argument, NULL, OPT_RCVBUF },
+	{ "help",    no_argument,       NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+static const char *const classify_help[] = {
+	"    --once", "Classify what runs now, then exit (no daemon).",
+	"-v, --verbose", "Log each move; twice: also processes no rule matches.",
+	"    --rcvbuf BYTES", "The proc connector's receive buffer to start with.",
+	NULL
+};
+
 const struct rgctl_cmd rgctl_cmd_classify = {
-	.name = "classify", .args = "FILE [--once] [-v] [--rcvbuf BYTES]",
-	.help = "move processes into groups by the rules of FILE, as they start",
+	.name = "classify", .args = "FILE",
+	.help = "Move processes into groups by FILE's rules",
 	.run = run_classify,
+	.opts = classify_opts, .shortopts = "v", .opt_help = classify_help,
 };
 
 #define RCVBUF_DEFAULT	(4 << 20)
@@ -832,14 +848,6 @@ static int take_lock(struct cls *c)
 
 static int run_classify(struct rgctl *ctx, int argc, char **argv)
 {
-	enum { OPT_ONCE = OPT_CMD_FIRST + 4, OPT_RCVBUF };
-	static const struct option longopts[] = {
-		{ "once",    no_argument,       NULL, OPT_ONCE },
-		{ "verbose", no_argument,       NULL, 'v' },
-		{ "rcvbuf",  required_argument, NULL, OPT_RCVBUF },
-		{ "help",    no_argument,       NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct cls *c;
 	bool once = false;
 	int verbose = 0;
@@ -848,7 +856,7 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 	int opt, ret, lock;
 
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "vh", classify_opts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_ONCE:
 			once = true;
@@ -869,7 +877,6 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 			rgctl_bad_option(&rgctl_cmd_classify, argv);
 		}
 	}
-	rgctl_restore_args(argc, argv);
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_classify, "give exactly one FILE");
 	c = calloc(1, sizeof(*c));

@@ -23,10 +23,29 @@ extern const struct rgctl_cmd rgctl_cmd_stats;
 static int run_stats_delay(struct rgctl *ctx, int argc, char **argv);
 
 /* Registered in commands.c in place of rgctl_cmd_stats. */
+enum { OPT_DELAY = OPT_CMD_FIRST + 8 };
+static const struct option stats_opts[] = {
+	{ "delay", no_argument, NULL, OPT_DELAY },
+	{ "help",  no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+static const char *const stats_help[] = {
+	"    --delay", "Delay accounting per member and summed (taskstats).",
+	NULL
+};
+
+static void stats_help_more(void)
+{
+	printf("\nWithout --delay: RGCS's stats file, or cpu.stat (and cpuacct.usage on\n"
+	       "cgroup v1), one \"CONTROLLER: KEY VALUE\" line each.\n");
+}
+
 const struct rgctl_cmd rgctl_cmd_stats_delay = {
-	.name = "stats", .args = "GROUP [--delay]",
-	.help = "show statistics; --delay: delay accounting per member (taskstats)",
+	.name = "stats", .args = "GROUP",
+	.help = "Show a group's statistics",
 	.run = run_stats_delay,
+	.opts = stats_opts, .opt_help = stats_help,
+	.help_more = stats_help_more,
 };
 
 static double ms(uint64_t ns)
@@ -218,18 +237,12 @@ static int delay(struct rgctl *ctx, const char *group)
 
 static int run_stats_delay(struct rgctl *ctx, int argc, char **argv)
 {
-	enum { OPT_DELAY = OPT_CMD_FIRST + 8 };
-	static const struct option longopts[] = {
-		{ "delay", no_argument, NULL, OPT_DELAY },
-		{ "help",  no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	bool with_delay = false, help = false;
 	int opt;
 
 	optind = 0;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h", stats_opts, NULL)) != -1) {
 		if (opt == OPT_DELAY)
 			with_delay = true;
 		else if (opt == 'h')
@@ -240,7 +253,7 @@ static int run_stats_delay(struct rgctl *ctx, int argc, char **argv)
 	if (!with_delay)
 		return rgctl_cmd_stats.run(ctx, argc, argv);
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h", stats_opts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_DELAY:
 			break;
@@ -250,7 +263,6 @@ static int run_stats_delay(struct rgctl *ctx, int argc, char **argv)
 			rgctl_bad_option(&rgctl_cmd_stats_delay, argv);
 		}
 	}
-	rgctl_restore_args(argc, argv);
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_stats_delay, "give exactly one GROUP");
 	return delay(ctx, argv[optind]);

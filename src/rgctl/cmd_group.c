@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* rgctl list / create / delete: the tree of groups. */
+/* rgctl create / delete: the tree of groups (list is in cmd_list.c). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -8,105 +8,51 @@
 
 #include "rgctl.h"
 
-static int run_list(struct rgctl *ctx, int argc, char **argv);
 static int run_create(struct rgctl *ctx, int argc, char **argv);
 static int run_delete(struct rgctl *ctx, int argc, char **argv);
 
-const struct rgctl_cmd rgctl_cmd_list = {
-	.name = "list",
-	.args = "[GROUP]",
-	.help = "show the tree of groups with shares and task counts",
-	.run = run_list,
+static const struct option create_opts[] = {
+	{ "parents", no_argument,       NULL, 'p' },
+	{ "shares",  required_argument, NULL, OPT_SHARES },
+	{ "res",     required_argument, NULL, OPT_RES },
+	{ "no-enable", no_argument,     NULL, OPT_NO_ENABLE },
+	{ "help",    no_argument,       NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
 };
+static const char *const create_help[] = {
+	"-p, --parents", "Create the missing parent groups too.",
+	"    --shares VALUE", "Set the shares (as 'rgctl shares' takes them) on creation.",
+	"    --res NAME", "RGCS: the controller --shares is for (default: cpu).",
+	"    --no-enable", "On cgroup v2, refuse instead of enabling cpu above the group.",
+	NULL
+};
+static const struct option delete_opts[] = {
+	{ "recursive", no_argument, NULL, 'R' },
+	{ "help",      no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+static const char *const delete_help[] = {
+	"-R, --recursive", "Delete the child groups too, deepest first.",
+	NULL
+};
+
 const struct rgctl_cmd rgctl_cmd_create = {
 	.name = "create",
-	.args = "GROUP [-p] [--shares VALUE] [--res NAME] [--no-enable]",
-	.help = "create a group (with -p its missing parents too)",
+	.args = "GROUP",
+	.help = "Create a group (with -p its missing parents too)",
 	.run = run_create,
+	.opts = create_opts, .shortopts = "p", .opt_help = create_help,
 };
 const struct rgctl_cmd rgctl_cmd_delete = {
 	.name = "delete",
-	.args = "GROUP [--recursive]",
-	.help = "delete a group; its tasks move to the parent first",
+	.args = "GROUP",
+	.help = "Delete a group; its tasks move to the parent first",
 	.run = run_delete,
+	.opts = delete_opts, .shortopts = "R", .opt_help = delete_help,
 };
-
-static int run_list(struct rgctl *ctx, int argc, char **argv)
-{
-	const char *group = "/";
-	struct kattr_rg_info *v;
-	struct kattr_rg *rg;
-	size_t n;
-	int ret;
-
-	rgctl_no_options(&rgctl_cmd_list, argc, argv);
-	if (argc - optind > 1)
-		rgctl_cmd_usage(&rgctl_cmd_list, "too many arguments");
-	if (optind < argc)
-		group = argv[optind];
-	rgctl_check_group(group, true);
-	rg = rgctl_rg(ctx);
-	ret = kattr_rg_list(rg, group, &v, &n);
-	if (ret < 0)
-		tool_die(EXIT_FAIL, "cannot list '%s': %s", rgctl_q(group),
-			 rgctl_strerror(ret));
-	if (ctx->json) {
-		json_object *o = json_object_new_object(), *a = json_object_new_array();
-
-		json_object_object_add(o, "backend", json_object_new_string(
-					       kattr_rg_backend_name(kattr_rg_backend_of(rg))));
-		json_object_object_add(o, "root", json_object_new_string(kattr_rg_root(rg)));
-		for (size_t i = 0; i < n; i++) {
-			json_object *g = json_object_new_object(), *s = json_object_new_array();
-
-			json_object_object_add(g, "name", json_object_new_string(v[i].name));
-			json_object_object_add(g, "depth", json_object_new_int(v[i].depth));
-			json_object_object_add(g, "tasks", v[i].nr_tasks < 0 ? NULL :
-					       json_object_new_int64(v[i].nr_tasks));
-			for (size_t k = 0; k < v[i].nr_shares; k++)
-				json_object_array_add(s, rgctl_json_share(rg, &v[i].shares[k]));
-			json_object_object_add(g, "shares", s);
-			json_object_array_add(a, g);
-		}
-		json_object_object_add(o, "groups", a);
-		rgctl_json_print(o);
-	} else {
-		printf("%-32s %-10s %s\n", "GROUP", "TASKS",
-		       kattr_rg_backend_of(rg) == KATTR_RG_RGCS ?
-		       "SHARES (res:min/max/divisor)" : kattr_rg_shares_file(rg));
-		for (size_t i = 0; i < n; i++) {
-			char name[300], tasks[24], sh[64];
-
-			snprintf(name, sizeof(name), "%*s%s", (int)(2 * v[i].depth), "",
-				 v[i].name);
-			if (v[i].nr_tasks < 0)
-				snprintf(tasks, sizeof(tasks), ">1 page");
-			else
-				snprintf(tasks, sizeof(tasks), "%lld", v[i].nr_tasks);
-			printf("%-32s %-10s", name, tasks);
-			if (!v[i].nr_shares)
-				printf(" -");
-			for (size_t k = 0; k < v[i].nr_shares; k++) {
-				rgctl_share_text(rg, &v[i].shares[k], sh, sizeof(sh));
-				printf(" %s", sh);
-			}
-			putchar('\n');
-		}
-	}
-	kattr_rg_list_free(v, n);
-	return EXIT_OK;
-}
 
 static int run_create(struct rgctl *ctx, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "parents", no_argument,       NULL, 'p' },
-		{ "shares",  required_argument, NULL, OPT_SHARES },
-		{ "res",     required_argument, NULL, OPT_RES },
-		{ "no-enable", no_argument,     NULL, OPT_NO_ENABLE },
-		{ "help",    no_argument,       NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	const char *shares = NULL, *res = NULL, *group, *why = NULL;
 	struct kattr_rg_cpu_path done = { 0 };
 	unsigned int flags = KATTR_RG_ENABLE;
@@ -115,7 +61,7 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 	int c, ret;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "ph", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ph", create_opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			flags |= KATTR_RG_PARENTS;
@@ -135,7 +81,6 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 			rgctl_bad_option(&rgctl_cmd_create, argv);
 		}
 	}
-	rgctl_restore_args(argc, argv);
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_create, "give exactly one GROUP");
 	group = argv[optind];
@@ -148,7 +93,7 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 	/* Validate everything before the tree is touched. */
 	if (shares && kattr_rg_shares_format(kattr_rg_backend_of(rg), shares, res,
 					     buf, sizeof(buf), &why) < 0)
-		tool_die(EXIT_FAIL, "invalid shares '%s' for %s: %s", rgctl_q(shares),
+		tool_die(EXIT_USAGE, "invalid shares '%s' for %s: %s", rgctl_q(shares),
 			 kattr_rg_backend_name(kattr_rg_backend_of(rg)), why);
 	if (kattr_rg_backend_of(rg) == KATTR_RG_RGCS &&
 	    kattr_rg_name_depth(group) > KATTR_RG_RGCS_DEPTH)
@@ -195,17 +140,12 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 
 static int run_delete(struct rgctl *ctx, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "recursive", no_argument, NULL, 'R' },
-		{ "help",      no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	unsigned int flags = 0;
 	const char *group;
 	int c, ret;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "Rh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Rh", delete_opts, NULL)) != -1) {
 		switch (c) {
 		case 'R':
 			flags |= KATTR_RG_RECURSIVE;
@@ -216,7 +156,6 @@ static int run_delete(struct rgctl *ctx, int argc, char **argv)
 			rgctl_bad_option(&rgctl_cmd_delete, argv);
 		}
 	}
-	rgctl_restore_args(argc, argv);
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_delete, "give exactly one GROUP");
 	group = argv[optind];

@@ -10,11 +10,35 @@
 
 static int run_shares(struct rgctl *ctx, int argc, char **argv);
 
+static const struct option shares_opts[] = {
+	{ "res",  required_argument, NULL, OPT_RES },
+	{ "no-enable", no_argument,  NULL, OPT_NO_ENABLE },
+	{ "help", no_argument,       NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+static const char *const shares_help[] = {
+	"    --res NAME", "RGCS: show or set only controller NAME's shares.",
+	"    --no-enable", "On cgroup v2, refuse instead of enabling cpu above the group.",
+	NULL
+};
+
+static void shares_help_more(void)
+{
+	printf("\nVALUE, as the backend takes it:\n"
+	       "  cgroup1                  cpu.shares, 2 to 262144 (1024: the default).\n"
+	       "  cgroup2                  cpu.weight, 1 to 10000 (100: the default).\n"
+	       "  rgcs                     KEY=VALUE,... of min_shares, max_shares,\n"
+	       "                           child_shares_divisor (and res=NAME): each 0 or more,\n"
+	       "                           or -3 (don't care), -2 (unsupported), -1 (unchanged).\n");
+}
+
 const struct rgctl_cmd rgctl_cmd_shares = {
 	.name = "shares",
-	.args = "GROUP [VALUE] [--res NAME] [--no-enable]",
-	.help = "show or set shares (cgroup1 2..262144, cgroup2 1..10000, rgcs KEY=VALUE,...)",
+	.args = "GROUP [VALUE]",
+	.help = "Show or set a group's shares",
 	.run = run_shares,
+	.opts = shares_opts, .opt_help = shares_help,
+	.help_more = shares_help_more,
 };
 
 static int show(struct rgctl *ctx, struct kattr_rg *rg, const char *group,
@@ -73,12 +97,6 @@ static int show(struct rgctl *ctx, struct kattr_rg *rg, const char *group,
 
 static int run_shares(struct rgctl *ctx, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "res",  required_argument, NULL, OPT_RES },
-		{ "no-enable", no_argument,  NULL, OPT_NO_ENABLE },
-		{ "help", no_argument,       NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	const char *res = NULL, *group, *value, *why = NULL;
 	struct kattr_rg_cpu_path done = { 0 };
 	char buf[256], cause[3 * 4096];
@@ -87,7 +105,7 @@ static int run_shares(struct rgctl *ctx, int argc, char **argv)
 	int c, ret;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", shares_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_RES:
 			res = optarg;
@@ -101,7 +119,6 @@ static int run_shares(struct rgctl *ctx, int argc, char **argv)
 			rgctl_bad_option(&rgctl_cmd_shares, argv);
 		}
 	}
-	rgctl_restore_args(argc, argv);
 	if (argc - optind < 1 || argc - optind > 2)
 		rgctl_cmd_usage(&rgctl_cmd_shares, "give GROUP and at most one VALUE");
 	group = argv[optind];
@@ -132,20 +149,20 @@ static int run_shares(struct rgctl *ctx, int argc, char **argv)
 			tool_warn("could not disable cpu again: %s", rgctl_strerror(u));
 	}
 	if (ret == -EINVAL && why)
-		tool_die(EXIT_FAIL, "invalid shares '%s' for %s: %s", rgctl_q(value),
+		tool_die(EXIT_USAGE, "invalid shares '%s' for %s: %s", rgctl_q(value),
 			 kattr_rg_backend_name(kattr_rg_backend_of(rg)), why);
 	if (ret == -ERANGE && why) {
 		switch (kattr_rg_backend_of(rg)) {
 		case KATTR_RG_CGROUP1:
-			tool_die(EXIT_FAIL, "invalid shares '%s' for cgroup1: out of range (%d..%d)",
+			tool_die(EXIT_USAGE, "invalid shares '%s' for cgroup1: out of range (%d..%d)",
 				 rgctl_q(value), KATTR_RG_CG1_SHARES_MIN,
 				 KATTR_RG_CG1_SHARES_MAX);
 		case KATTR_RG_CGROUP2:
-			tool_die(EXIT_FAIL, "invalid shares '%s' for cgroup2: out of range (%d..%d)",
+			tool_die(EXIT_USAGE, "invalid shares '%s' for cgroup2: out of range (%d..%d)",
 				 rgctl_q(value), KATTR_RG_CG2_WEIGHT_MIN,
 				 KATTR_RG_CG2_WEIGHT_MAX);
 		default:
-			tool_die(EXIT_FAIL, "invalid shares '%s' for rgcs: %s",
+			tool_die(EXIT_USAGE, "invalid shares '%s' for rgcs: %s",
 				 rgctl_q(value), why);
 		}
 	}

@@ -12,7 +12,7 @@ static int run_stats(struct rgctl *ctx, int argc, char **argv);
 const struct rgctl_cmd rgctl_cmd_stats = {
 	.name = "stats",
 	.args = "GROUP",
-	.help = "show statistics (RGCS stats, cpu.stat, cpuacct.usage)",
+	.help = "Show statistics (RGCS stats, cpu.stat, cpuacct.usage)",
 	.run = run_stats,
 };
 

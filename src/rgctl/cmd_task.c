@@ -14,45 +14,56 @@ static int run_members(struct rgctl *ctx, int argc, char **argv);
 static int run_exec(struct rgctl *ctx, int argc, char **argv);
 static int run_whereis(struct rgctl *ctx, int argc, char **argv);
 
+static const struct option threads_opts[] = {
+	{ "threads", no_argument, NULL, 't' },
+	{ "help",    no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+static const char *const attach_help[] = {
+	"-t, --threads", "Move every thread of each process (without: the task itself; on cgroup v2 its process).",
+	NULL
+};
+static const char *const members_help[] = {
+	"-t, --threads", "List threads (cgroups list processes by default).",
+	NULL
+};
+
 const struct rgctl_cmd rgctl_cmd_attach = {
 	.name = "attach",
-	.args = "GROUP [--threads] PID...",
-	.help = "move tasks into a group (--threads: every thread of each process)",
+	.args = "GROUP PID...",
+	.help = "Move tasks into a group",
 	.run = run_attach,
+	.opts = threads_opts, .shortopts = "t", .opt_help = attach_help,
 };
 const struct rgctl_cmd rgctl_cmd_members = {
 	.name = "members",
-	.args = "GROUP [--threads]",
-	.help = "list the tasks of a group (cgroups: processes; --threads: threads)",
+	.args = "GROUP",
+	.help = "List the tasks of a group (cgroups: processes)",
 	.run = run_members,
+	.opts = threads_opts, .shortopts = "t", .opt_help = members_help,
 };
 const struct rgctl_cmd rgctl_cmd_exec = {
 	.name = "exec",
-	.args = "GROUP -- COMMAND [ARG...]",
-	.help = "run a command in a group (it is in the group before it starts)",
+	.args = "GROUP [--] COMMAND [ARG...]",
+	.help = "Run a command in a group from its start",
 	.run = run_exec,
 	.raw_args = true,
 };
 const struct rgctl_cmd rgctl_cmd_whereis = {
 	.name = "whereis",
 	.args = "PID",
-	.help = "show which group a task is in",
+	.help = "Show which group a task is in",
 	.run = run_whereis,
 };
 
 static unsigned int threads_option(const struct rgctl_cmd *cmd, int argc,
 				   char **argv, const char *shortopts)
 {
-	static const struct option lo[] = {
-		{ "threads", no_argument, NULL, 't' },
-		{ "help",    no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	unsigned int flags = 0;
 	int c;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, threads_opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			flags |= KATTR_RG_THREADS;
@@ -63,7 +74,6 @@ static unsigned int threads_option(const struct rgctl_cmd *cmd, int argc,
 			rgctl_bad_option(cmd, argv);
 		}
 	}
-	rgctl_restore_args(argc, argv);
 	return flags;
 }
 
@@ -109,7 +119,7 @@ static int run_attach(struct rgctl *ctx, int argc, char **argv)
 	if (bad) {
 		free(pids);
 		free(res);
-		tool_die(EXIT_FAIL, "nothing moved: %d invalid pid%s", bad,
+		tool_die(EXIT_USAGE, "nothing moved: %d invalid pid%s", bad,
 			 bad > 1 ? "s" : "");
 	}
 	rg = rgctl_rg(ctx);
@@ -226,7 +236,7 @@ static int run_whereis(struct rgctl *ctx, int argc, char **argv)
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_whereis, "give exactly one PID");
 	if (rgctl_parse_pid(argv[optind], &pid) < 0)
-		return EXIT_FAIL;
+		return EXIT_USAGE;
 	rg = rgctl_rg(ctx);
 	ret = kattr_rg_whereis(rg, pid, &group);
 	if (ret == -ENOENT)

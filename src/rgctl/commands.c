@@ -22,5 +22,6 @@ const struct rgctl_cmd *const rgctl_commands[] = {
 	&rgctl_cmd_apply,
 	&rgctl_cmd_dump,
 	&rgctl_cmd_classify,
+	&rgctl_cmd_help_cmd,
 	NULL,
 };

@@ -2,8 +2,10 @@
 /*
  * rgctl: create resource groups, set their shares, move tasks into them and
  * read their stats, on RGCS, cgroup v1 and cgroup v2.  main() parses the
- * global options and dispatches to a command (commands.c).
+ * line (global options before or after the command, as systemctl does) and
+ * dispatches to a command (commands.c).
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,27 +13,78 @@
 
 #include "rgctl.h"
 
+/* The options every command takes, anywhere on the line. */
+#define GLOBAL_SHORTOPTS "b:jJhV"
+static const struct option global_opts[] = {
+	{ "backend", required_argument, NULL, 'b' },
+	{ "root",    required_argument, NULL, OPT_ROOT },
+	{ "json",    no_argument,       NULL, 'j' },
+	{ "help",    no_argument,       NULL, 'h' },
+	{ "version", no_argument,       NULL, 'V' },
+	{ "sysroot", required_argument, NULL, TOOL_OPT_SYSROOT },
+	{ NULL, 0, NULL, 0 }
+};
+static const char *const global_help[] = {
+	"-b, --backend NAME", "Use rgcs, cgroup1 or cgroup2 (default: detect).",
+	"    --root DIR", "Use the hierarchy at DIR: res_groups, or a cgroup mount.",
+	"-j, -J, --json", "Print JSON instead of text.",
+	"    --sysroot DIR", "Take /proc, /sys and the mount table from DIR.",
+	"-h, --help", "Show this help and exit.",
+	"-V, --version", "Show the version and exit.",
+	NULL
+};
+
+static void print_options(const char *const *help)
+{
+	for (size_t i = 0; help[i]; i += 2)
+		printf("  %-24s %s\n", help[i], help[i + 1]);
+}
+
 __attribute__((noreturn)) static void usage(void)
 {
-	printf("Usage: %s [options] COMMAND [ARG...]\n\n", tool_name());
+	int w = 0;
+
+	printf("Usage: %s [options] COMMAND [options] [ARG...]\n\n", tool_name());
 	printf("Create resource groups, set their shares, move tasks into them and read their stats.\n\n");
 	printf("Commands:\n");
+	for (size_t i = 0; rgctl_commands[i]; i++) {
+		const struct rgctl_cmd *c = rgctl_commands[i];
+		int n = (int)(strlen(c->name) + 1 + strlen(c->args));
+
+		if (n > w)
+			w = n;
+	}
 	for (size_t i = 0; rgctl_commands[i]; i++) {
 		const struct rgctl_cmd *c = rgctl_commands[i];
 		char head[80];
 
 		snprintf(head, sizeof(head), "%s %s", c->name, c->args);
-		printf("  %-40s %s\n", head, c->help);
+		printf("  %-*s  %s.\n", w, head, c->help);
 	}
+	printf("\nOptions (before or after the command):\n");
+	print_options(global_help);
+	printf("\n'%s help COMMAND' or '%s COMMAND --help' shows a command's options.\n"
+	       "See rgctl(8).\n", tool_name(), tool_name());
+	exit(EXIT_OK);
+}
+
+void rgctl_cmd_help(const struct rgctl_cmd *cmd)
+{
+	static const char *const help_opt[] = {
+		"-h, --help", "Show this help and exit.", NULL
+	};
+
+	printf("Usage: %s %s [options] %s\n\n%s.\n", tool_name(), cmd->name,
+	       cmd->args, cmd->help);
 	printf("\nOptions:\n");
-	printf("  -b, --backend NAME  rgcs, cgroup1 or cgroup2 (default: detect)\n");
-	printf("  -r, --root DIR      the hierarchy: res_groups, or a cgroup mount\n");
-	printf("  -j, --json          machine-readable output\n");
-	printf("      --sysroot DIR   take /proc, /sys and mounts from DIR\n");
-	printf("  -h, --help          show this help and exit\n");
-	printf("  -V, --version       show the version and exit\n");
-	printf("\n'%s COMMAND --help' shows a command's options.  See rgctl(8).\n",
-	       tool_name());
+	if (cmd->opt_help)
+		print_options(cmd->opt_help);
+	print_options(help_opt);
+	if (cmd->help_more)
+		cmd->help_more();
+	printf("\nGlobal options (before or after the command):\n");
+	print_options(global_help);
+	printf("\nSee rgctl(8).\n");
 	exit(EXIT_OK);
 }
 
@@ -43,58 +96,185 @@ static const struct rgctl_cmd *find_command(const char *name)
 	return NULL;
 }
 
+/* rgctl help [COMMAND] */
+static int run_help(struct rgctl *ctx, int argc, char **argv)
+{
+	const struct rgctl_cmd *cmd;
+
+	(void)ctx;
+	if (argc > 3)
+		rgctl_cmd_usage(&rgctl_cmd_help_cmd, "give at most one COMMAND");
+	if (argc < 3)
+		usage();
+	cmd = find_command(argv[2]);
+	if (!cmd)
+		rgctl_cmd_usage(&rgctl_cmd_help_cmd, "unknown command '%s'",
+				rgctl_q(argv[2]));
+	rgctl_cmd_help(cmd);
+}
+
+const struct rgctl_cmd rgctl_cmd_help_cmd = {
+	.name = "help",
+	.args = "[COMMAND]",
+	.help = "Show the help of rgctl or of a command",
+	.run = run_help,
+};
+
+/* A global option: applied; false if c is not one. */
+static bool global_option(struct rgctl *ctx, int c)
+{
+	switch (c) {
+	case 'b':
+		if (kattr_rg_backend_parse(optarg, &ctx->backend) < 0)
+			tool_usage_error("unknown backend '%s' (rgcs, cgroup1 or cgroup2)",
+					 rgctl_q(optarg));
+		return true;
+	case OPT_ROOT:
+		if (!*optarg)
+			tool_usage_error("--root needs a directory");
+		ctx->root = optarg;
+		return true;
+	case 'j':
+	case 'J':
+		ctx->json = true;
+		return true;
+	case 'V':
+		tool_version();
+	case TOOL_OPT_SYSROOT:
+		tool_set_sysroot(optarg);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The line as main() hands it to the command (see struct rgctl_cmd). */
+static struct {
+	char **argv;
+	int argc;
+	struct option *opts;
+	char *shortopts;
+} line;
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		tool_die(EXIT_FAIL, "out of memory");
+	return p;
+}
+
+/* "--long" or "--long=VALUE" for the command option c. */
+static char *long_form(const struct rgctl_cmd *cmd, int c, const char *arg)
+{
+	for (const struct option *o = cmd->opts; o && o->name; o++) {
+		size_t n;
+		char *s;
+
+		if (o->val != c)
+			continue;
+		n = strlen(o->name) + (arg ? strlen(arg) + 1 : 0) + 3;
+		s = xcalloc(n, 1);
+		snprintf(s, n, "--%s%s%s", o->name, arg ? "=" : "", arg ? arg : "");
+		return s;
+	}
+	tool_die(EXIT_FAIL, "internal error: option %d of '%s' has no long name",
+		 c, cmd->name);
+}
+
+/* Is "-5" (getopt's option '5' with optarg "..." or NULL) a number? */
+static bool is_negative_number(const char *word, int c, const char *arg)
+{
+	return word[0] == '-' && word[1] == c &&
+	       (arg ? arg == word + 2 : word[2] == '\0');
+}
+
+/*
+ * Parse the command's part of the line, argv[0] being its name: global
+ * options and the command's own, in any order with the operands, "--" ending
+ * them.  A word that starts with '-' and a digit is an operand (negative
+ * shares, a bad pid to refuse by name): the digits are declared as short
+ * options with an optional argument, so getopt_long() hands them back
+ * whole, and no digit is an option of rgctl.
+ */
+static void parse_command(struct rgctl *ctx, const struct rgctl_cmd *cmd,
+			  int argc, char **argv)
+{
+	size_t ng = sizeof(global_opts) / sizeof(global_opts[0]) - 1, nc = 0;
+	char **operands = xcalloc((size_t)argc + 1, sizeof(char *));
+	int nops = 0, c;
+
+	while (cmd->opts && cmd->opts[nc].name)
+		nc++;
+	line.opts = xcalloc(ng + nc + 1, sizeof(struct option));
+	memcpy(line.opts, global_opts, ng * sizeof(struct option));
+	if (nc)
+		memcpy(line.opts + ng, cmd->opts, nc * sizeof(struct option));
+	line.shortopts = xcalloc(64 + (cmd->shortopts ? strlen(cmd->shortopts) : 0), 1);
+	/* '-': operands come back in order (as option 1); ':': a missing
+	 * argument is told apart from an unknown option. */
+	sprintf(line.shortopts, "-:%s%s0::1::2::3::4::5::6::7::8::9::",
+		GLOBAL_SHORTOPTS, cmd->shortopts ? cmd->shortopts : "");
+	line.argv = xcalloc((size_t)argc * 2 + 2, sizeof(char *));
+	line.argv[line.argc++] = argv[0];
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, line.shortopts, line.opts, NULL)) != -1) {
+		if (c == 1) {
+			operands[nops++] = optarg;
+			if (cmd->raw_args)
+				break;	/* exec: the rest is COMMAND's */
+			continue;
+		}
+		if (isdigit(c) && is_negative_number(argv[optind - 1], c, optarg)) {
+			operands[nops++] = argv[optind - 1];
+			continue;
+		}
+		if (c == 'h')
+			rgctl_cmd_help(cmd);
+		if (global_option(ctx, c))
+			continue;
+		if (c == '?' || c == ':' || isdigit(c))
+			rgctl_option_error(cmd, c, argv, line.shortopts);
+		line.argv[line.argc++] = long_form(cmd, c, optarg);
+	}
+	line.argv[line.argc++] = (char *)"--";
+	for (int i = 0; i < nops; i++)
+		line.argv[line.argc++] = operands[i];
+	for (int i = optind; i < argc; i++)
+		line.argv[line.argc++] = argv[i];
+	line.argv[line.argc] = NULL;
+	free(operands);
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "backend", required_argument, NULL, 'b' },
-		{ "root",    required_argument, NULL, 'r' },
-		{ "json",    no_argument,       NULL, 'j' },
-		{ "help",    no_argument,       NULL, 'h' },
-		{ "version", no_argument,       NULL, 'V' },
-		{ "sysroot", required_argument, NULL, TOOL_OPT_SYSROOT },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct rgctl ctx = { .backend = KATTR_RG_AUTO };
 	const struct rgctl_cmd *cmd;
 	int c, status;
 
 	tool_init("rgctl");
-	/* '+': stop at the command; its options are its own. */
-	while ((c = getopt_long(argc, argv, "+b:r:jhV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			if (kattr_rg_backend_parse(optarg, &ctx.backend) < 0)
-				tool_usage_error("unknown backend '%s' (rgcs, cgroup1 or cgroup2)",
-						 rgctl_q(optarg));
-			break;
-		case 'r':
-			if (!*optarg)
-				tool_usage_error("--root needs a directory");
-			ctx.root = optarg;
-			break;
-		case 'j':
-			ctx.json = true;
-			break;
-		case 'h':
+	/* Before the command: global options only ('+': stop at it). */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:" GLOBAL_SHORTOPTS, global_opts,
+				NULL)) != -1) {
+		if (c == 'h')
 			usage();
-		case 'V':
-			tool_version();
-		case TOOL_OPT_SYSROOT:
-			tool_set_sysroot(optarg);
-			break;
-		default:
-			tool_try_help();
-		}
+		if (global_option(&ctx, c))
+			continue;
+		if (c == '?' && optopt == 'r')
+			tool_usage_error("-r is --raw (of list) now; the hierarchy is --root DIR");
+		tool_bad_option(c, argv, "+:" GLOBAL_SHORTOPTS);
 	}
 	if (optind >= argc)
 		tool_usage_error("no command given");
 	cmd = find_command(argv[optind]);
 	if (!cmd)
 		tool_usage_error("unknown command '%s'", rgctl_q(argv[optind]));
-	if (!cmd->raw_args)
-		rgctl_protect_args(argc - optind, argv + optind);
-	opterr = 0;
-	status = cmd->run(&ctx, argc - optind, argv + optind);
+	parse_command(&ctx, cmd, argc - optind, argv + optind);
+	status = cmd->run(&ctx, line.argc, line.argv);
 	kattr_rg_close(ctx.rg);
 	return status;
 }

@@ -7,6 +7,7 @@
 #ifndef RGCTL_H
 #define RGCTL_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -22,21 +23,37 @@ struct rgctl {
 	struct kattr_rg *rg;		/* rgctl_rg() opens it */
 };
 
+/*
+ * A command.  main() parses the whole line, global options anywhere on it,
+ * with the command's opts, and calls run() with argv rewritten as
+ * { name, its options as "--long[=VALUE]", "--", its operands }: a
+ * command's own getopt_long() loop then sees only its options, and
+ * operands such as "-5" stay operands.
+ */
 struct rgctl_cmd {
 	const char *name;
-	const char *args;		/* synopsis after the name */
-	const char *help;		/* one line */
+	const char *args;		/* operands, after "[options]" */
+	const char *help;		/* one sentence, without the full stop */
 	/* argv[0] is the command name; returns the exit status. */
 	int (*run)(struct rgctl *ctx, int argc, char **argv);
 	bool raw_args;			/* exec: argv after GROUP is not ours */
+	/* Its options (without --help) for getopt_long(); each short one
+	 * (in shortopts, getopt syntax) has a long name too. */
+	const struct option *opts;
+	const char *shortopts;
+	/* For --help: { "-p, --parents", "Create ...", ..., NULL }. */
+	const char *const *opt_help;
+	void (*help_more)(void);	/* more --help text (list: columns) */
 };
 
 /* The command table (commands.c), NULL-terminated. */
 extern const struct rgctl_cmd *const rgctl_commands[];
+/* rgctl help [COMMAND] (main.c). */
+extern const struct rgctl_cmd rgctl_cmd_help_cmd;
 
 /* The backend handle; dies with one message when it cannot be opened. */
 struct kattr_rg *rgctl_rg(struct rgctl *ctx);
-/* Die (exit 1) unless group is a valid name ("/" allowed if allow_root). */
+/* Die (exit 2: a usage error) unless group is a valid name ("/" allowed if allow_root). */
 void rgctl_check_group(const char *group, bool allow_root);
 /* Parse a pid argument; 0 or -errno with a message printed. */
 int rgctl_parse_pid(const char *arg, pid_t *pid);
@@ -49,21 +66,18 @@ const char *rgctl_strerror(int err);
 /* Usage error for command cmd: message, hint, exit 2. */
 __attribute__((noreturn, format(printf, 2, 3)))
 void rgctl_cmd_usage(const struct rgctl_cmd *cmd, const char *fmt, ...);
-/* Print the usage line of cmd on stdout and exit 0. */
+/* Print cmd's help (usage, options) on stdout and exit 0. */
 __attribute__((noreturn)) void rgctl_cmd_help(const struct rgctl_cmd *cmd);
 /* For commands without options: handles -h, dies on anything else;
  * optind is then the first operand. */
 void rgctl_no_options(const struct rgctl_cmd *cmd, int argc, char **argv);
-/*
- * Negative numbers ("-5") are operands, not options: main() marks them
- * before a command's getopt_long() runs, and the command calls
- * rgctl_restore_args() once its options are parsed.
- */
-void rgctl_protect_args(int argc, char **argv);
-void rgctl_restore_args(int argc, char **argv);
 /* After getopt_long() returned '?' or ':': message, hint, exit 2. */
 __attribute__((noreturn))
 void rgctl_bad_option(const struct rgctl_cmd *cmd, char **argv);
+/* The same for the option problem c (tool_option_problem()). */
+__attribute__((noreturn))
+void rgctl_option_error(const struct rgctl_cmd *cmd, int c, char **argv,
+			const char *shortopts);
 /* Print obj as one line of JSON and release it. */
 void rgctl_json_print(json_object *obj);
 /* {"res":..., "value"|"min_shares"...} for one share. */
@@ -108,6 +122,7 @@ enum {
 	OPT_ROOT,
 	OPT_JSON,
 	OPT_NO_ENABLE,
+	OPT_OUTPUT_ALL,
 	OPT_CMD_FIRST = TOOL_OPT_FIRST + 32,	/* free for new commands */
 };
 

@@ -270,7 +270,7 @@ void rgctl_check_group(const char *group, bool allow_root)
 	const char *why = NULL;
 
 	if (kattr_rg_name_check(group, allow_root, &why) < 0)
-		tool_die(EXIT_FAIL, "invalid group name '%s': %s", rgctl_q(group),
+		tool_die(EXIT_USAGE, "invalid group name '%s': %s", rgctl_q(group),
 			 why);
 }
 
@@ -294,16 +294,9 @@ void rgctl_cmd_usage(const struct rgctl_cmd *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nUsage: %s %s %s\nTry '%s %s --help' for more information.\n",
+	fprintf(stderr, "\nUsage: %s %s [options] %s\nTry '%s %s --help' for more information.\n",
 		tool_name(), cmd->name, cmd->args, tool_name(), cmd->name);
 	exit(EXIT_USAGE);
-}
-
-void rgctl_cmd_help(const struct rgctl_cmd *cmd)
-{
-	printf("Usage: %s [options] %s %s\n\n%s.\n\nSee rgctl(8).\n",
-	       tool_name(), cmd->name, cmd->args, cmd->help);
-	exit(EXIT_OK);
 }
 
 void rgctl_json_print(json_object *obj)
@@ -361,29 +354,18 @@ void rgctl_no_options(const struct rgctl_cmd *cmd, int argc, char **argv)
 			rgctl_cmd_help(cmd);
 		rgctl_bad_option(cmd, argv);
 	}
-	rgctl_restore_args(argc, argv);
 }
 
-void rgctl_protect_args(int argc, char **argv)
+void rgctl_option_error(const struct rgctl_cmd *cmd, int c, char **argv,
+			const char *shortopts)
 {
-	for (int i = 1; i < argc; i++)
-		if (argv[i][0] == '-' && isdigit((unsigned char)argv[i][1]))
-			argv[i][0] = '\x01';
-}
+	char what[128];
 
-void rgctl_restore_args(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++)
-		if (argv[i][0] == '\x01')
-			argv[i][0] = '-';
+	tool_option_problem(c, argv, shortopts, what, sizeof(what));
+	rgctl_cmd_usage(cmd, "%s", what);
 }
 
 void rgctl_bad_option(const struct rgctl_cmd *cmd, char **argv)
 {
-	if (optopt && optopt != '?')
-		rgctl_cmd_usage(cmd, optopt > 255 || !argv[optind - 1] ?
-				"bad option" : "unknown option '-%c'", optopt);
-	rgctl_cmd_usage(cmd, "unknown or incomplete option '%s'",
-			rgctl_q(argv[optind - 1]));
+	rgctl_option_error(cmd, '?', argv, cmd->shortopts ? cmd->shortopts : "");
 }
-

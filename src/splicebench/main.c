@@ -95,7 +95,9 @@ static void parse_args(int argc, char **argv, struct sb_config *cfg,
 	char *end;
 	long v;
 
-	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+	/* ':': a missing argument is told apart; opterr = 0: our messages. */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_MODE:
 			if (sb_parse_modes(optarg, &cfg->modes) < 0)
@@ -189,7 +191,7 @@ static void parse_args(int argc, char **argv, struct sb_config *cfg,
 			tool_set_sysroot(optarg);
 			break;
 		default:
-			tool_try_help();
+			tool_bad_option(c, argv, ":hV");
 		}
 	}
 	if (optind < argc)

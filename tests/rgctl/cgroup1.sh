@@ -25,11 +25,11 @@ expect_match "$err" "already exists" "existing group message"
 r create "$G/a" -p
 expect_rc 0 "create -p of an existing group"
 r create "$G/c" --shares 1
-expect_rc 1 "create --shares 1 (out of range)"
+expect_rc 2 "create --shares 1 (out of range)"
 expect_match "$err" "out of range" "create --shares out of range"
 [ ! -d "$CPU/$G/c" ] && ok || fail "create with bad shares made the group"
 r create "$G/d/e" -p --shares abc
-expect_rc 1 "create --shares abc"
+expect_rc 2 "create --shares abc"
 [ ! -d "$CPU/$G/d" ] && ok || fail "create -p with bad shares made a parent"
 
 # shares: show, set, every bad value, nothing changed on error
@@ -43,7 +43,7 @@ for v in 2 262144 1024; do
 done
 for v in 1 262145 0 -5 abc 1e3 0x10 "" " 7" 99999999999999999999; do
 	r shares "$G/a" "$v"
-	expect_rc 1 "shares '$v'"
+	expect_rc 2 "shares '$v'"
 	expect_match "$err" "invalid shares" "shares '$v' message"
 	expect_eq "$(cat "$CPU/$G/a/cpu.shares")" 1024 "cpu.shares unchanged after '$v'"
 done
@@ -66,7 +66,7 @@ in_file "$CPU/$G/a/tasks" "$p2" && ok || fail "pid $p2 did not move"
 # malformed pids: refused before anything moves
 for bad in 0x10 010 0 -1 +5 "1 2" abc ""; do
 	r attach "$G/a/b" "$p3" "$bad"
-	expect_rc 1 "attach pid '$bad'"
+	expect_rc 2 "attach pid '$bad'"
 	expect_match "$err" "invalid pid" "attach '$bad' message"
 	in_file "$CPU/$G/a/b/tasks" "$p3" && fail "pid $p3 moved despite '$bad'" || ok
 done
@@ -116,7 +116,7 @@ r whereis 999999
 expect_rc 1 "whereis of a missing pid"
 expect_match "$err" "no such process" "whereis missing pid message"
 r whereis 0x10
-expect_rc 1 "whereis 0x10"
+expect_rc 2 "whereis 0x10"
 r stats "$G/a"
 expect_rc 0 "stats"
 expect_match "$out" "^cpu: nr_periods [0-9]+" "stats text"
@@ -159,11 +159,11 @@ expect_rc 1 "exec into a missing group"
 long=$(printf 'x%.0s' $(seq 256))
 for bad in "../x" "$G/../x" "/$G" "$G//a" "$G/a/" "$(printf 'a\001b')" "$long" "."; do
 	r create "$bad"
-	expect_rc 1 "create '${bad:0:20}'"
+	expect_rc 2 "create '${bad:0:20}'"
 	expect_match "$err" "invalid group name" "create '${bad:0:20}' message"
 done
 r shares ".." 5
-expect_rc 1 "shares .."
+expect_rc 2 "shares .."
 
 # delete: members move to the parent first; root refused; --recursive
 r delete "$G/a"

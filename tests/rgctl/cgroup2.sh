@@ -39,11 +39,11 @@ expect_rc 0 "create -p"
 [ -d "$U/$G/a" ] && ok || fail "no $U/$G/a"
 [ -z "$err" ] && ok || fail "create without shares said: $err"
 r create "$G/b" --shares 0
-expect_rc 1 "create --shares 0 (out of range for cpu.weight)"
+expect_rc 2 "create --shares 0 (out of range for cpu.weight)"
 expect_match "$err" "out of range \(1\.\.10000\)|invalid shares" "create --shares 0 message"
 [ ! -d "$U/$G/b" ] && ok || fail "create with bad shares made $G/b"
 r shares "$G/a" 10001
-expect_rc 1 "shares 10001"
+expect_rc 2 "shares 10001"
 expect_match "$err" "out of range \(1\.\.10000\)" "shares 10001 message"
 if [ $has_cpu = no ]; then
 	r create "$G/b" --shares 100
@@ -231,7 +231,7 @@ expect_match "$err" "cannot move pid 999999 to '$M/a': no such process" "missing
 in_file "$U/$M/a/cgroup.procs" "$p1" && ok || fail "$p1 did not move"
 in_file "$U/$M/a/cgroup.procs" "$p2" && ok || fail "$p2 did not move"
 r attach "$M/a" 0x10
-expect_rc 1 "attach 0x10"
+expect_rc 2 "attach 0x10"
 r attach "$M" --threads "$p3"
 expect_rc 0 "attach --threads"
 r members "$M/a"
@@ -260,7 +260,7 @@ expect_match "$out" "^0::/$M/a$" "exec runs in the group"
 # rgctl_cgroup1's bad input on cgroup v2: refused before anything moves
 for bad in 0x10 010 0 -1 +5 "1 2" abc ""; do
 	r attach "$M" "$p1" "$bad"
-	expect_rc 1 "attach pid '$bad'"
+	expect_rc 2 "attach pid '$bad'"
 	expect_match "$err" "invalid pid" "attach '$bad' message"
 	in_file "$U/$M/cgroup.procs" "$p1" && fail "pid $p1 moved despite '$bad'" || ok
 done
@@ -285,18 +285,18 @@ expect_rc 1 "exec into a missing group"
 long=$(printf 'x%.0s' $(seq 256))
 for bad in "../x" "$G/../x" "/$G" "$G//a" "$G/a/" "$(printf 'a\001b')" "$long" "."; do
 	r create "$bad" --shares 50
-	expect_rc 1 "create '${bad:0:20}'"
+	expect_rc 2 "create '${bad:0:20}'"
 	expect_match "$err" "invalid group name" "create '${bad:0:20}' message"
 done
 r shares ".." 5
-expect_rc 1 "shares .."
+expect_rc 2 "shares .."
 if [ $has_cpu = yes ]; then
 	r create "$G.s" --shares 100
 	expect_rc 0 "create $G.s --shares 100"
 	CLEANUPS+=("cg_remove '$U' '$U/$G.s'")
 	for v in 0 10001 -5 abc 1e3 0x10 "" " 7" 99999999999999999999; do
 		r shares "$G.s" "$v"
-		expect_rc 1 "shares '$v'"
+		expect_rc 2 "shares '$v'"
 		expect_match "$err" "invalid shares" "shares '$v' message"
 		expect_eq "$(cat "$U/$G.s/cpu.weight")" 100 "cpu.weight unchanged after '$v'"
 	done

@@ -23,8 +23,8 @@ echo "res=cpu,min_shares=-3,max_shares=-3,child_shares_divisor=100" >"$R/shares"
 : >"$R/members"
 r() { run "$RG" --sysroot "$T" -b cgroup1 "$@"; }
 rr() { run "$RG" --sysroot "$T" -b rgcs "$@"; }
-same() {	# same WHAT WANT: exit 1, empty stdout, stderr exactly WANT
-	expect_rc 1 "$1"
+same() {	# same WHAT WANT [RC]: exit RC (1), empty stdout, stderr exactly WANT
+	expect_rc "${3:-1}" "$1"
 	expect_eq "$out" "" "$1: nothing on stdout"
 	expect_eq "$err" "$2" "$1: message"
 }
@@ -42,19 +42,19 @@ same "create --shares on v1 cpuset" "rgctl: cannot create 'x' with shares: /sys/
 # octal-looking values, as rgctl(8) says
 for v in 010 01024 -010 00; do
 	r shares db "$v"
-	same "shares $v" "rgctl: invalid shares '$v' for cgroup1: a leading 0 is refused (it reads as octal elsewhere): write the number without it"
+	same "shares $v" "rgctl: invalid shares '$v' for cgroup1: a leading 0 is refused (it reads as octal elsewhere): write the number without it" 2
 	r create db/x --shares "$v"
-	same "create --shares $v" "rgctl: invalid shares '$v' for cgroup1: a leading 0 is refused (it reads as octal elsewhere): write the number without it"
+	same "create --shares $v" "rgctl: invalid shares '$v' for cgroup1: a leading 0 is refused (it reads as octal elsewhere): write the number without it" 2
 done
 for v in min_shares=010 max_shares=-01 child_shares_divisor=0100; do
 	rr shares / "$v"
-	same "rgcs shares $v" "rgctl: invalid shares '$v' for rgcs: a value has a leading 0 (RGCS would read it as octal): write it without"
+	same "rgcs shares $v" "rgctl: invalid shares '$v' for rgcs: a value has a leading 0 (RGCS would read it as octal): write it without" 2
 done
 for v in child_shares_divisor=0 min_shares=1,child_shares_divisor=0; do
 	rr shares / "$v"
-	same "rgcs shares $v" "rgctl: invalid shares '$v' for rgcs: child_shares_divisor=0 is refused (children's shares are divided by it)"
+	same "rgcs shares $v" "rgctl: invalid shares '$v' for rgcs: child_shares_divisor=0 is refused (children's shares are divided by it)" 2
 	rr create x --shares "$v"
-	same "rgcs create --shares $v" "rgctl: invalid shares '$v' for rgcs: child_shares_divisor=0 is refused (children's shares are divided by it)"
+	same "rgcs create --shares $v" "rgctl: invalid shares '$v' for rgcs: child_shares_divisor=0 is refused (children's shares are divided by it)" 2
 done
 
 # an attribute file where a group is asked for: not "File exists"

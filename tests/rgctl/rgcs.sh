@@ -38,7 +38,7 @@ r create x/b/c/d/e/f -p
 expect_rc 1 "create -p 6 levels"
 [ ! -d "$R/x" ] && ok || fail "create -p past the depth limit made parents"
 r create db2 --shares guarantee=10
-expect_rc 1 "create with a CKRM rcfs key"
+expect_rc 2 "create with a CKRM rcfs key"
 expect_match "$err" "unknown key" "unknown key message"
 [ ! -d "$R/db2" ] && ok || fail "create with a bad key made db2"
 
@@ -61,11 +61,11 @@ for bad in guarantee=5 attrib=1 min_shares=abc min_shares=0x10 min_shares=-4 \
 	"min_shares=1,min_shares=2" "res=cpu,res=cpu,min_shares=1" 10 res=cpu \
 	"min_shares=10,max_shares=5" "$(printf 'min_shares=1\nmax_shares=2')"; do
 	r shares db "$bad"
-	expect_rc 1 "shares '$bad'"
+	expect_rc 2 "shares '$bad'"
 	expect_match "$err" "invalid shares" "shares '$bad' message"
 done
 r shares db res=numtasks,min_shares=1 --res cpu
-expect_rc 1 "res= differs from --res"
+expect_rc 2 "res= differs from --res"
 expect_eq "$(cat "$R/db/shares")" "$before" "shares unchanged after bad values"
 # valid syntax the kernel refuses (above the parent's divisor)
 r shares db min_shares=500
@@ -81,10 +81,10 @@ expect_match "$err" "cannot move pid 999999 to 'db': no such process" "missing p
 members_of db | grep -qx "$p1" && ok || fail "$p1 did not move"
 members_of db | grep -qx "$p2" && ok || fail "$p2 did not move"
 r attach a/b 0x10
-expect_rc 1 "attach 0x10 (RGCS would read 16)"
+expect_rc 2 "attach 0x10 (RGCS would read 16)"
 expect_eq "$(members_of a/b)" "" "nothing moved by 0x10"
 r attach a/b 010
-expect_rc 1 "attach 010 (RGCS would read 8)"
+expect_rc 2 "attach 010 (RGCS would read 8)"
 r members db
 expect_eq "$(printf '%s\n' "$out" | sort -n | tr '\n' ' ')" "$(printf '%s\n' "$p1" "$p2" | sort -n | tr '\n' ' ')" "members"
 r --json members db

@@ -55,7 +55,7 @@ expect_rc 1 "--root missing"
 for c in list create delete shares attach members stats exec whereis; do
 	run "$RG" "$c" --help
 	expect_rc 0 "$c --help"
-	expect_match "$out" "^Usage: rgctl \[options\] $c" "$c --help text"
+	expect_match "$out" "^Usage: rgctl $c \[options\]" "$c --help text"
 done
 
 # the real system: an ordinary directory is never taken for a hierarchy

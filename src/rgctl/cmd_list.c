@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rgctl list [GROUP]: the tree of groups, as a libsmartcols table (columns
+ * chosen with -o, tree glyphs, --raw, --noheadings, widths fitted to the
+ * terminal), or JSON: the flat "groups" array scripts read since the first
+ * release and, with --tree, the same groups nested under "tree" as lsblk -J
+ * shows them (not by default: a tree 120 groups deep is nested 240 levels,
+ * past what jq parses).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libsmartcols/libsmartcols.h>
+
+#include "rgctl.h"
+
+enum { COL_NAME, COL_GROUP, COL_DEPTH, COL_TASKS, COL_SHARES, NCOLS };
+
+/* The columns: the table -o, --output-all and --help read. */
+static const struct column {
+	const char *name;
+	double whint;		/* width hint: columns, or a fraction of the terminal */
+	int flags;
+	int json_type;
+	const char *help;
+} columns[NCOLS] = {
+	[COL_NAME]   = { "NAME", 0.2, SCOLS_FL_TREE,
+			 SCOLS_JSON_STRING, "The group's own name (the last component)" },
+	[COL_GROUP]  = { "GROUP", 0.3, SCOLS_FL_TREE,
+			 SCOLS_JSON_STRING, "The group's path below the root ('/': the root)" },
+	[COL_DEPTH]  = { "DEPTH", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+			 "Levels below the hierarchy's root" },
+	[COL_TASKS]  = { "TASKS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+			 "Tasks in the group (text: '>1 page' where RGCS cannot tell)" },
+	[COL_SHARES] = { "SHARES", 0.3, SCOLS_FL_TRUNC, SCOLS_JSON_STRING,
+			 "Shares: cpu.shares, cpu.weight, or RGCS res:min/max/divisor each" },
+};
+static const int default_cols[] = { COL_GROUP, COL_TASKS, COL_SHARES };
+
+static const struct option list_opts[] = {
+	{ "output",     required_argument, NULL, 'o' },
+	{ "output-all", no_argument,       NULL, OPT_OUTPUT_ALL },
+	{ "noheadings", no_argument,       NULL, 'n' },
+	{ "raw",        no_argument,       NULL, 'r' },
+	{ "tree",       no_argument,       NULL, 'T' },
+	{ "help",       no_argument,       NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+static const char *const list_help[] = {
+	"-o, --output COLUMNS", "The columns to show, comma-separated ('+LIST' adds to the default).",
+	"    --output-all", "Show every column.",
+	"-n, --noheadings", "Do not print the header line.",
+	"-r, --raw", "Raw output: columns separated by one space, no tree, unusual bytes escaped.",
+	"-T, --tree", "With --json, nest the groups under \"tree\" too, as lsblk -J does.",
+	NULL
+};
+
+static void list_help_more(void)
+{
+	printf("\nAvailable output columns (default: GROUP,TASKS,SHARES):\n");
+	for (size_t i = 0; i < NCOLS; i++)
+		printf("  %-24s %s.\n", columns[i].name, columns[i].help);
+	printf("\nWith --json, \"groups\" lists the groups with fixed keys; with --json --tree,\n"
+	       "\"tree\" also nests them (in \"children\") with the chosen columns as keys.\n");
+}
+
+static int run_list(struct rgctl *ctx, int argc, char **argv);
+
+const struct rgctl_cmd rgctl_cmd_list = {
+	.name = "list",
+	.args = "[GROUP]",
+	.help = "Show the tree of groups, their tasks and shares",
+	.run = run_list,
+	.opts = list_opts, .shortopts = "o:nrT", .opt_help = list_help,
+	.help_more = list_help_more,
+};
+
+struct list_opts {
+	int cols[NCOLS * 4];	/* a column may be asked for more than once */
+	size_t ncols;
+	bool noheadings, raw, tree;
+};
+
+static int column_id(const char *name, size_t len)
+{
+	for (int i = 0; i < NCOLS; i++)
+		if (strlen(columns[i].name) == len &&
+		    strncasecmp(columns[i].name, name, len) == 0)
+			return i;
+	return -1;
+}
+
+/* -o LIST, or -o +LIST (the default columns, then LIST). */
+static void parse_columns(struct list_opts *lo, const char *arg)
+{
+	const char *p = arg;
+
+	lo->ncols = 0;
+	if (*p == '+') {
+		for (size_t i = 0; i < sizeof(default_cols) / sizeof(default_cols[0]); i++)
+			lo->cols[lo->ncols++] = default_cols[i];
+		p++;
+	}
+	if (!*p)
+		rgctl_cmd_usage(&rgctl_cmd_list, "--output needs a list of columns");
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int id = column_id(p, len);
+
+		if (id < 0)
+			rgctl_cmd_usage(&rgctl_cmd_list, "unknown column '%.*s' (see 'rgctl list --help')",
+					(int)len, rgctl_q(p));
+		if (lo->ncols >= sizeof(lo->cols) / sizeof(lo->cols[0]))
+			rgctl_cmd_usage(&rgctl_cmd_list, "too many columns");
+		lo->cols[lo->ncols++] = id;
+		p += len;
+		if (*p == ',' && !*++p)
+			rgctl_cmd_usage(&rgctl_cmd_list, "a column list does not end in ','");
+	}
+}
+
+static void parse_list_options(struct list_opts *lo, int argc, char **argv)
+{
+	bool output = false, all = false;
+	int c;
+
+	for (size_t i = 0; i < sizeof(default_cols) / sizeof(default_cols[0]); i++)
+		lo->cols[lo->ncols++] = default_cols[i];
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "o:nrTh", list_opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			parse_columns(lo, optarg);
+			output = true;
+			break;
+		case OPT_OUTPUT_ALL:
+			lo->ncols = 0;
+			for (int i = 0; i < NCOLS; i++)
+				lo->cols[lo->ncols++] = i;
+			all = true;
+			break;
+		case 'n':
+			lo->noheadings = true;
+			break;
+		case 'r':
+			lo->raw = true;
+			break;
+		case 'T':
+			lo->tree = true;
+			break;
+		case 'h':
+			rgctl_cmd_help(&rgctl_cmd_list);
+		default:
+			rgctl_bad_option(&rgctl_cmd_list, argv);
+		}
+	}
+	if (output && all)
+		rgctl_cmd_usage(&rgctl_cmd_list, "give only one of --output and --output-all");
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		tool_die(EXIT_FAIL, "out of memory");
+	return d;
+}
+
+/* The text of one cell; NULL for none (JSON null). */
+static char *cell(const struct kattr_rg *rg, const struct kattr_rg_info *g,
+		  int col, bool json)
+{
+	char buf[64], *s, *t;
+	const char *slash;
+	size_t len = 0;
+
+	switch (col) {
+	case COL_NAME:
+		slash = strrchr(g->name, '/');
+		return xstrdup(slash && slash[1] ? slash + 1 : g->name);
+	case COL_GROUP:
+		return xstrdup(g->name);
+	case COL_DEPTH:
+		snprintf(buf, sizeof(buf), "%d", g->depth);
+		return xstrdup(buf);
+	case COL_TASKS:
+		if (g->nr_tasks < 0)
+			return json ? NULL : xstrdup(">1 page");
+		snprintf(buf, sizeof(buf), "%lld", g->nr_tasks);
+		return xstrdup(buf);
+	default:
+		if (!g->nr_shares)
+			return json ? NULL : xstrdup("-");
+		s = xstrdup("");
+		for (size_t k = 0; k < g->nr_shares; k++) {
+			rgctl_share_text(rg, &g->shares[k], buf, sizeof(buf));
+			t = realloc(s, len + strlen(buf) + 2);
+			if (!t)
+				tool_die(EXIT_FAIL, "out of memory");
+			s = t;
+			len += (size_t)sprintf(s + len, "%s%s", k ? " " : "", buf);
+		}
+		return s;
+	}
+}
+
+/* The groups as a table; NULL rows of v are not there. */
+static struct libscols_table *make_table(const struct kattr_rg *rg,
+					 const struct kattr_rg_info *v, size_t n,
+					 const struct list_opts *lo, bool json)
+{
+	struct libscols_line **at_depth = calloc(n + 1, sizeof(*at_depth));
+	struct libscols_table *tb = scols_new_table();
+	bool tree_done = false;
+
+	if (!tb || !at_depth)
+		tool_die(EXIT_FAIL, "out of memory");
+	scols_table_set_name(tb, "groups");
+	/* One output format: raw would replace JSON, so it is not asked. */
+	scols_table_enable_json(tb, json);
+	scols_table_enable_raw(tb, lo->raw && !json);
+	scols_table_enable_noheadings(tb, lo->noheadings && !json);
+	for (size_t i = 0; i < lo->ncols; i++) {
+		const struct column *col = &columns[lo->cols[i]];
+		int flags = col->flags;
+		struct libscols_column *cl;
+
+		/* One tree column: the first of NAME and GROUP asked for;
+		 * none in raw output, which is for scripts. */
+		if (lo->raw && !json)
+			flags &= ~SCOLS_FL_TREE;
+		if (flags & SCOLS_FL_TREE) {
+			if (tree_done)
+				flags &= ~SCOLS_FL_TREE;
+			tree_done = true;
+		}
+		cl = scols_table_new_column(tb, col->name, col->whint, flags);
+		if (!cl)
+			tool_die(EXIT_FAIL, "out of memory");
+		/* RGCS shares are text ("cpu:30/-2/100"); the cgroups' a number. */
+		scols_column_set_json_type(cl, lo->cols[i] == COL_SHARES &&
+					   kattr_rg_backend_of(rg) != KATTR_RG_RGCS ?
+					   SCOLS_JSON_NUMBER : col->json_type);
+	}
+	/* v is in pre-order with depths; at_depth[k]: the last line at depth
+	 * k on the current path (a group of the listed tree is its root). */
+	for (size_t i = 0; i < n; i++) {
+		size_t d = v[i].depth >= v[0].depth ? (size_t)(v[i].depth - v[0].depth) : 0;
+		struct libscols_line *parent = NULL, *ln;
+
+		if (d > n)
+			d = n;
+		for (size_t k = d; k > 0 && !parent; k--)
+			parent = at_depth[k - 1];
+		ln = scols_table_new_line(tb, parent);
+		if (!ln)
+			tool_die(EXIT_FAIL, "out of memory");
+		at_depth[d] = ln;
+		if (d < n)
+			at_depth[d + 1] = NULL;
+		for (size_t k = 0; k < lo->ncols; k++) {
+			char *data = cell(rg, &v[i], lo->cols[k], json);
+
+			if (data && scols_line_refer_data(ln, k, data) < 0)
+				tool_die(EXIT_FAIL, "out of memory");
+		}
+	}
+	free(at_depth);
+	return tb;
+}
+
+/* o["tree"]: the groups nested, as libsmartcols writes them for lsblk -J. */
+static void add_tree(json_object *o, const struct kattr_rg *rg,
+		     const struct kattr_rg_info *v, size_t n,
+		     const struct list_opts *lo)
+{
+	struct libscols_table *tb = make_table(rg, v, n, lo, true);
+	json_object *nested, *groups;
+	struct json_tokener *tok;
+	char *text = NULL;
+
+	if (scols_print_table_to_string(tb, &text) != 0 || !text)
+		tool_die(EXIT_FAIL, "cannot format the groups as JSON: out of memory");
+	/* Two levels per group (an object, its "children"), nested as deep
+	 * as the groups are. */
+	tok = json_tokener_new_ex((int)(2 * n + 16));
+	if (!tok)
+		tool_die(EXIT_FAIL, "out of memory");
+	nested = json_tokener_parse_ex(tok, text, (int)strlen(text));
+	json_tokener_free(tok);
+	if (!nested || !json_object_object_get_ex(nested, "groups", &groups))
+		tool_die(EXIT_FAIL, "cannot format the groups as JSON: libsmartcols wrote what json-c cannot read");
+	json_object_object_add(o, "tree", json_object_get(groups));
+	json_object_put(nested);
+	free(text);
+	scols_unref_table(tb);
+}
+
+static void print_json(const struct kattr_rg *rg, const struct kattr_rg_info *v,
+		       size_t n, const struct list_opts *lo)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	json_object_object_add(o, "backend", json_object_new_string(
+				       kattr_rg_backend_name(kattr_rg_backend_of(rg))));
+	json_object_object_add(o, "root", json_object_new_string(kattr_rg_root(rg)));
+	for (size_t i = 0; i < n; i++) {
+		json_object *g = json_object_new_object(), *s = json_object_new_array();
+
+		json_object_object_add(g, "name", json_object_new_string(v[i].name));
+		json_object_object_add(g, "depth", json_object_new_int(v[i].depth));
+		json_object_object_add(g, "tasks", v[i].nr_tasks < 0 ? NULL :
+				       json_object_new_int64(v[i].nr_tasks));
+		for (size_t k = 0; k < v[i].nr_shares; k++)
+			json_object_array_add(s, rgctl_json_share(rg, &v[i].shares[k]));
+		json_object_object_add(g, "shares", s);
+		json_object_array_add(a, g);
+	}
+	json_object_object_add(o, "groups", a);
+	if (lo->tree)
+		add_tree(o, rg, v, n, lo);
+	rgctl_json_print(o);
+}
+
+static int run_list(struct rgctl *ctx, int argc, char **argv)
+{
+	struct list_opts lo = { 0 };
+	const char *group = "/";
+	struct kattr_rg_info *v;
+	struct libscols_table *tb;
+	struct kattr_rg *rg;
+	size_t n;
+	int ret;
+
+	parse_list_options(&lo, argc, argv);
+	if (argc - optind > 1)
+		rgctl_cmd_usage(&rgctl_cmd_list, "too many arguments");
+	if (optind < argc)
+		group = argv[optind];
+	rgctl_check_group(group, true);
+	rg = rgctl_rg(ctx);
+	ret = kattr_rg_list(rg, group, &v, &n);
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot list '%s': %s", rgctl_q(group),
+			 rgctl_strerror(ret));
+	/* Tree glyphs and cell widths follow the terminal's character set. */
+	setlocale(LC_CTYPE, "");
+	if (ctx->json) {
+		print_json(rg, v, n, &lo);
+	} else {
+		tb = make_table(rg, v, n, &lo, false);
+		ret = scols_print_table(tb);
+		if (ret != 0)
+			tool_die(EXIT_FAIL, "cannot print the groups: %s",
+				 strerror(ret < 0 ? -ret : ENOMEM));
+		scols_unref_table(tb);
+	}
+	kattr_rg_list_free(v, n);
+	return EXIT_OK;
+}
