@@ -88,8 +88,8 @@ for ((run = 1; run <= RUNS; run++)); do
 	for who in $( ((run % 2)) && echo "rg cg" || echo "cg rg"); do
 		t0=$(now)
 		if [ $who = rg ]; then
-			for ((i = 0; i < NGROUPS; i++)); do "$RG" -b cgroup1 -r "$CPU" create "$G/rg/g$i" || break; done
-			for ((i = 0; i < NGROUPS; i++)); do "$RG" -b cgroup1 -r "$CPU" delete "$G/rg/g$i" || break; done
+			for ((i = 0; i < NGROUPS; i++)); do "$RG" -b cgroup1 --root "$CPU" create "$G/rg/g$i" || break; done
+			for ((i = 0; i < NGROUPS; i++)); do "$RG" -b cgroup1 --root "$CPU" delete "$G/rg/g$i" || break; done
 		else
 			for ((i = 0; i < NGROUPS; i++)); do cgcreate -g "cpu:/$G/cg/g$i" || break; done
 			for ((i = 0; i < NGROUPS; i++)); do cgdelete -g "cpu:/$G/cg/g$i" || break; done
