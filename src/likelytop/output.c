@@ -370,22 +370,129 @@ static char *put_cell(char *p, enum lt_column_id c,
 	return p;
 }
 
-/* Display width of column c's cell for e. */
-static size_t cell_width(enum lt_column_id c, const struct kattr_prof_entry *e)
+static size_t digits(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* Display columns of s as text_str() shows it (see text_width()), in
+ * one pass for the usual plain ASCII name. */
+static size_t name_width(const char *s)
+{
+	const char *p = s;
+
+	for (; *p; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+			return text_width(s, false);
+	return (size_t)(p - s);
+}
+
+/* What the widths of the columns depend on, over all rows. */
+struct widths {
+	uint64_t correct, incorrect, constant, line;
+	double rate;
+	size_t hint, function, file, location;
+	bool reset;
+};
+
+/* One pass over the rows, measuring only what the padded columns need:
+ * the numbers' largest values and the names' widest (200,000 rows are
+ * scattered over memory: fetch ahead, as write_text() does). */
+static void measure(const struct kattr_prof_entry *const *rows, size_t n,
+		    const bool *need, struct widths *m)
+{
+	bool names = need[LT_COL_FUNCTION], files = need[LT_COL_FILE] ||
+		     need[LT_COL_LOCATION];
+
+	memset(m, 0, sizeof(*m));
+	for (size_t i = 0; i < n; i++) {
+		const struct kattr_prof_entry *e = rows[i];
+		size_t w;
+
+		if (i + 16 < n)
+			__builtin_prefetch(rows[i + 16]);
+		if (i + 8 < n && names)
+			__builtin_prefetch(rows[i + 8]->function);
+		if (i + 8 < n && files)
+			__builtin_prefetch(rows[i + 8]->file);
+		if (e->correct > m->correct)
+			m->correct = e->correct;
+		if (e->incorrect > m->incorrect)
+			m->incorrect = e->incorrect;
+		if (e->has_constant && e->constant > m->constant)
+			m->constant = e->constant;
+		if (e->line > m->line)
+			m->line = e->line;
+		if (e->has_rate && !e->reset && e->rate > m->rate)
+			m->rate = e->rate;
+		m->reset |= e->reset;
+		w = strlen(kattr_prof_hint_name(e->hint));
+		if (w > m->hint)
+			m->hint = w;
+		if (names && (w = name_width(e->function)) > m->function)
+			m->function = w;
+		if (files) {
+			w = name_width(e->file);
+			if (w > m->file)
+				m->file = w;
+			w += 1 + digits(e->line);
+			if (w > m->location)
+				m->location = w;
+		}
+	}
+}
+
+/* The width of column c's widest cell, from measure(). */
+static size_t column_width(enum lt_column_id c, const struct widths *m)
 {
 	char tmp[64];
+	size_t w;
 
 	switch (c) {
+	case LT_COL_MARK:
+		return 1;
+	case LT_COL_HINT:
+		return m->hint;
+	case LT_COL_CORRECT:
+		return digits(m->correct);
+	case LT_COL_INCORRECT:
+		return digits(m->incorrect);
+	case LT_COL_MISS:
+		return 5;		/* 100.0 */
+	case LT_COL_RATE:
+		w = (size_t)(put_pad_dec1(tmp, m->rate, 0) - tmp);
+		return m->reset && w < 5 ? 5 : w;
+	case LT_COL_CONSTANT:
+		return digits(m->constant);
 	case LT_COL_FUNCTION:
-		return text_width(e->function, false);
+		return m->function;
 	case LT_COL_LOCATION:
-		return text_width(e->file, false) + 1 +
-		       (size_t)(put_u64(tmp, e->line) - tmp);
+		return m->location;
 	case LT_COL_FILE:
-		return text_width(e->file, false);
-	default:
-		return (size_t)(put_cell(tmp, c, e, false) - tmp);
+		return m->file;
+	case LT_COL_LINE:
+		return digits(m->line);
+	case LT_COL_COUNT:
+		break;
 	}
+	return 0;
+}
+
+/* Display width of the cell text at [s, e) that put_cell() wrote: bytes
+ * but UTF-8 continuation bytes (\xNN escapes are 4 bytes, 4 columns). */
+static size_t shown_width(const char *s, const char *e)
+{
+	size_t w = (size_t)(e - s);
+
+	for (; s < e; s++)
+		w -= ((unsigned char)*s & 0xc0) == 0x80;
+	return w;
 }
 
 /*
@@ -413,13 +520,20 @@ static int write_text(FILE *fp, const struct lt_out_meta *meta,
 	/* The last column is not padded (unless right-aligned): no need to
 	 * measure it.  last: the first column not padded. */
 	last = columns[cols[ncols - 1]].right ? ncols : ncols - 1;
-	for (size_t i = 0; i < n && !raw; i++)
+	if (!raw) {
+		bool need[LT_COL_COUNT] = { false };
+		struct widths m;
+
+		for (size_t k = 0; k < last; k++)
+			need[cols[k]] = true;
+		measure(rows, n, need, &m);
 		for (size_t k = 0; k < last; k++) {
-			size_t w = cell_width(cols[k], rows[i]);
+			size_t w = column_width(cols[k], &m);
 
 			if (w > width[k])
 				width[k] = w;
 		}
+	}
 	if (!meta->noheadings) {
 		for (size_t i = 0; i < n; i++)
 			wrong += kattr_prof_entry_is_wrong(rows[i]);
@@ -487,10 +601,7 @@ static int write_text(FILE *fp, const struct lt_out_meta *meta,
 			p = put_cell(p, cols[k], e, raw);
 			if (raw || k == last)
 				continue;
-			w = c->right || (cols[k] != LT_COL_FUNCTION &&
-					 cols[k] != LT_COL_LOCATION &&
-					 cols[k] != LT_COL_FILE) ?
-			    (size_t)(p - start) : cell_width(cols[k], e);
+			w = c->right ? (size_t)(p - start) : shown_width(start, p);
 			if (w >= width[k])
 				continue;
 			if (c->right) {
