@@ -1,6 +1,7 @@
 # cmake --install puts binaries, libkattr (shared and static), its headers,
 # a working pkg-config file and the man pages where GNUInstallDirs says;
-# a program builds against the installed library both ways; the shared
+# the bash completions where bash-completion's pkg-config file says (under
+# the prefix); a program builds against the installed library both ways; the shared
 # library exports only kattr_* symbols.
 . "$SRC_DIR/tests/cli/lib.sh"
 command -v pkg-config >/dev/null || skip_test "pkg-config is not installed"
@@ -11,7 +12,10 @@ expect_rc 0 "cmake --install"
 
 for f in sbin/rgctl sbin/likelytop bin/splicebench include/kattr/kattr.h \
 	share/man/man8/rgctl.8 share/man/man8/likelytop.8 \
-	share/man/man1/splicebench.1 share/man/man3/libkattr.3; do
+	share/man/man1/splicebench.1 share/man/man3/libkattr.3 \
+	share/bash-completion/completions/rgctl \
+	share/bash-completion/completions/likelytop \
+	share/bash-completion/completions/splicebench; do
 	[ -e "$dest/$f" ] && ok || fail "$f not installed"
 done
 so=$(find "$dest" -name 'libkattr.so.0*' -type f | head -1)
