@@ -686,6 +686,10 @@ static void json(const struct sb_report *rep)
 int sb_output(const struct sb_report *rep, enum sb_format fmt,
 	      const struct sb_table_opts *t)
 {
+	static const struct sb_table_opts defaults;
+
+	if (!t)
+		t = &defaults;
 	switch (fmt) {
 	case SB_TABLE:
 		table(rep, t);

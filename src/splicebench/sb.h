@@ -212,6 +212,7 @@ void sb_columns_all(struct sb_table_opts *t);
 /* The column list for --help. */
 void sb_columns_help(FILE *fp);
 
+/* t: the table's columns and form (NULL: the default table). */
 int sb_output(const struct sb_report *rep, enum sb_format fmt,
 	      const struct sb_table_opts *t);
 /* Progress on stderr (cfg->progress): what is being measured, runs done
