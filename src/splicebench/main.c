@@ -56,7 +56,7 @@ __attribute__((noreturn)) static void usage(void)
 	       "                         +LIST adds to the default ones)\n");
 	printf("      --output-all       table: every result column\n");
 	printf("  -n, --noheadings       table: result rows only, without column titles\n");
-	printf("  -r, --raw              table: result rows only, columns split by one space\n");
+	printf("  -r, --raw              table: the results only, columns split by one space\n");
 	printf("      --sysroot DIR      take /proc and /sys facts from DIR\n");
 	printf("  -h, --help             show this help and exit\n");
 	printf("  -V, --version          show the version and exit\n");
