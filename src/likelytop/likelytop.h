@@ -26,6 +26,9 @@ struct lt_opts {
 	pid_t pid;
 	char **exec_argv;	/* --exec COMMAND */
 	const char *srcdir;	/* -S */
+	enum lt_column_id cols[LT_COL_MAX];	/* -o, --output-all */
+	size_t ncols;		/* 0: the default columns */
+	bool raw, noheadings;
 };
 
 struct lt_app {

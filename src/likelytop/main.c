@@ -36,6 +36,9 @@ enum {
 	OPT_WRONG_ONLY,
 	OPT_EXEC,
 	OPT_FILTER,
+	OPT_OUTPUT_ALL,
+	OPT_NOHEADINGS,
+	OPT_RAW,
 };
 
 static struct lt_app app;
@@ -59,6 +62,12 @@ __attribute__((noreturn)) static void usage(void)
 	       "                        interrupted)\n");
 	printf("  -d, --delay SEC       refresh every SEC seconds (default 2)\n");
 	printf("      --format FMT      batch output: text, csv or json (default text)\n");
+	printf("  -o, --output LIST     batch text: the columns to show (see below;\n"
+	       "                        +LIST adds to the default ones)\n");
+	printf("      --output-all      batch text: every column\n");
+	printf("      --noheadings      batch text and CSV: no summary and no titles\n");
+	printf("      --raw             batch text: columns split by one space, blanks\n"
+	       "                        in names as \\x20\n");
 	printf("  -s, --sort KEY        incorrect (default), correct, percent, total,\n"
 	       "                        rate, function or file\n");
 	printf("  -r, --reverse         reverse the sort order\n");
@@ -69,6 +78,9 @@ __attribute__((noreturn)) static void usage(void)
 	printf("      --sysroot DIR     take /proc, /sys and mounts from DIR\n");
 	printf("  -h, --help            show this help and exit\n");
 	printf("  -V, --version         show the version and exit\n");
+	printf("\nColumns (-o):\n");
+	lt_out_columns_help(stdout);
+	printf("Default: MARK,HINT,CORRECT,INCORRECT,MISS,RATE,FUNCTION,LOCATION.\n");
 	printf("\nLive view keys: q quit, < > sort column, R reverse, / filter, f freeze,\n"
 	       "z zero, space refresh, Enter details, h or ? help.\n");
 	printf("\nSee likelytop(8).\n");
@@ -257,10 +269,17 @@ static void parse_args(int argc, char **argv, struct lt_opts *o)
 		{ "help",       no_argument,       NULL, 'h' },
 		{ "version",    no_argument,       NULL, 'V' },
 		{ "sysroot",    required_argument, NULL, TOOL_OPT_SYSROOT },
+		{ "output",     required_argument, NULL, 'o' },
+		{ "output-all", no_argument,       NULL, OPT_OUTPUT_ALL },
+		{ "noheadings", no_argument,       NULL, OPT_NOHEADINGS },
+		{ "raw",        no_argument,       NULL, OPT_RAW },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char shortopts[] = "+:bn:d:f:p:s:rS:hV";
-	bool exec = false;
+	static const char shortopts[] = "+:bn:d:f:p:s:rS:o:hV";
+	bool exec = false, columns = false;
+	const char *bad;
+	size_t badlen;
+	int ret;
 	int c;
 
 	o->iterations = -1;
@@ -314,6 +333,27 @@ static void parse_args(int argc, char **argv, struct lt_opts *o)
 		case 'S':
 			o->srcdir = optarg;
 			break;
+		case 'o':
+			columns = true;
+			ret = lt_out_columns_parse(optarg, o->cols, &o->ncols,
+						   &bad, &badlen);
+			if (ret == -E2BIG)
+				tool_usage_error("too many columns in '%s' (at most %d)",
+						 optarg, LT_COL_MAX);
+			if (ret < 0)
+				tool_usage_error("unknown column '%.*s' in '%s' (the columns are listed in --help)",
+						 (int)badlen, bad, optarg);
+			break;
+		case OPT_OUTPUT_ALL:
+			columns = true;
+			o->ncols = lt_out_columns_all(o->cols);
+			break;
+		case OPT_NOHEADINGS:
+			o->noheadings = true;
+			break;
+		case OPT_RAW:
+			o->raw = true;
+			break;
 		case 'h':
 			usage();
 		case 'V':
@@ -337,6 +377,12 @@ static void parse_args(int argc, char **argv, struct lt_opts *o)
 		tool_usage_error("give only one of --file, --pid and --exec");
 	if (!o->batch && (o->iterations >= 0 || o->format != LT_OUT_TEXT))
 		tool_usage_error("--iterations and --format need --batch");
+	if (!o->batch && (columns || o->raw || o->noheadings))
+		tool_usage_error("--output, --output-all, --raw and --noheadings need --batch");
+	if (o->format != LT_OUT_TEXT && (columns || o->raw))
+		tool_usage_error("--output, --output-all and --raw choose text columns; CSV and JSON always carry every field");
+	if (o->format == LT_OUT_JSON && o->noheadings)
+		tool_usage_error("--noheadings applies to text and CSV; JSON has no headings");
 }
 
 static void open_source(struct lt_app *a)
@@ -395,6 +441,8 @@ static int batch_print(struct lt_app *a, unsigned long iter)
 		.source = a->src.name, .format = a->model.shown.format,
 		.iteration = iter, .sites = a->model.shown.n,
 		.bad_rows = a->bad_rows, .time = (double)time(NULL),
+		.cols = a->o.cols, .ncols = a->o.ncols,
+		.raw = a->o.raw, .noheadings = a->o.noheadings,
 	};
 	int ret;
 

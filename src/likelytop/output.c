@@ -4,6 +4,7 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "output.h"
@@ -71,17 +72,6 @@ static char *put_u64(char *p, uint64_t v)
 	while (n)
 		*p++ = tmp[--n];
 	return p;
-}
-
-static char *put_pad_u64(char *p, uint64_t v, int width)
-{
-	char tmp[24];
-	int n = (int)(put_u64(tmp, v) - tmp);
-
-	for (; n < width; width--)
-		*p++ = ' ';
-	memcpy(p, tmp, (size_t)n);
-	return p + n;
 }
 
 /* One decimal, fixed width, right-aligned. */
@@ -153,19 +143,19 @@ static bool plain(const char *s)
  * bytes (C0, DEL, C1) and bytes of invalid UTF-8 become \xNN (at most 4 bytes out per
  * byte in); valid UTF-8 stays.
  */
-static char *text_str(char *p, const char *s)
+static char *text_esc(char *p, const char *s, bool blank)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s;
 
-	if (plain(s))
+	if (!blank && plain(s))
 		return stpcpy(p, s);
 	while (*u) {
 		size_t n = utf8_seq(u);
 
 		if (n == 2 && u[0] == 0xc2 && u[1] < 0xa0)
 			n = 0;		/* C1 controls (U+0080..U+009F) too */
-		if (n == 1 && *u >= 0x20 && *u != 0x7f) {
+		if (n == 1 && *u >= 0x20 + blank && *u != 0x7f) {
 			*p++ = (char)*u++;
 		} else if (n > 1) {
 			memcpy(p, u, n);
@@ -181,6 +171,11 @@ static char *text_str(char *p, const char *s)
 	}
 	*p = '\0';
 	return p;
+}
+
+static char *text_str(char *p, const char *s)
+{
+	return text_esc(p, s, false);
 }
 
 /* Valid UTF-8: each byte of an invalid sequence becomes U+FFFD (at most
@@ -225,37 +220,354 @@ static bool is_all(const struct lt_out_meta *m)
 	return m->format == KATTR_PROF_FMT_ALL;
 }
 
+/*
+ * The text columns (-o).  Names are what -o takes; each has its title
+ * for hinted profiles and for branch_all profiles (taken / not taken).
+ */
+static const struct lt_column {
+	const char *name, *title, *title_all, *help;
+	bool right;
+} columns[LT_COL_COUNT] = {
+	[LT_COL_MARK]      = { "MARK", " ", " ", "! when the hint is wrong more often than right", false },
+	[LT_COL_HINT]      = { "HINT", "HINT", "HINT", "likely, unlikely, annotated or none", false },
+	[LT_COL_CORRECT]   = { "CORRECT", "CORRECT", "NOT-TAKEN", "evaluations that went as hinted (branch_all: not taken)", true },
+	[LT_COL_INCORRECT] = { "INCORRECT", "INCORRECT", "TAKEN", "evaluations that did not (branch_all: taken)", true },
+	[LT_COL_MISS]      = { "MISS", "MISS%", "TAKEN%", "incorrect in percent of all evaluations", true },
+	[LT_COL_RATE]      = { "RATE", "WRONG/s", "TAKEN/s", "incorrect per second since the previous snapshot", true },
+	[LT_COL_CONSTANT]  = { "CONSTANT", "CONSTANT", "CONSTANT", "constant evaluations (branch_annotated)", true },
+	[LT_COL_FUNCTION]  = { "FUNCTION", "FUNCTION", "FUNCTION", "function name", false },
+	[LT_COL_LOCATION]  = { "LOCATION", "FILE:LINE", "FILE:LINE", "source file and line", false },
+	[LT_COL_FILE]      = { "FILE", "FILE", "FILE", "source file", false },
+	[LT_COL_LINE]      = { "LINE", "LINE", "LINE", "source line", true },
+};
+
+static const enum lt_column_id default_columns[] = {
+	LT_COL_MARK, LT_COL_HINT, LT_COL_CORRECT, LT_COL_INCORRECT, LT_COL_MISS,
+	LT_COL_RATE, LT_COL_FUNCTION, LT_COL_LOCATION,
+};
+
+static int column_by_name(const char *s, size_t len)
+{
+	for (int i = 0; i < LT_COL_COUNT; i++)
+		if (strlen(columns[i].name) == len &&
+		    !strncasecmp(columns[i].name, s, len))
+			return i;
+	return -1;
+}
+
+int lt_out_columns_parse(const char *list, enum lt_column_id *cols,
+			 size_t *n, const char **bad, size_t *badlen)
+{
+	size_t k = 0;
+
+	/* "+LIST": the default columns, then LIST (as lsblk -o +LIST). */
+	if (*list == '+') {
+		for (; k < sizeof(default_columns) / sizeof(*default_columns); k++)
+			cols[k] = default_columns[k];
+		list++;
+	}
+	for (;;) {
+		size_t len = strcspn(list, ",");
+		int c = column_by_name(list, len);
+
+		if (c < 0 || k >= LT_COL_MAX) {
+			*bad = list;
+			*badlen = len;
+			return c < 0 ? -EINVAL : -E2BIG;
+		}
+		cols[k++] = (enum lt_column_id)c;
+		if (!list[len])
+			break;
+		list += len + 1;
+	}
+	*n = k;
+	return 0;
+}
+
+size_t lt_out_columns_all(enum lt_column_id *cols)
+{
+	for (int i = 0; i < LT_COL_COUNT; i++)
+		cols[i] = (enum lt_column_id)i;
+	return LT_COL_COUNT;
+}
+
+void lt_out_columns_help(FILE *fp)
+{
+	for (int i = 0; i < LT_COL_COUNT; i++)
+		fprintf(fp, " %11s  %s\n", columns[i].name, columns[i].help);
+}
+
+/* Display columns of text_str(s) (raw: spaces escaped too): one per
+ * character, four per \xNN.  A wide character counts as one. */
+static size_t text_width(const char *s, bool raw)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t w = 0;
+
+	if (!raw && plain(s))
+		return strlen(s);
+	while (*u) {
+		size_t n = utf8_seq(u);
+
+		if (n == 2 && u[0] == 0xc2 && u[1] < 0xa0)
+			n = 0;
+		if (n == 1 && *u > 0x20 && *u != 0x7f)
+			w += 1;
+		else if (n == 1 && *u == ' ' && !raw)
+			w += 1;
+		else if (n > 1)
+			w += 1;
+		else
+			w += 4, n = 1;
+		u += n;
+	}
+	return w;
+}
+
+/* text_str() with blanks as \x20 too, so that --raw splits on them. */
+static char *raw_str(char *p, const char *s)
+{
+	return text_esc(p, s, true);
+}
+
+/* Cell text of column c for e (no padding); returns the end. */
+static char *put_cell(char *p, enum lt_column_id c,
+		      const struct kattr_prof_entry *e, bool raw)
+{
+	switch (c) {
+	case LT_COL_MARK:
+		*p++ = kattr_prof_entry_is_wrong(e) ? '!' : raw ? '-' : ' ';
+		return p;
+	case LT_COL_HINT:
+		return stpcpy(p, kattr_prof_hint_name(e->hint));
+	case LT_COL_CORRECT:
+		return put_u64(p, e->correct);
+	case LT_COL_INCORRECT:
+		return put_u64(p, e->incorrect);
+	case LT_COL_MISS:
+		return put_pad_dec1(p, kattr_prof_entry_pct(e), 0);
+	case LT_COL_RATE:
+		if (e->reset)	/* a counter went down: no rate */
+			return stpcpy(p, "reset");
+		return put_pad_dec1(p, e->has_rate ? e->rate : -1, 0);
+	case LT_COL_CONSTANT:
+		if (!e->has_constant)
+			return stpcpy(p, "-");
+		return put_u64(p, e->constant);
+	case LT_COL_FUNCTION:
+		return raw ? raw_str(p, e->function) : text_str(p, e->function);
+	case LT_COL_LOCATION:
+		p = raw ? raw_str(p, e->file) : text_str(p, e->file);
+		*p++ = ':';
+		return put_u64(p, e->line);
+	case LT_COL_FILE:
+		return raw ? raw_str(p, e->file) : text_str(p, e->file);
+	case LT_COL_LINE:
+		return put_u64(p, e->line);
+	case LT_COL_COUNT:
+		break;
+	}
+	return p;
+}
+
+static size_t digits(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* Display columns of s as text_str() shows it (see text_width()), in
+ * one pass for the usual plain ASCII name. */
+static size_t name_width(const char *s)
+{
+	const char *p = s;
+
+	for (; *p; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+			return text_width(s, false);
+	return (size_t)(p - s);
+}
+
+/* What the widths of the columns depend on, over all rows. */
+struct widths {
+	uint64_t correct, incorrect, constant, line;
+	double rate;
+	size_t hint, function, file, location;
+	bool reset;
+};
+
+/* One pass over the rows, measuring only what the padded columns need:
+ * the numbers' largest values and the names' widest (200,000 rows are
+ * scattered over memory: fetch ahead, as write_text() does). */
+static void measure(const struct kattr_prof_entry *const *rows, size_t n,
+		    const bool *need, struct widths *m)
+{
+	bool names = need[LT_COL_FUNCTION], files = need[LT_COL_FILE] ||
+		     need[LT_COL_LOCATION];
+
+	memset(m, 0, sizeof(*m));
+	for (size_t i = 0; i < n; i++) {
+		const struct kattr_prof_entry *e = rows[i];
+		size_t w;
+
+		if (i + 16 < n)
+			__builtin_prefetch(rows[i + 16]);
+		if (i + 8 < n && names)
+			__builtin_prefetch(rows[i + 8]->function);
+		if (i + 8 < n && files)
+			__builtin_prefetch(rows[i + 8]->file);
+		if (e->correct > m->correct)
+			m->correct = e->correct;
+		if (e->incorrect > m->incorrect)
+			m->incorrect = e->incorrect;
+		if (e->has_constant && e->constant > m->constant)
+			m->constant = e->constant;
+		if (e->line > m->line)
+			m->line = e->line;
+		if (e->has_rate && !e->reset && e->rate > m->rate)
+			m->rate = e->rate;
+		m->reset |= e->reset;
+		w = strlen(kattr_prof_hint_name(e->hint));
+		if (w > m->hint)
+			m->hint = w;
+		if (names && (w = name_width(e->function)) > m->function)
+			m->function = w;
+		if (files) {
+			w = name_width(e->file);
+			if (w > m->file)
+				m->file = w;
+			w += 1 + digits(e->line);
+			if (w > m->location)
+				m->location = w;
+		}
+	}
+}
+
+/* The width of column c's widest cell, from measure(). */
+static size_t column_width(enum lt_column_id c, const struct widths *m)
+{
+	char tmp[64];
+	size_t w;
+
+	switch (c) {
+	case LT_COL_MARK:
+		return 1;
+	case LT_COL_HINT:
+		return m->hint;
+	case LT_COL_CORRECT:
+		return digits(m->correct);
+	case LT_COL_INCORRECT:
+		return digits(m->incorrect);
+	case LT_COL_MISS:
+		return 5;		/* 100.0 */
+	case LT_COL_RATE:
+		w = (size_t)(put_pad_dec1(tmp, m->rate, 0) - tmp);
+		return m->reset && w < 5 ? 5 : w;
+	case LT_COL_CONSTANT:
+		return digits(m->constant);
+	case LT_COL_FUNCTION:
+		return m->function;
+	case LT_COL_LOCATION:
+		return m->location;
+	case LT_COL_FILE:
+		return m->file;
+	case LT_COL_LINE:
+		return digits(m->line);
+	case LT_COL_COUNT:
+		break;
+	}
+	return 0;
+}
+
+/* Display width of the cell text at [s, e) that put_cell() wrote: bytes
+ * but UTF-8 continuation bytes (\xNN escapes are 4 bytes, 4 columns). */
+static size_t shown_width(const char *s, const char *e)
+{
+	size_t w = (size_t)(e - s);
+
+	for (; s < e; s++)
+		w -= ((unsigned char)*s & 0xc0) == 0x80;
+	return w;
+}
+
+/*
+ * Text: like top -b, a summary line, then a table whose columns are as
+ * wide as their widest cell.  Hand-written rather than libsmartcols:
+ * scols_print_table() takes about 1 s of CPU for the 200,000 rows of a
+ * CONFIG_PROFILE_ALL_BRANCHES kernel, several times `sort` on the same
+ * file (bench/likelytop/run.sh); this takes two cheap passes.
+ */
 static int write_text(FILE *fp, const struct lt_out_meta *meta,
 		      const struct kattr_prof_entry *const *rows, size_t n)
 {
+	const enum lt_column_id *cols = meta->ncols ? meta->cols : default_columns;
+	size_t ncols = meta->ncols ? meta->ncols :
+		       sizeof(default_columns) / sizeof(*default_columns);
+	size_t width[LT_COL_MAX], cap = 0, wrong = 0, last;
 	char tbuf[64], *line = NULL, *source;
-	size_t cap = 0, wrong = 0;
+	bool all = is_all(meta), raw = meta->raw;
 	struct tm tm;
 	time_t t = (time_t)meta->time;
 
-	for (size_t i = 0; i < n; i++)
-		wrong += kattr_prof_entry_is_wrong(rows[i]);
-	localtime_r(&t, &tm);
-	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", &tm);
-	/* The source is a file name: any bytes. */
-	source = malloc(4 * strlen(meta->source) + 1);
-	if (!source)
-		return -ENOMEM;
-	text_str(source, meta->source);
-	fprintf(fp, "likelytop - %s - %s (%s) - %zu sites, %zu shown, %zu wrong hints",
-		tbuf, source, kattr_prof_format_name(meta->format),
-		meta->sites, n, wrong);
-	free(source);
-	if (meta->bad_rows)
-		fprintf(fp, ", %zu malformed rows skipped", meta->bad_rows);
-	fputs("\n\n", fp);
-	if (is_all(meta))
-		fputs("  HINT        NOT-TAKEN        TAKEN  TAKEN%   TAKEN/s  FUNCTION  FILE:LINE\n", fp);
-	else
-		fputs("  HINT          CORRECT    INCORRECT   MISS%   WRONG/s  FUNCTION  FILE:LINE\n", fp);
+	for (size_t k = 0; k < ncols; k++)
+		width[k] = strlen(all ? columns[cols[k]].title_all :
+				  columns[cols[k]].title);
+	/* The last column is not padded (unless right-aligned): no need to
+	 * measure it.  last: the first column not padded. */
+	last = columns[cols[ncols - 1]].right ? ncols : ncols - 1;
+	if (!raw) {
+		bool need[LT_COL_COUNT] = { false };
+		struct widths m;
+
+		for (size_t k = 0; k < last; k++)
+			need[cols[k]] = true;
+		measure(rows, n, need, &m);
+		for (size_t k = 0; k < last; k++) {
+			size_t w = column_width(cols[k], &m);
+
+			if (w > width[k])
+				width[k] = w;
+		}
+	}
+	if (!meta->noheadings) {
+		for (size_t i = 0; i < n; i++)
+			wrong += kattr_prof_entry_is_wrong(rows[i]);
+		localtime_r(&t, &tm);
+		strftime(tbuf, sizeof(tbuf), "%H:%M:%S", &tm);
+		/* The source is a file name: any bytes. */
+		source = malloc(4 * strlen(meta->source) + 1);
+		if (!source)
+			return -ENOMEM;
+		text_str(source, meta->source);
+		fprintf(fp, "likelytop - %s - %s (%s) - %zu sites, %zu shown, %zu wrong hints",
+			tbuf, source, kattr_prof_format_name(meta->format),
+			meta->sites, n, wrong);
+		free(source);
+		if (meta->bad_rows)
+			fprintf(fp, ", %zu malformed rows skipped", meta->bad_rows);
+		fputs("\n\n", fp);
+		for (size_t k = 0; k < ncols; k++) {
+			const struct lt_column *c = &columns[cols[k]];
+			const char *title = all ? c->title_all : c->title;
+			int pad = raw ? 0 : (int)(width[k] - strlen(title));
+
+			if (raw && cols[k] == LT_COL_MARK)
+				title = "MARK";
+			fprintf(fp, "%s%*s%s%*s", k ? " " : "",
+				c->right ? pad : 0, "", title,
+				c->right || k == last ? 0 : pad, "");
+		}
+		fputc('\n', fp);
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct kattr_prof_entry *e = rows[i];
-		size_t need;
+		size_t need = 4 * (strlen(e->function) + strlen(e->file)) * 2 + 256;
+		char *p;
 
 		/* Rows come in sort order, scattered over the snapshot:
 		 * fetch ahead so 200,000 of them do not wait on memory. */
@@ -265,12 +577,8 @@ static int write_text(FILE *fp, const struct lt_out_meta *meta,
 			__builtin_prefetch(rows[i + 8]->function);
 			__builtin_prefetch(rows[i + 8]->file);
 		}
-		/* Escaping takes at most 4 bytes per byte. */
-		need = 4 * (strlen(e->function) + strlen(e->file)) + 128;
-		const char *h = kattr_prof_hint_name(e->hint);
-		size_t hl = strlen(h);
-		char *p;
-
+		for (size_t k = 0; k < ncols; k++)
+			need += width[k] + 1;
 		if (need > cap) {
 			char *nl = realloc(line, need);
 
@@ -282,35 +590,35 @@ static int write_text(FILE *fp, const struct lt_out_meta *meta,
 			cap = need;
 		}
 		p = line;
-		*p++ = kattr_prof_entry_is_wrong(e) ? '!' : ' ';
-		*p++ = ' ';
-		memcpy(p, h, hl);
-		p += hl;
-		for (; hl < 9; hl++)
-			*p++ = ' ';
-		p = put_pad_u64(p, e->correct, 12);
-		*p++ = ' ';
-		p = put_pad_u64(p, e->incorrect, 12);
-		*p++ = ' ';
-		p = put_pad_dec1(p, kattr_prof_entry_pct(e), 7);
-		*p++ = ' ';
-		if (e->reset)	/* a counter went down: no rate */
-			p = stpcpy(p, "    reset");
-		else
-			p = put_pad_dec1(p, e->has_rate ? e->rate : -1, 9);
-		*p++ = ' ';
-		*p++ = ' ';
-		p = text_str(p, e->function);
-		*p++ = ' ';
-		*p++ = ' ';
-		p = text_str(p, e->file);
-		*p++ = ':';
-		p = put_u64(p, e->line);
+		for (size_t k = 0; k < ncols; k++) {
+			const struct lt_column *c = &columns[cols[k]];
+			char *start;
+			size_t w;
+
+			if (k)
+				*p++ = ' ';
+			start = p;
+			p = put_cell(p, cols[k], e, raw);
+			if (raw || k == last)
+				continue;
+			w = c->right ? (size_t)(p - start) : shown_width(start, p);
+			if (w >= width[k])
+				continue;
+			if (c->right) {
+				memmove(start + (width[k] - w), start, (size_t)(p - start));
+				memset(start, ' ', width[k] - w);
+				p += width[k] - w;
+			} else {
+				memset(p, ' ', width[k] - w);
+				p += width[k] - w;
+			}
+		}
 		*p++ = '\n';
 		fwrite(line, 1, (size_t)(p - line), fp);
 	}
 	free(line);
-	fputc('\n', fp);
+	if (!meta->noheadings)
+		fputc('\n', fp);
 	return 0;
 }
 
@@ -383,7 +691,7 @@ static int write_csv(FILE *fp, const struct lt_out_meta *meta,
 	char *line = NULL;
 	size_t cap = 0;
 
-	if (meta->iteration <= 1)
+	if (meta->iteration <= 1 && !meta->noheadings)
 		fputs("iteration,hint,correct,incorrect,miss_pct,constant,function,file,line,rate,reset\n", fp);
 	for (size_t i = 0; i < n; i++) {
 		const struct kattr_prof_entry *e = rows[i];
@@ -442,9 +750,21 @@ static int write_csv(FILE *fp, const struct lt_out_meta *meta,
 }
 
 /*
- * One json-c object, refilled for each row and printed at once: a tree of
- * 200,000 objects cost more to allocate and free than to print.
+ * A number with as many decimals as CSV gives it (2 for miss_pct, 3 for
+ * rate): 55.55, not 55.547264995641953.  The value is rounded the same
+ * way, so a reader that re-serialises it gets the same digits.
  */
+static json_object *json_fixed(double v, int decimals)
+{
+	char buf[48], *end = put_fixed(buf, v, decimals);
+
+	/* Trailing zeros add nothing: 55.5, 100.0. */
+	while (end[-1] == '0' && end[-2] != '.' && memchr(buf, '.', (size_t)(end - buf)))
+		end--;
+	*end = '\0';
+	return json_object_new_double_s(strtod(buf, NULL), buf);
+}
+
 /* s as valid UTF-8: s itself, or a repaired copy in *buf (grown). */
 static const char *json_name(const char *s, char **buf, size_t *cap)
 {
@@ -497,7 +817,7 @@ static int write_json(FILE *fp, const struct lt_out_meta *meta,
 		    json_object_object_add(o, "correct", json_object_new_uint64(e->correct)) ||
 		    json_object_object_add(o, "incorrect", json_object_new_uint64(e->incorrect)) ||
 		    json_object_object_add(o, "miss_pct",
-			pct >= 0 ? json_object_new_double(pct) : NULL) ||
+			pct >= 0 ? json_fixed(pct, 2) : NULL) ||
 		    json_object_object_add(o, "constant", e->has_constant ?
 			json_object_new_uint64(e->constant) : NULL) ||
 		    json_object_object_add(o, "function", json_object_new_string(fn)) ||
@@ -506,7 +826,7 @@ static int write_json(FILE *fp, const struct lt_out_meta *meta,
 			goto nomem;
 		if (!e->has_rate)
 			json_object_object_del(o, "rate");
-		else if (json_object_object_add(o, "rate", json_object_new_double(e->rate)))
+		else if (json_object_object_add(o, "rate", json_fixed(e->rate, 3)))
 			goto nomem;
 		/* A counter went down (a restart): "reset": true, no rate. */
 		if (!e->reset)

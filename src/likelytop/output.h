@@ -3,11 +3,20 @@
 #ifndef LIKELYTOP_OUTPUT_H
 #define LIKELYTOP_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "kattr/profile.h"
 
 enum lt_out_format { LT_OUT_TEXT, LT_OUT_CSV, LT_OUT_JSON };
+
+/* Text columns (-o): see columns[] in output.c. */
+enum lt_column_id {
+	LT_COL_MARK, LT_COL_HINT, LT_COL_CORRECT, LT_COL_INCORRECT, LT_COL_MISS,
+	LT_COL_RATE, LT_COL_CONSTANT, LT_COL_FUNCTION, LT_COL_LOCATION,
+	LT_COL_FILE, LT_COL_LINE, LT_COL_COUNT
+};
+#define LT_COL_MAX 64		/* columns in one -o list (repeats allowed) */
 
 struct lt_out_meta {
 	const char *source;	/* source name */
@@ -16,6 +25,11 @@ struct lt_out_meta {
 	size_t sites;		/* before filtering */
 	size_t bad_rows;
 	double time;		/* wall clock, seconds */
+	/* Text: the columns (ncols 0: the default ones), --raw, and
+	 * --noheadings (text and CSV). */
+	const enum lt_column_id *cols;
+	size_t ncols;
+	bool raw, noheadings;
 };
 
 int lt_out_parse(const char *name, enum lt_out_format *f);
@@ -23,6 +37,18 @@ int lt_out_parse(const char *name, enum lt_out_format *f);
  * -EBADF; -EIO if unknown), -ENOMEM. */
 int lt_out_write(FILE *fp, enum lt_out_format f, const struct lt_out_meta *meta,
 		 const struct kattr_prof_entry *const *rows, size_t n);
+
+/*
+ * -o LIST: comma-separated column names (any case), "+LIST" for the
+ * default ones and LIST.  0, or -EINVAL (unknown name) / -E2BIG (more
+ * than LT_COL_MAX) with *bad, *badlen the name at fault.
+ */
+int lt_out_columns_parse(const char *list, enum lt_column_id *cols,
+			 size_t *n, const char **bad, size_t *badlen);
+/* --output-all: every column, in table order; returns the count. */
+size_t lt_out_columns_all(enum lt_column_id *cols);
+/* The column list for --help: one line per column. */
+void lt_out_columns_help(FILE *fp);
 
 /* "12.5" (one decimal) for a percent, "-" when never evaluated. */
 void lt_fmt_pct(char *buf, size_t size, double pct);

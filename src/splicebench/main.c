@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -27,7 +29,7 @@ enum {
 	OPT_MODE = TOOL_OPT_FIRST,
 	OPT_CONSUMER, OPT_SIZE, OPT_PIPE_SIZE, OPT_TOTAL, OPT_TIME, OPT_RUNS,
 	OPT_HUGE, OPT_BUSY, OPT_PIN, OPT_UNSAFE_REUSE, OPT_FORMAT, OPT_PLOT,
-	OPT_QUICK,
+	OPT_QUICK, OPT_OUTPUT_ALL,
 };
 
 __attribute__((noreturn)) static void usage(void)
@@ -49,9 +51,17 @@ __attribute__((noreturn)) static void usage(void)
 	printf("      --format F         table, csv or json (default: table)\n");
 	printf("      --plot FILE        draw GB/s against chunk size into FILE (.svg or .png)\n");
 	printf("      --quick            a short run with meaningful numbers (a few seconds)\n");
+	printf("  -q, --quiet            no progress on stderr (shown only on a terminal)\n");
+	printf("  -o, --output LIST      table: the result columns to show (see below;\n"
+	       "                         +LIST adds to the default ones)\n");
+	printf("      --output-all       table: every result column\n");
+	printf("  -n, --noheadings       table: result rows only, without column titles\n");
+	printf("  -r, --raw              table: the results only, columns split by one space\n");
 	printf("      --sysroot DIR      take /proc and /sys facts from DIR\n");
 	printf("  -h, --help             show this help and exit\n");
 	printf("  -V, --version          show the version and exit\n");
+	printf("\nResult columns (-o):\n");
+	sb_columns_help(stdout);
 	printf("\nExit status: 0 ok, 1 failed, 2 usage error, 3 verify found corrupted data.\n");
 	printf("See splicebench(1).\n");
 	exit(EXIT_OK);
@@ -68,7 +78,8 @@ static void check_size(const char *what, uint64_t v, uint64_t min, uint64_t max)
 }
 
 static void parse_args(int argc, char **argv, struct sb_config *cfg,
-		       enum sb_format *fmt, const char **plot)
+		       enum sb_format *fmt, const char **plot,
+		       struct sb_table_opts *t)
 {
 	static const struct option longopts[] = {
 		{ "mode",         required_argument, NULL, OPT_MODE },
@@ -88,16 +99,23 @@ static void parse_args(int argc, char **argv, struct sb_config *cfg,
 		{ "help",         no_argument,       NULL, 'h' },
 		{ "version",      no_argument,       NULL, 'V' },
 		{ "sysroot",      required_argument, NULL, TOOL_OPT_SYSROOT },
+		{ "quiet",        no_argument,       NULL, 'q' },
+		{ "output",       required_argument, NULL, 'o' },
+		{ "output-all",   no_argument,       NULL, OPT_OUTPUT_ALL },
+		{ "noheadings",   no_argument,       NULL, 'n' },
+		{ "raw",          no_argument,       NULL, 'r' },
 		{ NULL, 0, NULL, 0 }
 	};
-	bool have_runs = false;
+	bool have_runs = false, quiet = false, columns = false;
+	const char *bad;
+	size_t badlen;
 	int c, i, n;
 	char *end;
 	long v;
 
 	/* ':': a missing argument is told apart; opterr = 0: our messages. */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":qo:nrhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_MODE:
 			if (sb_parse_modes(optarg, &cfg->modes) < 0)
@@ -183,6 +201,29 @@ static void parse_args(int argc, char **argv, struct sb_config *cfg,
 		case OPT_QUICK:
 			cfg->quick = true;
 			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'o':
+			columns = true;
+			n = sb_columns_parse(optarg, t, &bad, &badlen);
+			if (n == -E2BIG)
+				tool_usage_error("too many columns in '%s' (at most %d)",
+						 optarg, SB_COLS_MAX);
+			if (n < 0)
+				tool_usage_error("unknown column '%.*s' in '%s' (the columns are listed in --help)",
+						 (int)badlen, bad, optarg);
+			break;
+		case OPT_OUTPUT_ALL:
+			columns = true;
+			sb_columns_all(t);
+			break;
+		case 'n':
+			t->noheadings = true;
+			break;
+		case 'r':
+			t->raw = true;
+			break;
 		case 'h':
 			usage();
 		case 'V':
@@ -191,13 +232,17 @@ static void parse_args(int argc, char **argv, struct sb_config *cfg,
 			tool_set_sysroot(optarg);
 			break;
 		default:
-			tool_bad_option(c, argv, ":hV");
+			tool_bad_option(c, argv, ":qo:nrhV");
 		}
 	}
 	if (optind < argc)
 		tool_usage_error("unexpected argument '%s'", argv[optind]);
 	if (cfg->total && cfg->seconds > 0)
 		tool_usage_error("--total and --time exclude each other");
+	if (*fmt != SB_TABLE && (columns || t->noheadings || t->raw))
+		tool_usage_error("--output, --output-all, --noheadings and --raw shape the table; CSV and JSON always carry every field");
+	/* Progress only where someone watches it, never into a log file. */
+	cfg->progress = !quiet && isatty(STDERR_FILENO);
 	/* defaults, shorter with --quick */
 	if (!cfg->nsizes) {
 		static const uint64_t def[] = { 64 << 10, 256 << 10, 1 << 20 };
@@ -451,13 +496,15 @@ int main(int argc, char **argv)
 		.modes = (1u << SB_NMODES) - 1, .consumer = SB_READ,
 		.pin_producer = -1, .pin_consumer = -1,
 	};
-	struct sb_report rep = { .cfg = &cfg };
+	struct sb_report rep = { .cfg = &cfg, .argc = argc, .argv = argv,
+				 .started = (long long)time(NULL) };
+	struct sb_table_opts topts = { .ncols = 0 };
 	enum sb_format fmt = SB_TABLE;
 	const char *plot = NULL;
 	int failed, status = EXIT_OK;
 
 	tool_init("splicebench");
-	parse_args(argc, argv, &cfg, &fmt, &plot);
+	parse_args(argc, argv, &cfg, &fmt, &plot, &topts);
 	signal(SIGPIPE, SIG_IGN);	/* EPIPE instead, from pipes and gnuplot */
 	check_pin(&cfg);
 	quick_pin(&cfg);
@@ -482,7 +529,8 @@ int main(int argc, char **argv)
 	sb_run_baseline(&cfg, &rep.base);
 	failed = run_all(&rep, &cfg);
 	report_huge(&rep);
-	sb_output(&rep, fmt);
+	sb_warn_spread(&rep);
+	sb_output(&rep, fmt, &topts);
 	tool_flush_stdout();
 	if (plot && sb_plot(&rep, plot) < 0)
 		status = EXIT_FAIL;

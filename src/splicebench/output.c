@@ -14,7 +14,11 @@
 #include <unistd.h>
 
 #include <json-c/json.h>
+#include <libsmartcols.h>
+#include <strings.h>
+#include <time.h>
 
+#include "config.h"
 #include "kattr/kattr.h"
 #include "sb.h"
 #include "tool.h"
@@ -53,15 +57,219 @@ static const char *consumer_label(const struct sb_config *cfg)
 	return "?";
 }
 
-/* ---- table ------------------------------------------------------------ */
+/* ---- the results table (libsmartcols) ---------------------------------- */
 
-static void table(const struct sb_report *rep)
+static const struct sb_col_def {
+	const char *name, *title, *help;
+	int flags;		/* SCOLS_FL_* */
+	bool def;		/* shown by default */
+} columns[SB_COL_COUNT] = {
+	[SB_COL_MODE]     = { "MODE", "mode", "copy, vmsplice or gift", 0, true },
+	[SB_COL_SIZE]     = { "SIZE", "size", "chunk size", SCOLS_FL_RIGHT, true },
+	[SB_COL_PIPE]     = { "PIPE", "pipe", "pipe size obtained", SCOLS_FL_RIGHT, true },
+	[SB_COL_HUGE]     = { "HUGE", "huge", "huge pages obtained for every buffer", 0, true },
+	[SB_COL_BUSY]     = { "BUSY", "busy", "busy loop (--busy)", 0, true },
+	[SB_COL_RUNS]     = { "RUNS", "runs", "measured runs", SCOLS_FL_RIGHT, true },
+	[SB_COL_GBPS]     = { "GBPS", "GB/s", "median GB/s (10^9 bytes per second)", SCOLS_FL_RIGHT, true },
+	[SB_COL_MIN]      = { "MIN", "min", "slowest run, GB/s", SCOLS_FL_RIGHT, true },
+	[SB_COL_MAX]      = { "MAX", "max", "fastest run, GB/s", SCOLS_FL_RIGHT, true },
+	[SB_COL_SPREAD]   = { "SPREAD", "spread", "(max - min) / median", SCOLS_FL_RIGHT, true },
+	[SB_COL_CPU_PROD] = { "CPU-PROD", "cpu-prod", "producer CPU seconds per GB", SCOLS_FL_RIGHT, true },
+	[SB_COL_CPU_CONS] = { "CPU-CONS", "cpu-cons", "consumer CPU seconds per GB", SCOLS_FL_RIGHT, true },
+	[SB_COL_NOTE]     = { "NOTE", "note", "CORRUPT, wide spread, or why not measured", 0, true },
+	[SB_COL_CPU]      = { "CPU", "cpu", "both sides' CPU seconds per GB", SCOLS_FL_RIGHT, false },
+	[SB_COL_BYTES]    = { "BYTES", "bytes", "bytes moved by the median run", SCOLS_FL_RIGHT, false },
+	[SB_COL_CHUNKS]   = { "CHUNKS", "chunks", "chunks verified (--consumer verify)", SCOLS_FL_RIGHT, false },
+	[SB_COL_CORRUPT]  = { "CORRUPT", "corrupt", "corrupted chunks (--consumer verify)", SCOLS_FL_RIGHT, false },
+};
+
+static int column_by_name(const char *s, size_t len)
+{
+	for (int i = 0; i < SB_COL_COUNT; i++)
+		if (strlen(columns[i].name) == len &&
+		    !strncasecmp(columns[i].name, s, len))
+			return i;
+	return -1;
+}
+
+static int default_columns(enum sb_column *cols)
+{
+	int n = 0;
+
+	for (int i = 0; i < SB_COL_COUNT; i++)
+		if (columns[i].def)
+			cols[n++] = (enum sb_column)i;
+	return n;
+}
+
+int sb_columns_parse(const char *list, struct sb_table_opts *t,
+		     const char **bad, size_t *badlen)
+{
+	int k = 0;
+
+	if (*list == '+') {
+		k = default_columns(t->cols);
+		list++;
+	}
+	for (;;) {
+		size_t len = strcspn(list, ",");
+		int c = column_by_name(list, len);
+
+		if (c < 0 || k >= SB_COLS_MAX) {
+			*bad = list;
+			*badlen = len;
+			return c < 0 ? -EINVAL : -E2BIG;
+		}
+		t->cols[k++] = (enum sb_column)c;
+		if (!list[len])
+			break;
+		list += len + 1;
+	}
+	t->ncols = k;
+	return 0;
+}
+
+void sb_columns_all(struct sb_table_opts *t)
+{
+	for (int i = 0; i < SB_COL_COUNT; i++)
+		t->cols[i] = (enum sb_column)i;
+	t->ncols = SB_COL_COUNT;
+}
+
+void sb_columns_help(FILE *fp)
+{
+	for (int i = 0; i < SB_COL_COUNT; i++)
+		fprintf(fp, " %9s  %s%s\n", columns[i].name, columns[i].help,
+			columns[i].def ? "" : " (not shown by default)");
+}
+
+static bool wide_spread(const struct sb_result *r)
+{
+	return !r->failed && r->runs > 1 && r->gbps.spread > SB_SPREAD_WARN;
+}
+
+/* Cell text of column c for point r into buf (empty: nothing). */
+static const char *cell(const struct sb_report *rep, const struct sb_result *r,
+			enum sb_column c, char *buf, size_t size)
+{
+	bool ok = !r->failed;
+
+	buf[0] = '\0';
+	switch (c) {
+	case SB_COL_MODE:
+		return sb_mode_name(r->mode);
+	case SB_COL_SIZE:
+		return sb_format_size(r->size, buf, size);
+	case SB_COL_NOTE:
+		if (!ok)
+			snprintf(buf, size, "not measured: %s", r->why);
+		else
+			snprintf(buf, size, "%s%s%s", r->corrupt ? "CORRUPT" : "",
+				 r->corrupt && wide_spread(r) ? ", " : "",
+				 wide_spread(r) ? "wide spread" : "");
+		return buf;
+	default:
+		break;
+	}
+	if (!ok)
+		return buf;
+	switch (c) {
+	case SB_COL_PIPE:
+		return sb_format_size(r->pipe_size, buf, size);
+	case SB_COL_HUGE:
+		return r->huge ? "yes" : "no";
+	case SB_COL_BUSY:
+		return rep->cfg->busy ? "yes" : "no";
+	case SB_COL_RUNS:
+		snprintf(buf, size, "%d", r->runs);
+		break;
+	case SB_COL_GBPS:
+		snprintf(buf, size, "%.2f", r->gbps.median);
+		break;
+	case SB_COL_MIN:
+		snprintf(buf, size, "%.2f", r->gbps.min);
+		break;
+	case SB_COL_MAX:
+		snprintf(buf, size, "%.2f", r->gbps.max);
+		break;
+	case SB_COL_SPREAD:
+		snprintf(buf, size, "%.1f%%", r->gbps.spread * 100);
+		break;
+	case SB_COL_CPU_PROD:
+		snprintf(buf, size, "%.3f", r->cpu_producer);
+		break;
+	case SB_COL_CPU_CONS:
+		snprintf(buf, size, "%.3f", r->cpu_consumer);
+		break;
+	case SB_COL_CPU:
+		snprintf(buf, size, "%.3f", r->cpu_producer + r->cpu_consumer);
+		break;
+	case SB_COL_BYTES:
+		snprintf(buf, size, "%" PRIu64, r->bytes);
+		break;
+	case SB_COL_CHUNKS:
+		if (rep->cfg->consumer == SB_VERIFY)
+			snprintf(buf, size, "%" PRIu64, r->chunks);
+		break;
+	case SB_COL_CORRUPT:
+		if (rep->cfg->consumer == SB_VERIFY)
+			snprintf(buf, size, "%" PRIu64, r->corrupt);
+		break;
+	default:
+		break;
+	}
+	return buf;
+}
+
+/* The points, one row each, through libsmartcols.  0 or -errno. */
+static int results_table(const struct sb_report *rep, const struct sb_table_opts *t)
+{
+	enum sb_column defs[SB_COL_COUNT];
+	const enum sb_column *cols = t->ncols ? t->cols : defs;
+	int ncols = t->ncols ? t->ncols : default_columns(defs), ret = -ENOMEM;
+	struct libscols_table *tb = scols_new_table();
+	char buf[256];
+
+	if (!tb)
+		return -ENOMEM;
+	scols_table_enable_raw(tb, t->raw);
+	scols_table_enable_noheadings(tb, t->noheadings);
+	for (int k = 0; k < ncols; k++) {
+		const struct sb_col_def *d = &columns[cols[k]];
+		/* The last column takes what is left and is never cut. */
+		int flags = d->flags | (k == ncols - 1 ? SCOLS_FL_NOEXTREMES : 0);
+
+		if (!scols_table_new_column(tb, d->title, 0, flags))
+			goto out;
+	}
+	for (int i = 0; i < rep->nres; i++) {
+		struct libscols_line *ln = scols_table_new_line(tb, NULL);
+
+		if (!ln)
+			goto out;
+		for (int k = 0; k < ncols; k++)
+			if (scols_line_set_data(ln, (size_t)k,
+						cell(rep, &rep->res[i], cols[k], buf, sizeof(buf))))
+				goto out;
+	}
+	ret = scols_print_table(tb);
+out:
+	scols_unref_table(tb);
+	return ret;
+}
+
+static void table(const struct sb_report *rep, const struct sb_table_opts *t)
 {
 	const struct sb_config *cfg = rep->cfg;
 	const struct kattr_sysfacts *f = &rep->facts;
 	char a[32], b[32], c[32];
 	int i;
 
+	/* Rows only, for scripts: no system lines, baseline or notes. */
+	if (t->raw || t->noheadings) {
+		results_table(rep, t);
+		return;
+	}
 	printf("system:   Linux %s, %s, %u CPUs, virtualisation %s, container %s\n",
 	       or_unknown(f->kernel_release), or_unknown(f->cpu_model),
 	       f->cpus_online, or_unknown(f->virt), or_unknown(f->container));
@@ -95,28 +303,15 @@ static void table(const struct sb_report *rep)
 	printf("%-9s %10s %8.2f %8.2f %8.2f %6.1f%%\n\n", "from RAM",
 	       sb_format_size(rep->base.ram_size, a, sizeof(a)), rep->base.ram.median,
 	       rep->base.ram.min, rep->base.ram.max, rep->base.ram.spread * 100);
-
-	printf("%-8s %6s %6s %-4s %-4s %4s %8s %8s %8s %7s %9s %9s\n",
-	       "mode", "size", "pipe", "huge", "busy", "runs", "GB/s", "min", "max",
-	       "spread", "cpu-prod", "cpu-cons");
-	for (i = 0; i < rep->nres; i++) {
-		const struct sb_result *r = &rep->res[i];
-
-		printf("%-8s %6s ", sb_mode_name(r->mode),
-		       sb_format_size(r->size, a, sizeof(a)));
-		if (r->failed) {
-			printf("not measured: %s\n", r->why);
-			continue;
-		}
-		printf("%6s %-4s %-4s %4d %8.2f %8.2f %8.2f %6.1f%% %9.3f %9.3f%s\n",
-		       sb_format_size(r->pipe_size, b, sizeof(b)),
-		       r->huge ? "yes" : "no", cfg->busy ? "yes" : "no", r->runs,
-		       r->gbps.median, r->gbps.min, r->gbps.max, r->gbps.spread * 100,
-		       r->cpu_producer, r->cpu_consumer,
-		       r->corrupt ? "  CORRUPT" : "");
-	}
+	fflush(stdout);
+	results_table(rep, t);
 	printf("\nGB/s: 10^9 bytes per second, median over the runs; spread: (max-min)/median;\n"
 	       "cpu-prod, cpu-cons: CPU seconds (user+system) per GB on each side.\n");
+	for (i = 0; i < rep->nres && !wide_spread(&rep->res[i]); i++)
+		;
+	if (i < rep->nres)
+		printf("wide spread: above %.0f%%, the median is not to be trusted beyond noise.\n",
+		       SB_SPREAD_WARN * 100);
 	if (!data_touched(cfg))
 		printf("null consumer: splice to /dev/null, no data touched; compare with the\n"
 		       "memcpy baseline only as an upper bound.\n");
@@ -138,42 +333,176 @@ static void table(const struct sb_report *rep)
 	}
 }
 
+void sb_warn_spread(const struct sb_report *rep)
+{
+	char list[512] = "", a[32];
+	size_t len = 0;
+	int i, n = 0;
+
+	for (i = 0; i < rep->nres; i++) {
+		const struct sb_result *r = &rep->res[i];
+
+		if (!wide_spread(r))
+			continue;
+		if (len < sizeof(list) - 64)
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s %s (%.0f%%)",
+						n ? ", " : "", sb_mode_name(r->mode),
+						sb_format_size(r->size, a, sizeof(a)),
+						r->gbps.spread * 100);
+		n++;
+	}
+	if (n)
+		tool_warn("spread above %.0f%% ((max-min)/median) at %s: too wide to trust the median; the machine was busy or the runs too short (more --runs, a longer --total or --time, or a quieter machine)",
+			  SB_SPREAD_WARN * 100, list);
+}
+
+/* ---- progress on a terminal ------------------------------------------- */
+
+void sb_progress(const char *what, int done, int total, double elapsed)
+{
+	char eta[32] = "";
+
+	if (done > 0 && total > done) {
+		long left = (long)(elapsed / done * (total - done) + 0.5);
+
+		snprintf(eta, sizeof(eta), ", ETA %ld:%02ld", left / 60, left % 60);
+	}
+	if (total)
+		fprintf(stderr, "\r%s: %s, %d of %d runs done (%d%%)%s\033[K",
+			tool_name(), what, done, total, done * 100 / total, eta);
+	else
+		fprintf(stderr, "\r%s: %s\033[K", tool_name(), what);
+	fflush(stderr);
+}
+
+void sb_progress_end(void)
+{
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
+/* ---- what the exports carry about the invocation ------------------------ */
+
+static void iso_time(long long t, char *buf, size_t size)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* The command line, words joined by blanks, quoted as a shell would need
+ * ('...' around a word with anything but [A-Za-z0-9_./,:=+-]). */
+static char *command_line(const struct sb_report *rep)
+{
+	size_t cap = 1;
+	char *s, *p;
+
+	for (int i = 0; i < rep->argc; i++)
+		cap += 4 * strlen(rep->argv[i]) + 3;
+	s = p = malloc(cap);
+	if (!s)
+		return NULL;
+	*p = '\0';
+	for (int i = 0; i < rep->argc; i++) {
+		const char *w = rep->argv[i];
+		bool q = !*w || w[strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./,:=+-")];
+
+		if (i)
+			*p++ = ' ';
+		if (q)
+			*p++ = '\'';
+		for (; *w; w++) {
+			if (*w == '\'' && q) {
+				p = stpcpy(p, "'\\''");
+				continue;
+			}
+			*p++ = *w;
+		}
+		if (q)
+			*p++ = '\'';
+		*p = '\0';
+	}
+	return s;
+}
+
 /* ---- CSV -------------------------------------------------------------- */
+
+/* A CSV field, quoted (RFC 4180) when it holds a comma, quote, CR or LF. */
+static void csv_field(const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"')
+			putchar('"');
+		putchar(*s);
+	}
+	putchar('"');
+}
+
+/* The run-by-run GB/s, ';'-separated (one CSV field). */
+static void csv_samples(const double *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		printf("%s%.4f", i ? ";" : "", v[i]);
+}
+
+/* The columns every row ends with: the samples and the invocation. */
+static void csv_tail(const double *samples, int n, bool wide, const char *cmd,
+		     const char *when)
+{
+	putchar(',');
+	csv_samples(samples, n);
+	printf(",%s,%s,", wide ? "true" : "false", SUITE_VERSION);
+	csv_field(cmd ? cmd : "");
+	printf(",%s\n", when);
+}
 
 static void csv(const struct sb_report *rep)
 {
 	const struct sb_config *cfg = rep->cfg;
+	char when[32], *cmd = command_line(rep);
 	int i;
 
+	iso_time(rep->started, when, sizeof(when));
 	printf("mode,consumer,size,pipe_size,huge,busy,runs,median_gbps,min_gbps,"
 	       "max_gbps,spread,cpu_s_per_gb,cpu_s_per_gb_producer,"
 	       "cpu_s_per_gb_consumer,data_touched,huge_requested,bytes_per_run,"
-	       "chunks_verified,corrupt_chunks,error\n");
-	printf("memcpy-hot,,%" PRIu64 ",,false,false,%d,%.4f,%.4f,%.4f,%.4f,,,,true,false,,,,\n",
+	       "chunks_verified,corrupt_chunks,error,samples_gbps,wide_spread,"
+	       "version,command,timestamp\n");
+	printf("memcpy-hot,,%" PRIu64 ",,false,false,%d,%.4f,%.4f,%.4f,%.4f,,,,true,false,,,,",
 	       rep->base.hot_size, rep->base.hot.n, rep->base.hot.median,
 	       rep->base.hot.min, rep->base.hot.max, rep->base.hot.spread);
-	printf("memcpy-ram,,%" PRIu64 ",,false,false,%d,%.4f,%.4f,%.4f,%.4f,,,,true,false,,,,\n",
+	csv_tail(rep->base.hot_samples, rep->base.hot.n, false, cmd, when);
+	printf("memcpy-ram,,%" PRIu64 ",,false,false,%d,%.4f,%.4f,%.4f,%.4f,,,,true,false,,,,",
 	       rep->base.ram_size, rep->base.ram.n, rep->base.ram.median,
 	       rep->base.ram.min, rep->base.ram.max, rep->base.ram.spread);
+	csv_tail(rep->base.ram_samples, rep->base.ram.n, false, cmd, when);
 	for (i = 0; i < rep->nres; i++) {
 		const struct sb_result *r = &rep->res[i];
 
 		printf("%s,%s,%" PRIu64 ",", sb_mode_name(r->mode),
 		       sb_consumer_name(cfg->consumer), r->size);
 		if (r->failed) {
-			const char *p;
-
-			printf(",false,%s,0,,,,,,,,%s,%s,,,,\"",
+			printf(",false,%s,0,,,,,,,,%s,%s,,,,",
 			       cfg->busy ? "true" : "false",
 			       data_touched(cfg) ? "true" : "false",
 			       r->huge_requested ? "true" : "false");
-			for (p = r->why; *p; p++)
-				printf(*p == '"' ? "\"\"" : "%c", *p);
-			printf("\"\n");
+			csv_field(r->why);
+			/* not measured: no samples, and a spread that does
+			 * not apply (empty) */
+			printf(",,,%s,", SUITE_VERSION);
+			csv_field(cmd ? cmd : "");
+			printf(",%s\n", when);
 			continue;
 		}
 		printf("%" PRIu64 ",%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s,%s,%"
-		       PRIu64 ",%" PRIu64 ",%" PRIu64 ",\n",
+		       PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
 		       r->pipe_size, r->huge ? "true" : "false",
 		       cfg->busy ? "true" : "false", r->runs, r->gbps.median,
 		       r->gbps.min, r->gbps.max, r->gbps.spread,
@@ -181,7 +510,9 @@ static void csv(const struct sb_report *rep)
 		       r->cpu_consumer, data_touched(cfg) ? "true" : "false",
 		       r->huge_requested ? "true" : "false", r->bytes, r->chunks,
 		       r->corrupt);
+		csv_tail(r->sample_gbps, r->runs, wide_spread(r), cmd, when);
 	}
+	free(cmd);
 }
 
 /* ---- JSON --------------------------------------------------------------- */
@@ -200,7 +531,21 @@ static json_object *jdouble(double v)
 	return json_object_new_double_s(v, buf);
 }
 
-static json_object *json_stats(uint64_t size, const struct sb_stats *st)
+/* The raw samples, in the order they were measured. */
+static json_object *jsamples(const double *v, int n, int decimals)
+{
+	json_object *a = json_object_new_array();
+	char buf[40];
+
+	for (int i = 0; i < n; i++) {
+		snprintf(buf, sizeof(buf), "%.*f", decimals, v[i]);
+		json_object_array_add(a, json_object_new_double_s(v[i], buf));
+	}
+	return a;
+}
+
+static json_object *json_stats(uint64_t size, const struct sb_stats *st,
+			       const double *samples)
 {
 	json_object *o = json_object_new_object();
 
@@ -210,6 +555,7 @@ static json_object *json_stats(uint64_t size, const struct sb_stats *st)
 	json_object_object_add(o, "min_gbps", jdouble(st->min));
 	json_object_object_add(o, "max_gbps", jdouble(st->max));
 	json_object_object_add(o, "spread", jdouble(st->spread));
+	json_object_object_add(o, "samples_gbps", jsamples(samples, st->n, 4));
 	return o;
 }
 
@@ -273,6 +619,12 @@ static json_object *json_result(const struct sb_report *rep,
 		}
 		json_object_object_add(o, "verify", v);
 	}
+	if (ok) {
+		json_object_object_add(o, "wide_spread", json_object_new_boolean(wide_spread(r)));
+		json_object_object_add(o, "samples_gbps", jsamples(r->sample_gbps, r->runs, 4));
+		json_object_object_add(o, "samples_seconds",
+				       jsamples(r->sample_seconds, r->runs, 6));
+	}
 	if (r->failed)
 		json_object_object_add(o, "error", json_object_new_string(r->why));
 	return o;
@@ -282,7 +634,16 @@ static void json(const struct sb_report *rep)
 {
 	const struct kattr_sysfacts *f = &rep->facts;
 	json_object *root = json_object_new_object(), *sys, *base, *res;
+	char when[32], *cmd = command_line(rep);
 	int i;
+
+	iso_time(rep->started, when, sizeof(when));
+	json_object_object_add(root, "tool", json_object_new_string("splicebench"));
+	json_object_object_add(root, "version", json_object_new_string(SUITE_VERSION));
+	json_object_object_add(root, "command", jstr_or_null(cmd));
+	free(cmd);
+	json_object_object_add(root, "timestamp", json_object_new_string(when));
+	json_object_object_add(root, "spread_warn", jdouble(SB_SPREAD_WARN));
 
 	sys = json_object_new_object();
 	json_object_object_add(sys, "kernel_release", jstr_or_null(f->kernel_release));
@@ -304,9 +665,11 @@ static void json(const struct sb_report *rep)
 
 	base = json_object_new_object();
 	json_object_object_add(base, "memcpy_cache_hot",
-			       json_stats(rep->base.hot_size, &rep->base.hot));
+			       json_stats(rep->base.hot_size, &rep->base.hot,
+					  rep->base.hot_samples));
 	json_object_object_add(base, "memcpy_from_ram",
-			       json_stats(rep->base.ram_size, &rep->base.ram));
+			       json_stats(rep->base.ram_size, &rep->base.ram,
+					  rep->base.ram_samples));
 	json_object_object_add(root, "baseline", base);
 
 	res = json_object_new_array();
@@ -320,11 +683,16 @@ static void json(const struct sb_report *rep)
 	json_object_put(root);
 }
 
-int sb_output(const struct sb_report *rep, enum sb_format fmt)
+int sb_output(const struct sb_report *rep, enum sb_format fmt,
+	      const struct sb_table_opts *t)
 {
+	static const struct sb_table_opts defaults;
+
+	if (!t)
+		t = &defaults;
 	switch (fmt) {
 	case SB_TABLE:
-		table(rep);
+		table(rep, t);
 		break;
 	case SB_CSV:
 		csv(rep);
@@ -379,6 +747,19 @@ static void gp_string(FILE *gp, const char *s)
 	fputc('"', gp);
 }
 
+/* "64 KiB", "1 MiB", "1536 KiB", "24 B": exact, in the largest unit that
+ * divides n. */
+static const char *iec_size(uint64_t n, char *buf, size_t size)
+{
+	if (n && n % (1u << 20) == 0)
+		snprintf(buf, size, "%" PRIu64 " MiB", n >> 20);
+	else if (n && n % 1024 == 0)
+		snprintf(buf, size, "%" PRIu64 " KiB", n >> 10);
+	else
+		snprintf(buf, size, "%" PRIu64 " B", n);
+	return buf;
+}
+
 static void plot_script(FILE *gp, const struct sb_report *rep, bool svg)
 {
 	const struct sb_config *cfg = rep->cfg;
@@ -403,10 +784,12 @@ static void plot_script(FILE *gp, const struct sb_report *rep, bool svg)
 	fprintf(gp, "set title ");
 	gp_string(gp, title);
 	fprintf(gp, " noenhanced\n");
-	fprintf(gp, "set xlabel 'chunk size (bytes)'\n"
+	fprintf(gp, "set xlabel 'chunk size'\n"
 		"set ylabel 'GB/s (median; bars: min to max)'\n"
-		"set logscale x 2\nset format x '%%.0b%%BB'\n"
-		"set yrange [0:*]\nset grid\nset key below\n"
+		"set logscale x 2\n"
+		"set yrange [0:*]\nset grid\n"
+		/* one row below the plot, entries apart, in a box */
+		"set key below horizontal maxrows 1 Left reverse width 2 samplen 2.5 spacing 1.3 box\n"
 		"set style data yerrorlines\n");
 	for (i = 0; i < rep->nres; i++) {
 		if (rep->res[i].failed)
@@ -417,6 +800,26 @@ static void plot_script(FILE *gp, const struct sb_report *rep, bool svg)
 			hi = rep->res[i].size;
 	}
 	fprintf(gp, "set xrange [%g:%g]\n", (double)lo / 1.5, (double)hi * 1.5);
+	/* A tick at each size measured, in KiB or MiB. */
+	fprintf(gp, "set xtics (");
+	for (i = 0, lines = 0; i < rep->nres; i++) {
+		const struct sb_result *r = &rep->res[i];
+		int j;
+
+		for (j = 0; j < i; j++)
+			if (rep->res[j].size == r->size && !rep->res[j].failed)
+				break;
+		if (r->failed || j < i)
+			continue;
+		fprintf(gp, "%s\"%s\" %" PRIu64, lines++ ? ", " : "",
+			iec_size(r->size, a, sizeof(a)), r->size);
+	}
+	fprintf(gp, ")\n");
+	lines = 0;
+	/* The baseline labelled on its line, not in the key among the modes. */
+	fprintf(gp, "set label 1 \"memcpy from RAM: %.2f GB/s\" at graph 0.01, first %.4f "
+		"offset 0,0.7 textcolor rgb 'gray30' noenhanced\n",
+		rep->base.ram.median, rep->base.ram.median);
 	for (m = 0; m < SB_NMODES; m++) {
 		fprintf(gp, "$%s << EOD\n", sb_mode_name(m));
 		for (i = 0; i < rep->nres; i++) {
@@ -438,7 +841,7 @@ static void plot_script(FILE *gp, const struct sb_report *rep, bool svg)
 		fprintf(gp, "%s$%s using 1:2:3:4 title '%s' lw 2 pt 7",
 			lines++ ? ", " : "", sb_mode_name(m), sb_mode_name(m));
 	}
-	fprintf(gp, ", %.4f with lines dt 2 lc rgb 'gray40' title 'memcpy from RAM'\n",
+	fprintf(gp, ", %.4f with lines dt 2 lc rgb 'gray40' notitle\n",
 		rep->base.ram.median);
 }
 

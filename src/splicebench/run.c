@@ -657,6 +657,8 @@ static void summarise(struct sb_run *runs, int n, struct sb_result *r)
 
 	for (i = 0; i < n; i++) {
 		g[i] = sb_gbps(runs[i].bytes, runs[i].seconds);
+		r->sample_gbps[i] = g[i];
+		r->sample_seconds[i] = runs[i].seconds;
 		cp[i] = sb_cpu_s_per_gb(runs[i].cpu_producer, runs[i].bytes);
 		cc[i] = sb_cpu_s_per_gb(runs[i].cpu_consumer, runs[i].bytes);
 		r->chunks += runs[i].chunks;
@@ -781,7 +783,9 @@ static int point_run(const struct sb_config *cfg, struct point *p, int run)
 int sb_run_points(const struct sb_config *cfg, struct sb_result *res, int n)
 {
 	struct point *pts = calloc((size_t)n, sizeof(*pts));
-	int i, run, failed = 0;
+	int i, run, failed = 0, total = 0, done = 0;
+	struct timespec t0, t1;
+	char what[96], a[32];
 
 	if (!pts)
 		return -ENOMEM;
@@ -799,10 +803,27 @@ int sb_run_points(const struct sb_config *cfg, struct sb_result *res, int n)
 	 * point, and so on, so that a busy spell on a shared machine is
 	 * spread over all points instead of spoiling one.
 	 */
+	for (i = 0; i < n; i++)
+		total += res[i].failed ? 0 : cfg->runs + 1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (run = -1; run < cfg->runs && !sb_stop; run++) {
 		for (i = 0; i < n && !sb_stop; i++) {
 			if (res[i].failed)
 				continue;
+			if (cfg->progress) {
+				clock_gettime(CLOCK_MONOTONIC, &t1);
+				if (run < 0)
+					snprintf(what, sizeof(what), "%s %s, warm-up",
+						 sb_mode_name(res[i].mode),
+						 sb_format_size(res[i].size, a, sizeof(a)));
+				else
+					snprintf(what, sizeof(what), "%s %s, run %d of %d",
+						 sb_mode_name(res[i].mode),
+						 sb_format_size(res[i].size, a, sizeof(a)),
+						 run + 1, cfg->runs);
+				sb_progress(what, done, total, ts_diff(&t0, &t1));
+			}
+			done++;
 			if (point_run(cfg, &pts[i], run) < 0) {
 				res[i].failed = true;
 				failed++;
@@ -811,6 +832,8 @@ int sb_run_points(const struct sb_config *cfg, struct sb_result *res, int n)
 			}
 		}
 	}
+	if (cfg->progress)
+		sb_progress_end();
 	for (i = 0; i < n; i++) {
 		if (!res[i].failed && !pts[i].done) {	/* sb_stop */
 			res[i].failed = res[i].interrupted = true;
@@ -862,7 +885,7 @@ static double memcpy_run(uint8_t *dst, const uint8_t *src, size_t len,
 }
 
 static void baseline_one(size_t len, uint64_t total, int runs,
-			 struct sb_stats *st)
+			 struct sb_stats *st, double *samples)
 {
 	uint8_t *src = malloc(len), *dst = malloc(len);
 	double g[SB_MAX_RUNS];
@@ -878,6 +901,7 @@ static void baseline_one(size_t len, uint64_t total, int runs,
 		g[i] = memcpy_run(dst, src, len, total);
 	if (i)		/* SIGINT: the runs done, or none */
 		sb_stats_compute(g, i, st);
+	memcpy(samples, g, (size_t)i * sizeof(*g));
 out:
 	free(src);
 	free(dst);
@@ -892,14 +916,16 @@ void sb_run_baseline(const struct sb_config *cfg, struct sb_baseline *b)
 {
 	/* as much as a run moves, within bounds that keep it meaningful */
 	uint64_t want = cfg->total ? cfg->total : UINT64_MAX;
-	int runs = cfg->runs < 11 ? cfg->runs : 11;
+	int runs = cfg->runs < SB_BASE_RUNS ? cfg->runs : SB_BASE_RUNS;
 
 	b->hot_size = 256u << 10;
 	b->ram_size = 128u << 20;	/* beyond any last-level cache */
+	if (cfg->progress)
+		sb_progress("memcpy baseline", 0, 0, 0);
 	baseline_one(b->hot_size, clamp64(want, 256ull << 20,
 					  cfg->quick ? 256ull << 20 : 4ull << 30),
-		     runs, &b->hot);
+		     runs, &b->hot, b->hot_samples);
 	baseline_one(b->ram_size, clamp64(want, 2 * b->ram_size,
 					  cfg->quick ? 2 * b->ram_size : 2ull << 30),
-		     runs, &b->ram);
+		     runs, &b->ram, b->ram_samples);
 }

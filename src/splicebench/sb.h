@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "kattr/sysfacts.h"
 #include "likely_prof.h"
@@ -87,6 +88,7 @@ struct sb_config {
 	double seconds;
 	int runs;
 	bool huge, busy, unsafe_reuse, quick;
+	bool progress;			/* progress lines on stderr (a terminal) */
 	int pin_producer, pin_consumer;	/* -1: not pinned */
 };
 
@@ -119,11 +121,22 @@ struct sb_result {
 	uint64_t chunks, corrupt;	/* summed over runs (verify) */
 	uint64_t first_bad_chunk, first_bad_seq;
 	enum sb_chunk_status first_bad;
+	/* The raw samples, in the order they were measured (runs of them). */
+	double sample_gbps[SB_MAX_RUNS], sample_seconds[SB_MAX_RUNS];
 };
+
+/*
+ * A spread ((max - min) / median) above this is too wide to trust the
+ * median to better than noise: said on stderr, marked in every format.
+ */
+#define SB_SPREAD_WARN	0.5
+
+#define SB_BASE_RUNS	11		/* at most, for the memcpy baseline */
 
 struct sb_baseline {
 	uint64_t hot_size, ram_size;
 	struct sb_stats hot, ram;	/* GB/s */
+	double hot_samples[SB_BASE_RUNS], ram_samples[SB_BASE_RUNS];
 };
 
 struct sb_report {
@@ -134,6 +147,9 @@ struct sb_report {
 	int nres;
 	int pipe_size_default;		/* a fresh pipe's size */
 	bool interrupted;		/* SIGINT: only the runs done so far */
+	int argc;			/* the command line, for the exports */
+	char **argv;
+	long long started;		/* when, seconds since the epoch */
 };
 
 /* ---- run.c ----------------------------------------------------------- */
@@ -171,7 +187,41 @@ int sb_pipe_set_size(int fd, uint64_t want, uint64_t *got);
 /* ---- output.c -------------------------------------------------------- */
 
 enum sb_format { SB_TABLE, SB_CSV, SB_JSON };
-int sb_output(const struct sb_report *rep, enum sb_format fmt);
+
+/* The results table's columns (-o); see columns[] in output.c. */
+enum sb_column {
+	SB_COL_MODE, SB_COL_SIZE, SB_COL_PIPE, SB_COL_HUGE, SB_COL_BUSY,
+	SB_COL_RUNS, SB_COL_GBPS, SB_COL_MIN, SB_COL_MAX, SB_COL_SPREAD,
+	SB_COL_CPU_PROD, SB_COL_CPU_CONS, SB_COL_NOTE, SB_COL_CPU,
+	SB_COL_BYTES, SB_COL_CHUNKS, SB_COL_CORRUPT, SB_COL_COUNT
+};
+#define SB_COLS_MAX	64
+
+struct sb_table_opts {
+	enum sb_column cols[SB_COLS_MAX];
+	int ncols;			/* 0: the default columns */
+	bool noheadings, raw;		/* rows only; raw: no alignment */
+};
+
+/* -o LIST ("+LIST": the default ones, then LIST).  0, or -EINVAL /
+ * -E2BIG with *bad, *badlen the name at fault. */
+int sb_columns_parse(const char *list, struct sb_table_opts *t,
+		     const char **bad, size_t *badlen);
+/* --output-all */
+void sb_columns_all(struct sb_table_opts *t);
+/* The column list for --help. */
+void sb_columns_help(FILE *fp);
+
+/* t: the table's columns and form (NULL: the default table). */
+int sb_output(const struct sb_report *rep, enum sb_format fmt,
+	      const struct sb_table_opts *t);
+/* Progress on stderr (cfg->progress): what is being measured, runs done
+ * of total, and an estimate of the time left; sb_progress_end() clears
+ * the line. */
+void sb_progress(const char *what, int done, int total, double elapsed);
+void sb_progress_end(void);
+/* Warn about every point whose spread is above SB_SPREAD_WARN. */
+void sb_warn_spread(const struct sb_report *rep);
 /* Draw rep with gnuplot into path (.svg or .png).  0 or -errno, with a
  * message printed. */
 int sb_plot(const struct sb_report *rep, const char *path);

@@ -1,6 +1,7 @@
 # cmake --install puts binaries, libkattr (shared and static), its headers,
 # a working pkg-config file and the man pages where GNUInstallDirs says;
-# a program builds against the installed library both ways; the shared
+# the bash completions where bash-completion's pkg-config file says (under
+# the prefix); a program builds against the installed library both ways; the shared
 # library exports only kattr_* symbols.
 . "$SRC_DIR/tests/cli/lib.sh"
 command -v pkg-config >/dev/null || skip_test "pkg-config is not installed"
@@ -11,7 +12,10 @@ expect_rc 0 "cmake --install"
 
 for f in sbin/rgctl sbin/likelytop bin/splicebench include/kattr/kattr.h \
 	share/man/man8/rgctl.8 share/man/man8/likelytop.8 \
-	share/man/man1/splicebench.1 share/man/man3/libkattr.3; do
+	share/man/man1/splicebench.1 share/man/man3/libkattr.3 \
+	share/bash-completion/completions/rgctl \
+	share/bash-completion/completions/likelytop \
+	share/bash-completion/completions/splicebench; do
 	[ -e "$dest/$f" ] && ok || fail "$f not installed"
 done
 so=$(find "$dest" -name 'libkattr.so.0*' -type f | head -1)
@@ -58,4 +62,19 @@ expect_rc 0 "build against the installed static library ($err)"
 run env LD_LIBRARY_PATH="$(dirname "$so")" "$dest/probe-static"
 ldd "$dest/probe-static" | grep -q 'libkattr\.so' && fail "probe-static links libkattr.so" || ok
 expect_rc 0 "run the statically linked probe"
+
+# libkattr(3)'s EXAMPLES program, taken from the installed page as
+# written, builds with the command the page gives and runs.
+page="$dest/share/man/man3/libkattr.3"
+awk '/^\.SH EXAMPLES/ { e = 1 } e && /^\.EX/ && !x++ { on = 1; next }
+	on && /^\.EE/ { exit } on' "$page" | sed 's/\\e/\\/g; s/\\-/-/g' >"$dest/groups.c"
+grep -q 'int main' "$dest/groups.c" && ok || fail "libkattr(3) has no example program"
+run sh -c "cd '$dest' && cc -o groups groups.c \$(pkg-config --cflags --libs libkattr)"
+expect_rc 0 "build libkattr(3)'s example ($err)"
+run env LD_LIBRARY_PATH="$(dirname "$so")" "$dest/groups"
+expect_rc 0 "run libkattr(3)'s example"
+expect_match "$out" "^kernel $(uname -r)\$" "libkattr(3)'s example prints the kernel release"
+# (the groups themselves change as other tests run: only the form)
+bad=$(printf '%s\n' "$out" | sed 1d | grep -Ev '^(group [^/]+|no cgroup v1 cpu hierarchy: .*)$')
+[ -z "$bad" ] && ok || fail "libkattr(3)'s example printed: $bad"
 finish

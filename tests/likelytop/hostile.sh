@@ -73,7 +73,7 @@ for fmt in likely_prof annotated all; do
 			[ "$(printf '%s\n' "$out" | awk -F, '$1 == 2 && $7 == "f" { print ($10 > 0 && $10 < 1000) "|" $11 }')" = "1|" ] && ok ||
 				fail "reset $fmt csv: f should have a small rate: $out" ;;
 		text)
-			expect_match "$(printf '%s\n' "$out" | awk '/^$/ { n++ } n >= 3' | grep ' g  b.c:2$')" ' reset +g +b\.c:2$' "reset $fmt text"
+			expect_match "$(printf '%s\n' "$out" | awk '/^$/ { n++ } n >= 3' | grep -E ' g +b.c:2$')" ' reset +g +b\.c:2$' "reset $fmt text"
 			printf '%s\n' "$out" | grep -Eq '[0-9]{7,}\.[0-9]' && fail "reset $fmt text: a huge rate: $out" || ok ;;
 		esac
 	done
@@ -125,7 +125,7 @@ run "$bin" -b -f "$odd"
 expect_rc 0 "text, odd file name"
 printf '%s\n' "$out" | valid_utf8 && ok || fail "text output is not valid UTF-8"
 printf '%s\n' "$out" | LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" && fail "text output has control bytes" || ok
-expect_match "$out" 'bad\\xffname  a,"b\\xc0\\xaf\.c:1$' "text: \\xNN for invalid bytes"
+expect_match "$out" 'bad\\xffname +a,"b\\xc0\\xaf\.c:1$' "text: \\xNN for invalid bytes"
 expect_match "$out" 'x\\x1b\]0;owned\\x07\\x0ay \(likely_prof\)' "text: the source's control bytes escaped"
 [ "$(printf '%s\n' "$out" | wc -l)" = 6 ] && ok || fail "text: one line per row: $out"
 

@@ -125,7 +125,7 @@ static void reset_and_replacements(void **state)
 
 	(void)state;
 	out = render(LT_OUT_TEXT, &meta, rows, 1, &len);
-	assert_non_null(strstr(out, "    reset  f\\x1b[2J\\xff  a,\"\xc3\xa9\".c:7\n"));
+	assert_non_null(strstr(out, " reset f\\x1b[2J\\xff a,\"\xc3\xa9\".c:7\n"));
 	free(out);
 	out = render(LT_OUT_CSV, &meta, rows, 1, &len);
 	assert_string_equal(out, "2,likely,12,3,20.00,,f\x1b[2J\xef\xbf\xbd,\"a,\"\"\xc3\xa9\"\".c\",7,,1\n");

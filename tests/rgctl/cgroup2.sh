@@ -214,6 +214,27 @@ else
 	done
 	for k in 1 2 3 4; do wait "${pids[k]}" || fail "racing shares s$k: exit $?"; done
 	expect_eq "$(for k in 1 2 3 4; do cat "$U/$G/race/sh/s$k/cpu.weight" 2>&1; done | tr '\n' ' ')" "7 14 21 28 " "racing shares' weights"
+	# widened: enabling cpu in a parent of 300 groups creates 300 sets of
+	# cpu files, so shares on its last children started meanwhile find cpu
+	# enabled and their file not there yet (fails without the wait)
+	E=$(mktemp -d)
+	CLEANUPS+=("rm -rf '$E'")
+	for round in 1 2 3; do
+		W=$U/$G/race/wide$round
+		mkdir -p "$W" && (cd "$W" && mkdir $(seq -f 'c%g' 0 299))
+		"$RG" -b cgroup2 --root "$U" shares "$G/race/wide$round/c0" 5 >/dev/null 2>&1 &
+		pids=($!)
+		for k in 299 298 297 296 295 294; do
+			"$RG" -b cgroup2 --root "$U" shares "$G/race/wide$round/c$k" $k >"$E/e$k" 2>&1 &
+			pids+=($!)
+		done
+		bad=0
+		for p in "${pids[@]}"; do wait "$p" || bad=1; done
+		got=$(cat "$W/c0/cpu.weight" "$W/c299/cpu.weight" "$W/c294/cpu.weight" 2>&1 | tr '\n' ' ')
+		[ $bad = 0 ] && [ "$got" = "5 299 294 " ] && ok ||
+			fail "shares racing the enabling of cpu for 300 groups, round $round: weights $got; $(cat "$E"/e* | tr '\n' ' ')"
+		rm -f "$E"/e*
+	done
 	r delete "$G/race" --recursive
 	r delete "$G/p" --recursive
 	expect_rc 0 "delete --recursive of the enabled tree"

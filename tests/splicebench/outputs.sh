@@ -24,15 +24,19 @@ expect_match "$out" "no data touched" "null consumer labelled"
 run "$bin" "${small[@]}" --format csv
 expect_rc 0 "csv"
 head=$(printf '%s\n' "$out" | head -1)
-[ "$head" = "mode,consumer,size,pipe_size,huge,busy,runs,median_gbps,min_gbps,max_gbps,spread,cpu_s_per_gb,cpu_s_per_gb_producer,cpu_s_per_gb_consumer,data_touched,huge_requested,bytes_per_run,chunks_verified,corrupt_chunks,error" ] &&
+[ "$head" = "mode,consumer,size,pipe_size,huge,busy,runs,median_gbps,min_gbps,max_gbps,spread,cpu_s_per_gb,cpu_s_per_gb_producer,cpu_s_per_gb_consumer,data_touched,huge_requested,bytes_per_run,chunks_verified,corrupt_chunks,error,samples_gbps,wide_spread,version,command,timestamp" ] &&
 	ok || fail "csv header: $head"
-rows=$(printf '%s\n' "$out" | awk -F, 'NR > 1 && NF == 20' | wc -l)
-[ "$rows" = 8 ] && ok || fail "csv: $rows rows of 20 fields, expected 8 (2 baseline + 6)"
+# Fields counted outside RFC 4180 quotes (the command line has commas).
+rows=$(printf '%s\n' "$out" | awk 'NR > 1 { n = 1; q = 0
+	for (i = 1; i <= length($0); i++) { c = substr($0, i, 1)
+		if (c == "\"") q = !q; else if (c == "," && !q) n++ }
+	if (n == 25) print }' | wc -l)
+[ "$rows" = 8 ] && ok || fail "csv: $rows rows of 25 fields, expected 8 (2 baseline + 6)"
 
 run "$bin" "${small[@]}" --format json
 expect_rc 0 "json"
 keys=$(printf '%s' "$out" | jq -c 'keys')
-[ "$keys" = '["baseline","interrupted","results","system"]' ] && ok || fail "json top level: $keys"
+[ "$keys" = '["baseline","command","interrupted","results","spread_warn","system","timestamp","tool","version"]' ] && ok || fail "json top level: $keys"
 need='["busy","consumer","cpu_s_per_gb","huge","max_gbps","median_gbps","min_gbps","mode","pipe_size","runs","size"]'
 miss=$(printf '%s' "$out" | jq -c --argjson need "$need" \
 	'[.results[] | $need - keys] | add | unique')
