@@ -51,25 +51,14 @@ static int run_list(struct rgctl *ctx, int argc, char **argv)
 		tool_die(EXIT_FAIL, "cannot list '%s': %s", rgctl_q(group),
 			 rgctl_strerror(ret));
 	if (ctx->json) {
-		json_object *o = json_object_new_object(), *a = json_object_new_array();
+		struct rgctl_json_hier h = {
+			.backend = kattr_rg_backend_name(kattr_rg_backend_of(rg)),
+			.root = kattr_rg_root(rg),
+			.shares_file = kattr_rg_shares_file(rg),
+			.rgcs = kattr_rg_backend_of(rg) == KATTR_RG_RGCS,
+		};
 
-		json_object_object_add(o, "backend", json_object_new_string(
-					       kattr_rg_backend_name(kattr_rg_backend_of(rg))));
-		json_object_object_add(o, "root", json_object_new_string(kattr_rg_root(rg)));
-		for (size_t i = 0; i < n; i++) {
-			json_object *g = json_object_new_object(), *s = json_object_new_array();
-
-			json_object_object_add(g, "name", json_object_new_string(v[i].name));
-			json_object_object_add(g, "depth", json_object_new_int(v[i].depth));
-			json_object_object_add(g, "tasks", v[i].nr_tasks < 0 ? NULL :
-					       json_object_new_int64(v[i].nr_tasks));
-			for (size_t k = 0; k < v[i].nr_shares; k++)
-				json_object_array_add(s, rgctl_json_share(rg, &v[i].shares[k]));
-			json_object_object_add(g, "shares", s);
-			json_object_array_add(a, g);
-		}
-		json_object_object_add(o, "groups", a);
-		rgctl_json_print(o);
+		rgctl_json_print(rgctl_json_list(&h, v, n));
 	} else {
 		printf("%-32s %-10s %s\n", "GROUP", "TASKS",
 		       kattr_rg_backend_of(rg) == KATTR_RG_RGCS ?

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "kattr/sysfacts.h"
 #include "likely_prof.h"
@@ -172,6 +173,10 @@ int sb_pipe_set_size(int fd, uint64_t want, uint64_t *got);
 
 enum sb_format { SB_TABLE, SB_CSV, SB_JSON };
 int sb_output(const struct sb_report *rep, enum sb_format fmt);
+/* The CSV and JSON reports into fp (fuzzed by tests/fuzz/fuzz_sb_output.c):
+ * RFC 4180 with one field count, valid UTF-8, no "nan". */
+void sb_output_csv(FILE *fp, const struct sb_report *rep);
+void sb_output_json(FILE *fp, const struct sb_report *rep);
 /* Draw rep with gnuplot into path (.svg or .png).  0 or -errno, with a
  * message printed. */
 int sb_plot(const struct sb_report *rep, const char *path);
