@@ -2,6 +2,7 @@
 /* rgctl attach / members / exec / whereis: tasks and their groups. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,6 +205,7 @@ static int run_exec(struct rgctl *ctx, int argc, char **argv)
 	kattr_rg_close(ctx->rg);
 	ctx->rg = NULL;
 	tool_flush_stdout();
+	signal(SIGPIPE, SIG_DFL);	/* tool_init() ignores it for rgctl only */
 	execvp(argv[optind], argv + optind);
 	ret = errno;
 	tool_warn("cannot run '%s': %s", rgctl_q(argv[optind]), strerror(ret));
