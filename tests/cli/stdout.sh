@@ -36,10 +36,11 @@ for c in "${cmds[@]}"; do
 	run sh -c "$c >/dev/full"
 	expect_rc 1 "$c >/dev/full"
 	expect_eq "$err" "$tool: write error on standard output: no space left on device" "$c >/dev/full"
-	# the reader left before anything was written: status 1, no message
+	# the reader left before anything was written (the writer starts
+	# 0.3 s after it): status 1, no message
 	# (not death by SIGPIPE, 141), also when SIGPIPE is ignored already
 	for pre in "" "trap '' PIPE;"; do
-		bash -c "$pre $c 2>'$tmp/err' | (exec 0<&-; sleep 0.2); echo \${PIPESTATUS[0]} >'$tmp/rc'"
+		bash -c "$pre { sleep 0.3; $c; } 2>'$tmp/err' | (exec 0<&-; sleep 1); echo \${PIPESTATUS[0]} >'$tmp/rc'"
 		expect_eq "$(cat "$tmp/rc")" 1 "$pre $c | (reader gone): status"
 		expect_eq "$(cat "$tmp/err")" "" "$pre $c | (reader gone): stderr"
 		bash -c "$pre $c 2>'$tmp/err' | head -c 1 >/dev/null"
@@ -61,7 +62,7 @@ if [ "$tool" = rgctl ]; then
 	expect_eq "$err" "stdout_lost: write error on standard output: no space left on device" "stdout_lost >/dev/full"
 	run sh -c "'$lost' >&-"
 	expect_eq "$err" "stdout_lost: write error on standard output: bad file descriptor" "stdout_lost >&-"
-	bash -c "'$lost' 2>'$tmp/err' | (exec 0<&-; sleep 0.2); echo \${PIPESTATUS[0]} >'$tmp/rc'"
+	bash -c "{ sleep 0.3; '$lost'; } 2>'$tmp/err' | (exec 0<&-; sleep 1); echo \${PIPESTATUS[0]} >'$tmp/rc'"
 	expect_eq "$(cat "$tmp/rc")" 1 "stdout_lost | (reader gone): status"
 	expect_eq "$(cat "$tmp/err")" "" "stdout_lost | (reader gone): stderr"
 fi
