@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* /proc/PID/mountinfo: parse lines and find mounts by filesystem type. */
+/* /proc/PID/mountinfo, read with libmount: parse lines and find mounts by
+ * filesystem type. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -8,91 +9,100 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <libmount/libmount.h>
+
 #include "kattr/kattr.h"
 #include "likely_prof.h"
 
-/* Decode the \ooo escapes the kernel uses for space, tab, newline, '\'. */
-static void unescape(char *s)
+/*
+ * Each line goes to libmount (mnt_table_parse_stream()) on its own, through
+ * fmemopen(3).  Two things libmount does not do for us, and why:
+ *  - it guesses the format from the first line it reads and offers no way
+ *    to force mountinfo: a captured file whose first line is garbage would
+ *    be read as an fstab and every mount lost (the old parser skipped that
+ *    line and read the rest).  One line per table keeps each line's fate
+ *    its own; mnt_fs_is_kernel() tells a mountinfo entry from a line that
+ *    merely parsed as fstab ("a b c d").
+ *  - mnt_table_parse_file() opens the path itself, following symlinks:
+ *    under a sysroot that could leave the captured tree.  The file is
+ *    opened with kattr_sysroot_open() and read here instead.
+ * Fields come back decoded (\040 and friends) as libmount returns them;
+ * what they name (a mount point such as /../../../tmp/x) is resolved
+ * beneath the sysroot by whoever opens it (kattr_mount_open()).
+ */
+static int skip_line(struct libmnt_table *tb, const char *file, int line)
 {
-	char *w = s;
-
-	while (*s) {
-		if (unlikely(s[0] == '\\') && s[1] >= '0' && s[1] <= '3' &&
-		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
-				      (s[3] - '0'));
-			s += 4;
-		} else {
-			*w++ = *s++;
-		}
-	}
-	*w = '\0';
+	(void)tb;
+	(void)file;
+	(void)line;
+	return 1;		/* a malformed line: ignore it */
 }
 
-static char *next_field(char **p)
+/* Copy s to *w (within end), advancing it; the copy, or NULL if no room. */
+static const char *put_field(char **w, const char *end, const char *s)
 {
-	char *s = *p, *start;
+	size_t n = s ? strlen(s) : 0;
+	char *start = *w;
 
-	while (*s == ' ')
-		s++;
-	if (!*s || *s == '\n')
+	if (!s || n + 1 > (size_t)(end - *w))
 		return NULL;
-	start = s;
-	while (*s && *s != ' ' && *s != '\n')
-		s++;
-	if (*s)
-		*s++ = '\0';
-	*p = s;
+	memcpy(start, s, n + 1);
+	*w += n + 1;
 	return start;
-}
-
-static int parse_uint(const char *s, unsigned int *out)
-{
-	char *end;
-	unsigned long v;
-
-	if (!s || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > UINT_MAX)
-		return -EINVAL;
-	*out = (unsigned int)v;
-	return 0;
 }
 
 int kattr_mountinfo_parse(char *line, struct kattr_mnt *out)
 {
-	char *p = line, *f;
+	size_t len = strcspn(line, "\n");
+	struct libmnt_table *tb;
+	struct libmnt_fs *fs = NULL;
+	int ret = -EINVAL, id, parent;
+	char *w = line, *end = line + strlen(line) + 1;
+	FILE *f;
 
 	memset(out, 0, sizeof(*out));
-	if (parse_uint(next_field(&p), &out->id) < 0 ||
-	    parse_uint(next_field(&p), &out->parent_id) < 0)
+	if (!len)
 		return -EINVAL;
-	if (!next_field(&p))			/* major:minor */
-		return -EINVAL;
-	out->root = next_field(&p);
-	out->mount_point = next_field(&p);
-	out->mount_opts = next_field(&p);
-	if (!out->root || !out->mount_point || !out->mount_opts)
-		return -EINVAL;
-	/* optional fields, up to the "-" separator */
-	for (;;) {
-		f = next_field(&p);
-		if (unlikely(!f))
-			return -EINVAL;
-		if (strcmp(f, "-") == 0)
-			break;
+	tb = mnt_new_table();
+	if (!tb)
+		return -ENOMEM;
+	mnt_table_set_parser_errcb(tb, skip_line);
+	f = fmemopen(line, len, "r");
+	if (!f) {
+		ret = -errno;
+		goto out_table;
 	}
-	out->fstype = next_field(&p);
-	out->source = next_field(&p);
-	out->super_opts = next_field(&p);
-	if (!out->fstype || !out->source || !out->super_opts)
-		return -EINVAL;
-	unescape((char *)out->root);
-	unescape((char *)out->mount_point);
-	unescape((char *)out->source);
-	return 0;
+	if (mnt_table_parse_stream(tb, f, "mountinfo") < 0 ||
+	    mnt_table_get_nents(tb) != 1 || mnt_table_first_fs(tb, &fs) != 0 ||
+	    !mnt_fs_is_kernel(fs))
+		goto out_file;
+	id = mnt_fs_get_id(fs);
+	parent = mnt_fs_get_parent_id(fs);
+	if (id < 0 || parent < 0)
+		goto out_file;
+	fclose(f);
+	f = NULL;
+	/* The decoded fields are never longer than the line they came from:
+	 * they go back into it, as the caller's line owns them. */
+	out->id = (unsigned int)id;
+	out->parent_id = (unsigned int)parent;
+	out->root = put_field(&w, end, mnt_fs_get_root(fs));
+	out->mount_point = put_field(&w, end, mnt_fs_get_target(fs));
+	out->mount_opts = put_field(&w, end, mnt_fs_get_vfs_options(fs));
+	out->fstype = put_field(&w, end, mnt_fs_get_fstype(fs));
+	out->source = put_field(&w, end, mnt_fs_get_source(fs));
+	out->super_opts = put_field(&w, end, mnt_fs_get_fs_options(fs));
+	if (out->root && out->mount_point && out->mount_opts && out->fstype &&
+	    out->source && out->super_opts)
+		ret = 0;
+	else
+		memset(out, 0, sizeof(*out));
+out_file:
+	if (f)
+		fclose(f);
+out_table:
+	mnt_unref_table(tb);
+	return ret;
 }
 
 bool kattr_opt_has(const char *opts, const char *opt)

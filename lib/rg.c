@@ -1127,15 +1127,22 @@ static int shares_path(struct kattr_rg *rg, const char *group, char *path,
 	return gpath(path, size, group, rg->be->shares_file);
 }
 
-int kattr_rg_shares_get(struct kattr_rg *rg, const char *group,
-			struct kattr_rg_share **out, size_t *n)
+/*
+ * The shares of group, a name the caller has checked or read from the
+ * tree itself (a walk: any byte but '/' may be in a directory's name, and
+ * a group rgctl would not create must still be listed, not fail the walk).
+ */
+static int shares_read(struct kattr_rg *rg, const char *group,
+		       struct kattr_rg_share **out, size_t *n)
 {
 	char path[PATH_MAX], *text;
 	struct kattr_rg_share *s;
 	uint64_t v;
 	int ret;
 
-	ret = shares_path(rg, group, path, sizeof(path));
+	if (!rg->has_shares)
+		return -EOPNOTSUPP;
+	ret = gpath(path, sizeof(path), group, rg->be->shares_file);
 	if (ret < 0)
 		return ret;
 	if (rg->be->id == KATTR_RG_RGCS) {
@@ -1163,6 +1170,16 @@ int kattr_rg_shares_get(struct kattr_rg *rg, const char *group,
 	*out = s;
 	*n = 1;
 	return 0;
+}
+
+int kattr_rg_shares_get(struct kattr_rg *rg, const char *group,
+			struct kattr_rg_share **out, size_t *n)
+{
+	int ret = kattr_rg_exists(rg, group);
+
+	if (ret < 0)
+		return ret;
+	return shares_read(rg, group, out, n);
 }
 
 int kattr_rg_shares_set(struct kattr_rg *rg, const char *group,
@@ -1585,7 +1602,7 @@ static int list_cb(struct kattr_rg *rg, const char *group, unsigned int depth,
 	} else {
 		goto out_gone;
 	}
-	ret = kattr_rg_shares_get(rg, group, &info.shares, &info.nr_shares);
+	ret = shares_read(rg, group, &info.shares, &info.nr_shares);
 	if (ret == -EOPNOTSUPP)
 		ret = 0;
 	if (ret < 0)

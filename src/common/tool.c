@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <stdbool.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,46 +122,73 @@ void tool_version(void)
 }
 
 /*
- * A full disk or a closed pipe must not pass silently: check stdout once
- * everything is written (atexit), as util-linux's close_stdout does.
+ * Why writes to standard output fail, asked of the descriptor itself
+ * (before it is closed): a flush that failed earlier (inside printf, or a
+ * caller's fflush) leaves the stream's error flag but not its errno.  An
+ * empty write still fails on a closed or read-only descriptor and on
+ * /dev/full; a pipe or socket whose reader left polls as an error (EPIPE).
+ * 0 when the descriptor does not tell.
  */
-static int stdout_failed(void)
+static int stdout_probe(void)
 {
-	int prev_fail = ferror(stdout);
-	int fclose_fail;
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
 
-	errno = 0;
-	fclose_fail = fclose(stdout) != 0;
-	if (!prev_fail && !fclose_fail)
-		return 0;
-	/* EPIPE: the reader went away; that is not worth a message. */
-	return errno == EPIPE ? -1 : 1;
+	if (write(STDOUT_FILENO, "", 0) < 0)
+		return errno;
+	if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR))
+		return EPIPE;
+	return 0;
+}
+
+/* "write error on standard output: no space left on device" and exit 1;
+ * silent when the reader went away (EPIPE). */
+__attribute__((noreturn)) static void stdout_error(int e)
+{
+	char cause[128];
+
+	if (e == EPIPE)
+		_exit(EXIT_FAIL);
+	if (e) {
+		snprintf(cause, sizeof(cause), "%s", strerror(e));
+		if (!(cause[0] == 'I' && cause[1] == '/'))	/* "I/O error" */
+			cause[0] = (char)tolower((unsigned char)cause[0]);
+	} else {
+		snprintf(cause, sizeof(cause),
+			 "part of the output was lost (the system did not say why)");
+	}
+	fprintf(stderr, "%s: write error on standard output: %s\n", prog, cause);
+	_exit(EXIT_FAIL);
 }
 
 void tool_flush_stdout(void)
 {
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		int e = errno;
+	int e;
 
-		if (e == EPIPE)
-			_exit(EXIT_FAIL);
-		fprintf(stderr, "%s: write error on standard output: %s\n",
-			prog, e ? strerror(e) : "unknown error");
-		_exit(EXIT_FAIL);
+	errno = 0;
+	if (fflush(stdout) != 0) {
+		e = errno;
+		stdout_error(e ? e : stdout_probe());
 	}
+	if (ferror(stdout))
+		stdout_error(stdout_probe());
 }
 
+/*
+ * A full disk or a closed pipe must not pass silently: check stdout once
+ * everything is written (atexit), as util-linux's close_stdout does.
+ */
 static void close_stdout(void)
 {
-	int r = stdout_failed();
+	int prev_fail = ferror(stdout), probe = 0, e;
+	bool fclose_fail;
 
-	if (r > 0) {
-		fprintf(stderr, "%s: write error on standard output: %s\n",
-			prog, errno ? strerror(errno) : "unknown error");
-		_exit(EXIT_FAIL);
-	}
-	if (r < 0)
-		_exit(EXIT_FAIL);
+	if (prev_fail)
+		probe = stdout_probe();
+	errno = 0;
+	fclose_fail = fclose(stdout) != 0;
+	e = errno;
+	if (prev_fail || fclose_fail)
+		stdout_error(fclose_fail && e ? e : probe);
 	if (fclose(stderr) != 0)
 		_exit(EXIT_FAIL);
 }
@@ -188,6 +218,13 @@ void tool_init(const char *name)
 
 	prog = name;
 	hold_closed_std_fds();
+	/*
+	 * A reader that leaves (| head) makes writes fail with EPIPE, which
+	 * close_stdout() turns into exit status 1 without a message, as the
+	 * man pages say, instead of death by SIGPIPE (status 141).  Whatever
+	 * a tool runs (rgctl exec, likelytop --exec) gets SIGPIPE back.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	atexit(close_stdout);
 	ret = kattr_sysroot_from_env();
 	if (ret < 0)

@@ -7,6 +7,7 @@
 #define SUITE_TOOL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -62,5 +63,18 @@ const char *tool_file_kind(const char *path);
 
 /* Flush stdout now and exit 1 with a message if that failed. */
 void tool_flush_stdout(void);
+
+/*
+ * UTF-8 (utf8.c).  The length of the well-formed sequence at s (1 to 4),
+ * or 0 when s starts an invalid one (stray continuation byte, overlong
+ * form, surrogate, beyond U+10FFFF, cut short); s is NUL-terminated.
+ */
+size_t tool_utf8_seq(const char *s);
+bool tool_utf8_valid(const char *s);
+/* s with each byte of an invalid sequence replaced by U+FFFD, into p
+ * (room for 3 * strlen(s) + 1); returns the terminating NUL. */
+char *tool_utf8_repair_into(char *p, const char *s);
+/* The same, malloc'd; NULL when out of memory. */
+char *tool_utf8_repair(const char *s);
 
 #endif

@@ -23,6 +23,7 @@
 #include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "likelytop.h"
 #include "tool.h"
@@ -41,12 +42,79 @@ struct view {
 };
 
 static bool curses_on;
+static bool screen_utf8;	/* the locale's codeset is UTF-8 */
 
-/* mvprintw clipped to the screen width: long names never wrap. */
+/*
+ * The next character of s as the screen may show it: *len bytes of s
+ * make it, *out (*outlen bytes) is what to draw, and the result is its
+ * columns.  Names are bytes (a profile's function and file names, a file
+ * name): like the batch formats, invalid UTF-8 becomes U+FFFD, and so do
+ * control characters (C0, DEL, C1), which the terminal would obey or
+ * ncurses draw as ^X; outside a UTF-8 locale, anything but printable
+ * ASCII is '?'.
+ */
+static int screen_char(const char *s, size_t *len, const char **out,
+		       size_t *outlen)
+{
+	const char *bad = screen_utf8 ? "\xef\xbf\xbd" : "?";
+	size_t n = tool_utf8_seq(s);
+	unsigned char c = (unsigned char)s[0];
+	wchar_t wc;
+	int w = 1;
+
+	*len = n ? n : 1;
+	*out = s;
+	*outlen = n;
+	if (n == 1 && c >= 0x20 && c != 0x7f)
+		return 1;
+	if (n > 1 && screen_utf8 && !(c == 0xc2 && (unsigned char)s[1] < 0xa0)) {
+		mbstate_t st = { 0 };
+
+		if (mbrtowc(&wc, s, n, &st) == n) {
+			w = wcwidth(wc);
+			if (w >= 0)
+				return w;	/* 0: a combining mark */
+		}
+	}
+	*out = bad;
+	*outlen = strlen(bad);
+	return 1;
+}
+
+/*
+ * s as the screen may show it (screen_char()), from column x to the
+ * screen's edge, into buf; a tab (source lines have them) becomes the
+ * spaces to the next tab stop.
+ */
+static void screen_str(char *buf, size_t size, const char *s, int x)
+{
+	size_t w = 0, len, outlen;
+	const char *out;
+
+	while (*s) {
+		if (*s == '\t') {
+			out = "        ";
+			outlen = (size_t)(8 - x % 8);
+			len = 1;
+			x += (int)outlen;
+		} else {
+			x += screen_char(s, &len, &out, &outlen);
+		}
+		if (x > COLS || w + outlen + 1 > size)
+			break;
+		memcpy(buf + w, out, outlen);
+		w += outlen;
+		s += len;
+	}
+	buf[w] = '\0';
+}
+
+/* mvprintw clipped to the screen width: long names never wrap, and
+ * nothing but printable characters reaches the terminal. */
 __attribute__((format(printf, 3, 4)))
 static void put(int y, int x, const char *fmt, ...)
 {
-	char buf[1024];
+	char buf[1024], shown[8 * sizeof(buf)];
 	va_list ap;
 
 	if (y < 0 || y >= LINES || x >= COLS)
@@ -54,14 +122,15 @@ static void put(int y, int x, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	mvaddnstr(y, x, buf, COLS - x);
+	screen_str(shown, sizeof(shown), buf, x);
+	mvaddnstr(y, x, shown, -1);
 }
 
 /* printw at the cursor, clipped. */
 __attribute__((format(printf, 1, 2)))
 static void put_more(const char *fmt, ...)
 {
-	char buf[512];
+	char buf[512], shown[8 * sizeof(buf)];
 	va_list ap;
 	int y, x;
 
@@ -69,8 +138,10 @@ static void put_more(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (x < COLS)
-		mvaddnstr(y, x, buf, COLS - x);
+	if (x >= COLS)
+		return;
+	screen_str(shown, sizeof(shown), buf, x);
+	mvaddnstr(y, x, shown, -1);
 }
 
 static void restore_terminal(void)
@@ -255,39 +326,53 @@ static void draw_titles(struct view *v, int y)
 }
 
 /*
- * name from column `from` (the horizontal scroll) in at most width columns:
- * a name cut on either side is marked there with an ellipsis ("..." is one
- * column in UTF-8, '~' otherwise).  Returns the columns used.
+ * name from character `from` (the horizontal scroll) in at most width
+ * columns, as the screen may show it (screen_char()): a name cut on either
+ * side is marked there with an ellipsis ("..." is one column in UTF-8,
+ * '~' otherwise).  Returns the columns used.
  */
 static int clip_name(char *buf, size_t size, const char *name, size_t from,
 		     int width, bool utf8)
 {
-	const char *mark = utf8 ? "\xe2\x80\xa6" : "~";
-	size_t len = strlen(name), n;
-	int cols = 0;
+	const char *mark = utf8 ? "\xe2\x80\xa6" : "~", *out;
+	size_t nchars = 0, w = 0, len, outlen;
+	int cols = 0, total = 0;
 
 	buf[0] = '\0';
-	if (width < 2 || size < (size_t)width + 8)
+	if (width < 2 || size < 4 * (size_t)width + 8)
 		return 0;
-	if (from >= len)
-		from = len ? len - 1 : 0;
-	if (from)
+	for (const char *p = name; *p; p += len, nchars++)
+		total += screen_char(p, &len, &out, &outlen);
+	if (from >= nchars)
+		from = nchars ? nchars - 1 : 0;
+	for (size_t i = 0; i < from; i++, name += len)
+		total -= screen_char(name, &len, &out, &outlen);
+	if (from) {
+		w = (size_t)sprintf(buf, "%s", mark);
 		cols = 1;
-	n = len - from;
-	if ((int)n > width - cols) {
-		n = (size_t)(width - cols - 1);
-		snprintf(buf, size, "%s%.*s%s", from ? mark : "", (int)n,
-			 name + from, mark);
-		return width;
 	}
-	snprintf(buf, size, "%s%s", from ? mark : "", name + from);
-	return cols + (int)n;
+	while (*name) {
+		int c = screen_char(name, &len, &out, &outlen);
+
+		/* the last column is the mark's when more follows */
+		if (cols + c > width || (cols + total > width && cols + c > width - 1)) {
+			w += (size_t)sprintf(buf + w, "%s", mark);
+			return cols + 1;
+		}
+		memcpy(buf + w, out, outlen);
+		w += outlen;
+		buf[w] = '\0';
+		cols += c;
+		total -= c;
+		name += len;
+	}
+	return cols;
 }
 
 static void draw_row(struct view *v, int y, const struct kattr_prof_entry *e,
 		     bool selected)
 {
-	char c[16], in[16], pct[16], rate[24], fn[128], where[300], file[256];
+	char c[16], in[16], pct[16], rate[24], fn[128], where[300], file[4 * 80 + 8];
 	bool wrong = kattr_prof_entry_is_wrong(e);
 	int used;
 
@@ -550,6 +635,7 @@ static void start_curses(struct view *v)
 
 	setlocale(LC_ALL, "");
 	v->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	screen_utf8 = v->utf8;
 	set_escdelay(25);
 	initscr();
 	curses_on = true;

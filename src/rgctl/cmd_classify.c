@@ -480,7 +480,6 @@ static int by_start(const void *a, const void *b)
  */
 static int scan(struct cls *c, const char *why, bool fresh)
 {
-	char path[4096];
 	struct dirent *d;
 	struct kattr_rgproc *ps = NULL;
 	size_t n = 0, cap = 0, unseen = 0;
@@ -488,12 +487,19 @@ static int scan(struct cls *c, const char *why, bool fresh)
 	DIR *dir;
 	int ret;
 
-	ret = kattr_sysroot_path("/proc", path, sizeof(path));
+	/* /proc of a --sysroot tree is resolved beneath it, like every
+	 * /proc/PID file read below: a symlink planted there is never
+	 * followed out of the tree. */
+	ret = kattr_sysroot_open("/proc", O_RDONLY | O_DIRECTORY);
 	if (ret < 0)
 		return ret;
-	dir = opendir(path);
-	if (!dir)
-		return -errno;
+	dir = fdopendir(ret);
+	if (!dir) {
+		int e = errno;
+
+		close(ret);
+		return -e;
+	}
 	if (fresh || !c->node) {
 		ret = table_init(c);
 		if (ret < 0) {
@@ -796,8 +802,41 @@ out:
 }
 
 /*
+ * LOCK_DIR ("/run/rgctl"), made if missing, resolved beneath the sysroot
+ * if one is set (a symlink planted in the tree is not followed out of
+ * it).  The directory's descriptor, or -1 with errno set.
+ */
+static int lock_dir(void)
+{
+	int run = kattr_sysroot_open("/run", O_RDONLY | O_DIRECTORY), dir;
+
+	if (run < 0) {
+		errno = -run;
+		return -1;
+	}
+	if (mkdirat(run, "rgctl", 0755) < 0 && errno != EEXIST) {
+		int e = errno;
+
+		close(run);
+		errno = e;
+		return -1;
+	}
+	dir = openat(run, "rgctl", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dir < 0) {
+		int e = errno;
+
+		close(run);
+		errno = e;
+		return -1;
+	}
+	close(run);
+	return dir;
+}
+
+/*
  * One daemon per hierarchy: an exclusive flock(2) on
- * /run/rgctl/classify.DEV.lock (the directory: $RGCTL_RUNDIR if set) (DEV: the hierarchy's device numbers,
+ * /run/rgctl/classify.DEV.lock (the directory: $RGCTL_RUNDIR if set;
+ * beneath the --sysroot tree if one is given) (DEV: the hierarchy's device numbers,
  * whatever --root), held for the daemon's life and released by the
  * kernel when it ends, however it ends; the file holds its pid.  A
  * second daemon exits 1 naming the first.  Returns the descriptor.
@@ -808,17 +847,25 @@ static int take_lock(struct cls *c)
 	char name[64], held[32] = "";
 	const char *mnt = kattr_mount_path(kattr_rg_mount(c->rg));
 	const char *rundir = getenv("RGCTL_RUNDIR");
+	char shown[4200];
 	int dir, fd, n;
 
-	if (!rundir || !*rundir)
-		rundir = LOCK_DIR;
 	if (fstat(kattr_mount_fd(kattr_rg_mount(c->rg)), &st) < 0)
 		tool_die(EXIT_FAIL, "cannot lock the hierarchy at %s: %s", mnt,
 			 strerror(errno));
-	if (mkdir(rundir, 0755) < 0 && errno != EEXIST)
-		tool_die(EXIT_FAIL, "cannot create %s for the daemon's lock: %s",
-			 rundir, strerror(errno));
-	dir = open(rundir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (rundir && *rundir) {
+		if (mkdir(rundir, 0755) < 0 && errno != EEXIST)
+			tool_die(EXIT_FAIL, "cannot create %s for the daemon's lock: %s",
+				 rundir, strerror(errno));
+		dir = open(rundir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	} else {
+		/* /run/rgctl, beneath the --sysroot tree when one is given:
+		 * its hierarchy is there, and nothing is written outside it */
+		snprintf(shown, sizeof(shown), "%s%s",
+			 kattr_get_sysroot() ? kattr_get_sysroot() : "", LOCK_DIR);
+		rundir = shown;
+		dir = lock_dir();
+	}
 	if (dir < 0)
 		tool_die(EXIT_FAIL, "cannot open %s (the daemon's lock): %s", rundir,
 			 errno == ELOOP || errno == ENOTDIR ? "not a directory" : strerror(errno));

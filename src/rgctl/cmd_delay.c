@@ -68,30 +68,6 @@ static void add(struct kattr_taskstats *sum, const struct kattr_taskstats *t)
 	sum->cpu_run_real_total += t->cpu_run_real_total;
 }
 
-static json_object *json_stats(pid_t pid, const struct kattr_taskstats *t)
-{
-	json_object *o = json_object_new_object();
-
-	if (pid)
-		json_object_object_add(o, "pid", json_object_new_int(pid));
-	if (t->comm[0])
-		json_object_object_add(o, "comm", json_object_new_string(t->comm));
-#define F(name) json_object_object_add(o, #name, json_object_new_int64((int64_t)t->name))
-	F(cpu_count);
-	F(cpu_delay_total);
-	F(blkio_count);
-	F(blkio_delay_total);
-	F(swapin_count);
-	F(swapin_delay_total);
-	F(freepages_count);
-	F(freepages_delay_total);
-	F(thrashing_delay_total);
-	F(compact_delay_total);
-	F(cpu_run_real_total);
-#undef F
-	return o;
-}
-
 static void print_row(const char *who, const char *comm,
 		      const struct kattr_taskstats *t)
 {
@@ -152,7 +128,7 @@ static int delay(struct rgctl *ctx, const char *group)
 	if (ctx->json) {
 		o = json_object_new_object();
 		arr = json_object_new_array();
-		json_object_object_add(o, "group", json_object_new_string(
+		json_object_object_add(o, "group", rgctl_json_str(
 					       kattr_rg_name_is_root(group) ? "/" : group));
 		json_object_object_add(o, "units", json_object_new_string("ns"));
 	} else {
@@ -187,7 +163,7 @@ static int delay(struct rgctl *ctx, const char *group)
 		add(&sum, &t);
 		shown++;
 		if (ctx->json) {
-			json_object_array_add(arr, json_stats(pids[i], &t));
+			json_object_array_add(arr, rgctl_json_taskstats(pids[i], &t));
 		} else {
 			snprintf(who, sizeof(who), "%d", (int)pids[i]);
 			print_row(who, rgctl_q(t.comm), &t);
@@ -196,7 +172,7 @@ static int delay(struct rgctl *ctx, const char *group)
 	free(pids);
 	if (ctx->json) {
 		json_object_object_add(o, "members", arr);
-		json_object_object_add(o, "total", json_stats(0, &sum));
+		json_object_object_add(o, "total", rgctl_json_taskstats(0, &sum));
 	} else {
 		char label[32];
 

@@ -172,6 +172,20 @@ static char *xstrdup(const char *s)
 	return d;
 }
 
+/* A name from the tree as a cell: invalid UTF-8 (a name another tool
+ * made) shown as U+FFFD, as the JSON documents do. */
+static char *name_text(const char *name)
+{
+	char *r;
+
+	if (tool_utf8_valid(name))
+		return xstrdup(name);
+	r = tool_utf8_repair(name);
+	if (!r)
+		tool_die(EXIT_FAIL, "out of memory");
+	return r;
+}
+
 /* The text of one cell; NULL for none (JSON null). */
 static char *cell(const struct kattr_rg *rg, const struct kattr_rg_info *g,
 		  int col, bool json)
@@ -183,9 +197,9 @@ static char *cell(const struct kattr_rg *rg, const struct kattr_rg_info *g,
 	switch (col) {
 	case COL_NAME:
 		slash = strrchr(g->name, '/');
-		return xstrdup(slash && slash[1] ? slash + 1 : g->name);
+		return name_text(slash && slash[1] ? slash + 1 : g->name);
 	case COL_GROUP:
-		return xstrdup(g->name);
+		return name_text(g->name);
 	case COL_DEPTH:
 		snprintf(buf, sizeof(buf), "%d", g->depth);
 		return xstrdup(buf);
@@ -305,24 +319,14 @@ static void add_tree(json_object *o, const struct kattr_rg *rg,
 static void print_json(const struct kattr_rg *rg, const struct kattr_rg_info *v,
 		       size_t n, const struct list_opts *lo)
 {
-	json_object *o = json_object_new_object(), *a = json_object_new_array();
+	struct rgctl_json_hier h = {
+		.backend = kattr_rg_backend_name(kattr_rg_backend_of(rg)),
+		.root = kattr_rg_root(rg),
+		.shares_file = kattr_rg_shares_file(rg),
+		.rgcs = kattr_rg_backend_of(rg) == KATTR_RG_RGCS,
+	};
+	json_object *o = rgctl_json_list(&h, v, n);
 
-	json_object_object_add(o, "backend", json_object_new_string(
-				       kattr_rg_backend_name(kattr_rg_backend_of(rg))));
-	json_object_object_add(o, "root", json_object_new_string(kattr_rg_root(rg)));
-	for (size_t i = 0; i < n; i++) {
-		json_object *g = json_object_new_object(), *s = json_object_new_array();
-
-		json_object_object_add(g, "name", json_object_new_string(v[i].name));
-		json_object_object_add(g, "depth", json_object_new_int(v[i].depth));
-		json_object_object_add(g, "tasks", v[i].nr_tasks < 0 ? NULL :
-				       json_object_new_int64(v[i].nr_tasks));
-		for (size_t k = 0; k < v[i].nr_shares; k++)
-			json_object_array_add(s, rgctl_json_share(rg, &v[i].shares[k]));
-		json_object_object_add(g, "shares", s);
-		json_object_array_add(a, g);
-	}
-	json_object_object_add(o, "groups", a);
 	if (lo->tree)
 		add_tree(o, rg, v, n, lo);
 	rgctl_json_print(o);

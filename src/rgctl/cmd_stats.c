@@ -35,27 +35,9 @@ static int run_stats(struct rgctl *ctx, int argc, char **argv)
 		tool_die(EXIT_FAIL, "cannot read the stats of '%s': %s",
 			 rgctl_q(group), rgctl_strerror(ret));
 	if (ctx->json) {
-		json_object *o = json_object_new_object(), *s = json_object_new_object();
-
-		json_object_object_add(o, "group", json_object_new_string(
-					       kattr_rg_name_is_root(group) ? "/" : group));
-		json_object_object_add(o, "backend", json_object_new_string(
-					       kattr_rg_backend_name(kattr_rg_backend_of(rg))));
-		for (size_t i = 0; i < n; i++) {
-			json_object *r;
-
-			if (!json_object_object_get_ex(s, v[i].res, &r)) {
-				r = json_object_new_object();
-				json_object_object_add(s, v[i].res, r);
-			}
-			if (v[i].has_value)
-				json_object_object_add(r, v[i].key,
-						       json_object_new_int64(v[i].value));
-			else
-				json_object_object_add(r, v[i].key, NULL);
-		}
-		json_object_object_add(o, "stats", s);
-		rgctl_json_print(o);
+		rgctl_json_print(rgctl_json_stats(
+			kattr_rg_name_is_root(group) ? "/" : group,
+			kattr_rg_backend_name(kattr_rg_backend_of(rg)), v, n));
 	} else {
 		for (size_t i = 0; i < n; i++) {
 			if (v[i].has_value)

@@ -2,6 +2,7 @@
 /* rgctl attach / members / exec / whereis: tasks and their groups. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,16 +165,11 @@ static int run_members(struct rgctl *ctx, int argc, char **argv)
 		tool_die(EXIT_FAIL, "cannot list the members of '%s': %s",
 			 rgctl_q(group), rgctl_strerror(ret));
 	if (ctx->json) {
-		json_object *o = json_object_new_object(), *a = json_object_new_array();
 		bool tasks = (flags & KATTR_RG_THREADS) ||
 			     kattr_rg_backend_of(rg) == KATTR_RG_RGCS;
 
-		json_object_object_add(o, "group", json_object_new_string(
-					       kattr_rg_name_is_root(group) ? "/" : group));
-		for (size_t i = 0; i < n; i++)
-			json_object_array_add(a, json_object_new_int(pids[i]));
-		json_object_object_add(o, tasks ? "tasks" : "processes", a);
-		rgctl_json_print(o);
+		rgctl_json_print(rgctl_json_members(
+			kattr_rg_name_is_root(group) ? "/" : group, tasks, pids, n));
 	} else {
 		for (size_t i = 0; i < n; i++)
 			printf("%d\n", (int)pids[i]);
@@ -219,6 +215,7 @@ static int run_exec(struct rgctl *ctx, int argc, char **argv)
 	kattr_rg_close(ctx->rg);
 	ctx->rg = NULL;
 	tool_flush_stdout();
+	signal(SIGPIPE, SIG_DFL);	/* tool_init() ignores it for rgctl only */
 	execvp(argv[optind], argv + optind);
 	ret = errno;
 	tool_warn("cannot run '%s': %s", rgctl_q(argv[optind]), strerror(ret));
@@ -251,13 +248,8 @@ static int run_whereis(struct rgctl *ctx, int argc, char **argv)
 		tool_die(EXIT_FAIL, "cannot find the group of pid %d: %s", (int)pid,
 			 rgctl_strerror(ret));
 	if (ctx->json) {
-		json_object *o = json_object_new_object();
-
-		json_object_object_add(o, "pid", json_object_new_int(pid));
-		json_object_object_add(o, "group", json_object_new_string(group));
-		json_object_object_add(o, "backend", json_object_new_string(
-					       kattr_rg_backend_name(kattr_rg_backend_of(rg))));
-		rgctl_json_print(o);
+		rgctl_json_print(rgctl_json_whereis(pid, group,
+			kattr_rg_backend_name(kattr_rg_backend_of(rg))));
 	} else {
 		printf("%s\n", group);
 	}

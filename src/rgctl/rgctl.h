@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "kattr/rg.h"
+#include "kattr/taskstats.h"
 #include "tool.h"
 
 struct rgctl {
@@ -83,6 +84,32 @@ void rgctl_json_print(json_object *obj);
 /* {"res":..., "value"|"min_shares"...} for one share. */
 json_object *rgctl_json_share(const struct kattr_rg *rg,
 			      const struct kattr_rg_share *s);
+/*
+ * The --json documents (json.c), from plain data: every string from the
+ * system is made valid UTF-8 (U+FFFD for invalid bytes).
+ */
+struct rgctl_json_hier {
+	const char *backend;		/* "cgroup1" */
+	const char *root;		/* mount point */
+	const char *shares_file;	/* "cpu.shares" */
+	bool rgcs;
+};
+json_object *rgctl_json_str(const char *s);
+/* The one-line text rgctl_json_print() prints (owned by obj). */
+const char *rgctl_json_text(json_object *obj);
+json_object *rgctl_json_share_of(bool rgcs, const char *file,
+				 const struct kattr_rg_share *s);
+json_object *rgctl_json_list(const struct rgctl_json_hier *h,
+			     const struct kattr_rg_info *v, size_t n);
+json_object *rgctl_json_stats(const char *group, const char *backend,
+			      const struct kattr_rg_stat *v, size_t n);
+json_object *rgctl_json_members(const char *group, bool tasks,
+				const pid_t *pids, size_t n);
+json_object *rgctl_json_whereis(pid_t pid, const char *group,
+				const char *backend);
+/* One member's (pid) or the sum's (pid 0) delays, for stats --delay. */
+json_object *rgctl_json_taskstats(pid_t pid, const struct kattr_taskstats *t);
+
 /* "1024", or "cpu:0/-2/100" for RGCS, into buf. */
 void rgctl_share_text(const struct kattr_rg *rg, const struct kattr_rg_share *s,
 		      char *buf, size_t size);

@@ -301,31 +301,15 @@ void rgctl_cmd_usage(const struct rgctl_cmd *cmd, const char *fmt, ...)
 
 void rgctl_json_print(json_object *obj)
 {
-	puts(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
-					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	puts(rgctl_json_text(obj));
 	json_object_put(obj);
 }
 
 json_object *rgctl_json_share(const struct kattr_rg *rg,
 			      const struct kattr_rg_share *s)
 {
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "res", json_object_new_string(s->res));
-	if (kattr_rg_backend_of(rg) == KATTR_RG_RGCS) {
-		json_object_object_add(o, "min_shares",
-				       json_object_new_int64(s->min_shares));
-		json_object_object_add(o, "max_shares",
-				       json_object_new_int64(s->max_shares));
-		json_object_object_add(o, "child_shares_divisor",
-				       json_object_new_int64(s->child_shares_divisor));
-	} else {
-		json_object_object_add(o, "file", json_object_new_string(
-					       kattr_rg_shares_file(rg)));
-		json_object_object_add(o, "value",
-				       json_object_new_int64(s->value));
-	}
-	return o;
+	return rgctl_json_share_of(kattr_rg_backend_of(rg) == KATTR_RG_RGCS,
+				   kattr_rg_shares_file(rg), s);
 }
 
 void rgctl_share_text(const struct kattr_rg *rg, const struct kattr_rg_share *s,

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -429,104 +430,161 @@ static char *command_line(const struct sb_report *rep)
 
 /* ---- CSV -------------------------------------------------------------- */
 
-/* A CSV field, quoted (RFC 4180) when it holds a comma, quote, CR or LF. */
-static void csv_field(const char *s)
+/*
+ * A number in a CSV field: printf's "%.4f" with four decimals, or nothing
+ * when it is not finite (printf would write "nan" or "inf", which no CSV
+ * reader takes for a number, and JSON cannot hold).
+ */
+static void csv_num(FILE *fp, double v)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
+	if (isfinite(v))
+		fprintf(fp, "%.4f", v);
+}
+
+/* A text field, RFC 4180 quoted, as valid UTF-8 (U+FFFD for invalid bytes). */
+static void csv_text(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	while (*s) {
+		size_t n = tool_utf8_seq(s);
+
+		if (!n) {
+			fputs("\xef\xbf\xbd", fp);
+			s++;
+			continue;
+		}
 		if (*s == '"')
-			putchar('"');
-		putchar(*s);
+			fputc('"', fp);
+		fwrite(s, 1, n, fp);
+		s += n;
 	}
-	putchar('"');
+	fputc('"', fp);
 }
 
 /* The run-by-run GB/s, ';'-separated (one CSV field). */
-static void csv_samples(const double *v, int n)
+static void csv_samples(FILE *fp, const double *v, int n)
 {
-	for (int i = 0; i < n; i++)
-		printf("%s%.4f", i ? ";" : "", v[i]);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			fputc(';', fp);
+		csv_num(fp, v[i]);
+	}
 }
 
 /* The columns every row ends with: the samples and the invocation. */
-static void csv_tail(const double *samples, int n, bool wide, const char *cmd,
-		     const char *when)
+static void csv_tail(FILE *fp, const double *samples, int n, bool wide,
+		     const char *cmd, const char *when)
 {
-	putchar(',');
-	csv_samples(samples, n);
-	printf(",%s,%s,", wide ? "true" : "false", SUITE_VERSION);
-	csv_field(cmd ? cmd : "");
-	printf(",%s\n", when);
+	fputc(',', fp);
+	csv_samples(fp, samples, n);
+	fprintf(fp, ",%s,%s,", wide ? "true" : "false", SUITE_VERSION);
+	csv_text(fp, cmd ? cmd : "");
+	fprintf(fp, ",%s\n", when);
 }
 
-static void csv(const struct sb_report *rep)
+static void csv_base(FILE *fp, const char *name, uint64_t size,
+		     const struct sb_stats *st, const double *samples,
+		     const char *cmd, const char *when)
+{
+	fprintf(fp, "%s,,%" PRIu64 ",,false,false,%d,", name, size, st->n);
+	csv_num(fp, st->median);
+	fputc(',', fp);
+	csv_num(fp, st->min);
+	fputc(',', fp);
+	csv_num(fp, st->max);
+	fputc(',', fp);
+	csv_num(fp, st->spread);
+	fputs(",,,,true,false,,,,", fp);
+	csv_tail(fp, samples, st->n, false, cmd, when);
+}
+
+void sb_output_csv(FILE *fp, const struct sb_report *rep)
 {
 	const struct sb_config *cfg = rep->cfg;
 	char when[32], *cmd = command_line(rep);
 	int i;
 
 	iso_time(rep->started, when, sizeof(when));
-	printf("mode,consumer,size,pipe_size,huge,busy,runs,median_gbps,min_gbps,"
-	       "max_gbps,spread,cpu_s_per_gb,cpu_s_per_gb_producer,"
-	       "cpu_s_per_gb_consumer,data_touched,huge_requested,bytes_per_run,"
-	       "chunks_verified,corrupt_chunks,error,samples_gbps,wide_spread,"
-	       "version,command,timestamp\n");
-	printf("memcpy-hot,,%" PRIu64 ",,false,false,%d,%.4f,%.4f,%.4f,%.4f,,,,true,false,,,,",
-	       rep->base.hot_size, rep->base.hot.n, rep->base.hot.median,
-	       rep->base.hot.min, rep->base.hot.max, rep->base.hot.spread);
-	csv_tail(rep->base.hot_samples, rep->base.hot.n, false, cmd, when);
-	printf("memcpy-ram,,%" PRIu64 ",,false,false,%d,%.4f,%.4f,%.4f,%.4f,,,,true,false,,,,",
-	       rep->base.ram_size, rep->base.ram.n, rep->base.ram.median,
-	       rep->base.ram.min, rep->base.ram.max, rep->base.ram.spread);
-	csv_tail(rep->base.ram_samples, rep->base.ram.n, false, cmd, when);
+	fprintf(fp, "mode,consumer,size,pipe_size,huge,busy,runs,median_gbps,min_gbps,"
+		"max_gbps,spread,cpu_s_per_gb,cpu_s_per_gb_producer,"
+		"cpu_s_per_gb_consumer,data_touched,huge_requested,bytes_per_run,"
+		"chunks_verified,corrupt_chunks,error,samples_gbps,wide_spread,"
+		"version,command,timestamp\n");
+	csv_base(fp, "memcpy-hot", rep->base.hot_size, &rep->base.hot,
+		 rep->base.hot_samples, cmd, when);
+	csv_base(fp, "memcpy-ram", rep->base.ram_size, &rep->base.ram,
+		 rep->base.ram_samples, cmd, when);
 	for (i = 0; i < rep->nres; i++) {
 		const struct sb_result *r = &rep->res[i];
+		const double v[] = {
+			r->gbps.median, r->gbps.min, r->gbps.max, r->gbps.spread,
+			r->cpu_producer + r->cpu_consumer, r->cpu_producer,
+			r->cpu_consumer,
+		};
 
-		printf("%s,%s,%" PRIu64 ",", sb_mode_name(r->mode),
-		       sb_consumer_name(cfg->consumer), r->size);
+		fprintf(fp, "%s,%s,%" PRIu64 ",", sb_mode_name(r->mode),
+			sb_consumer_name(cfg->consumer), r->size);
 		if (r->failed) {
-			printf(",false,%s,0,,,,,,,,%s,%s,,,,",
-			       cfg->busy ? "true" : "false",
-			       data_touched(cfg) ? "true" : "false",
-			       r->huge_requested ? "true" : "false");
-			csv_field(r->why);
+			fprintf(fp, ",false,%s,0,,,,,,,,%s,%s,,,,",
+				cfg->busy ? "true" : "false",
+				data_touched(cfg) ? "true" : "false",
+				r->huge_requested ? "true" : "false");
+			csv_text(fp, r->why);
 			/* not measured: no samples, and a spread that does
 			 * not apply (empty) */
-			printf(",,,%s,", SUITE_VERSION);
-			csv_field(cmd ? cmd : "");
-			printf(",%s\n", when);
+			fprintf(fp, ",,,%s,", SUITE_VERSION);
+			csv_text(fp, cmd ? cmd : "");
+			fprintf(fp, ",%s\n", when);
 			continue;
 		}
-		printf("%" PRIu64 ",%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s,%s,%"
-		       PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
-		       r->pipe_size, r->huge ? "true" : "false",
-		       cfg->busy ? "true" : "false", r->runs, r->gbps.median,
-		       r->gbps.min, r->gbps.max, r->gbps.spread,
-		       r->cpu_producer + r->cpu_consumer, r->cpu_producer,
-		       r->cpu_consumer, data_touched(cfg) ? "true" : "false",
-		       r->huge_requested ? "true" : "false", r->bytes, r->chunks,
-		       r->corrupt);
-		csv_tail(r->sample_gbps, r->runs, wide_spread(r), cmd, when);
+		fprintf(fp, "%" PRIu64 ",%s,%s,%d", r->pipe_size,
+			r->huge ? "true" : "false", cfg->busy ? "true" : "false",
+			r->runs);
+		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
+			fputc(',', fp);
+			csv_num(fp, v[k]);
+		}
+		fprintf(fp, ",%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
+			data_touched(cfg) ? "true" : "false",
+			r->huge_requested ? "true" : "false", r->bytes, r->chunks,
+			r->corrupt);
+		csv_tail(fp, r->sample_gbps, r->runs, wide_spread(r), cmd, when);
 	}
 	free(cmd);
 }
 
 /* ---- JSON --------------------------------------------------------------- */
 
+/* A string from the system (CPU model, kernel release, a path in a
+ * message): valid UTF-8 in the output, U+FFFD for invalid bytes. */
+static json_object *jstr(const char *s)
+{
+	json_object *o;
+	char *r;
+
+	if (tool_utf8_valid(s))
+		return json_object_new_string(s);
+	r = tool_utf8_repair(s);
+	if (!r)
+		return NULL;
+	o = json_object_new_string(r);
+	free(r);
+	return o;
+}
+
 static json_object *jstr_or_null(const char *s)
 {
-	return s && *s ? json_object_new_string(s) : NULL;
+	return s && *s ? jstr(s) : NULL;
 }
 
 static json_object *jdouble(double v)
 {
-	/* four decimals are plenty and keep the output stable to read */
+	/* four decimals are plenty and keep the output stable to read;
+	 * NaN and infinities are no JSON number: null */
 	char buf[32];
 
+	if (!isfinite(v))
+		return NULL;
 	snprintf(buf, sizeof(buf), "%.4f", v);
 	return json_object_new_double_s(v, buf);
 }
@@ -538,6 +596,10 @@ static json_object *jsamples(const double *v, int n, int decimals)
 	char buf[40];
 
 	for (int i = 0; i < n; i++) {
+		if (!isfinite(v[i])) {	/* no JSON number: null */
+			json_object_array_add(a, NULL);
+			continue;
+		}
 		snprintf(buf, sizeof(buf), "%.*f", decimals, v[i]);
 		json_object_array_add(a, json_object_new_double_s(v[i], buf));
 	}
@@ -626,11 +688,11 @@ static json_object *json_result(const struct sb_report *rep,
 				       jsamples(r->sample_seconds, r->runs, 6));
 	}
 	if (r->failed)
-		json_object_object_add(o, "error", json_object_new_string(r->why));
+		json_object_object_add(o, "error", jstr(r->why));
 	return o;
 }
 
-static void json(const struct sb_report *rep)
+void sb_output_json(FILE *fp, const struct sb_report *rep)
 {
 	const struct kattr_sysfacts *f = &rep->facts;
 	json_object *root = json_object_new_object(), *sys, *base, *res;
@@ -678,8 +740,8 @@ static void json(const struct sb_report *rep)
 	json_object_object_add(root, "results", res);
 	json_object_object_add(root, "interrupted",
 			       json_object_new_boolean(rep->interrupted));
-	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	fprintf(fp, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+						       JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
 }
 
@@ -695,10 +757,10 @@ int sb_output(const struct sb_report *rep, enum sb_format fmt,
 		table(rep, t);
 		break;
 	case SB_CSV:
-		csv(rep);
+		sb_output_csv(stdout, rep);
 		break;
 	case SB_JSON:
-		json(rep);
+		sb_output_json(stdout, rep);
 		break;
 	}
 	return 0;

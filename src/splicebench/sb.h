@@ -222,6 +222,10 @@ void sb_progress(const char *what, int done, int total, double elapsed);
 void sb_progress_end(void);
 /* Warn about every point whose spread is above SB_SPREAD_WARN. */
 void sb_warn_spread(const struct sb_report *rep);
+/* The CSV and JSON reports into fp (fuzzed by tests/fuzz/fuzz_sb_output.c):
+ * RFC 4180 with one field count, valid UTF-8, no "nan". */
+void sb_output_csv(FILE *fp, const struct sb_report *rep);
+void sb_output_json(FILE *fp, const struct sb_report *rep);
 /* Draw rep with gnuplot into path (.svg or .png).  0 or -errno, with a
  * message printed. */
 int sb_plot(const struct sb_report *rep, const char *path);

@@ -1,4 +1,8 @@
-/* libFuzzer: one mountinfo line, then the option matcher on its fields. */
+/*
+ * libFuzzer: one mountinfo line through kattr_mountinfo_parse() (libmount,
+ * one line per table), then the option matcher on its fields.  The fields
+ * must point into the caller's line, as the API says, and be strings.
+ */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +10,12 @@
 #include "kattr/kattr.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void inside(const char *field, const char *line, size_t size)
+{
+	if (!field || field < line || field + strlen(field) >= line + size + 1)
+		abort();
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -19,9 +29,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (kattr_mountinfo_parse(line, &m) == 0) {
 		(void)kattr_opt_has(m.super_opts, "cpu");
 		(void)kattr_opt_has(m.mount_opts, "rw");
-		(void)strlen(m.mount_point);
-		(void)strlen(m.root);
-		(void)strlen(m.source);
+		inside(m.root, line, size);
+		inside(m.mount_point, line, size);
+		inside(m.mount_opts, line, size);
+		inside(m.fstype, line, size);
+		inside(m.source, line, size);
+		inside(m.super_opts, line, size);
 	}
 	free(line);
 	return 0;

@@ -42,6 +42,37 @@ static void refuses_malformed_lines(void **state)
 	assert_int_equal(kattr_mountinfo_parse(d, &m), -EINVAL);
 }
 
+/* What libmount decodes, and lines it would take for an fstab's. */
+static void decodes_like_the_kernel_writes(void **state)
+{
+	char l1[] = "32 31 0:29 /r\\134x /a\\011b\\012c rw - cgroup my\\040src rw,cpu";
+	char l2[] = "1 1 0:1 / /x\\040(deleted) rw shared:1 master:2 - tmpfs tmpfs rw\n";
+	char l3[] = "20 1 0:5 / /../../../tmp/x rw - cgroup cgroup rw,cpu\n";
+	char f1[] = "a b c d";		/* an fstab line, not mountinfo */
+	char f2[] = "a b c d 0 0\n";
+	char two[] = "1 1 0:1 / /one rw - t s o\n2 1 0:1 / /two rw - t s o\n";
+	struct kattr_mnt m;
+
+	(void)state;
+	assert_int_equal(kattr_mountinfo_parse(l1, &m), 0);
+	assert_string_equal(m.root, "/r\\x");
+	assert_string_equal(m.mount_point, "/a\tb\nc");
+	assert_string_equal(m.source, "my src");
+	assert_string_equal(m.super_opts, "rw,cpu");
+	assert_int_equal(kattr_mountinfo_parse(l2, &m), 0);
+	assert_string_equal(m.mount_point, "/x (deleted)");
+	assert_string_equal(m.mount_opts, "rw");
+	/* kept as written: the sysroot resolver makes it harmless */
+	assert_int_equal(kattr_mountinfo_parse(l3, &m), 0);
+	assert_string_equal(m.mount_point, "/../../../tmp/x");
+	assert_int_equal(kattr_mountinfo_parse(f1, &m), -EINVAL);
+	assert_int_equal(kattr_mountinfo_parse(f2, &m), -EINVAL);
+	/* one line: the first */
+	assert_int_equal(kattr_mountinfo_parse(two, &m), 0);
+	assert_int_equal(m.id, 1);
+	assert_string_equal(m.mount_point, "/one");
+}
+
 static void option_lists(void **state)
 {
 	(void)state;
@@ -82,6 +113,16 @@ static void finds_mounts_in_a_sysroot(void **state)
 	assert_string_equal(mp, "/config");
 	free(mp);
 	assert_int_equal(kattr_mountinfo_find("cgroup2", NULL, &mp), -ENOENT);
+	/* garbage first: libmount would read the whole file as an fstab */
+	tu_write_file(root, "proc/self/mountinfo",
+		      "garbage line\n"
+		      "20 1 0:5 / / rw - ext4 /dev/sda1 rw\n"
+		      "a b c d\n"
+		      "34 20 0:32 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n");
+	assert_int_equal(kattr_mountinfo_find("cgroup", "cpu", &mp), 0);
+	assert_string_equal(mp, "/sys/fs/cgroup/cpu");
+	free(mp);
+	assert_int_equal(kattr_mountinfo_find("b", NULL, &mp), -ENOENT);
 	assert_int_equal(kattr_set_sysroot(NULL), 0);
 	tu_rmtree(root);
 	free(root);
@@ -92,6 +133,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parses_real_lines),
 		cmocka_unit_test(refuses_malformed_lines),
+		cmocka_unit_test(decodes_like_the_kernel_writes),
 		cmocka_unit_test(option_lists),
 		cmocka_unit_test(finds_proc_on_this_machine),
 		cmocka_unit_test(finds_mounts_in_a_sysroot),

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rgctl's --json documents, built from plain data so that
+ * tests/fuzz/fuzz_rgctl_json.c can feed them any bytes.  Every string
+ * that comes from the system (group names from directories and
+ * /proc/PID/cgroup, stat keys, comm) may hold any byte: it goes through
+ * rgctl_json_str(), so the output is always valid UTF-8 JSON.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rgctl.h"
+
+json_object *rgctl_json_str(const char *s)
+{
+	json_object *o;
+	char *r;
+
+	if (tool_utf8_valid(s))
+		return json_object_new_string(s);
+	r = tool_utf8_repair(s);
+	if (!r)
+		return NULL;
+	o = json_object_new_string(r);
+	free(r);
+	return o;
+}
+
+/* A key of an object, made valid UTF-8 the same way. */
+static void add_key(json_object *o, const char *key, json_object *v)
+{
+	char *r;
+
+	if (tool_utf8_valid(key)) {
+		json_object_object_add(o, key, v);
+		return;
+	}
+	r = tool_utf8_repair(key);
+	if (r)
+		json_object_object_add(o, r, v);
+	else
+		json_object_put(v);
+	free(r);
+}
+
+const char *rgctl_json_text(json_object *obj)
+{
+	return json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+}
+
+json_object *rgctl_json_share_of(bool rgcs, const char *file,
+				 const struct kattr_rg_share *s)
+{
+	json_object *o = json_object_new_object();
+	char res[sizeof(s->res) + 1];
+
+	/* res[] is filled from the hierarchy: never trust its NUL */
+	memcpy(res, s->res, sizeof(s->res));
+	res[sizeof(s->res)] = '\0';
+	json_object_object_add(o, "res", rgctl_json_str(res));
+	if (rgcs) {
+		json_object_object_add(o, "min_shares",
+				       json_object_new_int64(s->min_shares));
+		json_object_object_add(o, "max_shares",
+				       json_object_new_int64(s->max_shares));
+		json_object_object_add(o, "child_shares_divisor",
+				       json_object_new_int64(s->child_shares_divisor));
+	} else {
+		json_object_object_add(o, "file", rgctl_json_str(file));
+		json_object_object_add(o, "value", json_object_new_int64(s->value));
+	}
+	return o;
+}
+
+json_object *rgctl_json_list(const struct rgctl_json_hier *h,
+			     const struct kattr_rg_info *v, size_t n)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	json_object_object_add(o, "backend", rgctl_json_str(h->backend));
+	json_object_object_add(o, "root", rgctl_json_str(h->root));
+	for (size_t i = 0; i < n; i++) {
+		json_object *g = json_object_new_object(), *s = json_object_new_array();
+
+		json_object_object_add(g, "name", rgctl_json_str(v[i].name));
+		json_object_object_add(g, "depth", json_object_new_int64(v[i].depth));
+		json_object_object_add(g, "tasks", v[i].nr_tasks < 0 ? NULL :
+				       json_object_new_int64(v[i].nr_tasks));
+		for (size_t k = 0; k < v[i].nr_shares; k++)
+			json_object_array_add(s, rgctl_json_share_of(h->rgcs,
+					      h->shares_file, &v[i].shares[k]));
+		json_object_object_add(g, "shares", s);
+		json_object_array_add(a, g);
+	}
+	json_object_object_add(o, "groups", a);
+	return o;
+}
+
+json_object *rgctl_json_stats(const char *group, const char *backend,
+			      const struct kattr_rg_stat *v, size_t n)
+{
+	json_object *o = json_object_new_object(), *s = json_object_new_object();
+
+	json_object_object_add(o, "group", rgctl_json_str(group));
+	json_object_object_add(o, "backend", rgctl_json_str(backend));
+	for (size_t i = 0; i < n; i++) {
+		char *res = tool_utf8_repair(v[i].res);
+		json_object *r;
+
+		if (!res)
+			continue;
+		if (!json_object_object_get_ex(s, res, &r)) {
+			r = json_object_new_object();
+			json_object_object_add(s, res, r);
+		}
+		free(res);
+		add_key(r, v[i].key, v[i].has_value ?
+			json_object_new_int64(v[i].value) : NULL);
+	}
+	json_object_object_add(o, "stats", s);
+	return o;
+}
+
+json_object *rgctl_json_members(const char *group, bool tasks,
+				const pid_t *pids, size_t n)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	json_object_object_add(o, "group", rgctl_json_str(group));
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_int(pids[i]));
+	json_object_object_add(o, tasks ? "tasks" : "processes", a);
+	return o;
+}
+
+json_object *rgctl_json_whereis(pid_t pid, const char *group,
+				const char *backend)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "pid", json_object_new_int(pid));
+	json_object_object_add(o, "group", rgctl_json_str(group));
+	json_object_object_add(o, "backend", rgctl_json_str(backend));
+	return o;
+}
+
+json_object *rgctl_json_taskstats(pid_t pid, const struct kattr_taskstats *t)
+{
+	json_object *o = json_object_new_object();
+	char comm[sizeof(t->comm) + 1];
+
+	if (pid)
+		json_object_object_add(o, "pid", json_object_new_int(pid));
+	memcpy(comm, t->comm, sizeof(t->comm));
+	comm[sizeof(t->comm)] = '\0';
+	if (comm[0])
+		json_object_object_add(o, "comm", rgctl_json_str(comm));
+	/* unsigned 64-bit counters, as the kernel keeps them */
+#define F(name) json_object_object_add(o, #name, json_object_new_uint64(t->name))
+	F(cpu_count);
+	F(cpu_delay_total);
+	F(blkio_count);
+	F(blkio_delay_total);
+	F(swapin_count);
+	F(swapin_delay_total);
+	F(freepages_count);
+	F(freepages_delay_total);
+	F(thrashing_delay_total);
+	F(compact_delay_total);
+	F(cpu_run_real_total);
+#undef F
+	return o;
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rgctl's --json documents and dump under hostile names (src/rgctl/json.c,
+ * checked by tests/fuzz/rgctl_json_check.h, shared with the fuzz target):
+ * group names, stat keys and comm with invalid UTF-8 still give valid JSON,
+ * valid names come back unchanged, 64-bit counters stay unsigned.
+ */
+#include "testutil.h"
+
+#include "rgctl_json_check.h"
+
+static void check(const char *data, size_t size)
+{
+	char why[512] = "";
+	int ret = rgc_check((const uint8_t *)data, size, why, sizeof(why));
+
+	if (ret < 0)
+		print_message("%s\n", why);
+	assert_int_equal(ret, 0);
+}
+
+/* Strings cut at NUL: every document gets some of them. */
+static void test_fuzz_seeds(void **state)
+{
+	static const char a[] = "cgroup1\0db\0db/batch\0/sys/fs/cgroup/cpu";
+	static const char b[] = "\xff\0db\xc3\0\xed\xa0\x80x\0\xf4\x90\x80\x80\0\xc0\xaf";
+	static const char c[] = "q\"uote\0back\\slash\0tab\there\0new\nline\0\x7f\x01\x1f";
+
+	(void)state;
+	check(a, sizeof(a) - 1);
+	check(b, sizeof(b) - 1);
+	check(c, sizeof(c) - 1);
+}
+
+static json_object *parse(json_object *doc)
+{
+	char why[256];
+	json_object *out = NULL;
+
+	if (rgc_parse(doc, &out, why, sizeof(why)) < 0)
+		print_message("%s\n", why);
+	json_object_put(doc);
+	assert_non_null(out);
+	return out;
+}
+
+static void test_invalid_utf8_replaced(void **state)
+{
+	struct kattr_rg_info g = { .name = (char *)"db\xff", .depth = 1 };
+	struct rgctl_json_hier h = { "cgroup1", "/sys/fs/cgroup/cpu", "cpu.shares", false };
+	json_object *o = parse(rgctl_json_list(&h, &g, 1)), *v;
+
+	(void)state;
+	v = json_object_array_get_idx(json_object_object_get(o, "groups"), 0);
+	assert_string_equal(json_object_get_string(json_object_object_get(v, "name")),
+			    "db\xef\xbf\xbd");
+	json_object_put(o);
+	o = parse(rgctl_json_whereis(1, "a/\xed\xa0\x80", "cgroup2"));
+	assert_string_equal(json_object_get_string(json_object_object_get(o, "group")),
+			    "a/\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	json_object_put(o);
+}
+
+static void test_stat_keys(void **state)
+{
+	struct kattr_rg_stat v[2] = {
+		{ .res = (char *)"cpu\xc3", .key = (char *)"usage\xfe", .value = 5, .has_value = true },
+		{ .res = (char *)"cpu", .key = (char *)"nr_periods", .value = 7, .has_value = true },
+	};
+	json_object *o = parse(rgctl_json_stats("/", "cgroup1", v, 2)), *s, *r;
+
+	(void)state;
+	s = json_object_object_get(o, "stats");
+	assert_true(json_object_object_get_ex(s, "cpu\xef\xbf\xbd", &r));
+	assert_true(json_object_object_get_ex(r, "usage\xef\xbf\xbd", NULL));
+	assert_true(json_object_object_get_ex(s, "cpu", &r));
+	assert_int_equal(json_object_get_int64(json_object_object_get(r, "nr_periods")), 7);
+	json_object_put(o);
+}
+
+static void test_taskstats(void **state)
+{
+	struct kattr_taskstats t = { .cpu_count = UINT64_MAX };
+	json_object *o, *v;
+
+	(void)state;
+	memcpy(t.comm, "\xff\xfe" "comm", 7);
+	o = parse(rgctl_json_taskstats(42, &t));
+	v = json_object_object_get(o, "comm");
+	assert_string_equal(json_object_get_string(v), "\xef\xbf\xbd\xef\xbf\xbd" "comm");
+	/* a counter past INT64_MAX is not printed negative */
+	assert_true(json_object_get_uint64(json_object_object_get(o, "cpu_count")) == UINT64_MAX);
+	json_object_put(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fuzz_seeds),
+		cmocka_unit_test(test_invalid_utf8_replaced),
+		cmocka_unit_test(test_stat_keys),
+		cmocka_unit_test(test_taskstats),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
