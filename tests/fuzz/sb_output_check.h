@@ -2,7 +2,7 @@
 /*
  * splicebench's CSV and JSON reports, rendered from a report and checked
  * (for fuzz_sb_output.c and test_sb_output.c): the CSV is RFC 4180 with the
- * header's 20 fields in every record, one record per baseline and result,
+ * header's 25 fields in every record, one record per baseline and result,
  * and an error message that was valid UTF-8 reads back unchanged; the JSON
  * parses strictly as UTF-8, with one result per point, and strings that
  * were valid UTF-8 read back unchanged.  0, or -1 with why set.
@@ -15,7 +15,8 @@
 #include "sb.h"
 #include "wellformed.h"
 
-#define SB_CSV_FIELDS 20
+#define SB_CSV_FIELDS 25
+#define SB_CSV_ERROR 19	/* the error field; samples, version, command... follow */
 
 static inline char *sbc_render(const struct sb_report *rep, bool json, size_t *len)
 {
@@ -61,7 +62,7 @@ static inline int sbc_check_csv(const struct sb_report *rep, const char *buf,
 	for (size_t rec = 0; p < end; rec++) {
 		size_t nf;
 
-		wf_csv_record(&p, end, &nf, SB_CSV_FIELDS - 1, err, sizeof(err),
+		wf_csv_record(&p, end, &nf, SB_CSV_ERROR, err, sizeof(err),
 			      why, size);
 		if (rec < 3)
 			continue;
