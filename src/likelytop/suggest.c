@@ -380,7 +380,7 @@ static int resolve(struct lt_suggest *s, struct site *st, const char **why,
 	}
 	st->rel = s->files[fit].rel;
 	snprintf(tmp, sizeof(tmp), "%zu", hi - lo);
-	if (asprintf(&st->note, "%s in the profile: the only one of the %s files so named with a hint at line %u and a call or definition of %s()",
+	if (asprintf(&st->note, "%s in the profile: of the %s files so named, the only one with that hint at line %u and a call or definition of %s()",
 		     p, tmp, st->line, st->function) < 0)
 		st->note = NULL;
 	return 0;
@@ -492,9 +492,9 @@ static int locate(struct lt_suggest *s, struct site *st, const char **why,
 	len = (e ? (size_t)(e - l->text) : l->len) - st->call.name;
 	if (st->call.end_line == st->call.line)
 		len = st->call.close + 1 - st->call.name;
-	if (len > 48) {
-		st->expr = xstrndup_clean(l->text + st->call.name, 45);
-		if (st->expr && (e = realloc(st->expr, 49)))
+	if (len > 60) {
+		st->expr = xstrndup_clean(l->text + st->call.name, 57);
+		if (st->expr && (e = realloc(st->expr, 61)))
 			strcat(st->expr = (char *)e, "...");
 	} else {
 		st->expr = xstrndup_clean(l->text + st->call.name, len);
@@ -582,6 +582,30 @@ static char *subject_of(const struct site *const *g, size_t n)
 	return out;
 }
 
+/* text wrapped at 72 columns, the first line after first, the others
+ * after cont (both no longer than 20). */
+static void wrap(FILE *f, const char *first, const char *cont, const char *text)
+{
+	const char *pfx = first;
+
+	while (*text) {
+		size_t room = 72 - strlen(pfx), n = strlen(text), cut = n;
+
+		if (n > room) {
+			for (cut = room; cut > 0 && text[cut] != ' '; cut--)
+				;
+			if (!cut)	/* one long word: break after it */
+				for (cut = room; cut < n && text[cut] != ' '; cut++)
+					;
+		}
+		fprintf(f, "%s%.*s\n", pfx, (int)cut, text);
+		text += cut;
+		while (*text == ' ')
+			text++;
+		pfx = cont;
+	}
+}
+
 static void body_site(FILE *f, const struct lt_suggest *s, const struct site *st)
 {
 	uint64_t total = st->correct + st->incorrect;
@@ -589,10 +613,15 @@ static void body_site(FILE *f, const struct lt_suggest *s, const struct site *st
 
 	char pct[16];
 
-	fprintf(f, "  hint:      %s\n  in:        %s(), %s:%u\n", st->expr,
-		fn ? fn : "?", st->rel, st->line);
+	char *in = NULL;
+
+	fprintf(f, "  hint:      %s\n", st->expr);
+	if (asprintf(&in, "%s(), %s:%u", fn ? fn : "?", st->rel, st->line) >= 0) {
+		wrap(f, "  in:        ", "             ", in);
+		free(in);
+	}
 	if (st->note)
-		fprintf(f, "  file:      %s\n", st->note);
+		wrap(f, "  file:      ", "             ", st->note);
 	fprintf(f, "  correct:   %llu\n", (unsigned long long)st->correct);
 	fprintf(f, "  incorrect: %llu (%s%% of %llu evaluations%s)\n",
 		(unsigned long long)st->incorrect,
@@ -699,7 +728,7 @@ static int make_patch(struct lt_suggest *s, const struct site *const *g,
 	struct loaded *l = load(s, g[0]->rel);
 	size_t changed = 0, size;
 	bool any_flip = false;
-	char *text;
+	char *text, *para;
 	FILE *f;
 
 	if (l->err < 0)
@@ -720,13 +749,17 @@ static int make_patch(struct lt_suggest *s, const struct site *const *g,
 		body_site(f, s, g[i]);
 		fputc('\n', f);
 	}
-	fprintf(f, "so %s%s.  The rule: a hint is removed when it misses more\n"
-		   "than %g%% of at least %llu evaluations, flipped above %g%%.\n\n",
-		any_flip ? "use the other hint" : "remove the hint",
-		any_flip && n > 1 ? " or remove it as listed" : "",
-		s->o.min_miss, (unsigned long long)s->o.min_total, s->o.flip_miss);
-	fprintf(f, "Profile: %s\n(%s format), read by likelytop --suggest.\n\n",
-		s->o.profile ? s->o.profile : "?",
+	if (asprintf(&para, "so %s.  The rule: a hint is removed when it misses more than %g%% of at least %llu evaluations, and flipped when it misses more than %g%%.",
+		     any_flip && n > 1 ? "change the hints as listed" :
+		     any_flip ? "use the other hint" : "remove the hint",
+		     s->o.min_miss, (unsigned long long)s->o.min_total,
+		     s->o.flip_miss) >= 0) {
+		wrap(f, "", "", para);
+		free(para);
+	}
+	fputc('\n', f);
+	wrap(f, "Profile: ", "", s->o.profile ? s->o.profile : "?");
+	fprintf(f, "(%s format), read by likelytop --suggest.\n\n",
 		kattr_prof_format_name(s->o.format));
 	fprintf(f, "Signed-off-by: %s\n---\n", PLACEHOLDER);
 	fprintf(f, " %s | %zu %s\n", g[0]->rel, 2 * changed,
