@@ -466,6 +466,8 @@ int lt_hint_edit(const char *t, size_t len, const struct lt_hint_call *c,
 		;
 	if (b < len)
 		b++;
+	if (memchr(t + a, '\0', b - a))	/* not C text: the edit is a string */
+		return -EINVAL;
 	s = malloc(b - a + 3);
 	if (!s)
 		return -ENOMEM;
@@ -479,8 +481,19 @@ int lt_hint_edit(const char *t, size_t len, const struct lt_hint_call *c,
 		memcpy(s + o, t + c->name + nlen, b - c->name - nlen);
 		o += b - c->name - nlen;
 	} else {
-		paren = !bracketed(t, len, c) &&
-			!is_simple(t, c->open + 1, c->close);
+		/* Blanks or comments between the name and '(' stay, and then
+		 * so do the parentheses. */
+		size_t gap = c->open - c->name - nlen;
+
+		for (size_t i = c->name + nlen; i < c->open; i++)
+			if (t[i] == '\n' || t[i] == '/')
+				break;
+			else if (i + 1 == c->open)
+				gap = 0;	/* blanks only: dropped */
+		memcpy(s + o, t + c->name + nlen, gap);
+		o += gap;
+		paren = gap || (!bracketed(t, len, c) &&
+				!is_simple(t, c->open + 1, c->close));
 		if (paren)
 			s[o++] = '(';
 		memcpy(s + o, t + c->open + 1, c->close - c->open - 1);

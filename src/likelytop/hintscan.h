@@ -63,8 +63,9 @@ const char *lt_locate_reason(enum lt_locate r);
  * hint removed (flip false: unlikely(x) -> x, parenthesised when the
  * context needs it) or flipped (unlikely( <-> likely().  *out (malloc'ed,
  * NUL-terminated, *outlen bytes) holds exactly as many lines, each with
- * its newline; *first is the offset of the first line.  0, -EINVAL (an
- * unclosed call), -ENOMEM.
+ * its newline; *first is the offset of the first line, *last_end the
+ * offset after the last.  0, -EINVAL (an unclosed call, a NUL byte in
+ * those lines), -ENOMEM.
  */
 int lt_hint_edit(const char *text, size_t len, const struct lt_hint_call *c,
 		 bool flip, char **out, size_t *outlen, size_t *first,

@@ -465,6 +465,7 @@ static int locate(struct lt_suggest *s, struct site *st, const char **why,
 	char name[64] = "";
 	size_t idx, len;
 	const char *e;
+	int ret;
 
 	if (resolve(s, st, why, whybuf, whysize) < 0)
 		return -1;
@@ -502,10 +503,12 @@ static int locate(struct lt_suggest *s, struct site *st, const char **why,
 		    (e = realloc(st->expr, len + 4)))
 			strcat(st->expr = (char *)e, "...");
 	}
-	if (!st->expr ||
-	    lt_hint_edit(l->text, l->len, &st->call, st->flip, &st->new_lines,
-			 &len, &st->first, &st->last_end) < 0) {
-		*why = "out of memory";
+	ret = st->expr ? lt_hint_edit(l->text, l->len, &st->call, st->flip,
+				      &st->new_lines, &len, &st->first,
+				      &st->last_end) : -ENOMEM;
+	if (ret < 0) {
+		*why = ret == -EINVAL ? "the hint's lines hold a NUL byte: not C text" :
+		       "out of memory";
 		return -1;
 	}
 	return 0;
