@@ -517,7 +517,8 @@ static int locate(struct lt_suggest *s, struct site *st, const char **why,
 /* ---- patches ------------------------------------------------------------- */
 
 /* "sched/fair" for kernel/sched/fair.c: the path without arch/, kernel/,
- * include/, linux/, src/ and the extension, cut at two components. */
+ * include/, linux/, src/ and the extension, cut at two components, one
+ * when both are the same (kernel/time/time.c: "time"). */
 static void subsys(const char *rel, char *buf, size_t size)
 {
 	static const char *const skip[] = {
@@ -540,6 +541,9 @@ static void subsys(const char *rel, char *buf, size_t size)
 				skipped = true;
 		if (skipped)
 			continue;
+		/* time/time.c is "time", not "time/time". */
+		if (k == 1 && !strcmp(buf, tok))
+			break;
 		o += (size_t)snprintf(buf + o, o < size ? size - o : 0, "%s%s",
 				      k ? "/" : "", tok);
 		k++;

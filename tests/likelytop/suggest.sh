@@ -100,6 +100,31 @@ expect_rc 0 "a profile naming files out of the tree"
 [ -z "$out" ] && ok || fail "a patch for a file out of the tree: $out"
 expect_match "$err" '3 wrong hints .*: 0 patches for 0 of them, 3 refused' "symlink, .. and a basename only outside: all refused"
 
+# --- likelytop(8)'s kfree example: the saved profile of the EXAMPLES, a tree
+# whose mm/slab.c has kfree's unlikely(!objp) at line 3380 ------------------
+mkdir -p "$tmp/linux/mm"
+{ echo "// SPDX-License-Identifier: GPL-2.0-or-later"
+  for i in $(seq 2 3374); do echo "/* $i */"; done
+  printf '%s\n' 'void kfree(const void *objp)' '{' '	struct kmem_cache *c;' \
+	'	unsigned long flags;' '' '	if (unlikely(!objp))' '		return;' '	local_irq_save(flags);' '}'
+} >"$tmp/linux/mm/slab.c"
+[ "$(sed -n 3380p "$tmp/linux/mm/slab.c")" = '	if (unlikely(!objp))' ] && ok || fail "kfree fixture: wrong line"
+run "$bin" --suggest "$tmp/linux" -f "$SRC_DIR/tests/likelytop/data/likely_prof.txt" --filter kfree
+expect_rc 0 "the man page's kfree example"
+man_lines='Subject: [PATCH] mm/slab: remove unlikely() from kfree()
+  hint:      unlikely(!objp)
+  in:        kfree(), mm/slab.c:3380
+  correct:   67321
+  incorrect: 84123 (55.5% of 151444 evaluations)
+  action:    remove the hint (misses above 50%, not above 90%)
+Signed-off-by: YOUR NAME <YOUR.EMAIL@EXAMPLE.ORG>
+ mm/slab.c | 2 +-
+-	if (unlikely(!objp))
++	if (!objp)'
+while IFS= read -r l; do
+	printf '%s\n' "$out" | grep -qxF -- "$l" && ok || fail "kfree example: no line '$l' in: $out"
+done <<<"$man_lines"
+
 # --- usage and failures ----------------------------------------------------------
 run "$bin" --suggest "$tmp/none" -f likely_prof.txt
 expect_rc 1 "a missing source tree"
