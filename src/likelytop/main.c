@@ -75,8 +75,8 @@ __attribute__((noreturn)) static void usage(void)
 	       "                        and the p key's patch against it\n");
 	printf("      --suggest SRCDIR  write patches removing (or flipping) the wrong\n"
 	       "                        hints of one snapshot, against SRCDIR\n");
-	printf("      --min-miss PCT    --suggest: hints missing more than PCT%% (default 50)\n");
-	printf("      --flip-miss PCT   --suggest: flip instead of removing above PCT%%\n"
+	printf("      --min-miss PCT    --suggest, p: hints missing more than PCT%% (default 50)\n");
+	printf("      --flip-miss PCT   --suggest, p: flip instead of removing above PCT%%\n"
 	       "                        (default 90)\n");
 	printf("      --suggest-out P   --suggest: write to file P, or a 0001-... series\n"
 	       "                        into directory P (default: standard output)\n");
@@ -379,8 +379,10 @@ static void parse_args(int argc, char **argv, struct lt_opts *o)
 	}
 	if (o->suggest && !o->min_total_set)
 		o->min_total = LT_SUGGEST_MIN_TOTAL;
-	if (!o->suggest && (o->suggest_out || o->min_miss_set || o->flip_miss_set))
-		tool_usage_error("--suggest-out, --min-miss and --flip-miss need --suggest");
+	if (!o->suggest && o->suggest_out)
+		tool_usage_error("--suggest-out needs --suggest");
+	if (!o->suggest && !o->srcdir && (o->min_miss_set || o->flip_miss_set))
+		tool_usage_error("--min-miss and --flip-miss need --suggest (or -S for the live view's p key)");
 	if (o->suggest && (o->iterations >= 0 || o->format != LT_OUT_TEXT))
 		tool_usage_error("--suggest reads one snapshot and writes patches: no --iterations or --format");
 	if (o->suggest)

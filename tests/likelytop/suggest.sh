@@ -131,6 +131,9 @@ expect_rc 1 "a missing source tree"
 expect_match "$err" "cannot open the source tree $tmp/none: no such file or directory" "missing tree message"
 run "$bin" -b -f likely_prof.txt --suggest-out "$tmp/x"
 expect_rc 2 "--suggest-out without --suggest"
+run "$bin" -b -f likely_prof.txt --min-miss 60
+expect_rc 2 "--min-miss without --suggest or -S"
+expect_match "$err" "min-miss and --flip-miss need --suggest \\(or -S" "--min-miss alone message"
 run "$bin" --suggest tree -f likely_prof.txt --min-miss 100
 expect_rc 2 "--min-miss 100"
 expect_match "$err" "invalid minimum miss rate '100'" "--min-miss range message"

@@ -69,6 +69,14 @@ wait_for a "nothing to suggest: the hint misses 0\.0%, not more than 50%" "p: a 
 keys a q
 wait_exit a
 
+# The rule's thresholds apply to p too.
+start c -f "$here/likely_prof.txt" -S "$here/tree" -d 60 --flip-miss 99.995
+wait_for c "slab_count" "list shown (--flip-miss)"
+keys c p
+wait_for c "Subject: \[PATCH\] mm/slab: remove likely\(\) from slab_count\(\)" "p under --flip-miss 99.995: removed, not flipped"
+keys c q
+wait_exit c
+
 # Without -S: what to give.
 start b -f "$here/likely_prof.txt" -d 60
 wait_for b "slab_count" "list shown (no -S)"

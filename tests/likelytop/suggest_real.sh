@@ -49,7 +49,8 @@ for f in likely_prof branch_annotated; do
 	summary=$(printf '%s\n' "$err" | tail -1)
 	echo "$f: ${summary#likelytop: }"
 	echo "$f: refusals by reason:"
-	printf '%s\n' "$err" | sed -n 's/^likelytop: refused .*: \([^:(]*\).*/\1/p' | sort | uniq -c | sed 's/^/  /'
+	printf '%s\n' "$err" | sed -n 's/^likelytop: refused .* missed): //p' |
+		sed 's/ ([^ ]*)$//; s/: [0-9]* files named .*//' | sort | uniq -c | sed 's/^/  /'
 	n=$(ls "$tmp/$f.d" | grep -c '\.patch$' || true)
 	want=$(printf '%s\n' "$summary" | sed -n 's/.*: \([0-9]*\) patch.*/\1/p')
 	[ "$n" = "$want" ] && ok || fail "$f: $n patch files, the summary says $want"
@@ -76,6 +77,15 @@ for f in likely_prof branch_annotated; do
 	done
 	echo "$f: checkpatch.pl: $cclean of $n clean, $cerr errors, $cwarn warnings in all"
 	[ "$cerr" = 0 ] && ok || fail "$f: checkpatch.pl errors"
+done
+
+# The same with every evaluated site (--min-total 1), for the figures.
+for f in likely_prof branch_annotated; do
+	run "$LT" --suggest "$K" -f "$tmp/$f" --min-total 1
+	expect_rc 0 "$f: --suggest --min-total 1"
+	echo "$f, --min-total 1: $(printf '%s\n' "$err" | tail -1 | sed 's/^likelytop: //')"
+	printf '%s\n' "$err" | sed -n 's/^likelytop: refused .* missed): //p' |
+		sed 's/ ([^ ]*)$//; s/: [0-9]* files named .*//' | sort | uniq -c | sed 's/^/  /'
 done
 
 # Build every touched .c file with its patches applied (likely_prof's
