@@ -61,9 +61,10 @@ int lt_suggest_main(struct lt_app *a)
 		tool_warn("refused %s: %s", sg.refused[i].site, sg.refused[i].why);
 	for (size_t i = 0; i < sg.npatches; i++)
 		sites += sg.patches[i].sites;
-	tool_warn("%zu wrong hint%s (at least %llu evaluations, misses above %g%%): %zu patch%s for %zu of them, %zu refused",
+	tool_warn("%zu wrong hint%s (at least %llu evaluation%s, misses above %g%%): %zu patch%s for %zu of them, %zu refused",
 		  sg.candidates, sg.candidates == 1 ? "" : "s",
-		  (unsigned long long)so.min_total, so.min_miss, sg.npatches,
+		  (unsigned long long)so.min_total, so.min_total == 1 ? "" : "s",
+		  so.min_miss, sg.npatches,
 		  sg.npatches == 1 ? "" : "es", sites, sg.nrefused);
 	ret = lt_suggest_write(&sg, a->o.suggest_out, stdout, err, sizeof(err));
 	lt_suggestions_free(&sg);

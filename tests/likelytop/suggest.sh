@@ -81,7 +81,7 @@ expect_match "$err" 'wrong hints \(at least 1000 evaluations, misses above 80%\)
 if printf '%s\n' "$out" | grep -q 'kfree'; then fail "kfree (55.5%) patched under --min-miss 80"; else ok; fi
 run "$bin" --suggest tree -f likely_prof.txt --min-total 1
 expect_rc 0 "--min-total 1"
-expect_match "$err" '15 wrong hints \(at least 1 evaluations' "--min-total 1 adds the site evaluated 10 times"
+expect_match "$err" '15 wrong hints \(at least 1 evaluation,' "--min-total 1 adds the site evaluated 10 times"
 run "$bin" --suggest tree -f likely_prof.txt --filter slab
 expect_rc 0 "--filter"
 expect_match "$err" ': 2 patches for 2 of them, 2 refused$' "--filter slab: only mm/slab.c's sites"
