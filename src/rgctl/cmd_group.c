@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rgctl.h"
+#include "rgctl_systemd.h"
 
 static int run_list(struct rgctl *ctx, int argc, char **argv);
 static int run_create(struct rgctl *ctx, int argc, char **argv);
@@ -56,6 +57,7 @@ static int run_list(struct rgctl *ctx, int argc, char **argv)
 		json_object_object_add(o, "backend", json_object_new_string(
 					       kattr_rg_backend_name(kattr_rg_backend_of(rg))));
 		json_object_object_add(o, "root", json_object_new_string(kattr_rg_root(rg)));
+		json_object_object_add(o, "systemd", rgctl_sd_json(rg));
 		for (size_t i = 0; i < n; i++) {
 			json_object *g = json_object_new_object(), *s = json_object_new_array();
 
@@ -71,6 +73,7 @@ static int run_list(struct rgctl *ctx, int argc, char **argv)
 		json_object_object_add(o, "groups", a);
 		rgctl_json_print(o);
 	} else {
+		rgctl_sd_print(rg);
 		printf("%-32s %-10s %s\n", "GROUP", "TASKS",
 		       kattr_rg_backend_of(rg) == KATTR_RG_RGCS ?
 		       "SHARES (res:min/max/divisor)" : kattr_rg_shares_file(rg));
@@ -112,6 +115,7 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 	unsigned int flags = KATTR_RG_ENABLE;
 	char buf[256], cause[3 * 4096];
 	struct kattr_rg *rg;
+	unsigned int existing;
 	int c, ret;
 
 	optind = 0;
@@ -158,12 +162,17 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 	/* --no-enable: refuse before anything is made where cpu is missing. */
 	if (shares && !(flags & KATTR_RG_ENABLE))
 		rgctl_cpu_enable(rg, group, true, &done, "nothing was created");
+	rgctl_sd_check(ctx, group, RGCTL_SD_CREATE);
+	if (shares && (flags & KATTR_RG_ENABLE))
+		rgctl_sd_check_enable(ctx, group);
+	existing = rgctl_own_existing(rg, group);
 	ret = kattr_rg_create_enable(rg, group, flags, shares, res, &done);
 	if (ret < 0 && done.failed)
 		rgctl_cpu_enable_die(rg, &done, ret,
 				     "nothing was created or enabled");
 	switch (ret) {
 	case 0:
+		rgctl_own_mark_made(rg, group, existing);
 		rgctl_cpu_report(rg, &done);
 		return EXIT_OK;
 	case -EEXIST:
@@ -201,6 +210,7 @@ static int run_delete(struct rgctl *ctx, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned int flags = 0;
+	unsigned long long ino;
 	const char *group;
 	int c, ret;
 
@@ -223,9 +233,12 @@ static int run_delete(struct rgctl *ctx, int argc, char **argv)
 	if (kattr_rg_name_is_root(group))
 		tool_die(EXIT_FAIL, "cannot delete the root group");
 	rgctl_check_group(group, false);
+	rgctl_sd_check(ctx, group, RGCTL_SD_DELETE);
+	ino = rgctl_own_ino(rgctl_rg(ctx), group);
 	ret = kattr_rg_delete(rgctl_rg(ctx), group, flags);
 	switch (ret) {
 	case 0:
+		rgctl_own_drop(rgctl_rg(ctx), ino);
 		return EXIT_OK;
 	case -ENOTEMPTY:
 		tool_die(EXIT_FAIL, "cannot delete '%s': it has child groups (use --recursive)",

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "rgctl.h"
+#include "rgctl_systemd.h"
 
 static int run_attach(struct rgctl *ctx, int argc, char **argv);
 static int run_members(struct rgctl *ctx, int argc, char **argv);
@@ -113,6 +114,7 @@ static int run_attach(struct rgctl *ctx, int argc, char **argv)
 			 bad > 1 ? "s" : "");
 	}
 	rg = rgctl_rg(ctx);
+	rgctl_sd_check(ctx, group, RGCTL_SD_ATTACH);
 	ret = kattr_rg_attach(rg, group, pids, (size_t)n, flags, res);
 	if (ret < 0) {
 		free(pids);
@@ -197,6 +199,7 @@ static int run_exec(struct rgctl *ctx, int argc, char **argv)
 	if (optind >= argc)
 		rgctl_cmd_usage(&rgctl_cmd_exec, "give a COMMAND after the GROUP");
 	rgctl_check_group(group, true);
+	rgctl_sd_check(ctx, group, RGCTL_SD_ATTACH);
 	/* rgctl moves itself, then becomes COMMAND: it runs in the group
 	 * from its first instruction, with no window outside it. */
 	ret = kattr_rg_attach(rgctl_rg(ctx), group, &self, 1, 0, &res);

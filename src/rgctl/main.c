@@ -28,6 +28,7 @@ __attribute__((noreturn)) static void usage(void)
 	printf("  -r, --root DIR      the hierarchy: res_groups, or a cgroup mount\n");
 	printf("  -j, --json          machine-readable output\n");
 	printf("      --sysroot DIR   take /proc, /sys and mounts from DIR\n");
+	printf("      --force         write outside systemd's delegated subtrees (see SYSTEMD in rgctl(8))\n");
 	printf("  -h, --help          show this help and exit\n");
 	printf("  -V, --version       show the version and exit\n");
 	printf("\n'%s COMMAND --help' shows a command's options.  See rgctl(8).\n",
@@ -52,6 +53,7 @@ int main(int argc, char **argv)
 		{ "help",    no_argument,       NULL, 'h' },
 		{ "version", no_argument,       NULL, 'V' },
 		{ "sysroot", required_argument, NULL, TOOL_OPT_SYSROOT },
+		{ "force",   no_argument,       NULL, OPT_FORCE },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct rgctl ctx = { .backend = KATTR_RG_AUTO };
@@ -81,6 +83,9 @@ int main(int argc, char **argv)
 			tool_version();
 		case TOOL_OPT_SYSROOT:
 			tool_set_sysroot(optarg);
+			break;
+		case OPT_FORCE:
+			ctx.force = true;
 			break;
 		default:
 			tool_try_help();
