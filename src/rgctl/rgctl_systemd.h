@@ -62,6 +62,9 @@ void rgctl_sd_check_enable(struct rgctl *ctx, const char *group);
 json_object *rgctl_sd_json(struct kattr_rg *rg);
 /* One line for list's text output, only where systemd manages rg. */
 void rgctl_sd_print(struct kattr_rg *rg);
+/* Tell the service manager state ("READY=1"...) when rgctl runs under
+ * one ($NOTIFY_SOCKET) and was built WITH_SYSTEMD; else nothing. */
+void rgctl_sd_notify(const char *state);
 
 /* ---- ownership (owner.c) ------------------------------------------------ */
 

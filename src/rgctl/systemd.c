@@ -12,6 +12,8 @@
  * setting shares or moving tasks outside a delegated subtree is refused
  * naming the unit that owns the group, unless --force.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -24,6 +26,10 @@
 
 #include "rgctl.h"
 #include "rgctl_systemd.h"
+
+#if WITH_SYSTEMD
+#include <systemd/sd-daemon.h>
+#endif
 
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC 0x63677270
@@ -298,4 +304,16 @@ void rgctl_sd_print(struct kattr_rg *rg)
 		printf("systemd manages %s; %s belongs to %s, not delegated: rgctl only reads here "
 		       "(systemctl start rgctl.service for %s)\n", sd.mnt,
 		       full(own.path), rgctl_q(own.unit), RGCTL_SD_SUBTREE);
+}
+
+void rgctl_sd_notify(const char *state)
+{
+#if WITH_SYSTEMD
+	int ret = sd_notify(0, state);
+
+	if (ret < 0)
+		tool_warn("cannot tell systemd '%s' (sd_notify): %s", state, strerror(-ret));
+#else
+	(void)state;
+#endif
 }
