@@ -200,7 +200,14 @@ static int run_exec(struct rgctl *ctx, int argc, char **argv)
 		rgctl_cmd_usage(&rgctl_cmd_exec, "give a COMMAND after the GROUP");
 	rgctl_check_group(group, true);
 	rgctl_sd_check(ctx, group, RGCTL_SD_ATTACH);
-	/* rgctl moves itself, then becomes COMMAND: it runs in the group
+	/* cgroup v2: COMMAND starts in the group, rgctl waits for it. */
+	ret = rgctl_exec_clone3(rgctl_rg(ctx), group, argv + optind);
+	if (ret >= 0)
+		return ret;
+	if (ret != -ENOSYS)
+		tool_die(EXIT_FAIL, "cannot run in '%s': %s", rgctl_q(group),
+			 attach_cause(rgctl_rg(ctx), ret));
+	/* Else rgctl moves itself, then becomes COMMAND: it runs in the group
 	 * from its first instruction, with no window outside it. */
 	ret = kattr_rg_attach(rgctl_rg(ctx), group, &self, 1, 0, &res);
 	if (ret < 0)

@@ -84,4 +84,13 @@ unsigned int rgctl_own_existing(struct kattr_rg *rg, const char *group);
 void rgctl_own_mark_made(struct kattr_rg *rg, const char *group,
 			 unsigned int existing);
 
+/* ---- exec (spawn.c) -------------------------------------------------------- */
+
+/*
+ * cgroup v2: run argv in group with clone3(CLONE_INTO_CGROUP) and wait
+ * for it; returns its exit status, -ENOSYS where the kernel (or the
+ * backend) cannot (the caller then moves itself and execs), else -errno.
+ */
+int rgctl_exec_clone3(struct kattr_rg *rg, const char *group, char **argv);
+
 #endif
