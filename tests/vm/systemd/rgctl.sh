@@ -82,7 +82,12 @@ expect_match "$out" "delete $G/old" "prune deletes rgctl's old"
 expect_match "$err" "keeps .* rgctl did not create" "the kept groups are named"
 expect_eq "$(cat "$D/$G/db/cpu.weight")" 200 "db's weight applied"
 
-# prune over the whole tree: nothing of systemd's goes
+# prune over the whole tree: nothing of systemd's goes.  (Without tasks
+# in rgctl's groups: one would have to move up into rgctl.service, whose
+# cpu is enabled for its children, which cgroup v2 refuses.)
+kill "${SPAWNED[@]}" 2>/dev/null; wait "${SPAWNED[@]}" 2>/dev/null; SPAWNED=()
+rmdir "$D/$G/foreign"
+for ((i = 0; i < 50; i++)); do [ -d "$CG/system.slice/kattr-$G.scope" ] || break; sleep 0.2; done
 before=$(find "$CG" -maxdepth 3 -type d -not -path "$D/*" | sort)
 units=$(systemctl list-units --no-legend --plain --state=active | awk '{ print $1 }' | sort)
 printf 'groups = ( );\n' >none.conf
@@ -96,5 +101,4 @@ done
 expect_match "$err" "--prune keeps [0-9]+ groups rgctl did not create" "the kept groups are counted"
 [ -d "$D/$G" ] && fail "rgctl's groups were not pruned" || ok
 expect_eq "$(systemctl list-units --no-legend --plain --state=active | awk '{ print $1 }' | sort)" "$units" "no unit stopped"
-kill -0 "${PIDS[0]}" && ok || fail "the pruned group's task died"
 finish
