@@ -33,6 +33,13 @@ run cmake --install "$BUILD_DIR" --prefix "$dest"
 expect_rc 0 "second install"
 [ "$(cat "$dest/etc/rgctl/rgctl.conf")" = "# mine" ] && ok || fail "the install overwrote an existing rgctl.conf"
 
+# with DESTDIR (as packagers and scripts/vm.sh --systemd install)
+prefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:[A-Z]*=//p' "$BUILD_DIR/CMakeCache.txt")
+[ "$prefix" = /usr ] && etc=/etc || etc=$prefix/etc
+run env DESTDIR="$dest/dd" cmake --install "$BUILD_DIR"
+expect_rc 0 "cmake --install with DESTDIR"
+[ -f "$dest/dd$etc/rgctl/rgctl.conf" ] && ok || fail "with DESTDIR, rgctl.conf is not at $etc/rgctl/rgctl.conf below it: $(cd "$dest/dd" && find . -name rgctl.conf)"
+
 if [ "${WITH_LIBCONFIG:-ON}" = ON ]; then
 	# parse errors are "FILE:LINE: ..." whatever the hierarchy here
 	run "$RGCTL" apply --dry-run "$dest/share/doc/kattr-suite/examples/rgctl.conf"
