@@ -80,6 +80,10 @@ static const char *attach_cause(struct kattr_rg *rg, int err)
 		return "the kernel refused it (invalid argument; kernel threads cannot move)";
 	case EBUSY:
 		return "the group has child groups with controllers enabled (cgroup v2 'no internal processes' rule)";
+	case EOPNOTSUPP:
+		if (kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2)
+			return "the group is not a valid domain (cgroup v2: a group above it has processes of its own and controllers enabled for its children, or it is threaded)";
+		return rgctl_strerror(err);
 	default:
 		return rgctl_strerror(err);
 	}
