@@ -2,7 +2,13 @@
 # vm.sh: boot the patched 6.1 kernel (kernel/) under QEMU and run the
 # in-guest suite (tests/vm/) against the real interfaces.
 #
-#   scripts/vm.sh [--build-only] [--out DIR] [--timeout SECONDS]
+#   scripts/vm.sh [--build-only] [--systemd] [--out DIR] [--timeout SECONDS]
+#
+# --systemd boots the systemd guest instead: systemd 252 (the host's) as
+# PID 1 on a tmpfs overlay of the host's root, with what `cmake --install`
+# of the build ships (rgctl and its units, installed into the out
+# directory's install/ first and copied into the overlay), and runs
+# tests/vm/systemd/ there (results in out/vm-systemd by default).
 #
 # The kernel is built once from Debian's linux-source-6.1 with
 # kernel/config.fragment and kernel/patches/*.patch and cached outside the
@@ -23,18 +29,22 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build_only=no
-outdir=$top/out/vm
+systemd=no
+outdir=
+
 timeout_s=${KATTR_VM_TIMEOUT:-}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build-only) build_only=yes ;;
+	--systemd) systemd=yes ;;
 	--out) outdir=${2:?--out needs a directory}; shift ;;
 	--timeout) timeout_s=${2:?--timeout needs seconds}; shift ;;
 	-h | --help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-	*) echo "usage: scripts/vm.sh [--build-only] [--out DIR] [--timeout SECONDS]" >&2; exit 2 ;;
+	*) echo "usage: scripts/vm.sh [--build-only] [--systemd] [--out DIR] [--timeout SECONDS]" >&2; exit 2 ;;
 	esac
 	shift
 done
+[ -n "$outdir" ] || { [ $systemd = yes ] && outdir=$top/out/vm-systemd || outdir=$top/out/vm; }
 case $timeout_s in '' | *[!0-9]*) [ -z "$timeout_s" ] || { echo "vm: --timeout: not a number of seconds: $timeout_s" >&2; exit 2; } ;; esac
 
 skip() { echo "vm: skipped: $*"; exit 77; }
@@ -152,6 +162,14 @@ case "$top$bdir" in *[!A-Za-z0-9/._-]*) die "the paths $top and $bdir must be pl
 mkdir -p "$outdir" || die "cannot create $outdir"
 outdir=$(cd "$outdir" && pwd)
 rm -rf "${outdir:?}"/*
+guest_init=$top/tests/vm/init.sh
+if [ $systemd = yes ]; then
+	[ -x /lib/systemd/systemd ] || skip "no /lib/systemd/systemd on the host (package systemd) for the systemd guest"
+	# what an administrator gets from `cmake --install`, for the overlay
+	DESTDIR=$outdir/install cmake --install "$bdir" >"$outdir/install.log" 2>&1 ||
+		die "cmake --install of $bdir failed (see $outdir/install.log)"
+	guest_init=$top/tests/vm/systemd/init.sh
+fi
 
 # boot ACCEL INIT LOGFILE SECONDS [KEY=VALUE...]: one guest, bounded
 boot() {
@@ -195,7 +213,11 @@ if [ -z "$accel" ]; then
 	fi
 fi
 case $accel in kvm | tcg) ;; *) die "KATTR_VM_ACCEL must be kvm or tcg, not $accel" ;; esac
-[ -n "$timeout_s" ] || { [ $accel = kvm ] && timeout_s=600 || timeout_s=1500; }
+if [ $systemd = yes ]; then
+	[ -n "$timeout_s" ] || { [ $accel = kvm ] && timeout_s=300 || timeout_s=900; }
+else
+	[ -n "$timeout_s" ] || { [ $accel = kvm ] && timeout_s=600 || timeout_s=1500; }
+fi
 
 # --- the suite ---------------------------------------------------------------
 say "booting with $accel (bounded at $timeout_s s); console: $outdir/console.log"
@@ -208,7 +230,7 @@ for v in KATTR_VM_TESTS KATTR_VM_TEST_BOUND KATTR_VM_ENABLE_CPU; do
 	case ${!v} in *[!A-Za-z0-9,._-]*) die "$v: only letters, digits and , . _ -" ;; esac
 	extra+=("$v=${!v}")
 done
-boot $accel "$top/tests/vm/init.sh" "$outdir/console.log" "$timeout_s" \
+boot $accel "$guest_init" "$outdir/console.log" "$timeout_s" \
 	"KATTR_TOP=$top" "KATTR_BUILD=$bdir" "KATTR_ACCEL=$accel" "${extra[@]}" &
 qpid=$!
 # show the guest's progress lines as they come (tail ends with qemu)

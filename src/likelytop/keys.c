@@ -168,6 +168,20 @@ static unsigned int k_detail(struct lt_ui *ui, int key)
 	return LT_REDO_PIN | LT_REDO_DRAW;
 }
 
+/* p: the patch likelytop suggests for the selected site (suggest.c). */
+static unsigned int k_suggest(struct lt_ui *ui, int key)
+{
+	(void)key;
+	if (ui->screen == LT_SCREEN_SUGGEST) {
+		ui->screen = LT_SCREEN_LIST;
+		return LT_REDO_DRAW;
+	}
+	if (!ui->nrows)
+		return LT_REDO_NONE;
+	ui->screen = LT_SCREEN_SUGGEST;
+	return LT_REDO_PIN | LT_REDO_DRAW;
+}
+
 static unsigned int k_back(struct lt_ui *ui, int key)
 {
 	(void)key;
@@ -233,7 +247,7 @@ static const struct lt_binding bindings[] = {
 	{ 'g', k_move }, { 'G', k_move }, { LT_KEY_RESIZE, k_resize },
 	{ 'd', k_delay }, { 's', k_delay }, { LT_KEY_LEFT, k_hscroll },
 	{ LT_KEY_RIGHT, k_hscroll }, { LT_KEY_F1, k_help }, { LT_KEY_F3, k_filter },
-	{ LT_KEY_F6, k_sort_right }, { LT_KEY_F10, k_quit },
+	{ LT_KEY_F6, k_sort_right }, { LT_KEY_F10, k_quit }, { 'p', k_suggest },
 };
 
 const char *const lt_help_lines[] = {
@@ -249,6 +263,7 @@ const char *const lt_help_lines[] = {
 	"z          zero: show counts since now (the kernel cannot reset)",
 	"space      refresh now",
 	"Enter      details of the selected site (Enter or Esc to go back)",
+	"p          the patch suggested for the selected site (-S SRCDIR)",
 	"Up Down PgUp PgDn Home End (j k g G)   move the selection",
 	"h ? F1     this help (any key leaves it)",
 	NULL,

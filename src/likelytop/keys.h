@@ -53,7 +53,10 @@ enum lt_redo {
 /* Columns the Left and Right keys scroll the names by. */
 #define LT_HSCROLL_STEP 8
 
-enum lt_screen { LT_SCREEN_LIST = 0, LT_SCREEN_HELP, LT_SCREEN_DETAIL };
+enum lt_screen {
+	LT_SCREEN_LIST = 0, LT_SCREEN_HELP, LT_SCREEN_DETAIL,
+	LT_SCREEN_SUGGEST,	/* p: the suggested patch of the selected site */
+};
 
 struct lt_ui {
 	enum kattr_prof_sort sort;

@@ -11,6 +11,7 @@
 #include "model.h"
 #include "output.h"
 #include "source.h"
+#include "suggest.h"
 
 struct lt_opts {
 	bool batch;
@@ -29,6 +30,11 @@ struct lt_opts {
 	enum lt_column_id cols[LT_COL_MAX];	/* -o, --output-all */
 	size_t ncols;		/* 0: the default columns */
 	bool raw, noheadings;
+	bool min_total_set;
+	const char *suggest;	/* --suggest SRCDIR */
+	const char *suggest_out;
+	double min_miss, flip_miss;
+	bool min_miss_set, flip_miss_set;
 };
 
 struct lt_app {
@@ -50,6 +56,12 @@ int lt_collect(struct lt_app *app);
 void lt_arm_timer(struct lt_app *app);
 /* Describe -errno e for a message ("no such file or directory"). */
 const char *lt_strerror(int e);
+
+/* --suggest on the current snapshot: write the patches, report the
+ * refusals (suggest_cli.c); exits 1 on failure. */
+int lt_suggest_main(struct lt_app *app);
+/* The live view's p key: the patch for e, or why none (malloc'ed). */
+char *lt_suggest_text(struct lt_app *app, const struct kattr_prof_entry *e);
 
 /* The ncurses live view; returns the exit status. */
 int lt_view_run(struct lt_app *app);

@@ -39,6 +39,10 @@ enum {
 	OPT_OUTPUT_ALL,
 	OPT_NOHEADINGS,
 	OPT_RAW,
+	OPT_SUGGEST,
+	OPT_SUGGEST_OUT,
+	OPT_MIN_MISS,
+	OPT_FLIP_MISS,
 };
 
 static struct lt_app app;
@@ -48,7 +52,9 @@ __attribute__((noreturn)) static void usage(void)
 	printf("Usage: %s [options]\n", tool_name());
 	printf("       %s -b [-n ITER] [-d SEC] [-f FILE] [--format text|csv|json] [--sort KEY]\n"
 	       "                 [--min-total N] [--wrong-only]\n", tool_name());
-	printf("       %s [options] --exec -- COMMAND [ARG...]\n\n", tool_name());
+	printf("       %s [options] --exec -- COMMAND [ARG...]\n", tool_name());
+	printf("       %s --suggest SRCDIR [-f FILE] [--min-total N] [--min-miss PCT]\n"
+	       "                 [--flip-miss PCT] [--suggest-out FILE|DIR]\n\n", tool_name());
 	printf("Show branch-hint (likely/unlikely) profiles sorted by misprediction.\n\n");
 	printf("Sources (default: the first found of /proc/likely_prof, tracefs\n"
 	       "trace_stat/branch_annotated, the newest live user-space profile):\n");
@@ -74,7 +80,15 @@ __attribute__((noreturn)) static void usage(void)
 	printf("      --filter TEXT     only sites whose function or file contains TEXT\n");
 	printf("      --min-total N     only sites evaluated at least N times\n");
 	printf("      --wrong-only      only sites whose hint is wrong more often than right\n");
-	printf("  -S, --source-dir DIR  live view details: show source lines from DIR\n");
+	printf("  -S, --source-dir DIR  live view details: show source lines from DIR,\n"
+	       "                        and the p key's patch against it\n");
+	printf("      --suggest SRCDIR  write patches removing (or flipping) the wrong\n"
+	       "                        hints of one snapshot, against SRCDIR\n");
+	printf("      --min-miss PCT    --suggest, p: hints missing more than PCT%% (default 50)\n");
+	printf("      --flip-miss PCT   --suggest, p: flip instead of removing above PCT%%\n"
+	       "                        (default 90)\n");
+	printf("      --suggest-out P   --suggest: write to file P, or a 0001-... series\n"
+	       "                        into directory P (default: standard output)\n");
 	printf("      --sysroot DIR     take /proc, /sys and mounts from DIR\n");
 	printf("  -h, --help            show this help and exit\n");
 	printf("  -V, --version         show the version and exit\n");
@@ -82,7 +96,7 @@ __attribute__((noreturn)) static void usage(void)
 	lt_out_columns_help(stdout);
 	printf("Default: MARK,HINT,CORRECT,INCORRECT,MISS,RATE,FUNCTION,LOCATION.\n");
 	printf("\nLive view keys: q quit, < > sort column, R reverse, / filter, f freeze,\n"
-	       "z zero, space refresh, Enter details, h or ? help.\n");
+	       "z zero, space refresh, Enter details, p suggested patch, h or ? help.\n");
 	printf("\nSee likelytop(8).\n");
 	exit(EXIT_OK);
 }
@@ -236,6 +250,18 @@ static long parse_long(const char *s, const char *what, long min, long max)
 	return v;
 }
 
+static double parse_pct(const char *s, const char *what)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 0 && v < 100))
+		tool_usage_error("invalid %s '%s': give a percentage from 0 to below 100", what, s);
+	return v;
+}
+
 static uint64_t parse_u64_opt(const char *s, const char *what)
 {
 	char *end;
@@ -266,6 +292,10 @@ static void parse_args(int argc, char **argv, struct lt_opts *o)
 		{ "wrong-only", no_argument,       NULL, OPT_WRONG_ONLY },
 		{ "exec",       no_argument,       NULL, OPT_EXEC },
 		{ "source-dir", required_argument, NULL, 'S' },
+		{ "suggest",    required_argument, NULL, OPT_SUGGEST },
+		{ "suggest-out", required_argument, NULL, OPT_SUGGEST_OUT },
+		{ "min-miss",   required_argument, NULL, OPT_MIN_MISS },
+		{ "flip-miss",  required_argument, NULL, OPT_FLIP_MISS },
 		{ "help",       no_argument,       NULL, 'h' },
 		{ "version",    no_argument,       NULL, 'V' },
 		{ "sysroot",    required_argument, NULL, TOOL_OPT_SYSROOT },
@@ -285,6 +315,8 @@ static void parse_args(int argc, char **argv, struct lt_opts *o)
 	o->iterations = -1;
 	o->delay = 2;
 	o->sort = KATTR_PROF_SORT_INCORRECT;
+	o->min_miss = LT_SUGGEST_MIN_MISS;
+	o->flip_miss = LT_SUGGEST_FLIP_MISS;
 	/* '+': stop at COMMAND, so its own options stay its own. */
 	/* ':': a missing argument is told apart; opterr = 0: our messages. */
 	opterr = 0;
@@ -323,6 +355,7 @@ static void parse_args(int argc, char **argv, struct lt_opts *o)
 			break;
 		case OPT_MIN_TOTAL:
 			o->min_total = parse_u64_opt(optarg, "minimum total");
+			o->min_total_set = true;
 			break;
 		case OPT_WRONG_ONLY:
 			o->wrong_only = true;
@@ -354,6 +387,20 @@ static void parse_args(int argc, char **argv, struct lt_opts *o)
 		case OPT_RAW:
 			o->raw = true;
 			break;
+		case OPT_SUGGEST:
+			o->suggest = optarg;
+			break;
+		case OPT_SUGGEST_OUT:
+			o->suggest_out = optarg;
+			break;
+		case OPT_MIN_MISS:
+			o->min_miss = parse_pct(optarg, "minimum miss rate");
+			o->min_miss_set = true;
+			break;
+		case OPT_FLIP_MISS:
+			o->flip_miss = parse_pct(optarg, "flip miss rate");
+			o->flip_miss_set = true;
+			break;
 		case 'h':
 			usage();
 		case 'V':
@@ -373,6 +420,19 @@ static void parse_args(int argc, char **argv, struct lt_opts *o)
 		tool_usage_error("unexpected argument '%s' (to run a command, use --exec -- COMMAND)",
 				 argv[optind]);
 	}
+	if (o->suggest && !o->min_total_set)
+		o->min_total = LT_SUGGEST_MIN_TOTAL;
+	if (!o->suggest && o->suggest_out)
+		tool_usage_error("--suggest-out needs --suggest");
+	if (!o->suggest && !o->srcdir && (o->min_miss_set || o->flip_miss_set))
+		tool_usage_error("--min-miss and --flip-miss need --suggest (or -S for the live view's p key)");
+	if (o->suggest && (o->iterations >= 0 || o->format != LT_OUT_TEXT))
+		tool_usage_error("--suggest reads one snapshot and writes patches: no --iterations or --format");
+	if (o->suggest)
+		o->batch = true;
+	if (o->min_miss > o->flip_miss)
+		tool_usage_error("--min-miss %g is above --flip-miss %g", o->min_miss,
+				 o->flip_miss);
 	if (!!o->file + !!o->pid + exec > 1)
 		tool_usage_error("give only one of --file, --pid and --exec");
 	if (!o->batch && (o->iterations >= 0 || o->format != LT_OUT_TEXT))
@@ -450,6 +510,8 @@ static int batch_print(struct lt_app *a, unsigned long iter)
 		tool_warn("%s: skipped %zu malformed rows", a->src.name, a->bad_rows);
 	if (a->model.format_changed)
 		tool_warn("%s", a->status);
+	if (a->o.suggest)
+		return lt_suggest_main(a);
 	ret = lt_model_select(&a->model, &f, a->o.sort, a->o.reverse, 0);
 	if (ret == 0)
 		ret = lt_out_write(stdout, a->o.format, &meta, a->model.rows,

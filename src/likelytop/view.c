@@ -537,6 +537,33 @@ static void draw_detail(struct view *v)
 		put(y, 2, "(give -S SRCDIR to see the source line)");
 }
 
+/* p: the suggested patch of the pinned site, or why there is none. */
+static void draw_suggest(struct view *v)
+{
+	const struct kattr_prof_entry *e = pinned(v);
+	char *text, *p, *nl;
+	int y = 3;
+
+	if (!e) {
+		put(y, 0, "%s (%s:%u) is no longer in the profile",
+		    v->pin_function ? v->pin_function : "?",
+		    v->pin_file ? v->pin_file : "?", v->pin_line);
+		return;
+	}
+	put(y++, 0, "suggested patch for %s()  %s:%u  (p or Esc: back)",
+	    e->function, e->file, e->line);
+	text = lt_suggest_text(v->app, e);
+	if (!text) {
+		put(y, 2, "out of memory");
+		return;
+	}
+	for (p = text; *p && y < LINES - 1; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		put(y++, 0, "%.*s", (int)(nl ? nl - p : (long)strlen(p)), p);
+	}
+	free(text);
+}
+
 static void draw(struct view *v)
 {
 	erase();
@@ -547,6 +574,9 @@ static void draw(struct view *v)
 		break;
 	case LT_SCREEN_DETAIL:
 		draw_detail(v);
+		break;
+	case LT_SCREEN_SUGGEST:
+		draw_suggest(v);
 		break;
 	default:
 		draw_list(v);
@@ -559,7 +589,7 @@ static void draw(struct view *v)
 	else if (v->ui.note)
 		put(LINES - 1, 0, "%s", v->ui.note);
 	else
-		put(LINES - 1, 0, "q quit  h help  < > sort  R reverse  / filter  d delay  f freeze  z zero  Enter details");
+		put(LINES - 1, 0, "q quit  h help  < > sort  R reverse  / filter  d delay  f freeze  z zero  Enter details  p patch");
 	clrtoeol();
 	refresh();
 }

@@ -38,6 +38,7 @@
 #include "kattr/rgconf.h"
 #include "rgctl.h"
 #include "rgctl_rgd.h"
+#include "rgctl_systemd.h"
 
 static int run_apply(struct rgctl *ctx, int argc, char **argv);
 static int run_dump(struct rgctl *ctx, int argc, char **argv);
@@ -100,6 +101,7 @@ struct step {
 	pid_t *tids;		/* DELETE: its threads, to put back */
 	size_t ntids;
 	unsigned int line;	/* in the file (0 for DELETE) */
+	unsigned long long ino;	/* DELETE: its inode (rgctl's state file) */
 	char *enable;		/* cgroup v2: where cpu is to be enabled (text) */
 	struct kattr_rg_cpu_path done;	/* ... and where it was */
 };
@@ -446,23 +448,56 @@ static void plan_groups(struct kattr_rg *rg, const struct kattr_rgconf *c,
 	free(order);
 }
 
-/* Deletes of groups the file does not name, children first. */
+/* Whether a group below v[i] (later in the listing) is kept. */
+static bool keeps_child(const struct kattr_rg_info *v, size_t n, size_t i,
+			const bool *keep)
+{
+	size_t len = strlen(v[i].name);
+
+	for (size_t j = i + 1; j < n; j++)
+		if (keep[j] && strncmp(v[j].name, v[i].name, len) == 0 &&
+		    v[j].name[len] == '/')
+			return true;
+	return false;
+}
+
+/*
+ * Deletes of groups the file does not name, children first: only groups
+ * rgctl created (owner.c), never one it did not, nor a parent of one.
+ * The groups kept are named on stderr.
+ */
 static void plan_prune(struct kattr_rg *rg, const struct kattr_rgconf *c,
 		       struct plan *p)
 {
 	struct kattr_rg_info *v = NULL;
-	size_t n = 0;
+	size_t n = 0, kept = 0;
+	char names[512] = "";
+	bool *keep;
 	int ret;
 
 	ret = kattr_rg_list(rg, "/", &v, &n);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot list the groups: %s", rgctl_strerror(ret));
+	keep = calloc(n + 1, sizeof(*keep));
+	if (!keep)
+		tool_die(EXIT_FAIL, "out of memory");
 	/* The listing has parents before children: walk it backwards. */
 	for (size_t i = n; i-- > 0;) {
 		if (v[i].depth == 0 || kattr_rgconf_find_group(c, v[i].name))
 			continue;
+		if (!rgctl_own_is_ours(rg, v[i].name) || keeps_child(v, n, i, keep)) {
+			keep[i] = true;
+			if (kept++ < 8)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names),
+					 "%s%s", kept > 1 ? ", " : "", rgctl_q(v[i].name));
+			continue;
+		}
 		plan_add(p, STEP_DELETE, v[i].name);
 	}
+	if (kept)
+		tool_warn("--prune keeps %zu group%s rgctl did not create (or above one): %s%s",
+			  kept, kept == 1 ? "" : "s", names, kept > 8 ? ", ..." : "");
+	free(keep);
 	kattr_rg_list_free(v, n);
 }
 
@@ -644,6 +679,10 @@ static void restore_group(struct kattr_rg *rg, const struct step *s,
 		     rgctl_strerror(ret));
 		return;
 	}
+	ret = rgctl_own_mark(rg, s->group);
+	if (ret < 0)
+		note(ns, "group '%s' could not be marked as rgctl's again: %s",
+		     rgctl_q(s->group), rgctl_strerror(ret));
 	err = calloc(s->nattrs + 1, sizeof(*err));
 	if (!err)
 		tool_die(EXIT_FAIL, "out of memory");
@@ -703,6 +742,7 @@ static int do_step(struct kattr_rg *rg, struct step *s, const char **why)
 			*why = "cannot list its threads";
 			return ret;
 		}
+		s->ino = rgctl_own_ino(rg, s->group);
 		return kattr_rg_delete(rg, s->group, 0);
 	}
 	return -EINVAL;
@@ -840,7 +880,8 @@ static void verify(struct kattr_rg *rg, const struct kattr_rgconf *c, bool prune
 		if (ret < 0)
 			note(ns, "cannot list the groups: %s", rgctl_strerror(ret));
 		for (size_t i = 0; ret == 0 && i < n; i++)
-			if (v[i].depth && !kattr_rgconf_find_group(c, v[i].name))
+			if (v[i].depth && !kattr_rgconf_find_group(c, v[i].name) &&
+			    rgctl_own_is_ours(rg, v[i].name))
 				note(ns, "group '%s' exists but the file does not name it",
 				     rgctl_q(v[i].name));
 		if (ret == 0)
@@ -1016,6 +1057,14 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 	plan_groups(rg, c, no_enable, &p);
 	if (prune)
 		plan_prune(rg, c, &p);
+	/* systemd: every step inside a delegated subtree (or --force). */
+	for (i = 0; i < p.n; i++) {
+		rgctl_sd_check(ctx, p.v[i].group, p.v[i].kind == STEP_CREATE ?
+			       RGCTL_SD_CREATE : p.v[i].kind == STEP_SET ?
+			       RGCTL_SD_SHARES : RGCTL_SD_DELETE);
+		if (p.v[i].enable && *p.v[i].enable)
+			rgctl_sd_check_enable(ctx, p.v[i].group);
+	}
 	if (dry_run) {
 		for (i = 0; i < p.n; i++) {
 			step_text(rg, &p.v[i], text, sizeof(text));
@@ -1047,6 +1096,11 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 			if (ret < 0 && (p.v[i].kind == STEP_DELETE || i + 1 == fail_at))
 				done = i + 1;
 		}
+		if (ret == 0 && p.v[i].kind == STEP_CREATE &&
+		    (ret = rgctl_own_mark(rg, p.v[i].group)) < 0) {
+			why = "cannot mark it as made by rgctl";
+			done = i + 1;
+		}
 		if (ret == 0)
 			continue;
 		if (p.v[i].done.failed) {
@@ -1076,6 +1130,9 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 		kattr_rgconf_free(c);
 		return EXIT_FAIL;
 	}
+	for (i = 0; i < p.n; i++)
+		if (p.v[i].kind == STEP_DELETE)
+			rgctl_own_drop(rg, p.v[i].ino);
 	verify(rg, c, prune, &ns);
 	report(rg, &p, argv[optind]);
 	for (i = 0; i < p.n; i++)
@@ -1090,6 +1147,29 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 	opt = ns.n ? EXIT_FAIL : EXIT_OK;
 	notes_free(&ns);
 	return opt;
+}
+
+/*
+ * Print the formatted file, each group rgctl made followed by a comment
+ * "# made by rgctl" (the groups apply --prune may delete).  The groups
+ * are one per line, "  { name = ...", in c's order.
+ */
+static void dump_print(struct kattr_rg *rg, const struct kattr_rgconf *c,
+		       const char *text)
+{
+	size_t k = 0;
+
+	for (const char *l = text; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+		bool mark = false;
+
+		if (k < c->ngroups && strncmp(l, "  { name = ", 11) == 0)
+			mark = rgctl_own_is_ours(rg, c->groups[k++].name);
+		printf("%.*s%s%s", (int)len, l, mark ? "  # made by rgctl" : "",
+		       nl ? "\n" : "");
+		l += len + (nl ? 1 : 0);
+	}
 }
 
 static int run_dump(struct rgctl *ctx, int argc, char **argv)
@@ -1127,7 +1207,7 @@ static int run_dump(struct rgctl *ctx, int argc, char **argv)
 	text = kattr_rgconf_format(&c);
 	if (!text)
 		tool_die(EXIT_FAIL, "out of memory");
-	fputs(text, stdout);
+	dump_print(rg, &c, text);
 	free(text);
 	for (size_t i = 0; i < c.ngroups; i++)
 		free(c.groups[i].shares);

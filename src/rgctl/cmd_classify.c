@@ -39,6 +39,7 @@
 #include "kattr/procev.h"
 #include "kattr/rgconf.h"
 #include "rgctl.h"
+#include "rgctl_systemd.h"
 #include "rgctl_rgd.h"
 
 static int run_classify(struct rgctl *ctx, int argc, char **argv);
@@ -713,6 +714,7 @@ static void reload(struct cls *c)
 	char err[1024];
 	int ret;
 
+	rgctl_sd_notify("RELOADING=1");
 	ret = kattr_rgconf_parse_file(c->file, &n, err, sizeof(err));
 	if (ret == 0)
 		ret = kattr_rgconf_resolve(n, err, sizeof(err));
@@ -728,6 +730,7 @@ static void reload(struct cls *c)
 	if (ret < 0) {
 		tool_warn("cannot reload the rules: %s; keeping the old rules", err);
 		kattr_rgconf_free(n);
+		rgctl_sd_notify("READY=1\nSTATUS=reload failed: kept the old rules");
 		return;
 	}
 	close_fds(c);
@@ -736,6 +739,7 @@ static void reload(struct cls *c)
 	tool_warn("reloaded %zu rule%s from %s", n->nrules, n->nrules == 1 ? "" : "s",
 		  c->file);
 	scan(c, "reload", true);
+	rgctl_sd_notify("READY=1\nSTATUS=rules reloaded");
 }
 
 static int loop(struct cls *c)
@@ -780,6 +784,7 @@ static int loop(struct cls *c)
 					}
 					vlog(c, "%s: unsubscribing and exiting",
 					     strsignal((int)si.ssi_signo));
+					rgctl_sd_notify("STOPPING=1");
 					goto out;
 				}
 				continue;
@@ -937,6 +942,8 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 	c->rcvbuf_max = RCVBUF_MAX;
 	if (check_groups(c, c->conf, err, sizeof(err)) < 0)
 		tool_die(EXIT_FAIL, "%s", err);
+	for (size_t i = 0; i < c->conf->nrules; i++)
+		rgctl_sd_check(ctx, c->conf->rules[i].group, RGCTL_SD_ATTACH);
 	lock = take_lock(c);
 	if (!once) {
 		/* Subscribe before the scan, so nothing starts unseen. */
@@ -953,10 +960,13 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 	ret = scan(c, "start", true);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot scan /proc: %s", strerror(-ret));
-	if (once)
+	if (once) {
 		ret = c->failed ? EXIT_FAIL : EXIT_OK;
-	else
+	} else {
+		/* Subscribed and what ran is classified: ready. */
+		rgctl_sd_notify("READY=1\nSTATUS=classifying");
 		ret = loop(c);
+	}
 	kattr_procev_close(c->ev);
 	close_fds(c);
 	kattr_rgconf_free(c->conf);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rgctl.h"
+#include "rgctl_systemd.h"
 
 static int run_create(struct rgctl *ctx, int argc, char **argv);
 static int run_delete(struct rgctl *ctx, int argc, char **argv);
@@ -58,6 +59,7 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 	unsigned int flags = KATTR_RG_ENABLE;
 	char buf[256], cause[3 * 4096];
 	struct kattr_rg *rg;
+	unsigned int existing;
 	int c, ret;
 
 	optind = 0;
@@ -103,12 +105,17 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 	/* --no-enable: refuse before anything is made where cpu is missing. */
 	if (shares && !(flags & KATTR_RG_ENABLE))
 		rgctl_cpu_enable(rg, group, true, &done, "nothing was created");
+	rgctl_sd_check(ctx, group, RGCTL_SD_CREATE);
+	if (shares && (flags & KATTR_RG_ENABLE))
+		rgctl_sd_check_enable(ctx, group);
+	existing = rgctl_own_existing(rg, group);
 	ret = kattr_rg_create_enable(rg, group, flags, shares, res, &done);
 	if (ret < 0 && done.failed)
 		rgctl_cpu_enable_die(rg, &done, ret,
 				     "nothing was created or enabled");
 	switch (ret) {
 	case 0:
+		rgctl_own_mark_made(rg, group, existing);
 		rgctl_cpu_report(rg, &done);
 		return EXIT_OK;
 	case -EEXIST:
@@ -141,6 +148,7 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 static int run_delete(struct rgctl *ctx, int argc, char **argv)
 {
 	unsigned int flags = 0;
+	unsigned long long ino;
 	const char *group;
 	int c, ret;
 
@@ -162,9 +170,12 @@ static int run_delete(struct rgctl *ctx, int argc, char **argv)
 	if (kattr_rg_name_is_root(group))
 		tool_die(EXIT_FAIL, "cannot delete the root group");
 	rgctl_check_group(group, false);
+	rgctl_sd_check(ctx, group, RGCTL_SD_DELETE);
+	ino = rgctl_own_ino(rgctl_rg(ctx), group);
 	ret = kattr_rg_delete(rgctl_rg(ctx), group, flags);
 	switch (ret) {
 	case 0:
+		rgctl_own_drop(rgctl_rg(ctx), ino);
 		return EXIT_OK;
 	case -ENOTEMPTY:
 		tool_die(EXIT_FAIL, "cannot delete '%s': it has child groups (use --recursive)",

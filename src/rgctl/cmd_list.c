@@ -18,6 +18,7 @@
 #include <libsmartcols/libsmartcols.h>
 
 #include "rgctl.h"
+#include "rgctl_systemd.h"
 
 enum { COL_NAME, COL_GROUP, COL_DEPTH, COL_TASKS, COL_SHARES, NCOLS };
 
@@ -316,7 +317,7 @@ static void add_tree(json_object *o, const struct kattr_rg *rg,
 	scols_unref_table(tb);
 }
 
-static void print_json(const struct kattr_rg *rg, const struct kattr_rg_info *v,
+static void print_json(struct kattr_rg *rg, const struct kattr_rg_info *v,
 		       size_t n, const struct list_opts *lo)
 {
 	struct rgctl_json_hier h = {
@@ -326,6 +327,8 @@ static void print_json(const struct kattr_rg *rg, const struct kattr_rg_info *v,
 		.rgcs = kattr_rg_backend_of(rg) == KATTR_RG_RGCS,
 	};
 	json_object *o = rgctl_json_list(&h, v, n);
+
+	json_object_object_add(o, "systemd", rgctl_sd_json(rg));
 
 	if (lo->tree)
 		add_tree(o, rg, v, n, lo);
@@ -358,6 +361,9 @@ static int run_list(struct rgctl *ctx, int argc, char **argv)
 	if (ctx->json) {
 		print_json(rg, v, n, &lo);
 	} else {
+		/* who writes here, above the table (not in rows-only output) */
+		if (!lo.noheadings && !lo.raw)
+			rgctl_sd_print(rg);
 		tb = make_table(rg, v, n, &lo, false);
 		ret = scols_print_table(tb);
 		if (ret != 0)

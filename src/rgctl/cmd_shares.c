@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rgctl.h"
+#include "rgctl_systemd.h"
 
 static int run_shares(struct rgctl *ctx, int argc, char **argv);
 
@@ -129,6 +130,8 @@ static int run_shares(struct rgctl *ctx, int argc, char **argv)
 		rgctl_cmd_usage(&rgctl_cmd_shares, "--res is for the rgcs backend only");
 	if (!value)
 		return show(ctx, rg, group, res);
+	rgctl_sd_check(ctx, group, RGCTL_SD_SHARES);
+	rgctl_sd_check_enable(ctx, group);
 	/*
 	 * cgroup v2: cpu.weight appears once cpu is enabled above the group.
 	 * The value and the group are checked first: nothing is enabled for

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "rgctl.h"
+#include "rgctl_systemd.h"
 
 static int run_attach(struct rgctl *ctx, int argc, char **argv);
 static int run_members(struct rgctl *ctx, int argc, char **argv);
@@ -90,6 +91,10 @@ static const char *attach_cause(struct kattr_rg *rg, int err)
 		return "the kernel refused it (invalid argument; kernel threads cannot move)";
 	case EBUSY:
 		return "the group has child groups with controllers enabled (cgroup v2 'no internal processes' rule)";
+	case EOPNOTSUPP:
+		if (kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2)
+			return "the group is not a valid domain (cgroup v2: a group above it has processes of its own and controllers enabled for its children, or it is threaded)";
+		return rgctl_strerror(err);
 	default:
 		return rgctl_strerror(err);
 	}
@@ -124,6 +129,7 @@ static int run_attach(struct rgctl *ctx, int argc, char **argv)
 			 bad > 1 ? "s" : "");
 	}
 	rg = rgctl_rg(ctx);
+	rgctl_sd_check(ctx, group, RGCTL_SD_ATTACH);
 	ret = kattr_rg_attach(rg, group, pids, (size_t)n, flags, res);
 	if (ret < 0) {
 		free(pids);
@@ -203,7 +209,15 @@ static int run_exec(struct rgctl *ctx, int argc, char **argv)
 	if (optind >= argc)
 		rgctl_cmd_usage(&rgctl_cmd_exec, "give a COMMAND after the GROUP");
 	rgctl_check_group(group, true);
-	/* rgctl moves itself, then becomes COMMAND: it runs in the group
+	rgctl_sd_check(ctx, group, RGCTL_SD_ATTACH);
+	/* cgroup v2: COMMAND starts in the group, rgctl waits for it. */
+	ret = rgctl_exec_clone3(rgctl_rg(ctx), group, argv + optind);
+	if (ret >= 0)
+		return ret;
+	if (ret != -ENOSYS)
+		tool_die(EXIT_FAIL, "cannot run in '%s': %s", rgctl_q(group),
+			 attach_cause(rgctl_rg(ctx), ret));
+	/* Else rgctl moves itself, then becomes COMMAND: it runs in the group
 	 * from its first instruction, with no window outside it. */
 	ret = kattr_rg_attach(rgctl_rg(ctx), group, &self, 1, 0, &res);
 	if (ret < 0)

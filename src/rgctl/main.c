@@ -22,6 +22,7 @@ static const struct option global_opts[] = {
 	{ "help",    no_argument,       NULL, 'h' },
 	{ "version", no_argument,       NULL, 'V' },
 	{ "sysroot", required_argument, NULL, TOOL_OPT_SYSROOT },
+	{ "force",   no_argument,       NULL, OPT_FORCE },
 	{ NULL, 0, NULL, 0 }
 };
 static const char *const global_help[] = {
@@ -29,6 +30,7 @@ static const char *const global_help[] = {
 	"    --root DIR", "Use the hierarchy at DIR: res_groups, or a cgroup mount.",
 	"-j, -J, --json", "Print JSON instead of text.",
 	"    --sysroot DIR", "Take /proc, /sys and the mount table from DIR.",
+	"    --force", "Write outside systemd's delegated subtrees (see SYSTEMD in rgctl(8)).",
 	"-h, --help", "Show this help and exit.",
 	"-V, --version", "Show the version and exit.",
 	NULL
@@ -128,6 +130,9 @@ static bool global_option(struct rgctl *ctx, int c)
 		if (kattr_rg_backend_parse(optarg, &ctx->backend) < 0)
 			tool_usage_error("unknown backend '%s' (rgcs, cgroup1 or cgroup2)",
 					 rgctl_q(optarg));
+		return true;
+	case OPT_FORCE:
+		ctx->force = true;
 		return true;
 	case OPT_ROOT:
 		if (!*optarg)

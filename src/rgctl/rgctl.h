@@ -21,6 +21,7 @@ struct rgctl {
 	enum kattr_rg_backend backend;	/* --backend (AUTO: detect) */
 	const char *root;		/* --root, or NULL */
 	bool json;			/* --json */
+	bool force;			/* --force: ignore systemd's delegation */
 	struct kattr_rg *rg;		/* rgctl_rg() opens it */
 };
 
@@ -150,6 +151,7 @@ enum {
 	OPT_JSON,
 	OPT_NO_ENABLE,
 	OPT_OUTPUT_ALL,
+	OPT_FORCE,
 	OPT_CMD_FIRST = TOOL_OPT_FIRST + 32,	/* free for new commands */
 };
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rgctl.h"
+#include "rgctl_systemd.h"
 
 const char *rgctl_q(const char *s)
 {
@@ -261,6 +262,7 @@ struct kattr_rg *rgctl_rg(struct rgctl *ctx)
 	ret = kattr_rg_open(ctx->backend, ctx->root, &ctx->rg);
 	if (ret < 0)
 		die_open(ctx, ret);
+	rgctl_sd_default_root(ctx);
 	opened = ctx->rg;
 	return ctx->rg;
 }

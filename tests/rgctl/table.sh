@@ -93,7 +93,7 @@ fi
 # --json: the old keys as they were; with --tree, the nested "tree" too
 r list db -J
 expect_rc 0 "list -J"
-expect_eq "$(jq -c . <<<"$out")" '{"backend":"cgroup1","root":"/sys/fs/cgroup/cpu","groups":[{"name":"db","depth":1,"tasks":2,"shares":[{"res":"cpu","file":"cpu.shares","value":1024}]},{"name":"db/batch","depth":2,"tasks":0,"shares":[{"res":"cpu","file":"cpu.shares","value":512}]},{"name":"db/web","depth":2,"tasks":0,"shares":[{"res":"cpu","file":"cpu.shares","value":1024}]}]}' "list --json: the old keys, nothing else"
+expect_eq "$(jq -c . <<<"$out")" '{"backend":"cgroup1","root":"/sys/fs/cgroup/cpu","groups":[{"name":"db","depth":1,"tasks":2,"shares":[{"res":"cpu","file":"cpu.shares","value":1024}]},{"name":"db/batch","depth":2,"tasks":0,"shares":[{"res":"cpu","file":"cpu.shares","value":512}]},{"name":"db/web","depth":2,"tasks":0,"shares":[{"res":"cpu","file":"cpu.shares","value":1024}]}],"systemd":{"pid1":false,"init_scope":false,"manages":false}}' "list --json: the old keys, and systemd (not here)"
 old=$(jq -c . <<<"$out")
 r list db -J -T
 expect_eq "$(jq -c 'del(.tree)' <<<"$out")" "$old" "list --json --tree: the old keys"

@@ -12,6 +12,7 @@ if [ "$BACKEND" = cgroup2 ]; then
 	CPU=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i+1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
 	[ -n "$CPU" ] || skip_test "no cgroup v2 hierarchy mounted"
 	WORK=$(mktemp -d)
+	export RGCTL_RUNDIR="$WORK/run"
 	ROOT="$CPU/rgdtest.apply.$$.$RANDOM"
 	mkdir "$ROOT" 2>/dev/null || skip_test "cannot create a group under $CPU (not writable here)"
 	trap rgd_cleanup EXIT
@@ -53,14 +54,29 @@ CONF
 	expect_rc 1 "v2 failed apply"
 	expect_match "$err" "undid the 1 change already made: nothing changed" "v2 rollback reported"
 	[ -d "$ROOT/new1" ] && fail "v2: new1 left behind" || ok
-	# --prune: the member of a pruned group moves to the parent
-	mkdir "$ROOT/stray" "$ROOT/stray/sub"
+	# --prune: the member of a pruned group moves to the parent; only
+	# groups rgctl made go (the xattr mark), not one made by mkdir
+	"$RGCTL" "${R[@]}" create -p stray/sub
+	mkdir "$ROOT/foreign" "$ROOT/db/foreign"
 	sleep 30 & PIDS+=($!)
 	echo $! >"$ROOT/stray/sub/cgroup.procs"
 	run "$RGCTL" "${R[@]}" apply --prune c.conf
 	expect_rc 0 "v2 prune"
 	[ -d "$ROOT/stray" ] && fail "v2: stray not pruned" || ok
 	in_group "${PIDS[0]}" . && ok || fail "v2: the pruned group's member did not move to the root"
+	[ -d "$ROOT/foreign" ] && [ -d "$ROOT/db/foreign" ] && ok || fail "v2: prune deleted a group rgctl did not make"
+	expect_match "$err" "--prune keeps 2 groups rgctl did not create \(or above one\): foreign, db/foreign" "v2: kept groups named"
+	run "$RGCTL" "${R[@]}" dump
+	expect_match "$out" '"db"; },  # made by rgctl' "v2 dump marks db"
+	expect_match "$out" '"foreign"; }'$'\n' "v2 dump leaves foreign unmarked"
+	# the same through the state file (RGCTL_OWN_STATE=1: as on a kernel
+	# without cgroupfs xattrs)
+	RGCTL_OWN_STATE=1 "$RGCTL" "${R[@]}" create st
+	mkdir "$ROOT/st2"
+	run env RGCTL_OWN_STATE=1 "$RGCTL" "${R[@]}" apply --prune c.conf
+	[ -d "$ROOT/st" ] && fail "v2 (state file): st not pruned" || ok
+	[ -d "$ROOT/st2" ] && ok || fail "v2 (state file): st2 (mkdir) pruned"
+	rmdir "$ROOT/foreign" "$ROOT/db/foreign" "$ROOT/st2"
 fi
 
 if [ "$BACKEND" = cgroup1 ]; then
@@ -130,8 +146,11 @@ expect_match "$err" "undid the 2 changes already made: nothing changed" "rollbac
 run "$RGCTL" "${R[@]}" apply c.conf
 expect_match "$out" '3 changes$' "apply after rollback"
 
-# --prune: groups not in the file go, their members move to the parent
-mkdir "$ROOT/stray" "$ROOT/stray/sub"
+# --prune: groups not in the file go, their members move to the parent;
+# only groups rgctl made (its state file), never one made otherwise, nor
+# one made by rgctl and then removed and made again by someone else
+"$RGCTL" "${R[@]}" create -p stray/sub
+"$RGCTL" "${R[@]}" create reused && rmdir "$ROOT/reused" && mkdir "$ROOT/reused" "$ROOT/foreign"
 sleep 30 & PIDS+=($!)
 echo $! >"$ROOT/stray/sub/cgroup.procs"
 run "$RGCTL" "${R[@]}" apply --prune --dry-run c.conf
@@ -141,8 +160,11 @@ run "$RGCTL" "${R[@]}" apply --prune c.conf
 expect_rc 0 "prune"
 [ -d "$ROOT/stray" ] && fail "stray not pruned" || ok
 in_group "${PIDS[0]}" . && ok || fail "the pruned group's member did not move to the root"
+[ -d "$ROOT/foreign" ] && [ -d "$ROOT/reused" ] && ok || fail "prune deleted a group rgctl did not make"
+expect_match "$err" "keeps 2 groups rgctl did not create" "kept groups reported"
 run "$RGCTL" "${R[@]}" apply --prune c.conf
 [ "$out" = "0 changes" ] && ok || fail "prune not idempotent: $out"
+rmdir "$ROOT/foreign" "$ROOT/reused"
 
 # configuration errors: FILE:LINE and the key, nothing applied
 printf 'groups = (\n  { name = "e1"; colour = "red"; }\n);\n' >e1.conf

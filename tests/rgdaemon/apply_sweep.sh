@@ -17,6 +17,7 @@ setup_cgroup2() {
 	CG2=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i+1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
 	[ -n "$CG2" ] || skip_test "no cgroup v2 hierarchy mounted"
 	WORK=$(mktemp -d)
+	export RGCTL_RUNDIR="$WORK/run"
 	ROOT="$CG2/rgdtest.sweep.$$.$RANDOM"
 	mkdir "$ROOT" 2>/dev/null || skip_test "cannot create a group under $CG2 (not writable here)"
 	CPU=$CG2	# where rgd_cleanup moves what is left
@@ -35,6 +36,7 @@ rgcs_cleanup() {
 setup_rgcs() {
 	. "$SRC_DIR/tests/rgcsfs/lib.sh"
 	WORK=$(mktemp -d)
+	export RGCTL_RUNDIR="$WORK/run"
 	MNT=$(mktemp -d /tmp/rgctl-sweep.XXXXXX)
 	trap 'rgcs_cleanup' EXIT
 	rgcsfs_start "$MNT" || exit $?
@@ -62,10 +64,13 @@ put() {	# put FILE VALUE: one write, as the kernel wants it
 	printf '%s' "$2" >"$ROOT/$1" || { echo "FAIL: cannot write '$2' to $1"; exit 1; }
 }
 
-# The state every failed apply must leave behind.
+# The state every failed apply must leave behind.  The groups are made
+# by rgctl: apply --prune deletes only those.
 baseline() {
 	local g
-	for g in keep keep/q old old/kid stray; do mkdir "$ROOT/$g" || exit 1; done
+	for g in keep keep/q old old/kid stray; do
+		"$RGCTL" "${R[@]}" create "$g" || { echo "FAIL: cannot create $g"; exit 1; }
+	done
 	case $BACKEND in
 	cgroup1)
 		put keep/cpu.shares 512
@@ -198,6 +203,9 @@ for ((k = 1; k <= N; k++)); do
 		expect_match "$err" "nothing (was )?changed" "step $k$how: nothing changed reported"
 		[ -z "$out" ] && ok || fail "step $k$how: a failed apply printed changes: $out"
 		after=$(snap)
+		# what undo re-created is rgctl's again
+		marks=$("$RGCTL" "${R[@]}" dump | grep -c '# made by rgctl$')
+		[ "$marks" = 5 ] && ok || fail "step $k$how: $marks of the 5 groups are marked as rgctl's after the rollback"
 		if [ "$after" != "$before" ]; then
 			fail "step $k$how: the hierarchy differs after the rollback (stderr: $err):"
 			diff <(printf '%s\n' "$before") <(printf '%s\n' "$after") | head -20

@@ -52,7 +52,7 @@ expect_eq "$(cat "$U/$G/db/cpu.weight")" 1200 "db cpu.weight changed"
 
 # --prune: a stray leaf with a live member goes, the member survives in
 # the parent (web has no controller enabled for its children)
-mkdir "$U/$G/web/stray"
+"$RG" "${R[@]}" create web/stray	# rgctl's: --prune deletes only those
 spawn 1
 echo "${PIDS[0]}" >"$U/$G/web/stray/cgroup.procs"
 run "$RG" "${R[@]}" apply --prune b.conf
@@ -67,7 +67,7 @@ expect_eq "$out" "0 changes" "prune is idempotent"
 # A stray right below --root, whose cpu is enabled for populated children:
 # cgroup v2 lets no process into the root then, and rgctl moves none above
 # it: refused with the reason, nothing changed.
-mkdir "$U/$G/stray"
+"$RG" "${R[@]}" create stray
 echo "${PIDS[0]}" >"$U/$G/stray/cgroup.procs"
 run "$RG" "${R[@]}" apply --prune b.conf
 expect_rc 1 "prune of a populated group below a root holding no processes"

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* likelytop --suggest and the live view's p key: suggest.c on the model. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "likelytop.h"
+#include "tool.h"
+
+static struct lt_suggest *live;	/* the p key's tree, opened once */
+
+static void fill_opts(const struct lt_app *a, const char *dir,
+		      struct lt_suggest_opts *so)
+{
+	static char version[64];
+
+	snprintf(version, sizeof(version), "likelytop (kattr suite) %s",
+		 SUITE_VERSION);
+	memset(so, 0, sizeof(*so));
+	so->srcdir = dir;
+	so->min_total = a->o.min_total_set || a->o.suggest ? a->o.min_total :
+			LT_SUGGEST_MIN_TOTAL;
+	so->min_miss = a->o.min_miss;
+	so->flip_miss = a->o.flip_miss;
+	so->profile = a->src.name;
+	so->format = a->model.shown.format;
+	so->version = version;
+}
+
+static void close_live(void)
+{
+	lt_suggest_close(live);
+	live = NULL;
+}
+
+int lt_suggest_main(struct lt_app *a)
+{
+	struct kattr_prof_filter f = { .substr = a->o.filter };
+	struct lt_suggestions sg;
+	struct lt_suggest_opts so;
+	struct lt_suggest *s;
+	size_t sites = 0;
+	char err[4096];
+	int ret;
+
+	fill_opts(a, a->o.suggest, &so);
+	ret = lt_suggest_open(&so, &s);
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot open the source tree %s: %s",
+			 a->o.suggest, lt_strerror(ret));
+	ret = lt_model_select(&a->model, &f, KATTR_PROF_SORT_FILE, false, 0);
+	if (ret == 0)
+		ret = lt_suggest_all(s, (const struct kattr_prof_entry *const *)a->model.rows,
+				     a->model.nrows, &sg);
+	lt_suggest_close(s);
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot build the patches: %s", lt_strerror(ret));
+	for (size_t i = 0; i < sg.nrefused; i++)
+		tool_warn("refused %s: %s", sg.refused[i].site, sg.refused[i].why);
+	for (size_t i = 0; i < sg.npatches; i++)
+		sites += sg.patches[i].sites;
+	tool_warn("%zu wrong hint%s (at least %llu evaluation%s, misses above %g%%): %zu patch%s for %zu of them, %zu refused",
+		  sg.candidates, sg.candidates == 1 ? "" : "s",
+		  (unsigned long long)so.min_total, so.min_total == 1 ? "" : "s",
+		  so.min_miss, sg.npatches,
+		  sg.npatches == 1 ? "" : "es", sites, sg.nrefused);
+	ret = lt_suggest_write(&sg, a->o.suggest_out, stdout, err, sizeof(err));
+	lt_suggestions_free(&sg);
+	if (ret == -EPIPE)
+		exit(EXIT_FAIL);
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot write %s: %s", err, lt_strerror(ret));
+	return 0;
+}
+
+char *lt_suggest_text(struct lt_app *a, const struct kattr_prof_entry *e)
+{
+	const char *dir = a->o.srcdir ? a->o.srcdir : a->o.suggest;
+	const struct kattr_prof_entry **v;
+	struct lt_suggest_opts so;
+	char *text = NULL;
+	int ret;
+
+	if (!dir)
+		return strdup("no source tree: give -S SRCDIR to see the suggested patch");
+	if (!live) {
+		fill_opts(a, dir, &so);
+		ret = lt_suggest_open(&so, &live);
+		if (ret < 0) {
+			if (asprintf(&text, "cannot open the source tree %s: %s",
+				     dir, lt_strerror(ret)) < 0)
+				text = NULL;
+			return text;
+		}
+		atexit(close_live);
+	}
+	/* Every site of the snapshot, not only the filtered rows: a site's
+	 * rows are summed. */
+	v = malloc((a->model.shown.n ? a->model.shown.n : 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < a->model.shown.n; i++)
+		v[i] = &a->model.shown.entries[i];
+	ret = lt_suggest_site(live, v, a->model.shown.n, e, &text);
+	free(v);
+	return ret < 0 ? NULL : text;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rgctl on a systemd host (systemd.c) and the ownership of groups
+ * (owner.c): which groups rgctl may write, and which it created.
+ */
+#ifndef RGCTL_SYSTEMD_H
+#define RGCTL_SYSTEMD_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include <json-c/json.h>
+
+#include "rgctl.h"
+
+/* rgctl's delegated subtree, relative to the cgroup v2 mount: the
+ * cgroup of rgctl.service (Delegate=yes) in rgctl.slice. */
+#define RGCTL_SD_SUBTREE "rgctl.slice/rgctl.service"
+
+struct rgctl_sd {
+	bool pid1;		/* /proc/1/comm is "systemd" */
+	bool init_scope;	/* the v2 tree has init.scope */
+	bool manages;		/* both: systemd manages the v2 tree */
+	bool subtree_present;	/* RGCTL_SD_SUBTREE exists */
+	char *mnt;		/* the cgroup2 mount point, or NULL */
+	struct kattr_mount *m;	/* a handle on it, or NULL */
+};
+
+/* Detect once (beneath --sysroot); never fails. */
+const struct rgctl_sd *rgctl_sd_probe(void);
+
+/* Who owns a group of the v2 tree systemd manages. */
+struct rgctl_sd_owner {
+	char path[PATH_MAX];	/* the group within the tree ("" = its root) */
+	char unit[256];		/* "system.slice", "-.slice" for the root */
+	char unit_path[PATH_MAX]; /* the unit's cgroup ("" for -.slice) */
+	bool is_unit_cgroup;	/* path is the unit's cgroup itself */
+	bool delegated;		/* the unit's cgroup has trusted/user.delegate=1 */
+};
+/* -ENOENT when systemd does not manage rg's hierarchy. */
+int rgctl_sd_owner(struct kattr_rg *rg, const char *group,
+		   struct rgctl_sd_owner *o);
+
+/* After the hierarchy is opened without --root: on a systemd host, use
+ * rgctl's delegated subtree when it exists. */
+void rgctl_sd_default_root(struct rgctl *ctx);
+
+enum rgctl_sd_op {
+	RGCTL_SD_CREATE,
+	RGCTL_SD_DELETE,
+	RGCTL_SD_SHARES,
+	RGCTL_SD_ATTACH,
+	RGCTL_SD_ENABLE,	/* write cgroup.subtree_control */
+};
+/* Die (exit 1) naming the owning unit and how to delegate, when op on
+ * group is outside a delegated subtree (unless --force). */
+void rgctl_sd_check(struct rgctl *ctx, const char *group, enum rgctl_sd_op op);
+/* The same for every existing group whose cgroup.subtree_control would
+ * get cpu for group's shares. */
+void rgctl_sd_check_enable(struct rgctl *ctx, const char *group);
+/* {"pid1":..,"init_scope":..,"manages":..,"unit":..,"delegated":..} */
+json_object *rgctl_sd_json(struct kattr_rg *rg);
+/* One line for list's text output, only where systemd manages rg. */
+void rgctl_sd_print(struct kattr_rg *rg);
+/* Tell the service manager state ("READY=1"...) when rgctl runs under
+ * one ($NOTIFY_SOCKET) and was built WITH_SYSTEMD; else nothing. */
+void rgctl_sd_notify(const char *state);
+
+/* ---- ownership (owner.c) ------------------------------------------------ */
+
+/* Mark group as made by rgctl: xattr trusted.rgctl (else user.rgctl) on
+ * cgroup v2, else an entry in the state file.  0 or -errno. */
+int rgctl_own_mark(struct kattr_rg *rg, const char *group);
+/* Whether rgctl made group (the mark, or a state entry with its inode). */
+bool rgctl_own_is_ours(struct kattr_rg *rg, const char *group);
+/* group's inode number (0: unknown), and dropping its state entry once
+ * the group is deleted. */
+unsigned long long rgctl_own_ino(struct kattr_rg *rg, const char *group);
+void rgctl_own_drop(struct kattr_rg *rg, unsigned long long ino);
+/* How many leading components of group exist (before a create -p:
+ * the ones beyond are what it makes). */
+unsigned int rgctl_own_existing(struct kattr_rg *rg, const char *group);
+/* Mark the components of group beyond the first `existing`. */
+void rgctl_own_mark_made(struct kattr_rg *rg, const char *group,
+			 unsigned int existing);
+
+/* ---- exec (spawn.c) -------------------------------------------------------- */
+
+/*
+ * cgroup v2: run argv in group with clone3(CLONE_INTO_CGROUP) and wait
+ * for it; returns its exit status, -ENOSYS where the kernel (or the
+ * backend) cannot (the caller then moves itself and execs), else -errno.
+ */
+int rgctl_exec_clone3(struct kattr_rg *rg, const char *group, char **argv);
+
+#endif

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rgctl on a systemd host.  systemd is the single writer of the cgroup v2
+ * tree except inside the subtrees it delegated (a service or scope with
+ * Delegate=yes; systemd 251 and later mark such a unit's cgroup with the
+ * xattr trusted.delegate=1, user.delegate=1 for a user manager since 254).
+ *
+ * Detection: PID 1 is systemd (/proc/1/comm) and the cgroup v2 tree has
+ * init.scope; both are read beneath --sysroot, so a captured tree works.
+ * There the default root is rgctl's own delegated subtree,
+ * rgctl.slice/rgctl.service (shipped with rgctl), and creating, deleting,
+ * setting shares or moving tasks outside a delegated subtree is refused
+ * naming the unit that owns the group, unless --force.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "rgctl.h"
+#include "rgctl_systemd.h"
+
+#if WITH_SYSTEMD
+#include <systemd/sd-daemon.h>
+#endif
+
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+
+static struct rgctl_sd sd;
+static bool probed;
+
+/* The first line of an absolute file beneath the sysroot, or "". */
+static void first_line(const char *path, char *buf, size_t size)
+{
+	char *text = NULL;
+
+	buf[0] = '\0';
+	if (kattr_file_read(path, &text, NULL) < 0)
+		return;
+	text[strcspn(text, "\n")] = '\0';
+	snprintf(buf, size, "%s", text);
+	free(text);
+}
+
+const struct rgctl_sd *rgctl_sd_probe(void)
+{
+	char comm[64];
+	struct stat st;
+
+	if (probed)
+		return &sd;
+	probed = true;
+	first_line("/proc/1/comm", comm, sizeof(comm));
+	sd.pid1 = strcmp(comm, "systemd") == 0;
+	if (kattr_mountinfo_find("cgroup2", NULL, &sd.mnt) < 0) {
+		sd.mnt = NULL;
+		return &sd;
+	}
+	if (kattr_mount_open(sd.mnt, CGROUP2_SUPER_MAGIC, 0, &sd.m) < 0) {
+		sd.m = NULL;
+		return &sd;
+	}
+	sd.init_scope = kattr_stat(sd.m, "init.scope", &st) == 0 &&
+			S_ISDIR(st.st_mode);
+	sd.manages = sd.pid1 && sd.init_scope;
+	sd.subtree_present = sd.manages &&
+			     kattr_stat(sd.m, RGCTL_SD_SUBTREE, &st) == 0 &&
+			     S_ISDIR(st.st_mode);
+	return &sd;
+}
+
+/* Whether rg is the cgroup v2 hierarchy systemd manages. */
+static bool managed(struct kattr_rg *rg)
+{
+	return rg && kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2 &&
+	       rgctl_sd_probe()->manages;
+}
+
+/*
+ * Where rg's root lies in the v2 tree ("" for the tree's root,
+ * "rgctl.slice/rgctl.service"), into buf; -EXDEV when it is not beneath
+ * the mount systemd manages (another cgroup2 mount).
+ */
+static int root_rel(struct kattr_rg *rg, char *buf, size_t size)
+{
+	const char *root = kattr_rg_root(rg), *mnt = sd.mnt;
+	size_t ml = strcmp(mnt, "/") ? strlen(mnt) : 0;
+
+	if (strncmp(root, mnt, ml) != 0 || (root[ml] && root[ml] != '/'))
+		return -EXDEV;
+	root += ml;
+	while (*root == '/')
+		root++;
+	snprintf(buf, size, "%s", root);
+	return 0;
+}
+
+void rgctl_sd_default_root(struct rgctl *ctx)
+{
+	const struct rgctl_sd *s;
+	char root[PATH_MAX], rel[PATH_MAX];
+	struct kattr_rg *rg;
+
+	if (ctx->root || !managed(ctx->rg))
+		return;
+	s = rgctl_sd_probe();
+	/* Opened the whole tree: go to rgctl's delegated subtree. */
+	if (root_rel(ctx->rg, rel, sizeof(rel)) < 0 || rel[0] ||
+	    !s->subtree_present)
+		return;
+	snprintf(root, sizeof(root), "%s%s" RGCTL_SD_SUBTREE, s->mnt,
+		 strcmp(s->mnt, "/") ? "/" : "");
+	if (kattr_rg_open(KATTR_RG_CGROUP2, root, &rg) < 0)
+		return;		/* the whole tree, still guarded */
+	kattr_rg_close(ctx->rg);
+	ctx->rg = rg;
+}
+
+static bool ends_with(const char *s, size_t len, const char *suffix)
+{
+	size_t sl = strlen(suffix);
+
+	return len > sl && memcmp(s + len - sl, suffix, sl) == 0;
+}
+
+/* A cgroup named as systemd names a unit's (the units that have one). */
+static bool unit_name(const char *s, size_t len)
+{
+	static const char *const suffixes[] = {
+		".slice", ".service", ".scope", ".socket", ".mount", ".swap",
+	};
+
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+		if (ends_with(s, len, suffixes[i]))
+			return true;
+	return false;
+}
+
+/* systemd's delegation mark on the cgroup rel of the v2 tree. */
+static bool delegated(const char *rel)
+{
+	static const char *const names[] = { "trusted.delegate", "user.delegate" };
+	char v[8];
+	int fd;
+	bool yes = false;
+
+	fd = kattr_open(sd.m, rel, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return false;
+	for (size_t i = 0; i < 2 && !yes; i++) {
+		ssize_t n = fgetxattr(fd, names[i], v, sizeof(v) - 1);
+
+		if (n > 0) {
+			v[n] = '\0';
+			yes = strcmp(v, "1") == 0;
+		}
+	}
+	close(fd);
+	return yes;
+}
+
+int rgctl_sd_owner(struct kattr_rg *rg, const char *group,
+		   struct rgctl_sd_owner *o)
+{
+	char rel[PATH_MAX], path[PATH_MAX];
+	size_t len;
+	int ret;
+
+	memset(o, 0, sizeof(*o));
+	if (!managed(rg))
+		return -ENOENT;
+	ret = root_rel(rg, rel, sizeof(rel));
+	if (ret < 0)
+		return ret;
+	if (kattr_rg_name_is_root(group))
+		snprintf(path, sizeof(path), "%s", rel);
+	else if ((size_t)snprintf(path, sizeof(path), "%s%s%s", rel,
+				  rel[0] ? "/" : "", group) >= sizeof(path))
+		return -ENAMETOOLONG;
+	snprintf(o->path, sizeof(o->path), "%s", path);
+	snprintf(o->unit, sizeof(o->unit), "-.slice");
+	/* The deepest component named as a unit owns the group. */
+	len = strlen(path);
+	for (size_t end = 0; end <= len; end++) {
+		size_t start;
+
+		if (path[end] != '/' && path[end] != '\0')
+			continue;
+		start = end;
+		while (start > 0 && path[start - 1] != '/')
+			start--;
+		if (end > start && unit_name(path + start, end - start)) {
+			snprintf(o->unit, sizeof(o->unit), "%.*s", (int)(end - start),
+				 path + start);
+			snprintf(o->unit_path, sizeof(o->unit_path), "%.*s", (int)end, path);
+			o->is_unit_cgroup = end == len;
+		}
+	}
+	o->delegated = o->unit_path[0] && delegated(o->unit_path);
+	return 0;
+}
+
+/* "/sys/fs/cgroup" or "/sys/fs/cgroup/system.slice" (4 rotating buffers). */
+static const char *full(const char *rel)
+{
+	static char bufs[4][PATH_MAX + 8];
+	static unsigned int next;
+	char *b = bufs[next++ % 4];
+
+	snprintf(b, sizeof(bufs[0]), "%s%s%s", sd.mnt, rel[0] ? "/" : "",
+		 rgctl_q(rel));
+	return b;
+}
+
+static const char *verb(enum rgctl_sd_op op)
+{
+	switch (op) {
+	case RGCTL_SD_CREATE:
+		return "create";
+	case RGCTL_SD_DELETE:
+		return "delete";
+	case RGCTL_SD_SHARES:
+		return "set the shares of";
+	case RGCTL_SD_ENABLE:
+		return "enable cpu in";
+	default:
+		return "move tasks to";
+	}
+}
+
+void rgctl_sd_check(struct rgctl *ctx, const char *group, enum rgctl_sd_op op)
+{
+	struct rgctl_sd_owner o;
+	struct kattr_rg *rg = rgctl_rg(ctx);
+	/* The unit's own cgroup: its processes and cgroup.subtree_control
+	 * are the delegatee's, its attributes (cpu.weight) systemd's. */
+	bool own_ok = op == RGCTL_SD_ATTACH || op == RGCTL_SD_ENABLE;
+
+	if (ctx->force || rgctl_sd_owner(rg, group, &o) < 0)
+		return;
+	if (o.delegated && (!o.is_unit_cgroup || own_ok))
+		return;
+	if (o.delegated)
+		tool_die(EXIT_FAIL, "cannot %s '%s': %s is the cgroup of %s itself, whose "
+			 "attributes systemd manages (make groups below it); --force does it anyway",
+			 verb(op), rgctl_q(group), full(o.path), rgctl_q(o.unit));
+	tool_die(EXIT_FAIL, "cannot %s '%s': %s belongs to %s, which systemd manages and has "
+		 "not delegated; use rgctl's delegated subtree %s (systemctl start rgctl.service; "
+		 "rgctl's default root), or --root a unit with Delegate=yes "
+		 "(systemd-run --scope -p Delegate=yes COMMAND); --force writes anyway, and "
+		 "systemd may then move the tasks back or remove the groups",
+		 verb(op), rgctl_q(group), full(o.path), rgctl_q(o.unit),
+		 RGCTL_SD_SUBTREE);
+}
+
+void rgctl_sd_check_enable(struct rgctl *ctx, const char *group)
+{
+	struct kattr_rg_cpu_path miss;
+	struct kattr_rg *rg = rgctl_rg(ctx);
+
+	if (ctx->force || !managed(rg) || kattr_rg_cpu_missing(rg, group, &miss) < 0)
+		return;
+	for (size_t i = 0; i < miss.n; i++)
+		if (kattr_rg_exists(rg, miss.groups[i]) == 0)
+			rgctl_sd_check(ctx, miss.groups[i], RGCTL_SD_ENABLE);
+	kattr_rg_cpu_path_free(&miss);
+}
+
+json_object *rgctl_sd_json(struct kattr_rg *rg)
+{
+	const struct rgctl_sd *s = rgctl_sd_probe();
+	json_object *o = json_object_new_object();
+	struct rgctl_sd_owner own;
+
+	json_object_object_add(o, "pid1", json_object_new_boolean(s->pid1));
+	json_object_object_add(o, "init_scope", json_object_new_boolean(s->init_scope));
+	json_object_object_add(o, "manages", json_object_new_boolean(managed(rg)));
+	if (managed(rg) && rgctl_sd_owner(rg, "/", &own) == 0) {
+		json_object_object_add(o, "unit", rgctl_json_str(own.unit));
+		json_object_object_add(o, "delegated", json_object_new_boolean(own.delegated));
+	}
+	return o;
+}
+
+void rgctl_sd_print(struct kattr_rg *rg)
+{
+	struct rgctl_sd_owner own;
+
+	if (!managed(rg) || rgctl_sd_owner(rg, "/", &own) < 0)
+		return;
+	if (own.delegated)
+		printf("systemd manages %s; rgctl writes in %s, delegated by %s\n",
+		       sd.mnt, full(own.path), rgctl_q(own.unit));
+	else
+		printf("systemd manages %s; %s belongs to %s, not delegated: rgctl only reads here "
+		       "(systemctl start rgctl.service for %s)\n", sd.mnt,
+		       full(own.path), rgctl_q(own.unit), RGCTL_SD_SUBTREE);
+}
+
+void rgctl_sd_notify(const char *state)
+{
+#if WITH_SYSTEMD
+	int ret = sd_notify(0, state);
+
+	if (ret < 0)
+		tool_warn("cannot tell systemd '%s' (sd_notify): %s", state, strerror(-ret));
+#else
+	(void)state;
+#endif
+}

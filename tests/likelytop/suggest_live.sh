@@ -1,0 +1,87 @@
+# likelytop's live view, key p: the patch suggested for the selected site,
+# against -S SRCDIR (the fixture tree of suggest.sh), driven through tmux:
+# a patch, a refusal with its reason, a right hint (nothing to suggest),
+# no -S (what to give), back with p and Esc, quit restoring the terminal.
+. "$(dirname "$0")/../cli/lib.sh"
+bin=$(tool_path likelytop)
+here="$SRC_DIR/tests/likelytop/suggest"
+[ "${WITH_NCURSES:-ON}" = OFF ] && skip_test "built without ncurses (WITH_NCURSES=OFF): no live view"
+command -v tmux >/dev/null || skip_test "tmux is not installed (scripts/deps.sh installs it)"
+tmp=$(mktemp -d)
+sock="likelytop-suggest-test-$$"
+T() { tmux -L "$sock" "$@"; }
+cleanup() { T kill-server 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+
+start() {	# start NAME ARGS...: likelytop in a 132x40 pane
+	local name=$1
+	shift
+	cat >"$tmp/$name.sh" <<EOS
+stty -g >'$tmp/$name.before'
+$(printf '%q ' "$bin" "$@")
+echo \$? >'$tmp/$name.rc'
+stty -g >'$tmp/$name.after'
+sleep 30
+EOS
+	T new-session -d -s "$name" -x 132 -y 40 "bash '$tmp/$name.sh'"
+}
+screen() { T capture-pane -p -t "$1"; }
+wait_for() {	# wait_for NAME REGEX what: poll the pane for up to 5 s
+	local i
+	for i in $(seq 50); do
+		screen "$1" | grep -Eq -- "$2" && { ok; return 0; }
+		sleep 0.1
+	done
+	fail "$3: /$2/ not on screen:"
+	screen "$1" | sed 's/^/    | /'
+	return 1
+}
+keys() { T send-keys -t "$1" "${@:2}"; sleep 0.3; }
+wait_exit() {
+	local i
+	for i in $(seq 50); do [ -s "$tmp/$1.after" ] && break; sleep 0.1; done
+	[ "$(cat "$tmp/$1.rc" 2>/dev/null)" = 0 ] && ok || fail "$1: exit status $(cat "$tmp/$1.rc" 2>/dev/null)"
+	cmp -s "$tmp/$1.before" "$tmp/$1.after" && ok || fail "$1: terminal settings not restored"
+}
+
+# The default sort puts slab_count (99990 incorrect) first, kfree second.
+start a -f "$here/likely_prof.txt" -S "$here/tree" -d 60
+wait_for a "slab_count" "list shown"
+keys a p
+wait_for a "suggested patch for slab_count\(\)  mm/slab\.c:23" "p: the title names the site"
+wait_for a "Subject: \[PATCH\] mm/slab: use unlikely\(\) instead of likely\(\) in slab_count\(\)" "p: the patch's subject"
+wait_for a "^\+ +if \(unlikely\(counts\[i\] > 0\)\)" "p: the patch's + line"
+keys a p
+wait_for a "slab_count .*mm/slab\.c:23" "p again: back to the list"
+keys a Down p
+wait_for a "Subject: \[PATCH\] mm/slab: remove unlikely\(\) from kfree\(\)" "p on kfree"
+wait_for a "incorrect: 84123 \(55\.5% of 151444 evaluations, rows summed\)" "p: kfree's two rows summed"
+keys a Escape
+# gone() (drivers/gone.c) is not in the tree: the refusal says so.
+keys a / g o n e Enter
+keys a p
+wait_for a "refused: file not found in the source tree" "p: a refusal with its reason"
+keys a Escape Escape
+# pick_next's likely() at line 13 is right: nothing to suggest.
+keys a / p i c k Enter
+keys a End p
+wait_for a "nothing to suggest: the hint misses 0\.0%, not more than 50%" "p: a right hint"
+keys a q
+wait_exit a
+
+# The rule's thresholds apply to p too.
+start c -f "$here/likely_prof.txt" -S "$here/tree" -d 60 --flip-miss 99.995
+wait_for c "slab_count" "list shown (--flip-miss)"
+keys c p
+wait_for c "Subject: \[PATCH\] mm/slab: remove likely\(\) from slab_count\(\)" "p under --flip-miss 99.995: removed, not flipped"
+keys c q
+wait_exit c
+
+# Without -S: what to give.
+start b -f "$here/likely_prof.txt" -d 60
+wait_for b "slab_count" "list shown (no -S)"
+keys b p
+wait_for b "no source tree: give -S SRCDIR to see the suggested patch" "p without -S"
+keys b q
+wait_exit b
+finish
