@@ -48,5 +48,12 @@ case $? in
 77) echo "vm: SKIPPED (the reason is above): the real-kernel suite did not run" ;;
 *) echo "vm suite FAILED"; status=1 ;;
 esac
+section "real kernel with systemd as PID 1 (scripts/vm.sh --systemd)"
+scripts/vm.sh --systemd
+case $? in
+0) ;;
+77) echo "vm --systemd: SKIPPED (the reason is above): the systemd guest did not run" ;;
+*) echo "vm --systemd suite FAILED"; status=1 ;;
+esac
 [ $status = 0 ] || echo "check: FAILED (see the sections above)"
 exit $status

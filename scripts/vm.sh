@@ -72,7 +72,8 @@ key=$({
 	echo "recipe $recipe"
 	dpkg-query -W -f='${Package} ${Version}\n' linux-source-6.1
 	gcc --version | head -1
-	sha256sum "$frag" | cut -d' ' -f1
+	# the options only: a comment edit rebuilds nothing
+	grep -E '^(CONFIG_|# CONFIG_[A-Z0-9_]+ is not set$)' "$frag" | sha256sum | cut -d' ' -f1
 	for p in "${patches[@]}"; do echo "${p##*/}"; sha256sum <"$p"; done
 } | sha256sum | cut -c1-16)
 kdir=$cache/$key
