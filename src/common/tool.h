@@ -76,5 +76,9 @@ bool tool_utf8_valid(const char *s);
 char *tool_utf8_repair_into(char *p, const char *s);
 /* The same, malloc'd; NULL when out of memory. */
 char *tool_utf8_repair(const char *s);
+/* A JSON string of s, repaired as tool_utf8_repair() does (json-c passes
+ * bytes >= 0x80 through unchecked); NULL (JSON null) without memory. */
+struct json_object;
+struct json_object *tool_json_str(const char *s);
 
 #endif

@@ -5,6 +5,7 @@
  * and CSV promise valid UTF-8.  json-c escapes control characters but
  * passes bytes >= 0x80 through unchecked, so strings are repaired first.
  */
+#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,4 +74,19 @@ char *tool_utf8_repair(const char *s)
 	if (r)
 		tool_utf8_repair_into(r, s);
 	return r;
+}
+
+json_object *tool_json_str(const char *s)
+{
+	json_object *o;
+	char *r;
+
+	if (tool_utf8_valid(s))
+		return json_object_new_string(s);
+	r = tool_utf8_repair(s);
+	if (!r)
+		return NULL;
+	o = json_object_new_string(r);
+	free(r);
+	return o;
 }

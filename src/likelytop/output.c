@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "output.h"
+#include "tool.h"
 
 int lt_out_parse(const char *name, enum lt_out_format *f)
 {
@@ -102,31 +103,12 @@ static char *put_pad_dec1(char *p, double v, int width)
 /*
  * Names come from the profile as bytes: any byte but NUL and '\n' may be
  * in them.  The length of the well-formed UTF-8 sequence at s (1 to 4),
- * or 0 when s starts an invalid one (a stray continuation byte, an
- * overlong form, a surrogate, beyond U+10FFFF, cut short).
+ * or 0 when s starts an invalid one (tool_utf8_seq(), shared with rgctl's
+ * and splicebench's outputs).
  */
-static size_t utf8_seq(const unsigned char *s)
+static inline size_t utf8_seq(const unsigned char *s)
 {
-	unsigned char c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (c >= 0xe0 && c <= 0xef) {
-		unsigned char lo = c == 0xe0 ? 0xa0 : 0x80;
-		unsigned char hi = c == 0xed ? 0x9f : 0xbf;
-
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
-	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		unsigned char lo = c == 0xf0 ? 0x90 : 0x80;
-		unsigned char hi = c == 0xf4 ? 0x8f : 0xbf;
-
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 &&
-		       (s[3] & 0xc0) == 0x80 ? 4 : 0;
-	}
-	return 0;
+	return tool_utf8_seq((const char *)s);
 }
 
 /* Plain printable ASCII only: nothing to escape (the usual case). */

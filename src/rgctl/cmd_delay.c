@@ -128,7 +128,7 @@ static int delay(struct rgctl *ctx, const char *group)
 	if (ctx->json) {
 		o = json_object_new_object();
 		arr = json_object_new_array();
-		json_object_object_add(o, "group", rgctl_json_str(
+		json_object_object_add(o, "group", tool_json_str(
 					       kattr_rg_name_is_root(group) ? "/" : group));
 		json_object_object_add(o, "units", json_object_new_string("ns"));
 	} else {

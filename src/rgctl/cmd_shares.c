@@ -67,7 +67,7 @@ static int show(struct rgctl *ctx, struct kattr_rg *rg, const char *group,
 	if (ctx->json) {
 		o = json_object_new_object();
 		a = json_object_new_array();
-		json_object_object_add(o, "group", rgctl_json_str(
+		json_object_object_add(o, "group", tool_json_str(
 					       kattr_rg_name_is_root(group) ? "/" : group));
 		json_object_object_add(o, "backend", json_object_new_string(
 					       kattr_rg_backend_name(kattr_rg_backend_of(rg))));

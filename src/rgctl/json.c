@@ -4,27 +4,12 @@
  * tests/fuzz/fuzz_rgctl_json.c can feed them any bytes.  Every string
  * that comes from the system (group names from directories and
  * /proc/PID/cgroup, stat keys, comm) may hold any byte: it goes through
- * rgctl_json_str(), so the output is always valid UTF-8 JSON.
+ * tool_json_str(), so the output is always valid UTF-8 JSON.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "rgctl.h"
-
-json_object *rgctl_json_str(const char *s)
-{
-	json_object *o;
-	char *r;
-
-	if (tool_utf8_valid(s))
-		return json_object_new_string(s);
-	r = tool_utf8_repair(s);
-	if (!r)
-		return NULL;
-	o = json_object_new_string(r);
-	free(r);
-	return o;
-}
 
 /* A key of an object, made valid UTF-8 the same way. */
 static void add_key(json_object *o, const char *key, json_object *v)
@@ -58,7 +43,7 @@ json_object *rgctl_json_share_of(bool rgcs, const char *file,
 	/* res[] is filled from the hierarchy: never trust its NUL */
 	memcpy(res, s->res, sizeof(s->res));
 	res[sizeof(s->res)] = '\0';
-	json_object_object_add(o, "res", rgctl_json_str(res));
+	json_object_object_add(o, "res", tool_json_str(res));
 	if (rgcs) {
 		json_object_object_add(o, "min_shares",
 				       json_object_new_int64(s->min_shares));
@@ -67,7 +52,7 @@ json_object *rgctl_json_share_of(bool rgcs, const char *file,
 		json_object_object_add(o, "child_shares_divisor",
 				       json_object_new_int64(s->child_shares_divisor));
 	} else {
-		json_object_object_add(o, "file", rgctl_json_str(file));
+		json_object_object_add(o, "file", tool_json_str(file));
 		json_object_object_add(o, "value", json_object_new_int64(s->value));
 	}
 	return o;
@@ -78,12 +63,12 @@ json_object *rgctl_json_list(const struct rgctl_json_hier *h,
 {
 	json_object *o = json_object_new_object(), *a = json_object_new_array();
 
-	json_object_object_add(o, "backend", rgctl_json_str(h->backend));
-	json_object_object_add(o, "root", rgctl_json_str(h->root));
+	json_object_object_add(o, "backend", tool_json_str(h->backend));
+	json_object_object_add(o, "root", tool_json_str(h->root));
 	for (size_t i = 0; i < n; i++) {
 		json_object *g = json_object_new_object(), *s = json_object_new_array();
 
-		json_object_object_add(g, "name", rgctl_json_str(v[i].name));
+		json_object_object_add(g, "name", tool_json_str(v[i].name));
 		json_object_object_add(g, "depth", json_object_new_int64(v[i].depth));
 		json_object_object_add(g, "tasks", v[i].nr_tasks < 0 ? NULL :
 				       json_object_new_int64(v[i].nr_tasks));
@@ -102,8 +87,8 @@ json_object *rgctl_json_stats(const char *group, const char *backend,
 {
 	json_object *o = json_object_new_object(), *s = json_object_new_object();
 
-	json_object_object_add(o, "group", rgctl_json_str(group));
-	json_object_object_add(o, "backend", rgctl_json_str(backend));
+	json_object_object_add(o, "group", tool_json_str(group));
+	json_object_object_add(o, "backend", tool_json_str(backend));
 	for (size_t i = 0; i < n; i++) {
 		char *res = tool_utf8_repair(v[i].res);
 		json_object *r;
@@ -127,7 +112,7 @@ json_object *rgctl_json_members(const char *group, bool tasks,
 {
 	json_object *o = json_object_new_object(), *a = json_object_new_array();
 
-	json_object_object_add(o, "group", rgctl_json_str(group));
+	json_object_object_add(o, "group", tool_json_str(group));
 	for (size_t i = 0; i < n; i++)
 		json_object_array_add(a, json_object_new_int(pids[i]));
 	json_object_object_add(o, tasks ? "tasks" : "processes", a);
@@ -140,8 +125,8 @@ json_object *rgctl_json_whereis(pid_t pid, const char *group,
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "pid", json_object_new_int(pid));
-	json_object_object_add(o, "group", rgctl_json_str(group));
-	json_object_object_add(o, "backend", rgctl_json_str(backend));
+	json_object_object_add(o, "group", tool_json_str(group));
+	json_object_object_add(o, "backend", tool_json_str(backend));
 	return o;
 }
 
@@ -155,7 +140,7 @@ json_object *rgctl_json_taskstats(pid_t pid, const struct kattr_taskstats *t)
 	memcpy(comm, t->comm, sizeof(t->comm));
 	comm[sizeof(t->comm)] = '\0';
 	if (comm[0])
-		json_object_object_add(o, "comm", rgctl_json_str(comm));
+		json_object_object_add(o, "comm", tool_json_str(comm));
 	/* unsigned 64-bit counters, as the kernel keeps them */
 #define F(name) json_object_object_add(o, #name, json_object_new_uint64(t->name))
 	F(cpu_count);

@@ -87,7 +87,7 @@ json_object *rgctl_json_share(const struct kattr_rg *rg,
 			      const struct kattr_rg_share *s);
 /*
  * The --json documents (json.c), from plain data: every string from the
- * system is made valid UTF-8 (U+FFFD for invalid bytes).
+ * system is made valid UTF-8 (tool_json_str(): U+FFFD for invalid bytes).
  */
 struct rgctl_json_hier {
 	const char *backend;		/* "cgroup1" */
@@ -95,7 +95,6 @@ struct rgctl_json_hier {
 	const char *shares_file;	/* "cpu.shares" */
 	bool rgcs;
 };
-json_object *rgctl_json_str(const char *s);
 /* The one-line text rgctl_json_print() prints (owned by obj). */
 const char *rgctl_json_text(json_object *obj);
 json_object *rgctl_json_share_of(bool rgcs, const char *file,

@@ -285,7 +285,7 @@ json_object *rgctl_sd_json(struct kattr_rg *rg)
 	json_object_object_add(o, "init_scope", json_object_new_boolean(s->init_scope));
 	json_object_object_add(o, "manages", json_object_new_boolean(managed(rg)));
 	if (managed(rg) && rgctl_sd_owner(rg, "/", &own) == 0) {
-		json_object_object_add(o, "unit", rgctl_json_str(own.unit));
+		json_object_object_add(o, "unit", tool_json_str(own.unit));
 		json_object_object_add(o, "delegated", json_object_new_boolean(own.delegated));
 	}
 	return o;

@@ -557,24 +557,9 @@ void sb_output_csv(FILE *fp, const struct sb_report *rep)
 
 /* A string from the system (CPU model, kernel release, a path in a
  * message): valid UTF-8 in the output, U+FFFD for invalid bytes. */
-static json_object *jstr(const char *s)
-{
-	json_object *o;
-	char *r;
-
-	if (tool_utf8_valid(s))
-		return json_object_new_string(s);
-	r = tool_utf8_repair(s);
-	if (!r)
-		return NULL;
-	o = json_object_new_string(r);
-	free(r);
-	return o;
-}
-
 static json_object *jstr_or_null(const char *s)
 {
-	return s && *s ? jstr(s) : NULL;
+	return s && *s ? tool_json_str(s) : NULL;
 }
 
 static json_object *jdouble(double v)
@@ -688,7 +673,7 @@ static json_object *json_result(const struct sb_report *rep,
 				       jsamples(r->sample_seconds, r->runs, 6));
 	}
 	if (r->failed)
-		json_object_object_add(o, "error", jstr(r->why));
+		json_object_object_add(o, "error", tool_json_str(r->why));
 	return o;
 }
 
