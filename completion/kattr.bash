@@ -56,6 +56,9 @@ _kattr_values()
 	"likelytop -f" | "likelytop --file") echo "<profile>" ;;
 	"likelytop -p" | "likelytop --pid") echo "<profpid>" ;;
 	"likelytop --format") echo "text csv json" ;;
+	"likelytop --suggest") echo "<dir>" ;;
+	"likelytop --suggest-out") echo "<file>" ;;
+	"likelytop --min-miss" | "likelytop --flip-miss") echo "" ;;
 	"likelytop -s" | "likelytop --sort") echo "incorrect correct percent total rate function file" ;;
 	"likelytop -o" | "likelytop --output") echo "<columns>" ;;
 	"likelytop -S" | "likelytop --source-dir") echo "<dir>" ;;
@@ -115,6 +118,7 @@ _kattr_complete_value()
 	v=$(_kattr_values "$tool" "$opt") || return 1
 	case "$v" in
 	"<dir>") COMPREPLY=($(compgen -d -- "$cur")) ;;
+	"<file>") COMPREPLY=($(compgen -f -- "$cur")) ;;
 	"<columns>")
 		local IFS=$'\n'
 		_kattr_list "$(_kattr_help_columns "$tool_bin")" ;;

@@ -68,6 +68,7 @@ __attribute__((noreturn)) static void usage(void)
 	       "                        interrupted)\n");
 	printf("  -d, --delay SEC       refresh every SEC seconds (default 2)\n");
 	printf("      --format FMT      batch output: text, csv or json (default text)\n");
+	printf("  -J, --json            the same as --format json\n");
 	printf("  -o, --output LIST     batch text: the columns to show (see below;\n"
 	       "                        +LIST adds to the default ones)\n");
 	printf("      --output-all      batch text: every column\n");
@@ -285,6 +286,7 @@ static void parse_args(int argc, char **argv, struct lt_opts *o)
 		{ "file",       required_argument, NULL, 'f' },
 		{ "pid",        required_argument, NULL, 'p' },
 		{ "format",     required_argument, NULL, OPT_FORMAT },
+		{ "json",       no_argument,       NULL, 'J' },
 		{ "sort",       required_argument, NULL, 's' },
 		{ "reverse",    no_argument,       NULL, 'r' },
 		{ "filter",     required_argument, NULL, OPT_FILTER },
@@ -305,7 +307,7 @@ static void parse_args(int argc, char **argv, struct lt_opts *o)
 		{ "raw",        no_argument,       NULL, OPT_RAW },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char shortopts[] = "+:bn:d:f:p:s:rS:o:hV";
+	static const char shortopts[] = "+:bn:d:f:p:s:rS:o:JhV";
 	bool exec = false, columns = false;
 	const char *bad;
 	size_t badlen;
@@ -340,6 +342,10 @@ static void parse_args(int argc, char **argv, struct lt_opts *o)
 		case OPT_FORMAT:
 			if (lt_out_parse(optarg, &o->format) < 0)
 				tool_usage_error("unknown format '%s': use text, csv or json", optarg);
+			break;
+		case 'J':	/* as util-linux tools and rgctl say JSON */
+			if (lt_out_parse("json", &o->format) < 0)
+				tool_usage_error("cannot select JSON output");
 			break;
 		case 's':
 			if (kattr_prof_sort_parse(optarg, &o->sort) < 0)

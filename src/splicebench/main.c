@@ -49,6 +49,7 @@ __attribute__((noreturn)) static void usage(void)
 	printf("      --pin P,C          pin the producer to CPU P, the consumer to CPU C\n");
 	printf("      --unsafe-reuse     reuse buffers after vmsplice like a naive double buffer\n");
 	printf("      --format F         table, csv or json (default: table)\n");
+	printf("  -J, --json             the same as --format json\n");
 	printf("      --plot FILE        draw GB/s against chunk size into FILE (.svg or .png)\n");
 	printf("      --quick            a short run with meaningful numbers (a few seconds)\n");
 	printf("  -q, --quiet            no progress on stderr (shown only on a terminal)\n");
@@ -94,6 +95,7 @@ static void parse_args(int argc, char **argv, struct sb_config *cfg,
 		{ "pin",          required_argument, NULL, OPT_PIN },
 		{ "unsafe-reuse", no_argument,       NULL, OPT_UNSAFE_REUSE },
 		{ "format",       required_argument, NULL, OPT_FORMAT },
+		{ "json",         no_argument,       NULL, 'J' },
 		{ "plot",         required_argument, NULL, OPT_PLOT },
 		{ "quick",        no_argument,       NULL, OPT_QUICK },
 		{ "help",         no_argument,       NULL, 'h' },
@@ -115,7 +117,7 @@ static void parse_args(int argc, char **argv, struct sb_config *cfg,
 
 	/* ':': a missing argument is told apart; opterr = 0: our messages. */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":qo:nrhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":qo:nrJhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_MODE:
 			if (sb_parse_modes(optarg, &cfg->modes) < 0)
@@ -187,6 +189,9 @@ static void parse_args(int argc, char **argv, struct sb_config *cfg,
 			else
 				tool_usage_error("invalid --format '%s': table, csv or json", optarg);
 			break;
+		case 'J':	/* as util-linux tools and rgctl say JSON */
+			*fmt = SB_JSON;
+			break;
 		case OPT_PLOT:
 			{
 				size_t l = strlen(optarg);
@@ -232,7 +237,7 @@ static void parse_args(int argc, char **argv, struct sb_config *cfg,
 			tool_set_sysroot(optarg);
 			break;
 		default:
-			tool_bad_option(c, argv, ":qo:nrhV");
+			tool_bad_option(c, argv, ":qo:nrJhV");
 		}
 	}
 	if (optind < argc)

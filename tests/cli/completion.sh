@@ -92,6 +92,8 @@ fi
 # likelytop: options, values, columns, sources.
 expect "likelytop --" --batch --file --pid --exec --format --sort --output --output-all --noheadings --raw --filter --wrong-only
 expect_only "likelytop --format " text csv json
+expect "likelytop --sugg" --suggest --suggest-out
+expect "likelytop -" -J
 expect_only "likelytop -s r" rate
 expect_only "likelytop -o FU" FUNCTION
 expect_only "likelytop -o HINT,MI" HINT,MISS

@@ -82,6 +82,13 @@ usage "CSV and JSON always carry every field" -b -f likely_prof.txt --format jso
 usage "JSON has no headings" -b -f likely_prof.txt --format json --noheadings
 usage "need --batch" -f likely_prof.txt --raw
 # --help lists every column.
+# -J: the same document as --format json (util-linux's and rgctl's letter)
+run "$bin" -b -J -f likely_prof.txt
+expect_rc 0 "-J"
+j1=$out
+run "$bin" -b --format json -f likely_prof.txt
+expect_eq "$j1" "$out" "-J prints what --format json prints"
+jq -e 'length > 0' <<<"$j1" >/dev/null && ok || fail "-J: not a JSON array of sites"
 run "$bin" --help
 for c in MARK HINT CORRECT INCORRECT MISS RATE CONSTANT FUNCTION LOCATION FILE LINE; do
 	expect_match "$out" "^ +$c  " "--help lists column $c"

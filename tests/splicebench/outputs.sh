@@ -33,6 +33,10 @@ rows=$(printf '%s\n' "$out" | awk 'NR > 1 { n = 1; q = 0
 	if (n == 25) print }' | wc -l)
 [ "$rows" = 8 ] && ok || fail "csv: $rows rows of 25 fields, expected 8 (2 baseline + 6)"
 
+run "$bin" "${small[@]}" -J
+expect_rc 0 "-J"
+keys=$(printf '%s' "$out" | jq -c 'keys')
+[ "$keys" = '["baseline","command","interrupted","results","spread_warn","system","timestamp","tool","version"]' ] && ok || fail "-J is not --format json: $keys"
 run "$bin" "${small[@]}" --format json
 expect_rc 0 "json"
 keys=$(printf '%s' "$out" | jq -c 'keys')
