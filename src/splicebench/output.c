@@ -461,6 +461,13 @@ static void csv_text(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
+/* How many of a point's samples there are: its run count, within the
+ * array that holds them (a report is also built by the fuzzers). */
+static int nsamples(int n, int cap)
+{
+	return n < 0 ? 0 : n > cap ? cap : n;
+}
+
 /* The run-by-run GB/s, ';'-separated (one CSV field). */
 static void csv_samples(FILE *fp, const double *v, int n)
 {
@@ -495,7 +502,7 @@ static void csv_base(FILE *fp, const char *name, uint64_t size,
 	fputc(',', fp);
 	csv_num(fp, st->spread);
 	fputs(",,,,true,false,,,,", fp);
-	csv_tail(fp, samples, st->n, false, cmd, when);
+	csv_tail(fp, samples, nsamples(st->n, SB_BASE_RUNS), false, cmd, when);
 }
 
 void sb_output_csv(FILE *fp, const struct sb_report *rep)
@@ -548,7 +555,8 @@ void sb_output_csv(FILE *fp, const struct sb_report *rep)
 			data_touched(cfg) ? "true" : "false",
 			r->huge_requested ? "true" : "false", r->bytes, r->chunks,
 			r->corrupt);
-		csv_tail(fp, r->sample_gbps, r->runs, wide_spread(r), cmd, when);
+		csv_tail(fp, r->sample_gbps, nsamples(r->runs, SB_MAX_RUNS),
+			 wide_spread(r), cmd, when);
 	}
 	free(cmd);
 }
@@ -602,7 +610,7 @@ static json_object *json_stats(uint64_t size, const struct sb_stats *st,
 	json_object_object_add(o, "min_gbps", jdouble(st->min));
 	json_object_object_add(o, "max_gbps", jdouble(st->max));
 	json_object_object_add(o, "spread", jdouble(st->spread));
-	json_object_object_add(o, "samples_gbps", jsamples(samples, st->n, 4));
+	json_object_object_add(o, "samples_gbps", jsamples(samples, nsamples(st->n, SB_BASE_RUNS), 4));
 	return o;
 }
 
@@ -668,9 +676,9 @@ static json_object *json_result(const struct sb_report *rep,
 	}
 	if (ok) {
 		json_object_object_add(o, "wide_spread", json_object_new_boolean(wide_spread(r)));
-		json_object_object_add(o, "samples_gbps", jsamples(r->sample_gbps, r->runs, 4));
+		json_object_object_add(o, "samples_gbps", jsamples(r->sample_gbps, nsamples(r->runs, SB_MAX_RUNS), 4));
 		json_object_object_add(o, "samples_seconds",
-				       jsamples(r->sample_seconds, r->runs, 6));
+				       jsamples(r->sample_seconds, nsamples(r->runs, SB_MAX_RUNS), 6));
 	}
 	if (r->failed)
 		json_object_object_add(o, "error", tool_json_str(r->why));
