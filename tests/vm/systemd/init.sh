@@ -35,9 +35,11 @@ done
 chmod 1777 "$N/tmp"; chmod 700 "$N/root"
 cp -a /etc/. "$N/etc/" || fail "cannot copy /etc"
 mount --bind /usr "$N/usr" || fail "cannot bind /usr"
-top=${KATTR_TOP#/}; top=/${top%%/*}
-bld=${KATTR_BUILD#/}; bld=/${bld%%/*}
-for d in "$top" "$bld"; do
+# the clone and the build, exactly (binding their top directory instead
+# made a clone under /tmp leave the guest a read-only /tmp)
+for d in "$KATTR_TOP" "$KATTR_BUILD"; do
+	case $d in "$KATTR_TOP"/?*) continue ;; esac	# inside the clone: bound with it
+	mkdir -p "$N$d" || fail "cannot make $d in the new root"
 	mountpoint -q "$N$d" || mount --bind "$d" "$N$d" || fail "cannot bind $d"
 done
 mkdir -p "$N/var/lib" "$N/var/log" "$N/var/tmp" "$N/var/cache" "$N/var/spool"
