@@ -9,7 +9,8 @@ cd "$top"
 scripts/deps.sh || exit 1
 mkdir -p out
 status=0
-section() { printf '\n==== %s ====\n' "$*"; }
+# each section's header says how long the run has taken so far
+section() { printf '\n==== %s ==== (at %d s)\n' "$*" "$SECONDS"; }
 ctest_in() {	# ctest_in DIR: run every test there
 	(cd "$1" && ctest --output-on-failure --timeout 600 "${@:2}") || status=1
 }
@@ -55,5 +56,6 @@ case $? in
 77) echo "vm --systemd: SKIPPED (the reason is above): the systemd guest did not run" ;;
 *) echo "vm --systemd suite FAILED"; status=1 ;;
 esac
+echo "check: ${SECONDS} s in all"
 [ $status = 0 ] || echo "check: FAILED (see the sections above)"
 exit $status
