@@ -28,5 +28,5 @@ if [ "$lp_targets" = likelytop ]; then
 		sh -c "'$LT' -b -n 2 -d 0.5 --exec -- '$LP_B/src/likelytop/likelytop' -b -n 4 -d 0.2 -f '$LP_T/kernel.txt' --format csv 2>/dev/null"
 else
 	step "likely_prof.h: libkattr's mountinfo parser, profiled, in the /proc/likely_prof format" \
-		sh -c "LIKELY_PROF_DIR='$LP_T/prof' '$LP_B/tests/lib/test_lib_mountinfo' >/dev/null 2>&1 && cat '$LP_T/prof/'[0-9]*"
+		sh -c "LIKELY_PROF_DIR='$LP_T/prof' '$LP_B/tests/lib/core/test_lib_mountinfo' >/dev/null 2>&1 && cat '$LP_T/prof/'[0-9]*"
 fi

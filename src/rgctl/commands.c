@@ -5,7 +5,7 @@
 extern const struct rgctl_cmd rgctl_cmd_list, rgctl_cmd_create,
 	rgctl_cmd_delete, rgctl_cmd_shares, rgctl_cmd_attach,
 	rgctl_cmd_members, rgctl_cmd_stats, rgctl_cmd_exec, rgctl_cmd_whereis;
-/* issue 4 (rgdaemon): stats_delay wraps stats and adds --delay. */
+/* issue 4 (classify, apply, delay): stats_delay wraps stats and adds --delay. */
 extern const struct rgctl_cmd rgctl_cmd_stats_delay, rgctl_cmd_apply,
 	rgctl_cmd_dump, rgctl_cmd_classify;
 

@@ -1,4 +1,4 @@
-/* libFuzzer: the resource-group parsers (lib/rg_parse.c) on arbitrary text.
+/* libFuzzer: the resource-group parsers (lib/rg/rg_parse.c) on arbitrary text.
  * The first byte picks the parser; invariants are checked, not just crashes:
  * an accepted pid is > 0, an accepted shares value formats to printable
  * text that RGCS would not cut short and that always names res=. */

@@ -78,7 +78,7 @@ esac
 # (a sysroot without it): small pages, one clear message, every mode runs.
 shim="$BUILD_DIR/tests/splicebench/sb_no_thp.so"
 [ -f "$shim" ] || { echo "FAIL: $shim not built"; exit 1; }
-cp -r "$SRC_DIR/tests/lib/fixtures/sysfacts-epyc-docker" "$tmp/nothp"
+cp -r "$SRC_DIR/tests/lib/sys/fixtures/sysfacts-epyc-docker" "$tmp/nothp"
 rm -r "$tmp/nothp/sys/kernel/mm/transparent_hugepage"
 for facts in "--sysroot $tmp/nothp" ""; do
 	# shellcheck disable=SC2086

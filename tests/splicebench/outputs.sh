@@ -60,7 +60,7 @@ b=$(printf '%s' "$out" | jq '[.baseline.memcpy_cache_hot.median_gbps, .baseline.
 [ "$b" = 2 ] && ok || fail "json baseline: $b of 2 rates"
 
 # System facts from a captured tree.
-run "$bin" --sysroot "$SRC_DIR/tests/lib/fixtures/sysfacts-epyc-docker" \
+run "$bin" --sysroot "$SRC_DIR/tests/lib/sys/fixtures/sysfacts-epyc-docker" \
 	--mode copy --size 64K --total 1M --runs 1 --format json
 expect_rc 0 "--sysroot facts"
 f=$(printf '%s' "$out" | jq -c '.system | [.kernel_release, .cpu_model, .thp_mode, .container]')

@@ -5,7 +5,7 @@
 # and VM_OUT, where captures go.
 . "$SRC_DIR/tests/rgctl/common.sh"
 : "${VM_OUT:=${TMPDIR:-/tmp}}"
-HELPER="$BUILD_DIR/tests/rgdaemon/rgd_helper"
+HELPER="$BUILD_DIR/tests/classify/rgd_helper"
 [ "${KATTR_IN_VM:-}" = 1 ] || skip_test "runs only inside the guest of scripts/vm.sh"
 require_root "changes the guest kernel's cgroups and sysctls"
 U=$(mount_of cgroup2)

@@ -3,7 +3,7 @@
  * Resource groups on three backends: the 2006 RGCS configfs interface
  * (res_groups), the cgroup v1 cpu hierarchy and cgroup v2.  One handle
  * (struct kattr_rg) per opened hierarchy; every operation goes through the
- * backend table in lib/rg.c.  Same rules as kattr.h: no printing, no exit,
+ * backend table in lib/rg/rg.c.  Same rules as kattr.h: no printing, no exit,
  * 0 or -errno.
  *
  * Group names are relative to the hierarchy root ("db", "db/batch"); the

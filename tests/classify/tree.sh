@@ -14,7 +14,7 @@
 # and reported, allowed only there and only when the log says so.  The seed is random per run and printed;
 # RGD_TREE_SEED=N reproduces a run, RGD_TREES the trees per round.
 # tree.sh [v1|v2 [TREES]]
-. "$SRC_DIR/tests/rgdaemon/rgd_lib.sh"
+. "$SRC_DIR/tests/classify/rgd_lib.sh"
 rgd_setup tree "${1:-v1}"
 needs_libconfig
 needs_libmnl

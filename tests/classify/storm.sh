@@ -6,7 +6,7 @@
 # with a tiny one, which overflows (ENOBUFS): the daemon must say so,
 # grow the buffer, rescan and still miss nothing.
 # storm.sh [v1|v2 [SHORT LONG]]: the hierarchy, the processes.
-. "$SRC_DIR/tests/rgdaemon/rgd_lib.sh"
+. "$SRC_DIR/tests/classify/rgd_lib.sh"
 rgd_setup storm "${1:-v1}"
 needs_libconfig
 needs_libmnl

@@ -462,7 +462,7 @@ trace_counts(char **s, const char *end, bool all, uint64_t *a, uint64_t *b,
 
 /*
  * One pass over a trace row (NUL at eol): six blank-separated tokens, the
- * way tests/profile/ref_trace_row.h splits and checks them.
+ * way tests/lib/profile/ref_trace_row.h splits and checks them.
  */
 static int trace_row(char *line, char *eol, bool all, const char *base,
 		     struct kattr_prof_entry *e, struct site *sl)

@@ -1,5 +1,5 @@
 /*
- * Driver for bench/rgdaemon/run.sh (one binary, several roles):
+ * Driver for bench/classify/run.sh (one binary, several roles):
  *
  *   bench_classify latency N TARGET CGPATH [RAWFILE]
  *       N times, one after the other: fork, exec TARGET (a copy of this

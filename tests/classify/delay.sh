@@ -6,7 +6,7 @@
 # v2 there is no such line).  Runs on cgroup v1 cpu and on cgroup v2,
 # each that is mounted (delay accounting needs no controller).  The sysctl
 # is restored on exit.
-. "$SRC_DIR/tests/rgdaemon/rgd_lib.sh"
+. "$SRC_DIR/tests/classify/rgd_lib.sh"
 require_root "delay writes to cgroupfs"
 V1=$(cpu_mount)
 V2=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i+1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)

@@ -3,7 +3,7 @@
 # behind (processes killed, groups removed deepest first).
 . "$SRC_DIR/tests/cli/lib.sh"
 RGCTL=$(tool_path rgctl)
-HELPER="$BUILD_DIR/tests/rgdaemon/rgd_helper"
+HELPER="$BUILD_DIR/tests/classify/rgd_helper"
 PIDS=()
 ROOT=
 WORK=

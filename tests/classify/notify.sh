@@ -4,7 +4,7 @@
 # and has classified what runs, RELOADING=1 then READY=1 around a SIGHUP
 # reload, and STOPPING=1 on SIGTERM (sd_notify, libsystemd; built
 # WITH_SYSTEMD).  The manager's socket is a Python datagram listener.
-. "$SRC_DIR/tests/rgdaemon/rgd_lib.sh"
+. "$SRC_DIR/tests/classify/rgd_lib.sh"
 case ${WITH_SYSTEMD:-OFF} in
 ON|1|TRUE|YES|on|true) ;;
 *) skip_test "built without libsystemd (WITH_SYSTEMD=OFF): classify does not notify" ;;

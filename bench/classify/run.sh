@@ -3,7 +3,7 @@
 # missed under a fork storm: rgctl classify against libcgroup's
 # cgrulesengd (Debian cgroup-tools) on an equivalent rule, in the same
 # run, on the cgroup v1 cpu hierarchy.  Needs root.
-#   bench/rgdaemon/run.sh [BUILD_DIR] [EXECS] [SHORT] [LONG]
+#   bench/classify/run.sh [BUILD_DIR] [EXECS] [SHORT] [LONG]
 # /etc/cgrules.conf is restored (or removed) and both daemons are stopped
 # on exit.  Not part of ctest.
 set -u
@@ -13,7 +13,7 @@ EXECS=${2:-1000}
 SHORT=${3:-5000}
 LONG=${4:-300}
 RGCTL=$build/src/rgctl/rgctl
-DRIVER=$build/bench/rgdaemon/bench_classify
+DRIVER=$build/bench/classify/bench_classify
 [ "$(id -u)" = 0 ] || { echo "run as root"; exit 1; }
 [ -x "$RGCTL" ] && [ -x "$DRIVER" ] || { echo "build first: $RGCTL, $DRIVER"; exit 1; }
 command -v cgrulesengd >/dev/null || { echo "cgrulesengd missing (apt-get install cgroup-tools)"; exit 1; }
