@@ -13,6 +13,13 @@ struct kattr_mount {
 	unsigned long magic;
 };
 
+/*
+ * The library's growing array: room for one element after n in *v (of
+ * elem bytes each, capacity *cap doubled as needed, from 8); 0 or -ENOMEM
+ * (*v is then unchanged and still the caller's to free).
+ */
+int kattr_grow(void **v, size_t *cap, size_t n, size_t elem);
+
 /* Read all of fd into a malloc'ed NUL-terminated buffer. */
 int kattr_read_fd(int fd, char **out, size_t *len);
 

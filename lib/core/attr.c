@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,6 +12,24 @@
 
 #include "kattr/kattr.h"
 #include "internal.h"
+
+int kattr_grow(void **v, size_t *cap, size_t n, size_t elem)
+{
+	size_t want;
+	void *tmp;
+
+	if (n < *cap)
+		return 0;
+	want = *cap ? *cap * 2 : 8;
+	if (want < *cap || want > SIZE_MAX / elem)
+		return -ENOMEM;
+	tmp = realloc(*v, want * elem);
+	if (!tmp)
+		return -ENOMEM;
+	*v = tmp;
+	*cap = want;
+	return 0;
+}
 
 int kattr_read_fd(int fd, char **out, size_t *len)
 {
