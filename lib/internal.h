@@ -20,8 +20,6 @@ struct kattr_mount {
  */
 int kattr_grow(void **v, size_t *cap, size_t n, size_t elem);
 
-/* Read all of fd into a malloc'ed NUL-terminated buffer. */
-int kattr_read_fd(int fd, char **out, size_t *len);
 
 /*
  * openat2(2) with how.resolve = resolve, under the resolve mode in force:

@@ -43,6 +43,13 @@ extern "C" {
 /* Largest attribute kattr_read_alloc() accepts (-EFBIG beyond). */
 #define KATTR_READ_MAX		(64u << 20)
 
+/*
+ * Read all of fd (to its end, at most KATTR_READ_MAX bytes) into a
+ * malloc'ed NUL-terminated buffer: *out and its length *len; 0, or
+ * -EFBIG, -ENOMEM or read(2)'s -errno (nothing allocated then).
+ */
+KATTR_API int kattr_read_fd(int fd, char **out, size_t *len);
+
 /* ---- sysroot --------------------------------------------------------- */
 
 /*
