@@ -134,6 +134,11 @@ printf '%s\n' "$out" >dump_odd.conf
 run "$RGCTL" "${R[@]}" apply --prune dump_odd.conf
 [ "$rc" = 0 ] && [ "$out" = "0 changes" ] && ok || fail "applying a dump that left a group out: rc $rc, '$out' $err"
 [ -d "$ROOT/$odd/kid" ] && ok || fail "apply --prune removed a group the dump left out"
+for form in "" -r; do
+	run "$RGCTL" "${R[@]}" list $form
+	case $out in *$'\033'* | *$'\377'*) fail "list $form printed the name's raw bytes" ;; *) ok ;; esac
+	expect_match "$out" 'odd\\x1b\[31m' "list $form shows the odd group, escaped"
+done
 sleep 60 & oddpid=$!
 echo "$oddpid" >"$ROOT/$odd/kid/tasks"
 run "$RGCTL" "${R[@]}" whereis "$oddpid"
