@@ -130,33 +130,14 @@ static void buf_free(struct buf *b)
 /* Read /proc/self/smaps (the live process, never the sysroot). */
 static char *read_own_smaps(void)
 {
-	size_t cap = 1 << 16, len = 0;
-	char *s = malloc(cap);
 	int fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	char *s = NULL;
 
-	if (!s || fd < 0) {
-		free(s);
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0)
 		return NULL;
-	}
-	for (;;) {
-		if (len + 4096 >= cap) {
-			char *t = realloc(s, cap * 2);
-
-			if (!t)
-				break;
-			s = t;
-			cap *= 2;
-		}
-		n = read(fd, s + len, cap - len - 1);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
+	if (kattr_read_fd(fd, &s, NULL) < 0)
+		s = NULL;
 	close(fd);
-	s[len] = '\0';
 	return s;
 }
 
