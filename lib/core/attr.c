@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "kattr/kattr.h"
+#include "kattr/private.h"
 #include "internal.h"
 
 int kattr_grow(void **v, size_t *cap, size_t n, size_t elem)

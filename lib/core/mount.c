@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "kattr/kattr.h"
+#include "kattr/private.h"
 #include "internal.h"
 
 static enum kattr_resolve_mode resolve_mode = KATTR_RESOLVE_AUTO;

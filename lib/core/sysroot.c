@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "kattr/kattr.h"
+#include "kattr/private.h"
 #include "internal.h"
 
 static char sysroot[PATH_MAX];
