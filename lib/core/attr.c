@@ -289,7 +289,9 @@ static int open_parent(struct kattr_mount *m, const char *rel, char *buf,
 	return kattr_open(m, ".", O_PATH | O_DIRECTORY);
 }
 
-int kattr_mkdir(struct kattr_mount *m, const char *rel, mode_t mode)
+/* mkdir (rmdir false) or rmdir rel beneath m: 0 or -errno. */
+static int mkdir_rmdir(struct kattr_mount *m, const char *rel, bool rmdir,
+		       mode_t mode)
 {
 	char buf[PATH_MAX];
 	const char *base;
@@ -298,25 +300,21 @@ int kattr_mkdir(struct kattr_mount *m, const char *rel, mode_t mode)
 	pfd = open_parent(m, rel, buf, sizeof(buf), &base);
 	if (pfd < 0)
 		return pfd;
-	if (mkdirat(pfd, base, mode) < 0)
+	if ((rmdir ? unlinkat(pfd, base, AT_REMOVEDIR) :
+		     mkdirat(pfd, base, mode)) < 0)
 		ret = -errno;
 	close(pfd);
 	return ret;
 }
 
+int kattr_mkdir(struct kattr_mount *m, const char *rel, mode_t mode)
+{
+	return mkdir_rmdir(m, rel, false, mode);
+}
+
 int kattr_rmdir(struct kattr_mount *m, const char *rel)
 {
-	char buf[PATH_MAX];
-	const char *base;
-	int pfd, ret = 0;
-
-	pfd = open_parent(m, rel, buf, sizeof(buf), &base);
-	if (pfd < 0)
-		return pfd;
-	if (unlinkat(pfd, base, AT_REMOVEDIR) < 0)
-		ret = -errno;
-	close(pfd);
-	return ret;
+	return mkdir_rmdir(m, rel, true, 0);
 }
 
 int kattr_stat(struct kattr_mount *m, const char *rel, struct stat *st)
