@@ -195,7 +195,7 @@ void kattr_list_free(struct kattr_dirent *ents, size_t n)
 int kattr_list(struct kattr_mount *m, const char *rel,
 	       struct kattr_dirent **ents, size_t *n)
 {
-	struct kattr_dirent *v = NULL, *tmp;
+	struct kattr_dirent *v = NULL;
 	size_t cnt = 0, cap = 0;
 	struct dirent *de;
 	DIR *d;
@@ -223,14 +223,9 @@ int kattr_list(struct kattr_mount *m, const char *rel,
 				    AT_SYMLINK_NOFOLLOW) == 0)
 				type = IFTODT(st.st_mode);
 		}
-		if (cnt == cap) {
-			cap = cap ? cap * 2 : 16;
-			tmp = realloc(v, cap * sizeof(*v));
-			if (!tmp) {
-				ret = -ENOMEM;
-				goto out_free;
-			}
-			v = tmp;
+		if (kattr_grow((void **)&v, &cap, cnt, sizeof(*v)) < 0) {
+			ret = -ENOMEM;
+			goto out_free;
 		}
 		v[cnt].name = strdup(de->d_name);
 		if (!v[cnt].name) {

@@ -26,6 +26,7 @@
 
 #include "sb.h"
 #include "tool.h"
+#include "xalloc.h"
 
 #define HUGE_SZ (2ull << 20)
 
@@ -763,13 +764,11 @@ static int point_run(const struct sb_config *cfg, struct point *p, int run)
 
 int sb_run_points(const struct sb_config *cfg, struct sb_result *res, int n)
 {
-	struct point *pts = calloc((size_t)n, sizeof(*pts));
+	struct point *pts = xcalloc((size_t)n, sizeof(*pts));
 	int i, run, failed = 0, total = 0, done = 0;
 	struct timespec t0, t1;
 	char what[96], a[32];
 
-	if (!pts)
-		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		pts[i].r = &res[i];
 		pts[i].outfd = -1;
