@@ -48,29 +48,37 @@ gcc -fpreprocessed -dD -E -P -x c "$priv" |
 	perl -0777 -ne 'while (/\b(kattr_\w+)\s*\(/g) { print "$1\n" }' | sort -u >"$t/private"
 [ -s "$t/called" ] && ok || fail "no kattr_* call found in the objects under $BUILD_DIR/src"
 
-for s in $(comm -23 "$t/listed" "$t/exported"); do
-	fail "$s is listed in lib/libkattr.map but libkattr.so does not define it: a typo, or a function gone (drop the line)"
-done
-for s in $(comm -13 "$t/listed" "$t/exported"); do
-	fail "$s is exported but lib/libkattr.map does not list it (the map's 'local: *;' is missing?)"
-done
-for s in $(comm -23 "$t/called" "$t/listed"); do
-	fail "$s is called by $(awk -v s="$s" '$1 == s { print $2 }' "$t/calls" | head -3 | tr '\n' ' ')but not exported: add it to lib/libkattr.map (and declare it KATTR_API in its public header)"
-done
-for s in $(comm -23 "$t/exported" "$t/called" | comm -23 - "$t/named" | comm -23 - "$t/documented"); do
-	fail "$s is exported but no tool or bench calls it and libkattr(3) does not document it: move its declaration to lib/include-private/kattr/private.h and drop it from lib/libkattr.map"
-done
-for s in $(comm -23 "$t/public" "$t/listed"); do
-	fail "$s is declared KATTR_API in $(grep -lw "$s" "$pub"/*.h | sed "s,^$SRC_DIR/,," | head -1) but not exported: add it to lib/libkattr.map, or move it to lib/include-private/kattr/private.h"
-done
-for s in $(comm -13 "$t/public" "$t/listed"); do
-	fail "$s is exported but no public header (lib/include/kattr/) declares it KATTR_API"
-done
-for s in $(comm -12 "$t/private" "$t/listed"); do
-	fail "$s is declared in lib/include-private/kattr/private.h but exported: one or the other"
-done
-for s in $(cat "$t/private_api"); do
-	fail "$s is KATTR_API in lib/include-private/kattr/private.h: private functions are not marked for export"
-done
+# fail_each FORMAT: a failure for each line "NAME [WHERE]" on stdin
+# (FORMAT's first %s the name, its second, if any, where).
+fail_each() {
+	local s where
+	while read -r s where; do
+		if [ -n "$where" ]; then
+			fail "$(printf "$1" "$s" "$where")"
+		else
+			fail "$(printf "$1" "$s")"
+		fi
+	done
+}
+# Where the name is called from, or declared: for the messages.
+callers() { awk -v s="$1" '$1 == s { print $2 }' "$t/calls" | head -3 | tr '\n' ' ' | sed 's/ $//'; }
+header_of() { grep -lw "$1" "$pub"/*.h | sed "s,^$SRC_DIR/,," | head -1; }
+
+fail_each "%s is listed in lib/libkattr.map but libkattr.so does not define it: a typo, or a function gone (drop the line)" \
+	< <(comm -23 "$t/listed" "$t/exported")
+fail_each "%s is exported but lib/libkattr.map does not list it (the map's 'local: *;' is missing?)" \
+	< <(comm -13 "$t/listed" "$t/exported")
+fail_each "%s is called by %s but not exported: add it to lib/libkattr.map (and declare it KATTR_API in its public header)" \
+	< <(comm -23 "$t/called" "$t/listed" | while read -r s; do printf '%s\n' "$s $(callers "$s")"; done)
+fail_each "%s is exported but no tool or bench calls it and libkattr(3) does not document it: move its declaration to lib/include-private/kattr/private.h and drop it from lib/libkattr.map" \
+	< <(comm -23 "$t/exported" "$t/called" | comm -23 - "$t/named" | comm -23 - "$t/documented")
+fail_each "%s is declared KATTR_API in %s but not exported: add it to lib/libkattr.map, or move it to lib/include-private/kattr/private.h" \
+	< <(comm -23 "$t/public" "$t/listed" | while read -r s; do printf '%s\n' "$s $(header_of "$s")"; done)
+fail_each "%s is exported but no public header (lib/include/kattr/) declares it KATTR_API" \
+	< <(comm -13 "$t/public" "$t/listed")
+fail_each "%s is declared in lib/include-private/kattr/private.h but exported: one or the other" \
+	< <(comm -12 "$t/private" "$t/listed")
+fail_each "%s is KATTR_API in lib/include-private/kattr/private.h: private functions are not marked for export" \
+	<"$t/private_api"
 echo "$(wc -l <"$t/exported") symbols exported, $(wc -l <"$t/called") called by src/ and bench/"
 finish
