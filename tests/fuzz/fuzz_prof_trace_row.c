@@ -7,7 +7,7 @@
 
 #include "kattr/profile.h"
 #include "kattr/private.h"
-#include "../profile/ref_trace_row.h"
+#include "../lib/profile/ref_trace_row.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
