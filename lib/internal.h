@@ -3,6 +3,7 @@
 #define KATTR_INTERNAL_H
 
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 struct kattr_mount {
@@ -32,6 +33,21 @@ int kattr_openat2(int dfd, const char *name, int flags,
 /* The id of the mount fd is on (statx STATX_MNT_ID, else
  * name_to_handle_at), or -errno. */
 int kattr_fd_mnt_id(int fd, uint64_t *id);
+
+/*
+ * Open the single component name beneath dfd as O_PATH without following
+ * it, and fstat it into *st: the descriptor or -errno.
+ */
+int kattr_open_step(int dfd, const char *name, struct stat *st);
+
+/*
+ * The one walk through directories: open the '/'-separated components of
+ * path ("" or "/": dfd itself; none may be "..") one at a time beneath dfd,
+ * following no symlink, each checked to be a directory (on m's mount when
+ * m is not NULL).  The last one's O_PATH descriptor, or -ELOOP (a symlink),
+ * -ENOTDIR, -EXDEV (another mount) or -errno.
+ */
+int kattr_walk_dirs(int dfd, const char *path, const struct kattr_mount *m);
 
 /*
  * Canonical form of path (absolute, as seen inside the sysroot, resolved

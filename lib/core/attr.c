@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "kattr/kattr.h"
+#include "kattr/private.h"
 #include "internal.h"
 
 int kattr_grow(void **v, size_t *cap, size_t n, size_t elem)
@@ -194,7 +195,7 @@ void kattr_list_free(struct kattr_dirent *ents, size_t n)
 int kattr_list(struct kattr_mount *m, const char *rel,
 	       struct kattr_dirent **ents, size_t *n)
 {
-	struct kattr_dirent *v = NULL, *tmp;
+	struct kattr_dirent *v = NULL;
 	size_t cnt = 0, cap = 0;
 	struct dirent *de;
 	DIR *d;
@@ -222,14 +223,9 @@ int kattr_list(struct kattr_mount *m, const char *rel,
 				    AT_SYMLINK_NOFOLLOW) == 0)
 				type = IFTODT(st.st_mode);
 		}
-		if (cnt == cap) {
-			cap = cap ? cap * 2 : 16;
-			tmp = realloc(v, cap * sizeof(*v));
-			if (!tmp) {
-				ret = -ENOMEM;
-				goto out_free;
-			}
-			v = tmp;
+		if (kattr_grow((void **)&v, &cap, cnt, sizeof(*v)) < 0) {
+			ret = -ENOMEM;
+			goto out_free;
 		}
 		v[cnt].name = strdup(de->d_name);
 		if (!v[cnt].name) {
@@ -288,7 +284,9 @@ static int open_parent(struct kattr_mount *m, const char *rel, char *buf,
 	return kattr_open(m, ".", O_PATH | O_DIRECTORY);
 }
 
-int kattr_mkdir(struct kattr_mount *m, const char *rel, mode_t mode)
+/* mkdir (rmdir false) or rmdir rel beneath m: 0 or -errno. */
+static int mkdir_rmdir(struct kattr_mount *m, const char *rel, bool rmdir,
+		       mode_t mode)
 {
 	char buf[PATH_MAX];
 	const char *base;
@@ -297,25 +295,21 @@ int kattr_mkdir(struct kattr_mount *m, const char *rel, mode_t mode)
 	pfd = open_parent(m, rel, buf, sizeof(buf), &base);
 	if (pfd < 0)
 		return pfd;
-	if (mkdirat(pfd, base, mode) < 0)
+	if ((rmdir ? unlinkat(pfd, base, AT_REMOVEDIR) :
+		     mkdirat(pfd, base, mode)) < 0)
 		ret = -errno;
 	close(pfd);
 	return ret;
 }
 
+int kattr_mkdir(struct kattr_mount *m, const char *rel, mode_t mode)
+{
+	return mkdir_rmdir(m, rel, false, mode);
+}
+
 int kattr_rmdir(struct kattr_mount *m, const char *rel)
 {
-	char buf[PATH_MAX];
-	const char *base;
-	int pfd, ret = 0;
-
-	pfd = open_parent(m, rel, buf, sizeof(buf), &base);
-	if (pfd < 0)
-		return pfd;
-	if (unlinkat(pfd, base, AT_REMOVEDIR) < 0)
-		ret = -errno;
-	close(pfd);
-	return ret;
+	return mkdir_rmdir(m, rel, true, 0);
 }
 
 int kattr_stat(struct kattr_mount *m, const char *rel, struct stat *st)

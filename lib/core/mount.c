@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "kattr/kattr.h"
+#include "kattr/private.h"
 #include "internal.h"
 
 static enum kattr_resolve_mode resolve_mode = KATTR_RESOLVE_AUTO;
@@ -247,43 +248,83 @@ static bool same_mount(const struct kattr_mount *m, int fd,
 	return kattr_fd_mnt_id(fd, &id) == 0 && id == m->mnt_id;
 }
 
+int kattr_open_step(int dfd, const char *name, struct stat *st)
+{
+	int fd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int kattr_walk_dirs(int dfd, const char *path, const struct kattr_mount *m)
+{
+	char name[NAME_MAX + 1];
+	struct stat st;
+	size_t len;
+	int fd, err = 0;
+
+	dfd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
+	if (dfd < 0)
+		return -errno;
+	for (; *path; path += len) {
+		len = strcspn(path, "/");
+		if (!len) {
+			len = 1;	/* a '/' */
+			continue;
+		}
+		if (len > NAME_MAX) {
+			err = -ENAMETOOLONG;
+			break;
+		}
+		memcpy(name, path, len);
+		name[len] = '\0';
+		fd = kattr_open_step(dfd, name, &st);
+		if (fd < 0) {
+			err = fd;
+			break;
+		}
+		close(dfd);
+		dfd = fd;
+		err = S_ISLNK(st.st_mode) ? -ELOOP : !S_ISDIR(st.st_mode) ? -ENOTDIR :
+		      m && !same_mount(m, dfd, &st) ? -EXDEV : 0;
+		if (err < 0)
+			break;
+	}
+	if (err < 0) {
+		close(dfd);
+		return err;
+	}
+	return dfd;
+}
+
 /* Per-component walk for kernels without openat2(2). */
 static int open_fallback(struct kattr_mount *m, char *name, int flags)
 {
-	char *comp = name, *slash;
+	char *slash = strrchr(name, '/'), *last = name;
 	struct stat st;
 	int dfd, fd;
 
-	dfd = fcntl(m->fd, F_DUPFD_CLOEXEC, 0);
-	if (dfd < 0)
-		return -errno;
-	while ((slash = strchr(comp, '/'))) {
+	if (slash) {
 		*slash = '\0';
-		fd = openat(dfd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		*slash = '/';
-		if (fd < 0)
-			goto out_errno;
-		close(dfd);
-		dfd = fd;
-		if (fstat(dfd, &st) < 0)
-			goto out_errno;
-		if (S_ISLNK(st.st_mode)) {
-			close(dfd);
-			return -ELOOP;
-		}
-		if (!S_ISDIR(st.st_mode)) {
-			close(dfd);
-			return -ENOTDIR;
-		}
-		if (!same_mount(m, dfd, &st)) {
-			close(dfd);
-			return -EXDEV;
-		}
-		comp = slash + 1;
+		last = slash + 1;
 	}
-	fd = openat(dfd, comp, flags | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		goto out_errno;
+	dfd = kattr_walk_dirs(m->fd, slash ? name : "", m);
+	if (slash)
+		*slash = '/';
+	if (dfd < 0)
+		return dfd;
+	fd = openat(dfd, last, flags | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		fd = -errno;
+		close(dfd);
+		return fd;
+	}
 	close(dfd);
 	if (fstat(fd, &st) < 0) {
 		int err = -errno;
@@ -295,11 +336,6 @@ static int open_fallback(struct kattr_mount *m, char *name, int flags)
 		close(fd);
 		return -EXDEV;
 	}
-	return fd;
-
-out_errno:
-	fd = -errno;
-	close(dfd);
 	return fd;
 }
 

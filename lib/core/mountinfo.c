@@ -12,6 +12,7 @@
 #include <libmount/libmount.h>
 
 #include "kattr/kattr.h"
+#include "kattr/private.h"
 #include "likely_prof.h"
 
 /*

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "kattr/kattr.h"
+#include "kattr/private.h"
 #include "internal.h"
 
 static char sysroot[PATH_MAX];
@@ -74,33 +75,135 @@ static int open_root(void)
 	return fd < 0 ? -errno : fd;
 }
 
-/* Open the canonical directory canon ("" is the root) again from rootfd. */
-static int reopen_canon(int rootfd, const char *canon)
-{
-	char buf[PATH_MAX], *comp, *save;
-	struct stat st;
-	int dfd, fd;
+/* Where walk_in_root() is. */
+struct walk {
+	int rootfd;
+	int dfd;		/* the directory reached (owned, or -errno) */
+	char *rest;		/* the path still to walk (2 * PATH_MAX bytes) */
+	const char *p;		/* its next component */
+	char canon[PATH_MAX];	/* the directory reached, from the root */
+	size_t clen;		/* (0: the root itself) */
+	int links;		/* symlinks followed so far */
+};
 
-	if (strlen(canon) >= sizeof(buf))
+/* ".." from the directory reached: its parent, and the root's is the root. */
+static int walk_up(struct walk *w)
+{
+	char *slash = strrchr(w->canon, '/');
+
+	if (!w->clen)
+		return 0;
+	*slash = '\0';
+	w->clen = (size_t)(slash - w->canon);
+	close(w->dfd);
+	w->dfd = kattr_walk_dirs(w->rootfd, w->canon, NULL);
+	return w->dfd < 0 ? w->dfd : 0;
+}
+
+/*
+ * Go on through the symlink fd (closed here): its target, then the rest
+ * of the path; an absolute target starts again at the root.
+ */
+static int walk_link(struct walk *w, int fd)
+{
+	char link[PATH_MAX];
+	ssize_t n = readlinkat(fd, "", link, sizeof(link) - 1);
+	size_t rest = strlen(w->p);
+	int err = n < 0 ? -errno : 0;
+
+	close(fd);
+	if (err < 0)
+		return err;
+	if (++w->links > 40)
+		return -ELOOP;
+	if ((size_t)n + 1 + rest + 1 > 2 * PATH_MAX)
 		return -ENAMETOOLONG;
-	strcpy(buf, canon);
-	dfd = fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
-	if (dfd < 0)
-		return -errno;
-	for (comp = strtok_r(buf, "/", &save); comp;
-	     comp = strtok_r(NULL, "/", &save)) {
-		fd = openat(dfd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		close(dfd);
-		if (fd < 0)
+	memmove(w->rest + n + 1, w->p, rest + 1);
+	memcpy(w->rest, link, (size_t)n);
+	w->rest[n] = '/';
+	w->p = w->rest;
+	if (link[0] == '/') {
+		close(w->dfd);
+		w->dfd = fcntl(w->rootfd, F_DUPFD_CLOEXEC, 0);
+		if (w->dfd < 0)
 			return -errno;
-		/* A component turned into a symlink under us: give up. */
-		if (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode)) {
-			close(fd);
-			return -ELOOP;
-		}
-		dfd = fd;
+		w->clen = 0;
+		w->canon[0] = '\0';
 	}
-	return dfd;
+	return 0;
+}
+
+/* Open the last component name beneath dfd, never a symlink. */
+static int open_last(int dfd, const char *name, int flags)
+{
+	int fd = openat(dfd, name, flags | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	/* O_PATH|O_NOFOLLOW opens a symlink planted since the check. */
+	if ((flags & O_PATH) && (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode))) {
+		close(fd);
+		return -ELOOP;
+	}
+	return fd;
+}
+
+/* Walk w->p to its end: the descriptor opened with flags, or -errno. */
+static int walk_steps(struct walk *w, int flags)
+{
+	char name[NAME_MAX + 1];
+	struct stat st;
+	size_t len;
+	int fd, ret;
+	bool last;
+
+	for (;;) {
+		while (*w->p == '/')
+			w->p++;
+		if (!*w->p) {	/* the path names the directory reached */
+			fd = openat(w->dfd, ".", flags | O_CLOEXEC);
+			return fd < 0 ? -errno : fd;
+		}
+		len = strcspn(w->p, "/");
+		if (len > NAME_MAX)
+			return -ENAMETOOLONG;
+		memcpy(name, w->p, len);
+		name[len] = '\0';
+		for (w->p += len; *w->p == '/'; w->p++)
+			;
+		last = !*w->p;
+		if (!strcmp(name, "."))
+			continue;
+		if (!strcmp(name, "..")) {
+			ret = walk_up(w);
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		fd = kattr_open_step(w->dfd, name, &st);
+		if (fd < 0)
+			return fd;
+		if (S_ISLNK(st.st_mode)) {
+			ret = walk_link(w, fd);
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		if (w->clen + 1 + len >= sizeof(w->canon)) {
+			close(fd);
+			return -ENAMETOOLONG;
+		}
+		w->canon[w->clen++] = '/';
+		memcpy(w->canon + w->clen, name, len + 1);
+		w->clen += len;
+		if (last || !S_ISDIR(st.st_mode)) {
+			close(fd);
+			return last ? open_last(w->dfd, name, flags) : -ENOTDIR;
+		}
+		close(w->dfd);
+		w->dfd = fd;
+	}
 }
 
 /*
@@ -113,153 +216,27 @@ static int reopen_canon(int rootfd, const char *canon)
 static int walk_in_root(int rootfd, const char *path, int flags, char *canon,
 			size_t csize)
 {
-	char *rest = malloc(2 * PATH_MAX), *tmp = malloc(2 * PATH_MAX);
-	char name[NAME_MAX + 1], link[PATH_MAX], cbuf[PATH_MAX];
-	size_t clen = 0, len;
-	int dfd = -1, fd = -1, links = 0, ret;
-	struct stat st;
-	const char *p;
-	ssize_t n;
+	struct walk w = { .rootfd = rootfd };
+	int fd;
 
-	if (!rest || !tmp) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	if (strlen(path) >= 2 * PATH_MAX) {
-		ret = -ENAMETOOLONG;
-		goto out;
-	}
-	strcpy(rest, path);
-	cbuf[0] = '\0';
-	dfd = fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
-	if (dfd < 0) {
-		ret = -errno;
-		goto out;
-	}
-	p = rest;
-	for (;;) {
-		const char *comp, *next;
-		bool last;
-
-		while (*p == '/')
-			p++;
-		if (!*p) {	/* the path names a directory already open */
-			fd = openat(dfd, ".", flags | O_CLOEXEC);
-			ret = fd < 0 ? -errno : 0;
-			break;
-		}
-		comp = p;
-		len = strcspn(p, "/");
-		for (next = p + len; *next == '/'; next++)
-			;
-		last = !*next;
-		p = next;
-		if (len == 1 && comp[0] == '.')
-			continue;
-		if (len == 2 && comp[0] == '.' && comp[1] == '.') {
-			char *slash = strrchr(cbuf, '/');
-
-			if (!clen)
-				continue;	/* ".." of the root is the root */
-			*slash = '\0';
-			clen = (size_t)(slash - cbuf);
-			close(dfd);
-			dfd = reopen_canon(rootfd, cbuf);
-			if (dfd < 0) {
-				ret = dfd;
-				break;
-			}
-			if (last) {
-				fd = openat(dfd, ".", flags | O_CLOEXEC);
-				ret = fd < 0 ? -errno : 0;
-				break;
-			}
-			continue;
-		}
-		if (len > NAME_MAX) {
-			ret = -ENAMETOOLONG;
-			break;
-		}
-		memcpy(name, comp, len);
-		name[len] = '\0';
-		fd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0 || fstat(fd, &st) < 0) {
-			ret = -errno;
-			break;
-		}
-		if (S_ISLNK(st.st_mode)) {
-			n = readlinkat(fd, "", link, sizeof(link) - 1);
-			close(fd);
-			fd = -1;
-			if (n < 0) {
-				ret = -errno;
-				break;
-			}
-			if (++links > 40) {
-				ret = -ELOOP;
-				break;
-			}
-			link[n] = '\0';
-			if ((size_t)n + 1 + strlen(p) + 1 > 2 * PATH_MAX) {
-				ret = -ENAMETOOLONG;
-				break;
-			}
-			/* The rest of the path continues from the target. */
-			len = (size_t)n;
-			memcpy(tmp, link, len);
-			tmp[len] = '/';
-			strcpy(tmp + len + 1, p);
-			strcpy(rest, tmp);
-			p = rest;
-			if (link[0] == '/') {
-				close(dfd);
-				dfd = fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
-				if (dfd < 0) {
-					ret = -errno;
-					break;
-				}
-				clen = 0;
-				cbuf[0] = '\0';
-			}
-			continue;
-		}
-		if (clen + 1 + len >= sizeof(cbuf)) {
-			ret = -ENAMETOOLONG;
-			break;
-		}
-		cbuf[clen++] = '/';
-		memcpy(cbuf + clen, name, len + 1);
-		clen += len;
-		if (last) {
-			close(fd);
-			/* O_NOFOLLOW: a symlink planted since the check fails. */
-			fd = openat(dfd, name, flags | O_NOFOLLOW | O_CLOEXEC);
-			ret = fd < 0 ? -errno : 0;
-			if (fd >= 0 && (flags & O_PATH) &&
-			    (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode)))
-				ret = -ELOOP;
-			break;
-		}
-		if (!S_ISDIR(st.st_mode)) {
-			ret = -ENOTDIR;
-			break;
-		}
-		close(dfd);
-		dfd = fd;
-		fd = -1;
-	}
-	if (ret == 0 && canon) {
-		if (snprintf(canon, csize, "%s", clen ? cbuf : "/") >= (int)csize)
-			ret = -ENAMETOOLONG;
-	}
-out:
-	if (dfd >= 0)
-		close(dfd);
-	if (ret < 0 && fd >= 0)
+	if (strlen(path) >= 2 * PATH_MAX)
+		return -ENAMETOOLONG;
+	w.rest = malloc(2 * PATH_MAX);
+	if (!w.rest)
+		return -ENOMEM;
+	strcpy(w.rest, path);
+	w.p = w.rest;
+	w.dfd = fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
+	fd = w.dfd < 0 ? -errno : walk_steps(&w, flags);
+	if (fd >= 0 && canon &&
+	    snprintf(canon, csize, "%s", w.clen ? w.canon : "/") >= (int)csize) {
 		close(fd);
-	free(rest);
-	free(tmp);
-	return ret < 0 ? ret : fd;
+		fd = -ENAMETOOLONG;
+	}
+	if (w.dfd >= 0)
+		close(w.dfd);
+	free(w.rest);
+	return fd;
 }
 
 int kattr_sysroot_open(const char *path, int flags)

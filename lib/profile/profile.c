@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kattr/profile.h"
+#include "kattr/private.h"
 #include "likely_prof.h"
 
 static const char LIKELY_TITLE[] = "Likely Profiling Results";

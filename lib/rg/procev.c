@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kattr/procev.h"
+#include "kattr/private.h"
 
 static const char *const type_names[] = {
 	[KATTR_PROCEV_NONE] = "none",	[KATTR_PROCEV_FORK] = "fork",
@@ -17,7 +18,7 @@ static const char *const type_names[] = {
 	[KATTR_PROCEV_OTHER] = "other",
 };
 
-KATTR_API const char *kattr_procev_type_name(enum kattr_procev_type type)
+const char *kattr_procev_type_name(enum kattr_procev_type type)
 {
 	if ((unsigned)type >= sizeof(type_names) / sizeof(type_names[0]))
 		return "other";
@@ -26,19 +27,19 @@ KATTR_API const char *kattr_procev_type_name(enum kattr_procev_type type)
 
 /* ---- sequence tracking: pure, needs no libmnl ------------------------ */
 
-KATTR_API void kattr_procev_seq_init(struct kattr_procev_seq *s)
+void kattr_procev_seq_init(struct kattr_procev_seq *s)
 {
 	memset(s, 0, sizeof(*s));
 }
 
-KATTR_API void kattr_procev_seq_free(struct kattr_procev_seq *s)
+void kattr_procev_seq_free(struct kattr_procev_seq *s)
 {
 	free(s->last);
 	free(s->seen);
 	memset(s, 0, sizeof(*s));
 }
 
-KATTR_API void kattr_procev_seq_reset(struct kattr_procev_seq *s)
+void kattr_procev_seq_reset(struct kattr_procev_seq *s)
 {
 	if (s->seen)
 		memset(s->seen, 0, s->ncpus);
@@ -69,8 +70,8 @@ static int seq_reserve(struct kattr_procev_seq *s, size_t cpu)
 	return 0;
 }
 
-KATTR_API long kattr_procev_seq_check(struct kattr_procev_seq *s,
-				      const struct kattr_procev *ev)
+long kattr_procev_seq_check(struct kattr_procev_seq *s,
+			    const struct kattr_procev *ev)
 {
 	uint32_t skipped;
 	int r;
@@ -211,8 +212,8 @@ static bool msg_ok(const struct nlmsghdr *nlh, int left)
 	       mnl_nlmsg_ok(nlh, left);
 }
 
-KATTR_API int kattr_procev_decode(const void *buf, size_t len,
-				  kattr_procev_cb cb, void *data)
+int kattr_procev_decode(const void *buf, size_t len,
+			kattr_procev_cb cb, void *data)
 {
 	const struct nlmsghdr *nlh = buf;
 	int left = len > INT32_MAX ? INT32_MAX : (int)len;
@@ -429,8 +430,8 @@ KATTR_API uint64_t kattr_procev_take_lost(struct kattr_procev_sock *s)
 
 #else /* !WITH_LIBMNL */
 
-KATTR_API int kattr_procev_decode(const void *buf, size_t len,
-				  kattr_procev_cb cb, void *data)
+int kattr_procev_decode(const void *buf, size_t len,
+			kattr_procev_cb cb, void *data)
 {
 	return -EOPNOTSUPP;
 }

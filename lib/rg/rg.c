@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "kattr/rg.h"
+#include "kattr/private.h"
 #include "internal.h"
 #include "rg_internal.h"
 

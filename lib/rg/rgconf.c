@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "kattr/rgconf.h"
+#include "kattr/private.h"
 
 static void set_err(char *err, size_t errsz, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -247,7 +248,7 @@ static int effective_id(const char *v, uint32_t *id)
 	return parse_u32(end, &end, id);
 }
 
-KATTR_API int kattr_rgproc_parse_status(const char *text, struct kattr_rgproc *p)
+int kattr_rgproc_parse_status(const char *text, struct kattr_rgproc *p)
 {
 	const char *v;
 	char *end;
@@ -276,7 +277,7 @@ KATTR_API int kattr_rgproc_parse_status(const char *text, struct kattr_rgproc *p
 	return 0;
 }
 
-KATTR_API int kattr_rgproc_parse_stat(const char *text, struct kattr_rgproc *p)
+int kattr_rgproc_parse_stat(const char *text, struct kattr_rgproc *p)
 {
 	const char *open = strchr(text, '('), *close = strrchr(text, ')');
 	unsigned long long flags, start;
@@ -1243,9 +1244,9 @@ static int parse_text(const char *text, const char *file, bool allow_include,
 	return 0;
 }
 
-KATTR_API int kattr_rgconf_parse_string(const char *text, const char *file,
-					struct kattr_rgconf **out,
-					char *err, size_t errsz)
+int kattr_rgconf_parse_string(const char *text, const char *file,
+			      struct kattr_rgconf **out,
+			      char *err, size_t errsz)
 {
 	return parse_text(text, file ? file : "<string>", false, out, err, errsz);
 }
@@ -1268,9 +1269,9 @@ KATTR_API int kattr_rgconf_parse_file(const char *path, struct kattr_rgconf **ou
 
 #else /* !WITH_LIBCONFIG */
 
-KATTR_API int kattr_rgconf_parse_string(const char *text, const char *file,
-					struct kattr_rgconf **out,
-					char *err, size_t errsz)
+int kattr_rgconf_parse_string(const char *text, const char *file,
+			      struct kattr_rgconf **out,
+			      char *err, size_t errsz)
 {
 	set_err(err, errsz, "built without libconfig");
 	return -EOPNOTSUPP;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kattr/taskstats.h"
+#include "kattr/private.h"
 
 KATTR_API int kattr_delayacct_enabled(void)
 {
@@ -90,8 +91,8 @@ static void fill_stats(const void *p, size_t n, struct kattr_taskstats *out)
 	out->nivcsw = ts.nivcsw;
 }
 
-KATTR_API int kattr_taskstats_parse(const void *buf, size_t len,
-				    struct kattr_taskstats *out)
+int kattr_taskstats_parse(const void *buf, size_t len,
+			  struct kattr_taskstats *out)
 {
 	const struct nlmsghdr *nlh;
 	const struct nlattr *a, *b;
@@ -125,8 +126,8 @@ KATTR_API int kattr_taskstats_parse(const void *buf, size_t len,
 	return found ? 0 : -ENODATA;
 }
 
-KATTR_API int kattr_cgroupstats_parse(const void *buf, size_t len,
-				      struct kattr_cgroupstats *out)
+int kattr_cgroupstats_parse(const void *buf, size_t len,
+			    struct kattr_cgroupstats *out)
 {
 	const struct nlmsghdr *nlh;
 	const struct nlattr *a;
@@ -153,7 +154,7 @@ KATTR_API int kattr_cgroupstats_parse(const void *buf, size_t len,
 	return -ENODATA;
 }
 
-KATTR_API int kattr_genl_family_parse(const void *buf, size_t len)
+int kattr_genl_family_parse(const void *buf, size_t len)
 {
 	const struct nlmsghdr *nlh;
 	const struct nlattr *a;
@@ -312,19 +313,19 @@ KATTR_API int kattr_cgroupstats_get(struct kattr_taskstats_sock *s, int dirfd,
 
 #else /* !WITH_LIBMNL */
 
-KATTR_API int kattr_taskstats_parse(const void *buf, size_t len,
-				    struct kattr_taskstats *out)
+int kattr_taskstats_parse(const void *buf, size_t len,
+			  struct kattr_taskstats *out)
 {
 	return -EOPNOTSUPP;
 }
 
-KATTR_API int kattr_cgroupstats_parse(const void *buf, size_t len,
-				      struct kattr_cgroupstats *out)
+int kattr_cgroupstats_parse(const void *buf, size_t len,
+			    struct kattr_cgroupstats *out)
 {
 	return -EOPNOTSUPP;
 }
 
-KATTR_API int kattr_genl_family_parse(const void *buf, size_t len)
+int kattr_genl_family_parse(const void *buf, size_t len)
 {
 	return -EOPNOTSUPP;
 }

@@ -115,6 +115,40 @@ void tool_bad_option(int c, char **argv, const char *shortopts)
 	tool_usage_error("%s", what);
 }
 
+bool tool_common_option(int c, void (*usage)(void))
+{
+	switch (c) {
+	case 'h':
+		if (!usage)
+			return false;
+		usage();
+		return true;	/* (usage() does not return) */
+	case 'V':
+		tool_version();
+	case TOOL_OPT_SYSROOT:
+		tool_set_sysroot(optarg);
+		return true;
+	default:
+		return false;
+	}
+}
+
+void tool_option_tail(int c, char **argv, const char *shortopts,
+		      void (*usage)(void))
+{
+	if (!tool_common_option(c, usage))
+		tool_bad_option(c, argv, shortopts);
+}
+
+void tool_columns_error(int ret, const char *list, const char *bad,
+			size_t badlen, int max)
+{
+	if (ret == -E2BIG)
+		tool_usage_error("too many columns in '%s' (at most %d)", list, max);
+	tool_usage_error("unknown column '%.*s' in '%s' (the columns are listed in --help)",
+			 (int)badlen, bad, list);
+}
+
 void tool_version(void)
 {
 	printf("%s (kattr suite) %s\n", prog, SUITE_VERSION);

@@ -6,6 +6,7 @@
 #ifndef SUITE_TOOL_H
 #define SUITE_TOOL_H
 
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -52,6 +53,39 @@ void tool_option_problem(int c, char **argv, const char *shortopts, char *buf,
  * name the program by its full path: call getopt_long with opterr = 0). */
 __attribute__((noreturn))
 void tool_bad_option(int c, char **argv, const char *shortopts);
+/*
+ * The long options every tool takes, for its getopt_long() table:
+ * --help ('h'), --version ('V') and --sysroot DIR.
+ */
+#define TOOL_LONGOPTS \
+	{ "help",       no_argument,       NULL, 'h' }, \
+	{ "version",    no_argument,       NULL, 'V' }, \
+	{ "sysroot",    required_argument, NULL, TOOL_OPT_SYSROOT }
+/* A table's options: --output LIST ('o'), and --output-all, --noheadings
+ * and --raw with the values given. */
+#define TOOL_LONGOPTS_TABLE(all, noheadings, raw) \
+	{ "output",     required_argument, NULL, 'o' }, \
+	{ "output-all", no_argument,       NULL, (all) }, \
+	{ "noheadings", no_argument,       NULL, (noheadings) }, \
+	{ "raw",        no_argument,       NULL, (raw) }
+/*
+ * The end of every tool's option switch: -h calls usage() (which does
+ * not return; NULL: -h is not handled here), -V prints the version and
+ * exits, --sysroot DIR is applied.  True when c was one of them.
+ */
+bool tool_common_option(int c, void (*usage)(void));
+/* The same, anything else being a usage error (tool_bad_option()). */
+void tool_option_tail(int c, char **argv, const char *shortopts,
+		      void (*usage)(void));
+/*
+ * -o LIST refused by a column parser (ret < 0, bad/badlen the word it
+ * stopped at): "too many columns in 'LIST' (at most max)" for -E2BIG,
+ * else "unknown column 'BAD' in 'LIST' (the columns are listed in
+ * --help)"; exit 2.
+ */
+__attribute__((noreturn))
+void tool_columns_error(int ret, const char *list, const char *bad,
+			size_t badlen, int max);
 /* Print "prog (kattr suite) VERSION" and exit 0. */
 __attribute__((noreturn)) void tool_version(void);
 /* Apply a --sysroot DIR argument (exit 2 when DIR is unusable). */

@@ -37,10 +37,11 @@ static inline void *xcalloc(size_t n, size_t size)
 /* realloc(p, n * size), the product checked. */
 static inline void *xreallocarray(void *p, size_t n, size_t size)
 {
+	size_t bytes = n * size;
 	void *q = NULL;
 
 	if (!size || n <= SIZE_MAX / size)
-		q = realloc(p, n * size ? n * size : 1);
+		q = realloc(p, bytes ? bytes : 1);
 	if (!q)
 		xalloc_die();
 	return q;

@@ -277,155 +277,153 @@ static uint64_t parse_u64_opt(const char *s, const char *what)
 	return v;
 }
 
-static void parse_args(int argc, char **argv, struct lt_opts *o)
+static const struct option longopts[] = {
+	{ "batch",      no_argument,       NULL, 'b' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "delay",      required_argument, NULL, 'd' },
+	{ "file",       required_argument, NULL, 'f' },
+	{ "pid",        required_argument, NULL, 'p' },
+	{ "format",     required_argument, NULL, OPT_FORMAT },
+	{ "json",       no_argument,       NULL, 'J' },
+	{ "sort",       required_argument, NULL, 's' },
+	{ "reverse",    no_argument,       NULL, 'r' },
+	{ "filter",     required_argument, NULL, OPT_FILTER },
+	{ "min-total",  required_argument, NULL, OPT_MIN_TOTAL },
+	{ "wrong-only", no_argument,       NULL, OPT_WRONG_ONLY },
+	{ "exec",       no_argument,       NULL, OPT_EXEC },
+	{ "source-dir", required_argument, NULL, 'S' },
+	{ "suggest",    required_argument, NULL, OPT_SUGGEST },
+	{ "suggest-out", required_argument, NULL, OPT_SUGGEST_OUT },
+	{ "min-miss",   required_argument, NULL, OPT_MIN_MISS },
+	{ "flip-miss",  required_argument, NULL, OPT_FLIP_MISS },
+	TOOL_LONGOPTS,
+	TOOL_LONGOPTS_TABLE(OPT_OUTPUT_ALL, OPT_NOHEADINGS, OPT_RAW),
+	{ NULL, 0, NULL, 0 }
+};
+/* '+': stop at COMMAND, so its own options stay its own.
+ * ':': a missing argument is told apart from an unknown option. */
+static const char shortopts[] = "+:bn:d:f:p:s:rS:o:JhV";
+
+/* What the command line asks for, beyond struct lt_opts. */
+struct args {
+	struct lt_opts *o;
+	bool exec, columns;
+};
+
+/* Where the profile comes from and how often; false if c is not one. */
+static bool source_option(int c, const char *arg, struct args *a)
 {
-	static const struct option longopts[] = {
-		{ "batch",      no_argument,       NULL, 'b' },
-		{ "iterations", required_argument, NULL, 'n' },
-		{ "delay",      required_argument, NULL, 'd' },
-		{ "file",       required_argument, NULL, 'f' },
-		{ "pid",        required_argument, NULL, 'p' },
-		{ "format",     required_argument, NULL, OPT_FORMAT },
-		{ "json",       no_argument,       NULL, 'J' },
-		{ "sort",       required_argument, NULL, 's' },
-		{ "reverse",    no_argument,       NULL, 'r' },
-		{ "filter",     required_argument, NULL, OPT_FILTER },
-		{ "min-total",  required_argument, NULL, OPT_MIN_TOTAL },
-		{ "wrong-only", no_argument,       NULL, OPT_WRONG_ONLY },
-		{ "exec",       no_argument,       NULL, OPT_EXEC },
-		{ "source-dir", required_argument, NULL, 'S' },
-		{ "suggest",    required_argument, NULL, OPT_SUGGEST },
-		{ "suggest-out", required_argument, NULL, OPT_SUGGEST_OUT },
-		{ "min-miss",   required_argument, NULL, OPT_MIN_MISS },
-		{ "flip-miss",  required_argument, NULL, OPT_FLIP_MISS },
-		{ "help",       no_argument,       NULL, 'h' },
-		{ "version",    no_argument,       NULL, 'V' },
-		{ "sysroot",    required_argument, NULL, TOOL_OPT_SYSROOT },
-		{ "output",     required_argument, NULL, 'o' },
-		{ "output-all", no_argument,       NULL, OPT_OUTPUT_ALL },
-		{ "noheadings", no_argument,       NULL, OPT_NOHEADINGS },
-		{ "raw",        no_argument,       NULL, OPT_RAW },
-		{ NULL, 0, NULL, 0 }
-	};
-	static const char shortopts[] = "+:bn:d:f:p:s:rS:o:JhV";
-	bool exec = false, columns = false;
+	struct lt_opts *o = a->o;
+
+	switch (c) {
+	case 'b':
+		o->batch = true;
+		return true;
+	case 'n':
+		o->iterations = parse_long(arg, "iteration count", 0, LONG_MAX);
+		return true;
+	case 'd':
+		o->delay = parse_delay(arg);
+		return true;
+	case 'f':
+		o->file = arg;
+		return true;
+	case 'p':
+		o->pid = (pid_t)parse_long(arg, "pid", 1, INT_MAX);
+		return true;
+	case OPT_EXEC:
+		a->exec = true;
+		return true;
+	case 'S':
+		o->srcdir = arg;
+		return true;
+	case OPT_SUGGEST:
+		o->suggest = arg;
+		return true;
+	case OPT_SUGGEST_OUT:
+		o->suggest_out = arg;
+		return true;
+	case OPT_MIN_MISS:
+		o->min_miss = parse_pct(arg, "minimum miss rate");
+		o->min_miss_set = true;
+		return true;
+	case OPT_FLIP_MISS:
+		o->flip_miss = parse_pct(arg, "flip miss rate");
+		o->flip_miss_set = true;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* -o LIST: the batch text's columns. */
+static void parse_columns(const char *arg, struct lt_opts *o)
+{
 	const char *bad;
 	size_t badlen;
-	int ret;
-	int c;
+	int ret = lt_out_columns_parse(arg, o->cols, &o->ncols, &bad, &badlen);
 
-	o->iterations = -1;
-	o->delay = 2;
-	o->sort = KATTR_PROF_SORT_INCORRECT;
-	o->min_miss = LT_SUGGEST_MIN_MISS;
-	o->flip_miss = LT_SUGGEST_FLIP_MISS;
-	/* '+': stop at COMMAND, so its own options stay its own. */
-	/* ':': a missing argument is told apart; opterr = 0: our messages. */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			o->batch = true;
-			break;
-		case 'n':
-			o->iterations = parse_long(optarg, "iteration count", 0, LONG_MAX);
-			break;
-		case 'd':
-			o->delay = parse_delay(optarg);
-			break;
-		case 'f':
-			o->file = optarg;
-			break;
-		case 'p':
-			o->pid = (pid_t)parse_long(optarg, "pid", 1, INT_MAX);
-			break;
-		case OPT_FORMAT:
-			if (lt_out_parse(optarg, &o->format) < 0)
-				tool_usage_error("unknown format '%s': use text, csv or json", optarg);
-			break;
-		case 'J':	/* as util-linux tools and rgctl say JSON */
-			if (lt_out_parse("json", &o->format) < 0)
-				tool_usage_error("cannot select JSON output");
-			break;
-		case 's':
-			if (kattr_prof_sort_parse(optarg, &o->sort) < 0)
-				tool_usage_error("unknown sort key '%s': use incorrect, correct, percent, total, rate, function or file", optarg);
-			break;
-		case 'r':
-			o->reverse = true;
-			break;
-		case OPT_FILTER:
-			if (strlen(optarg) >= LT_FILTER_MAX)
-				tool_usage_error("filter too long (at most %d bytes)", LT_FILTER_MAX - 1);
-			o->filter = optarg;
-			break;
-		case OPT_MIN_TOTAL:
-			o->min_total = parse_u64_opt(optarg, "minimum total");
-			o->min_total_set = true;
-			break;
-		case OPT_WRONG_ONLY:
-			o->wrong_only = true;
-			break;
-		case OPT_EXEC:
-			exec = true;
-			break;
-		case 'S':
-			o->srcdir = optarg;
-			break;
-		case 'o':
-			columns = true;
-			ret = lt_out_columns_parse(optarg, o->cols, &o->ncols,
-						   &bad, &badlen);
-			if (ret == -E2BIG)
-				tool_usage_error("too many columns in '%s' (at most %d)",
-						 optarg, LT_COL_MAX);
-			if (ret < 0)
-				tool_usage_error("unknown column '%.*s' in '%s' (the columns are listed in --help)",
-						 (int)badlen, bad, optarg);
-			break;
-		case OPT_OUTPUT_ALL:
-			columns = true;
-			o->ncols = lt_out_columns_all(o->cols);
-			break;
-		case OPT_NOHEADINGS:
-			o->noheadings = true;
-			break;
-		case OPT_RAW:
-			o->raw = true;
-			break;
-		case OPT_SUGGEST:
-			o->suggest = optarg;
-			break;
-		case OPT_SUGGEST_OUT:
-			o->suggest_out = optarg;
-			break;
-		case OPT_MIN_MISS:
-			o->min_miss = parse_pct(optarg, "minimum miss rate");
-			o->min_miss_set = true;
-			break;
-		case OPT_FLIP_MISS:
-			o->flip_miss = parse_pct(optarg, "flip miss rate");
-			o->flip_miss_set = true;
-			break;
-		case 'h':
-			usage();
-		case 'V':
-			tool_version();
-		case TOOL_OPT_SYSROOT:
-			tool_set_sysroot(optarg);
-			break;
-		default:
-			tool_bad_option(c, argv, shortopts);
-		}
+	if (ret < 0)
+		tool_columns_error(ret, arg, bad, badlen, LT_COL_MAX);
+}
+
+/* Which sites, in which order, shown how; false if c is not one. */
+static bool view_option(int c, const char *arg, struct args *a)
+{
+	struct lt_opts *o = a->o;
+
+	switch (c) {
+	case OPT_FORMAT:
+		if (lt_out_parse(arg, &o->format) < 0)
+			tool_usage_error("unknown format '%s': use text, csv or json", arg);
+		return true;
+	case 'J':	/* as util-linux tools and rgctl say JSON */
+		if (lt_out_parse("json", &o->format) < 0)
+			tool_usage_error("cannot select JSON output");
+		return true;
+	case 's':
+		if (kattr_prof_sort_parse(arg, &o->sort) < 0)
+			tool_usage_error("unknown sort key '%s': use incorrect, correct, percent, total, rate, function or file", arg);
+		return true;
+	case 'r':
+		o->reverse = true;
+		return true;
+	case OPT_FILTER:
+		if (strlen(arg) >= LT_FILTER_MAX)
+			tool_usage_error("filter too long (at most %d bytes)", LT_FILTER_MAX - 1);
+		o->filter = arg;
+		return true;
+	case OPT_MIN_TOTAL:
+		o->min_total = parse_u64_opt(arg, "minimum total");
+		o->min_total_set = true;
+		return true;
+	case OPT_WRONG_ONLY:
+		o->wrong_only = true;
+		return true;
+	case 'o':
+		a->columns = true;
+		parse_columns(arg, o);
+		return true;
+	case OPT_OUTPUT_ALL:
+		a->columns = true;
+		o->ncols = lt_out_columns_all(o->cols);
+		return true;
+	case OPT_NOHEADINGS:
+		o->noheadings = true;
+		return true;
+	case OPT_RAW:
+		o->raw = true;
+		return true;
+	default:
+		return false;
 	}
-	if (exec) {
-		if (optind >= argc)
-			tool_usage_error("--exec needs a command");
-		o->exec_argv = argv + optind;
-	} else if (optind < argc) {
-		tool_usage_error("unexpected argument '%s' (to run a command, use --exec -- COMMAND)",
-				 argv[optind]);
-	}
+}
+
+/* The options that exclude or need each other. */
+static void check_args(const struct args *a)
+{
+	struct lt_opts *o = a->o;
+
 	if (o->suggest && !o->min_total_set)
 		o->min_total = LT_SUGGEST_MIN_TOTAL;
 	if (!o->suggest && o->suggest_out)
@@ -439,16 +437,41 @@ static void parse_args(int argc, char **argv, struct lt_opts *o)
 	if (o->min_miss > o->flip_miss)
 		tool_usage_error("--min-miss %g is above --flip-miss %g", o->min_miss,
 				 o->flip_miss);
-	if (!!o->file + !!o->pid + exec > 1)
+	if (!!o->file + !!o->pid + a->exec > 1)
 		tool_usage_error("give only one of --file, --pid and --exec");
 	if (!o->batch && (o->iterations >= 0 || o->format != LT_OUT_TEXT))
 		tool_usage_error("--iterations and --format need --batch");
-	if (!o->batch && (columns || o->raw || o->noheadings))
+	if (!o->batch && (a->columns || o->raw || o->noheadings))
 		tool_usage_error("--output, --output-all, --raw and --noheadings need --batch");
-	if (o->format != LT_OUT_TEXT && (columns || o->raw))
+	if (o->format != LT_OUT_TEXT && (a->columns || o->raw))
 		tool_usage_error("--output, --output-all and --raw choose text columns; CSV and JSON always carry every field");
 	if (o->format == LT_OUT_JSON && o->noheadings)
 		tool_usage_error("--noheadings applies to text and CSV; JSON has no headings");
+}
+
+static void parse_args(int argc, char **argv, struct lt_opts *o)
+{
+	struct args a = { .o = o };
+	int c;
+
+	o->iterations = -1;
+	o->delay = 2;
+	o->sort = KATTR_PROF_SORT_INCORRECT;
+	o->min_miss = LT_SUGGEST_MIN_MISS;
+	o->flip_miss = LT_SUGGEST_FLIP_MISS;
+	opterr = 0;	/* our messages */
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1)
+		if (!source_option(c, optarg, &a) && !view_option(c, optarg, &a))
+			tool_option_tail(c, argv, shortopts, usage);
+	if (a.exec) {
+		if (optind >= argc)
+			tool_usage_error("--exec needs a command");
+		o->exec_argv = argv + optind;
+	} else if (optind < argc) {
+		tool_usage_error("unexpected argument '%s' (to run a command, use --exec -- COMMAND)",
+				 argv[optind]);
+	}
+	check_args(&a);
 }
 
 static void open_source(struct lt_app *a)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rgctl.h"
+#include "xalloc.h"
 
 /* The options every command takes, anywhere on the line. */
 #define GLOBAL_SHORTOPTS "b:jJhV"
@@ -19,10 +20,8 @@ static const struct option global_opts[] = {
 	{ "backend", required_argument, NULL, 'b' },
 	{ "root",    required_argument, NULL, OPT_ROOT },
 	{ "json",    no_argument,       NULL, 'j' },
-	{ "help",    no_argument,       NULL, 'h' },
-	{ "version", no_argument,       NULL, 'V' },
-	{ "sysroot", required_argument, NULL, TOOL_OPT_SYSROOT },
 	{ "force",   no_argument,       NULL, OPT_FORCE },
+	TOOL_LONGOPTS,
 	{ NULL, 0, NULL, 0 }
 };
 static const char *const global_help[] = {
@@ -143,13 +142,8 @@ static bool global_option(struct rgctl *ctx, int c)
 	case 'J':
 		ctx->json = true;
 		return true;
-	case 'V':
-		tool_version();
-	case TOOL_OPT_SYSROOT:
-		tool_set_sysroot(optarg);
-		return true;
-	default:
-		return false;
+	default:	/* -V, --sysroot (-h: the caller's help) */
+		return tool_common_option(c, NULL);
 	}
 }
 
@@ -160,15 +154,6 @@ static struct {
 	struct option *opts;
 	char *shortopts;
 } line;
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p)
-		tool_die(EXIT_FAIL, "out of memory");
-	return p;
-}
 
 /* "--long" or "--long=VALUE" for the command option c. */
 static char *long_form(const struct rgctl_cmd *cmd, int c, const char *arg)

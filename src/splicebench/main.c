@@ -20,6 +20,7 @@
 #include "kattr/kattr.h"
 #include "sb.h"
 #include "tool.h"
+#include "xalloc.h"
 
 enum {
 	EXIT_CORRUPT = 3,	/* verify found corrupted data */
@@ -78,176 +79,197 @@ static void check_size(const char *what, uint64_t v, uint64_t min, uint64_t max)
 				 sb_format_size(max, b, sizeof(b)));
 }
 
-static void parse_args(int argc, char **argv, struct sb_config *cfg,
-		       enum sb_format *fmt, const char **plot,
-		       struct sb_table_opts *t)
+static const struct option longopts[] = {
+	{ "mode",         required_argument, NULL, OPT_MODE },
+	{ "consumer",     required_argument, NULL, OPT_CONSUMER },
+	{ "size",         required_argument, NULL, OPT_SIZE },
+	{ "pipe-size",    required_argument, NULL, OPT_PIPE_SIZE },
+	{ "total",        required_argument, NULL, OPT_TOTAL },
+	{ "time",         required_argument, NULL, OPT_TIME },
+	{ "runs",         required_argument, NULL, OPT_RUNS },
+	{ "huge",         no_argument,       NULL, OPT_HUGE },
+	{ "busy",         no_argument,       NULL, OPT_BUSY },
+	{ "pin",          required_argument, NULL, OPT_PIN },
+	{ "unsafe-reuse", no_argument,       NULL, OPT_UNSAFE_REUSE },
+	{ "format",       required_argument, NULL, OPT_FORMAT },
+	{ "json",         no_argument,       NULL, 'J' },
+	{ "plot",         required_argument, NULL, OPT_PLOT },
+	{ "quick",        no_argument,       NULL, OPT_QUICK },
+	{ "quiet",        no_argument,       NULL, 'q' },
+	TOOL_LONGOPTS,
+	TOOL_LONGOPTS_TABLE(OPT_OUTPUT_ALL, 'n', 'r'),
+	{ NULL, 0, NULL, 0 }
+};
+/* ':': a missing argument is told apart from an unknown option. */
+static const char shortopts[] = ":qo:nrJhV";
+
+/* What the command line asks for. */
+struct args {
+	struct sb_config *cfg;
+	enum sb_format *fmt;
+	const char **plot;
+	struct sb_table_opts *t;
+	bool have_runs, quiet, columns;
+};
+
+/* --size LIST: every size between the bounds and a multiple of 8. */
+static void parse_sizes(const char *arg, struct sb_config *cfg)
 {
-	static const struct option longopts[] = {
-		{ "mode",         required_argument, NULL, OPT_MODE },
-		{ "consumer",     required_argument, NULL, OPT_CONSUMER },
-		{ "size",         required_argument, NULL, OPT_SIZE },
-		{ "pipe-size",    required_argument, NULL, OPT_PIPE_SIZE },
-		{ "total",        required_argument, NULL, OPT_TOTAL },
-		{ "time",         required_argument, NULL, OPT_TIME },
-		{ "runs",         required_argument, NULL, OPT_RUNS },
-		{ "huge",         no_argument,       NULL, OPT_HUGE },
-		{ "busy",         no_argument,       NULL, OPT_BUSY },
-		{ "pin",          required_argument, NULL, OPT_PIN },
-		{ "unsafe-reuse", no_argument,       NULL, OPT_UNSAFE_REUSE },
-		{ "format",       required_argument, NULL, OPT_FORMAT },
-		{ "json",         no_argument,       NULL, 'J' },
-		{ "plot",         required_argument, NULL, OPT_PLOT },
-		{ "quick",        no_argument,       NULL, OPT_QUICK },
-		{ "help",         no_argument,       NULL, 'h' },
-		{ "version",      no_argument,       NULL, 'V' },
-		{ "sysroot",      required_argument, NULL, TOOL_OPT_SYSROOT },
-		{ "quiet",        no_argument,       NULL, 'q' },
-		{ "output",       required_argument, NULL, 'o' },
-		{ "output-all",   no_argument,       NULL, OPT_OUTPUT_ALL },
-		{ "noheadings",   no_argument,       NULL, 'n' },
-		{ "raw",          no_argument,       NULL, 'r' },
-		{ NULL, 0, NULL, 0 }
-	};
-	bool have_runs = false, quiet = false, columns = false;
-	const char *bad;
-	size_t badlen;
-	int c, i, n;
+	int i, n = sb_parse_size_list(arg, cfg->sizes, SB_MAX_SIZES);
+
+	if (n < 0)
+		tool_usage_error("invalid --size '%s': a comma-separated list of sizes such as 4K,64K,1M (at most %d)",
+				 arg, SB_MAX_SIZES);
+	cfg->nsizes = n;
+	for (i = 0; i < n; i++) {
+		check_size("a chunk size", cfg->sizes[i], SB_MIN_SIZE, SB_MAX_SIZE);
+		if (cfg->sizes[i] % 8)
+			tool_usage_error("invalid chunk size %llu: must be a multiple of 8 bytes",
+					 (unsigned long long)cfg->sizes[i]);
+	}
+}
+
+/* --runs N, 1 to SB_MAX_RUNS. */
+static int parse_runs(const char *arg)
+{
 	char *end;
 	long v;
 
-	/* ':': a missing argument is told apart; opterr = 0: our messages. */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":qo:nrJhV", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_MODE:
-			if (sb_parse_modes(optarg, &cfg->modes) < 0)
-				tool_usage_error("invalid --mode '%s': a comma-separated list of copy, vmsplice, gift",
-						 optarg);
-			break;
-		case OPT_CONSUMER:
-			if (sb_parse_consumer(optarg, &cfg->consumer, &cfg->file_path) < 0)
-				tool_usage_error("invalid --consumer '%s': null, read, verify or file:PATH",
-						 optarg);
-			break;
-		case OPT_SIZE:
-			n = sb_parse_size_list(optarg, cfg->sizes, SB_MAX_SIZES);
-			if (n < 0)
-				tool_usage_error("invalid --size '%s': a comma-separated list of sizes such as 4K,64K,1M (at most %d)",
-						 optarg, SB_MAX_SIZES);
-			cfg->nsizes = n;
-			for (i = 0; i < n; i++) {
-				check_size("a chunk size", cfg->sizes[i], SB_MIN_SIZE, SB_MAX_SIZE);
-				if (cfg->sizes[i] % 8)
-					tool_usage_error("invalid chunk size %llu: must be a multiple of 8 bytes",
-							 (unsigned long long)cfg->sizes[i]);
-			}
-			break;
-		case OPT_PIPE_SIZE:
-			if (sb_parse_size(optarg, &cfg->pipe_size) < 0)
-				tool_usage_error("invalid --pipe-size '%s'", optarg);
-			check_size("--pipe-size", cfg->pipe_size, 4096, 1ull << 30);
-			break;
-		case OPT_TOTAL:
-			if (sb_parse_size(optarg, &cfg->total) < 0)
-				tool_usage_error("invalid --total '%s'", optarg);
-			check_size("--total", cfg->total, 1, 1ull << 50);
-			break;
-		case OPT_TIME:
-			if (sb_parse_seconds(optarg, &cfg->seconds) < 0)
-				tool_usage_error("invalid --time '%s': seconds, more than 0 and at most 86400",
-						 optarg);
-			break;
-		case OPT_RUNS:
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || v < 1 || v > SB_MAX_RUNS)
-				tool_usage_error("invalid --runs '%s': 1 to %d", optarg,
-						 SB_MAX_RUNS);
-			cfg->runs = (int)v;
-			have_runs = true;
-			break;
-		case OPT_HUGE:
-			cfg->huge = true;
-			break;
-		case OPT_BUSY:
-			cfg->busy = true;
-			break;
-		case OPT_PIN:
-			if (sb_parse_pin(optarg, &cfg->pin_producer, &cfg->pin_consumer) < 0)
-				tool_usage_error("invalid --pin '%s': two CPU numbers P,C", optarg);
-			break;
-		case OPT_UNSAFE_REUSE:
-			cfg->unsafe_reuse = true;
-			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "table") == 0)
-				*fmt = SB_TABLE;
-			else if (strcmp(optarg, "csv") == 0)
-				*fmt = SB_CSV;
-			else if (strcmp(optarg, "json") == 0)
-				*fmt = SB_JSON;
-			else
-				tool_usage_error("invalid --format '%s': table, csv or json", optarg);
-			break;
-		case 'J':	/* as util-linux tools and rgctl say JSON */
-			*fmt = SB_JSON;
-			break;
-		case OPT_PLOT:
-			{
-				size_t l = strlen(optarg);
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || v < 1 || v > SB_MAX_RUNS)
+		tool_usage_error("invalid --runs '%s': 1 to %d", arg, SB_MAX_RUNS);
+	return (int)v;
+}
 
-				if (l < 5 || (strcasecmp(optarg + l - 4, ".svg") &&
-					      strcasecmp(optarg + l - 4, ".png")))
-					tool_usage_error("invalid --plot '%s': the file name must end in .svg or .png",
-							 optarg);
-			}
-			*plot = optarg;
-			break;
-		case OPT_QUICK:
-			cfg->quick = true;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'o':
-			columns = true;
-			n = sb_columns_parse(optarg, t, &bad, &badlen);
-			if (n == -E2BIG)
-				tool_usage_error("too many columns in '%s' (at most %d)",
-						 optarg, SB_COLS_MAX);
-			if (n < 0)
-				tool_usage_error("unknown column '%.*s' in '%s' (the columns are listed in --help)",
-						 (int)badlen, bad, optarg);
-			break;
-		case OPT_OUTPUT_ALL:
-			columns = true;
-			sb_columns_all(t);
-			break;
-		case 'n':
-			t->noheadings = true;
-			break;
-		case 'r':
-			t->raw = true;
-			break;
-		case 'h':
-			usage();
-		case 'V':
-			tool_version();
-		case TOOL_OPT_SYSROOT:
-			tool_set_sysroot(optarg);
-			break;
-		default:
-			tool_bad_option(c, argv, ":qo:nrJhV");
-		}
+/* What to measure: the plan's options; false if c is not one. */
+static bool plan_option(int c, const char *arg, struct args *a)
+{
+	struct sb_config *cfg = a->cfg;
+
+	switch (c) {
+	case OPT_MODE:
+		if (sb_parse_modes(arg, &cfg->modes) < 0)
+			tool_usage_error("invalid --mode '%s': a comma-separated list of copy, vmsplice, gift",
+					 arg);
+		return true;
+	case OPT_CONSUMER:
+		if (sb_parse_consumer(arg, &cfg->consumer, &cfg->file_path) < 0)
+			tool_usage_error("invalid --consumer '%s': null, read, verify or file:PATH",
+					 arg);
+		return true;
+	case OPT_SIZE:
+		parse_sizes(arg, cfg);
+		return true;
+	case OPT_PIPE_SIZE:
+		if (sb_parse_size(arg, &cfg->pipe_size) < 0)
+			tool_usage_error("invalid --pipe-size '%s'", arg);
+		check_size("--pipe-size", cfg->pipe_size, 4096, 1ull << 30);
+		return true;
+	case OPT_TOTAL:
+		if (sb_parse_size(arg, &cfg->total) < 0)
+			tool_usage_error("invalid --total '%s'", arg);
+		check_size("--total", cfg->total, 1, 1ull << 50);
+		return true;
+	case OPT_TIME:
+		if (sb_parse_seconds(arg, &cfg->seconds) < 0)
+			tool_usage_error("invalid --time '%s': seconds, more than 0 and at most 86400",
+					 arg);
+		return true;
+	case OPT_RUNS:
+		cfg->runs = parse_runs(arg);
+		a->have_runs = true;
+		return true;
+	case OPT_PIN:
+		if (sb_parse_pin(arg, &cfg->pin_producer, &cfg->pin_consumer) < 0)
+			tool_usage_error("invalid --pin '%s': two CPU numbers P,C", arg);
+		return true;
+	case OPT_HUGE:
+		return cfg->huge = true;
+	case OPT_BUSY:
+		return cfg->busy = true;
+	case OPT_UNSAFE_REUSE:
+		return cfg->unsafe_reuse = true;
+	case OPT_QUICK:
+		return cfg->quick = true;
+	default:
+		return false;
 	}
-	if (optind < argc)
-		tool_usage_error("unexpected argument '%s'", argv[optind]);
+}
+
+/* --format F */
+static enum sb_format parse_format(const char *arg)
+{
+	if (strcmp(arg, "table") == 0)
+		return SB_TABLE;
+	if (strcmp(arg, "csv") == 0)
+		return SB_CSV;
+	if (strcmp(arg, "json") == 0)
+		return SB_JSON;
+	tool_usage_error("invalid --format '%s': table, csv or json", arg);
+}
+
+/* --plot FILE: a name ending in .svg or .png. */
+static const char *parse_plot(const char *arg)
+{
+	size_t l = strlen(arg);
+
+	if (l < 5 || (strcasecmp(arg + l - 4, ".svg") &&
+		      strcasecmp(arg + l - 4, ".png")))
+		tool_usage_error("invalid --plot '%s': the file name must end in .svg or .png",
+				 arg);
+	return arg;
+}
+
+/* How to report: the output's options; false if c is not one. */
+static bool output_option(int c, const char *arg, struct args *a)
+{
+	const char *bad;
+	size_t badlen;
+	int n;
+
+	switch (c) {
+	case OPT_FORMAT:
+		*a->fmt = parse_format(arg);
+		return true;
+	case 'J':	/* as util-linux tools and rgctl say JSON */
+		*a->fmt = SB_JSON;
+		return true;
+	case OPT_PLOT:
+		*a->plot = parse_plot(arg);
+		return true;
+	case 'q':
+		return a->quiet = true;
+	case 'o':
+		a->columns = true;
+		n = sb_columns_parse(arg, a->t, &bad, &badlen);
+		if (n < 0)
+			tool_columns_error(n, arg, bad, badlen, SB_COLS_MAX);
+		return true;
+	case OPT_OUTPUT_ALL:
+		a->columns = true;
+		sb_columns_all(a->t);
+		return true;
+	case 'n':
+		return a->t->noheadings = true;
+	case 'r':
+		return a->t->raw = true;
+	default:
+		return false;
+	}
+}
+
+/* What the options leave open: their conflicts, then the defaults. */
+static void finish_args(const struct args *a)
+{
+	struct sb_config *cfg = a->cfg;
+
 	if (cfg->total && cfg->seconds > 0)
 		tool_usage_error("--total and --time exclude each other");
-	if (*fmt != SB_TABLE && (columns || t->noheadings || t->raw))
+	if (*a->fmt != SB_TABLE && (a->columns || a->t->noheadings || a->t->raw))
 		tool_usage_error("--output, --output-all, --noheadings and --raw shape the table; CSV and JSON always carry every field");
 	/* Progress only where someone watches it, never into a log file. */
-	cfg->progress = !quiet && isatty(STDERR_FILENO);
+	cfg->progress = !a->quiet && isatty(STDERR_FILENO);
 	/* defaults, shorter with --quick */
 	if (!cfg->nsizes) {
 		static const uint64_t def[] = { 64 << 10, 256 << 10, 1 << 20 };
@@ -266,8 +288,24 @@ static void parse_args(int argc, char **argv, struct sb_config *cfg,
 		else
 			cfg->total = 1ull << 30;
 	}
-	if (!have_runs)
+	if (!a->have_runs)
 		cfg->runs = cfg->quick ? 41 : 5;
+}
+
+static void parse_args(int argc, char **argv, struct sb_config *cfg,
+		       enum sb_format *fmt, const char **plot,
+		       struct sb_table_opts *t)
+{
+	struct args a = { .cfg = cfg, .fmt = fmt, .plot = plot, .t = t };
+	int c;
+
+	opterr = 0;	/* our messages */
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1)
+		if (!plan_option(c, optarg, &a) && !output_option(c, optarg, &a))
+			tool_option_tail(c, argv, shortopts, usage);
+	if (optind < argc)
+		tool_usage_error("unexpected argument '%s'", argv[optind]);
+	finish_args(&a);
 }
 
 /*
@@ -383,8 +421,6 @@ static int run_all(struct sb_report *rep, struct sb_config *cfg)
 		}
 	}
 	ret = sb_run_points(cfg, rep->res, rep->nres);
-	if (ret < 0)
-		tool_die(EXIT_FAIL, "out of memory");
 	for (i = 0; i < rep->nres; i++) {
 		const struct sb_result *r = &rep->res[i];
 
@@ -527,9 +563,7 @@ int main(int argc, char **argv)
 	}
 	if (plot)
 		check_plot_target(plot);
-	rep.res = calloc(SB_NMODES * SB_MAX_SIZES, sizeof(*rep.res));
-	if (!rep.res)
-		tool_die(EXIT_FAIL, "out of memory");
+	rep.res = xcalloc(SB_NMODES * SB_MAX_SIZES, sizeof(*rep.res));
 	catch_sigint();
 	sb_run_baseline(&cfg, &rep.base);
 	failed = run_all(&rep, &cfg);

@@ -832,12 +832,11 @@ static const char *iec_size(uint64_t n, char *buf, size_t size)
 	return buf;
 }
 
-static void plot_script(FILE *gp, const struct sb_report *rep, bool svg)
+/* The terminal, the title (what was measured, where) and the axes. */
+static void plot_frame(FILE *gp, const struct sb_report *rep, bool svg)
 {
 	const struct sb_config *cfg = rep->cfg;
 	char title[400], a[32];
-	uint64_t lo = UINT64_MAX, hi = 0;
-	int m, i, lines = 0;
 
 	if (svg)
 		fprintf(gp, "set terminal svg size 900,540 dynamic enhanced "
@@ -863,6 +862,15 @@ static void plot_script(FILE *gp, const struct sb_report *rep, bool svg)
 		/* one row below the plot, entries apart, in a box */
 		"set key below horizontal maxrows 1 Left reverse width 2 samplen 2.5 spacing 1.3 box\n"
 		"set style data yerrorlines\n");
+}
+
+/* The x range around the sizes measured, and a tick at each, in KiB or MiB. */
+static void plot_sizes(FILE *gp, const struct sb_report *rep)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	int i, j, ticks = 0;
+	char a[32];
+
 	for (i = 0; i < rep->nres; i++) {
 		if (rep->res[i].failed)
 			continue;
@@ -872,22 +880,26 @@ static void plot_script(FILE *gp, const struct sb_report *rep, bool svg)
 			hi = rep->res[i].size;
 	}
 	fprintf(gp, "set xrange [%g:%g]\n", (double)lo / 1.5, (double)hi * 1.5);
-	/* A tick at each size measured, in KiB or MiB. */
 	fprintf(gp, "set xtics (");
-	for (i = 0, lines = 0; i < rep->nres; i++) {
+	for (i = 0; i < rep->nres; i++) {
 		const struct sb_result *r = &rep->res[i];
-		int j;
 
 		for (j = 0; j < i; j++)
 			if (rep->res[j].size == r->size && !rep->res[j].failed)
 				break;
 		if (r->failed || j < i)
 			continue;
-		fprintf(gp, "%s\"%s\" %" PRIu64, lines++ ? ", " : "",
+		fprintf(gp, "%s\"%s\" %" PRIu64, ticks++ ? ", " : "",
 			iec_size(r->size, a, sizeof(a)), r->size);
 	}
 	fprintf(gp, ")\n");
-	lines = 0;
+}
+
+/* A data block per mode, a line per mode measured, and the baseline. */
+static void plot_lines(FILE *gp, const struct sb_report *rep)
+{
+	int m, i, lines = 0;
+
 	/* The baseline labelled on its line, not in the key among the modes. */
 	fprintf(gp, "set label 1 \"memcpy from RAM: %.2f GB/s\" at graph 0.01, first %.4f "
 		"offset 0,0.7 textcolor rgb 'gray30' noenhanced\n",
@@ -915,6 +927,13 @@ static void plot_script(FILE *gp, const struct sb_report *rep, bool svg)
 	}
 	fprintf(gp, ", %.4f with lines dt 2 lc rgb 'gray40' notitle\n",
 		rep->base.ram.median);
+}
+
+static void plot_script(FILE *gp, const struct sb_report *rep, bool svg)
+{
+	plot_frame(gp, rep, svg);
+	plot_sizes(gp, rep);
+	plot_lines(gp, rep);
 }
 
 /*
@@ -948,21 +967,26 @@ static int plot_tmp(const char *path, char **tmp)
 	return fd;
 }
 
-/*
- * gnuplot draws into a temporary file beside path, renamed over path only
- * when it succeeded: a failure leaves path as it was, and nothing but our
- * own temporary file is ever removed.  A path that is (or becomes) a
- * symlink, device, FIFO or directory is refused, never written through.
- */
-int sb_plot(const struct sb_report *rep, const char *path)
+/* A path that is (or became) a symlink, device, FIFO or directory is
+ * refused: 0 or -EINVAL after saying so. */
+static int plot_target_ok(const char *path)
 {
-	posix_spawn_file_actions_t fa;
-	char *argv[] = { "gnuplot", NULL }, *tmp = NULL;
-	int fds[2], outfd, ret, status, i;
-	bool any = false;
 	struct stat st;
-	FILE *gp;
-	pid_t pid;
+
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		tool_warn("refusing to draw %s: it is %s, not a regular file",
+			  path, tool_file_kind(path));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Whether path may be drawn: a point to draw, gnuplot, a regular file
+ * or none; 0, or -errno after saying why. */
+static int plot_check(const struct sb_report *rep, const char *path)
+{
+	bool any = false;
+	int i;
 
 	for (i = 0; i < rep->nres; i++)
 		any |= !rep->res[i].failed;
@@ -975,22 +999,22 @@ int sb_plot(const struct sb_report *rep, const char *path)
 			  "(Debian: apt-get install gnuplot-nox)", path);
 		return -ENOENT;
 	}
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		tool_warn("refusing to draw %s: it is %s, not a regular file",
-			  path, tool_file_kind(path));
-		return -EINVAL;
-	}
-	outfd = plot_tmp(path, &tmp);
-	if (outfd < 0) {
-		ret = outfd;
-		tool_warn("cannot write %s: cannot create a temporary file beside it: %s",
-			  path, strerror(-ret));
-		return ret;
-	}
+	return plot_target_ok(path);
+}
+
+/* gnuplot, fed the script, drawing into outfd: 0 or -errno (told). */
+static int plot_run(const struct sb_report *rep, const char *path, int outfd)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[] = { "gnuplot", NULL };
+	int fds[2], ret, status;
+	FILE *gp;
+	pid_t pid;
+
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		ret = -errno;
 		tool_warn("cannot draw %s: %s", path, strerror(errno));
-		goto out_unlink;
+		return ret;
 	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fds[0], 0);
@@ -1001,7 +1025,7 @@ int sb_plot(const struct sb_report *rep, const char *path)
 	if (ret < 0) {
 		close(fds[1]);
 		tool_warn("cannot run gnuplot: %s", strerror(-ret));
-		goto out_unlink;
+		return ret;
 	}
 	gp = fdopen(fds[1], "w");
 	if (!gp) {
@@ -1015,9 +1039,34 @@ int sb_plot(const struct sb_report *rep, const char *path)
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		tool_warn("cannot draw %s: gnuplot failed (see its message above); %s is unchanged",
 			  path, path);
-		ret = -EIO;
-		goto out_unlink;
+		return -EIO;
 	}
+	return 0;
+}
+
+/*
+ * gnuplot draws into a temporary file beside path, renamed over path only
+ * when it succeeded: a failure leaves path as it was, and nothing but our
+ * own temporary file is ever removed.  A path that is (or becomes) a
+ * symlink, device, FIFO or directory is refused, never written through.
+ */
+int sb_plot(const struct sb_report *rep, const char *path)
+{
+	char *tmp = NULL;
+	int outfd, ret;
+
+	ret = plot_check(rep, path);
+	if (ret < 0)
+		return ret;
+	outfd = plot_tmp(path, &tmp);
+	if (outfd < 0) {
+		tool_warn("cannot write %s: cannot create a temporary file beside it: %s",
+			  path, strerror(-outfd));
+		return outfd;
+	}
+	ret = plot_run(rep, path, outfd);
+	if (ret < 0)
+		goto out_unlink;
 	if (fsync(outfd) < 0 || close(outfd) < 0) {
 		ret = -errno;
 		outfd = -1;
@@ -1028,12 +1077,9 @@ int sb_plot(const struct sb_report *rep, const char *path)
 	/* Again, just before: rename() replaces the name, never writes
 	 * through it, but a device or FIFO planted meanwhile is not ours to
 	 * replace either. */
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		tool_warn("refusing to draw %s: it is %s, not a regular file",
-			  path, tool_file_kind(path));
-		ret = -EINVAL;
+	ret = plot_target_ok(path);
+	if (ret < 0)
 		goto out_unlink;
-	}
 	if (rename(tmp, path) < 0) {
 		ret = -errno;
 		tool_warn("cannot write %s: %s", path, strerror(-ret));

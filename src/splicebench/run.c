@@ -26,6 +26,7 @@
 
 #include "sb.h"
 #include "tool.h"
+#include "xalloc.h"
 
 #define HUGE_SZ (2ull << 20)
 
@@ -130,33 +131,14 @@ static void buf_free(struct buf *b)
 /* Read /proc/self/smaps (the live process, never the sysroot). */
 static char *read_own_smaps(void)
 {
-	size_t cap = 1 << 16, len = 0;
-	char *s = malloc(cap);
 	int fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	char *s = NULL;
 
-	if (!s || fd < 0) {
-		free(s);
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0)
 		return NULL;
-	}
-	for (;;) {
-		if (len + 4096 >= cap) {
-			char *t = realloc(s, cap * 2);
-
-			if (!t)
-				break;
-			s = t;
-			cap *= 2;
-		}
-		n = read(fd, s + len, cap - len - 1);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
+	if (kattr_read_fd(fd, &s, NULL) < 0)
+		s = NULL;
 	close(fd);
-	s[len] = '\0';
 	return s;
 }
 
@@ -298,33 +280,22 @@ static void note_consumed(struct ctx *c, uint64_t total)
 	__atomic_store_n(&c->consumed, total, __ATOMIC_RELEASE);
 }
 
-static int drain_splice(struct ctx *c, uint64_t *total)
+/*
+ * Take what arrives without looking at it: splice(2) to c->outfd
+ * (/dev/null or the file) when splice is true, else read(2) into the
+ * consumer's buffer.  0 at the end of the data, or -errno.
+ */
+static int drain(struct ctx *c, uint64_t *total, bool splice_out)
 {
 	unsigned int flags = c->cfg->busy ? SPLICE_F_NONBLOCK : 0;
 	size_t want = c->pipe_size ? c->pipe_size : 65536;
-
-	for (;;) {
-		ssize_t n = splice(c->rfd, NULL, c->outfd, NULL, want, flags);
-
-		if (SB_UNLIKELY(n <= 0)) {
-			if (n == 0)
-				return 0;
-			if (errno == EAGAIN || errno == EINTR)
-				continue;
-			return -errno;
-		}
-		*total += (uint64_t)n;
-		note_consumed(c, *total);
-	}
-}
-
-static int drain_read(struct ctx *c, uint64_t *total)
-{
 	uint8_t *p = c->cbuf.p;
 	size_t len = c->size;
 
 	for (;;) {
-		ssize_t n = read(c->rfd, p, len);
+		ssize_t n = splice_out ?
+			    splice(c->rfd, NULL, c->outfd, NULL, want, flags) :
+			    read(c->rfd, p, len);
 
 		if (SB_UNLIKELY(n <= 0)) {
 			if (n == 0)
@@ -405,12 +376,12 @@ static void *consumer(void *arg)
 	switch (c->cfg->consumer) {
 	case SB_NULL:
 	case SB_FILE:
-		ret = drain_splice(c, &total);
+		ret = drain(c, &total, true);
 		c->cons_what = c->cfg->consumer == SB_NULL ?
 			       "splice to /dev/null" : "splice to the file";
 		break;
 	case SB_READ:
-		ret = drain_read(c, &total);
+		ret = drain(c, &total, false);
 		c->cons_what = "read";
 		break;
 	default:
@@ -471,11 +442,9 @@ static void *thread_main(void *arg)
 	return t->fn(t->c);
 }
 
-static int one_run(struct ctx *c, struct sb_run *out, char *why, size_t whylen)
+/* The run's pipe, sized and set up for the consumer; 0 or -errno (why). */
+static int pipe_open(struct ctx *c, char *why, size_t whylen)
 {
-	struct thread_arg tp = { c, c->cfg->pin_producer, producer, 0 };
-	struct thread_arg tc = { c, c->cfg->pin_consumer, consumer, 0 };
-	pthread_t thp, thc;
 	int fds[2], ret;
 
 	if (pipe2(fds, O_CLOEXEC) < 0) {
@@ -489,7 +458,7 @@ static int one_run(struct ctx *c, struct sb_run *out, char *why, size_t whylen)
 		ret = sb_pipe_set_size(c->wfd, 0, &c->pipe_size);
 	if (ret < 0) {
 		snprintf(why, whylen, "cannot size the pipe: %s", strerror(-ret));
-		goto out_close;
+		return ret;
 	}
 	if (c->cfg->busy && c->mode == SB_COPY)
 		fcntl(c->wfd, F_SETFL, O_NONBLOCK);
@@ -501,28 +470,38 @@ static int one_run(struct ctx *c, struct sb_run *out, char *why, size_t whylen)
 		ret = -errno;
 		snprintf(why, whylen, "cannot truncate %s: %s",
 			 c->cfg->file_path, strerror(errno));
-		goto out_close;
+		return ret;
 	}
-	if (!c->nchunks) {
-		clock_gettime(CLOCK_MONOTONIC, &c->deadline);
-		c->deadline.tv_sec += (time_t)c->cfg->seconds;
-		c->deadline.tv_nsec += (long)((c->cfg->seconds -
-				(double)(time_t)c->cfg->seconds) * 1e9);
-		if (c->deadline.tv_nsec >= 1000000000L) {
-			c->deadline.tv_sec++;
-			c->deadline.tv_nsec -= 1000000000L;
-		}
+	return 0;
+}
+
+/* --time: the end of this point's runs, from now (once per point). */
+static void set_deadline(struct ctx *c)
+{
+	clock_gettime(CLOCK_MONOTONIC, &c->deadline);
+	c->deadline.tv_sec += (time_t)c->cfg->seconds;
+	c->deadline.tv_nsec += (long)((c->cfg->seconds -
+			(double)(time_t)c->cfg->seconds) * 1e9);
+	if (c->deadline.tv_nsec >= 1000000000L) {
+		c->deadline.tv_sec++;
+		c->deadline.tv_nsec -= 1000000000L;
 	}
-	memset(&c->run, 0, sizeof(c->run));
-	c->consumed = 0;
-	c->prod_err = c->cons_err = 0;
+}
+
+/* Run the producer and the consumer to the end; 0 or -errno (why). */
+static int run_threads(struct ctx *c, struct thread_arg *tp,
+		       struct thread_arg *tc, char *why, size_t whylen)
+{
+	pthread_t thp, thc;
+	int ret;
+
 	pthread_barrier_init(&c->start, NULL, 2);
-	if ((ret = -pthread_create(&thc, NULL, thread_main, &tc)) < 0) {
+	if ((ret = -pthread_create(&thc, NULL, thread_main, tc)) < 0) {
 		snprintf(why, whylen, "cannot start a thread: %s", strerror(-ret));
 		pthread_barrier_destroy(&c->start);
-		goto out_close;
+		return ret;
 	}
-	if ((ret = -pthread_create(&thp, NULL, thread_main, &tp)) < 0) {
+	if ((ret = -pthread_create(&thp, NULL, thread_main, tp)) < 0) {
 		/* let the consumer through the barrier with a closed pipe */
 		close(c->wfd);
 		c->wfd = -1;
@@ -530,30 +509,59 @@ static int one_run(struct ctx *c, struct sb_run *out, char *why, size_t whylen)
 		pthread_barrier_wait(&c->start);
 		pthread_join(thc, NULL);
 		pthread_barrier_destroy(&c->start);
-		goto out_close;
+		return ret;
 	}
 	pthread_join(thp, NULL);
 	pthread_join(thc, NULL);
 	pthread_barrier_destroy(&c->start);
-	if (tp.pin_err || tc.pin_err) {
-		ret = tp.pin_err ? tp.pin_err : tc.pin_err;
+	return 0;
+}
+
+/* What went wrong inside the threads, if anything: 0 or -errno (why). */
+static int run_error(const struct ctx *c, const struct thread_arg *tp,
+		     const struct thread_arg *tc, char *why, size_t whylen)
+{
+	int ret;
+
+	if (tp->pin_err || tc->pin_err) {
+		ret = tp->pin_err ? tp->pin_err : tc->pin_err;
 		snprintf(why, whylen, "cannot pin the %s to CPU %d: %s",
-			 tp.pin_err ? "producer" : "consumer",
-			 tp.pin_err ? tp.cpu : tc.cpu, strerror(-ret));
-		goto out_close;
+			 tp->pin_err ? "producer" : "consumer",
+			 tp->pin_err ? tp->cpu : tc->cpu, strerror(-ret));
+		return ret;
 	}
 	if (c->cons_err) {
-		ret = c->cons_err;
-		snprintf(why, whylen, "%s failed: %s", c->cons_what, strerror(-ret));
-		goto out_close;
+		snprintf(why, whylen, "%s failed: %s", c->cons_what,
+			 strerror(-c->cons_err));
+		return c->cons_err;
 	}
 	if (c->prod_err) {
-		ret = c->prod_err;
-		snprintf(why, whylen, "%s failed: %s", c->prod_what, strerror(-ret));
-		goto out_close;
+		snprintf(why, whylen, "%s failed: %s", c->prod_what,
+			 strerror(-c->prod_err));
+		return c->prod_err;
 	}
-	*out = c->run;
-	ret = 0;
+	return 0;
+}
+
+static int one_run(struct ctx *c, struct sb_run *out, char *why, size_t whylen)
+{
+	struct thread_arg tp = { c, c->cfg->pin_producer, producer, 0 };
+	struct thread_arg tc = { c, c->cfg->pin_consumer, consumer, 0 };
+	int ret;
+
+	ret = pipe_open(c, why, whylen);
+	if (ret < 0)
+		goto out_close;
+	if (!c->nchunks)
+		set_deadline(c);
+	memset(&c->run, 0, sizeof(c->run));
+	c->consumed = 0;
+	c->prod_err = c->cons_err = 0;
+	ret = run_threads(c, &tp, &tc, why, whylen);
+	if (ret == 0)
+		ret = run_error(c, &tp, &tc, why, whylen);
+	if (ret == 0)
+		*out = c->run;
 out_close:
 	if (c->rfd >= 0)
 		close(c->rfd);
@@ -782,13 +790,11 @@ static int point_run(const struct sb_config *cfg, struct point *p, int run)
 
 int sb_run_points(const struct sb_config *cfg, struct sb_result *res, int n)
 {
-	struct point *pts = calloc((size_t)n, sizeof(*pts));
+	struct point *pts = xcalloc((size_t)n, sizeof(*pts));
 	int i, run, failed = 0, total = 0, done = 0;
 	struct timespec t0, t1;
 	char what[96], a[32];
 
-	if (!pts)
-		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		pts[i].r = &res[i];
 		pts[i].outfd = -1;

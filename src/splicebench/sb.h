@@ -174,7 +174,7 @@ int sb_open_file_consumer(const char *path, char *why, size_t whylen);
  * one run of each.  A point that cannot run is marked failed with
  * r->why set.  When sb_stop is set, a point keeps the runs it finished
  * (r->runs of them); one with none is marked failed, "interrupted".
- * Returns how many points failed here, or -ENOMEM.
+ * Returns how many points failed here (out of memory: exit 1).
  */
 int sb_run_points(const struct sb_config *cfg, struct sb_result *res, int n);
 /* The memcpy baseline: cache-hot and from RAM. */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "kattr/profile.h"
+#include "kattr/private.h"
 #include "out_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kattr/kattr.h"
+#include "kattr/private.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

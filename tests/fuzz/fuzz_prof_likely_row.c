@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kattr/profile.h"
+#include "kattr/private.h"
 #include "../lib/profile/ref_likely_row.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

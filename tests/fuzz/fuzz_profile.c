@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kattr/profile.h"
+#include "kattr/private.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "kattr/rgconf.h"
+#include "kattr/private.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kattr/sysfacts.h"
+#include "kattr/private.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

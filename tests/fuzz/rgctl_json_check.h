@@ -22,6 +22,7 @@
 #include "config.h"
 #include "kattr/kattr.h"
 #include "kattr/rgconf.h"
+#include "kattr/private.h"
 #include "rgctl.h"
 #include "wellformed.h"
 

@@ -63,17 +63,12 @@ KATTR_API const char *kattr_get_sysroot(void);
 /* Set the prefix from $KATTR_SYSROOT when set and non-empty; 0 otherwise. */
 KATTR_API int kattr_sysroot_from_env(void);
 /*
- * Write "<sysroot><path>" into buf.  path must be absolute.
- * -EINVAL for a relative path, -ENAMETOOLONG when it does not fit.
- */
-KATTR_API int kattr_sysroot_path(const char *path, char *buf, size_t size);
-/*
  * Open path (absolute) with open(2) flags beneath the sysroot: symlinks and
  * ".." in a captured tree are resolved as if the sysroot were "/" (openat2
  * RESOLVE_IN_ROOT, or a per-component walk doing the same), so nothing in
  * the tree leads out of it.  Without a sysroot it is open(2).  Returns a
- * descriptor (O_CLOEXEC) or -errno.  Prefer it to kattr_sysroot_path(),
- * whose string a symlink in the tree can lead anywhere.
+ * descriptor (O_CLOEXEC) or -errno.  Prefer it to pasting the prefix
+ * before a path: a symlink in the tree can lead such a string anywhere.
  */
 KATTR_API int kattr_sysroot_open(const char *path, int flags);
 
@@ -96,17 +91,6 @@ struct kattr_mnt {
  * decoded).  -EINVAL when the line is malformed.
  */
 KATTR_API int kattr_mountinfo_parse(char *line, struct kattr_mnt *out);
-
-/* true when the comma-separated list opts contains exactly opt. */
-KATTR_API bool kattr_opt_has(const char *opts, const char *opt);
-
-/*
- * Call cb for every mount of the calling process (read from
- * <sysroot>/proc/<pid>/mountinfo).  cb returns 0 to go on, > 0 to stop
- * (that value is returned), < 0 to fail (returned as is).
- */
-typedef int (*kattr_mnt_cb)(const struct kattr_mnt *mnt, void *data);
-KATTR_API int kattr_mountinfo_foreach(kattr_mnt_cb cb, void *data);
 
 /*
  * Find the first mount of type fstype whose super options contain
@@ -158,15 +142,6 @@ KATTR_API int kattr_mount_fd(const struct kattr_mount *m);
  */
 KATTR_API int kattr_name_check(const char *rel, const char **why);
 
-/* How names are resolved; KATTR_RESOLVE_AUTO uses openat2(2) when the
- * kernel has it.  The others exist so both paths can be tested. */
-enum kattr_resolve_mode {
-	KATTR_RESOLVE_AUTO = 0,
-	KATTR_RESOLVE_OPENAT2,
-	KATTR_RESOLVE_FALLBACK,
-};
-KATTR_API void kattr_set_resolve_mode(enum kattr_resolve_mode mode);
-
 /*
  * Open rel beneath the handle ("" or "." is the handle's root) with
  * open(2) flags (O_CLOEXEC and O_NOFOLLOW are always added).  Returns a
@@ -184,13 +159,6 @@ KATTR_API int kattr_open(struct kattr_mount *m, const char *rel, int flags);
  */
 KATTR_API int kattr_read_alloc(struct kattr_mount *m, const char *rel,
 			       char **out, size_t *len);
-/* Same into a caller buffer; returns the length, -EOVERFLOW if the value
- * (plus its NUL) does not fit. */
-KATTR_API ssize_t kattr_read(struct kattr_mount *m, const char *rel,
-			     char *buf, size_t size);
-/* Read a decimal unsigned integer (surrounding whitespace allowed). */
-KATTR_API int kattr_read_u64(struct kattr_mount *m, const char *rel,
-			     uint64_t *value);
 /*
  * Write buf in exactly one write(2) and return 0 or the kernel's -errno;
  * a short write is -EIO.  Nothing is appended (no newline).

@@ -59,44 +59,8 @@ struct kattr_procev {
 	char comm[17];		/* COMM, NUL-terminated */
 };
 
-/* The event as a word ("fork", "exec", ...). */
-KATTR_API const char *kattr_procev_type_name(enum kattr_procev_type type);
-
 /* Called per event; return 0 to go on, < 0 to stop (returned as is). */
 typedef int (*kattr_procev_cb)(const struct kattr_procev *ev, void *data);
-
-/*
- * Decode every proc connector message in buf (one recv(2)'s worth).
- * Messages that are not proc connector events are skipped; a truncated
- * message or event is -EBADMSG; an NLMSG_ERROR carrying an error is that
- * error.  Returns the number of events passed to cb.
- */
-KATTR_API int kattr_procev_decode(const void *buf, size_t len,
-				  kattr_procev_cb cb, void *data);
-
-/* ---- per-CPU sequence tracking (pure) ------------------------------- */
-
-#define KATTR_PROCEV_MAX_CPUS 4096
-
-struct kattr_procev_seq {
-	uint32_t *last;		/* next expected seq per CPU */
-	uint8_t *seen;
-	size_t ncpus;
-	uint64_t lost;		/* events known to be lost, in all */
-};
-
-KATTR_API void kattr_procev_seq_init(struct kattr_procev_seq *s);
-KATTR_API void kattr_procev_seq_free(struct kattr_procev_seq *s);
-/* Forget every CPU's position (after a resubscription or a rescan). */
-KATTR_API void kattr_procev_seq_reset(struct kattr_procev_seq *s);
-/*
- * Account one event: returns how many events of that CPU were skipped
- * before it (0 when in order), or -ENOMEM / -ERANGE (cpu too large).
- * NONE events (acknowledgements) carry no per-CPU number and are
- * ignored.
- */
-KATTR_API long kattr_procev_seq_check(struct kattr_procev_seq *s,
-				      const struct kattr_procev *ev);
 
 /* ---- the socket ------------------------------------------------------ */
 

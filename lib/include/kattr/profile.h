@@ -109,12 +109,6 @@ KATTR_API int kattr_profile_parse_next(const struct kattr_profile *prev,
 				       struct kattr_profile **out);
 KATTR_API void kattr_profile_free(struct kattr_profile *p);
 
-/* Parse one row in place (line without its newline, NUL-terminated). */
-KATTR_API int kattr_prof_parse_likely_row(char *line,
-					  struct kattr_prof_entry *e);
-KATTR_API int kattr_prof_parse_trace_row(char *line, bool all,
-					 struct kattr_prof_entry *e);
-
 KATTR_API const char *kattr_prof_format_name(enum kattr_prof_format f);
 /* "likely", "unlikely", "annotated", "none". */
 KATTR_API const char *kattr_prof_hint_name(enum kattr_prof_hint h);
@@ -127,29 +121,11 @@ KATTR_API double kattr_prof_entry_pct(const struct kattr_prof_entry *e);
 KATTR_API bool kattr_prof_entry_is_wrong(const struct kattr_prof_entry *e);
 
 /*
- * b - a for a counter of the given width (32 or 64 bits).  A counter that
- * went down was reset (a file replaced, a program restarted) and b is
- * returned: only a 32-bit counter wraps, and only a step of less than
- * half its range (2^31) is taken as a wrap (serial number arithmetic,
- * RFC 1982); a larger one is a reset too.
- */
-KATTR_API uint64_t kattr_prof_counter_delta(uint64_t a, uint64_t b,
-					    unsigned int bits);
-
-/*
- * For every entry of cur, the index of the same site (same hint,
- * function, file and line) in prev, or SIZE_MAX when prev has none.
- * idx must hold cur->n elements.  -ENOMEM.
- */
-KATTR_API int kattr_profile_match(const struct kattr_profile *prev,
-				  const struct kattr_profile *cur, size_t *idx);
-
-/*
  * Fill d_correct, d_incorrect, rate and has_rate of every entry of cur
  * from prev, taken seconds earlier (seconds > 0).  Sites new in cur count
- * from zero.  A site whose counter went down (see
- * kattr_prof_counter_delta()) gets reset set and has_rate cleared, its
- * deltas being its counts since the reset.  When prev is NULL or of
+ * from zero.  A site whose counter went down (only a 32-bit counter
+ * wraps, by less than 2^31 a step) gets reset set and has_rate cleared,
+ * its deltas being its counts since the reset.  When prev is NULL or of
  * another format, has_rate and reset are cleared everywhere.  -ENOMEM,
  * -EINVAL.
  */
@@ -180,18 +156,13 @@ KATTR_API int kattr_prof_sort_parse(const char *name, enum kattr_prof_sort *key)
 KATTR_API const char *kattr_prof_sort_name(enum kattr_prof_sort key);
 
 /*
- * Order the n pointers in v: numbers descending, names ascending (their
- * natural order), reversed when reverse is true; ties are broken by
- * function, file, line and hint, so the order is total and stable across
- * refreshes.  Sites never evaluated sort last by percent.
- */
-KATTR_API void kattr_prof_sort(const struct kattr_prof_entry **v, size_t n,
-			       enum kattr_prof_sort key, bool reverse);
-
-/*
- * The same order for the first k entries only (0: all); the others follow
- * in no particular order.  A live view showing 40 rows of 200,000 sites
- * pays O(n log k), mostly one integer compare per entry.
+ * Order the first k entries (0: all) of the n pointers in v: numbers
+ * descending, names ascending (their natural order), reversed when reverse
+ * is true; ties are broken by function, file, line and hint, so the order
+ * is total and stable across refreshes.  Sites never evaluated sort last
+ * by percent.  The others follow in no particular order.  A live view
+ * showing 40 rows of 200,000 sites pays O(n log k), mostly one integer
+ * compare per entry.
  */
 KATTR_API void kattr_prof_sort_top(const struct kattr_prof_entry **v, size_t n,
 				   enum kattr_prof_sort key, bool reverse,
@@ -203,8 +174,6 @@ struct kattr_prof_filter {
 	bool wrong_only;	/* kattr_prof_entry_is_wrong() */
 };
 
-KATTR_API bool kattr_prof_filter_match(const struct kattr_prof_filter *f,
-				       const struct kattr_prof_entry *e);
 /*
  * Put pointers to the entries of p that match f (NULL: all) into v
  * (p->n elements) and return how many.

@@ -137,11 +137,6 @@ struct kattr_rg_share {
 	long long child_shares_divisor;
 };
 
-/* Parse an RGCS shares read ("res=cpu,min_shares=0,..." lines). */
-KATTR_API int kattr_rg_parse_rgcs_shares(const char *text,
-					 struct kattr_rg_share **out,
-					 size_t *n);
-
 /* One statistic. */
 struct kattr_rg_stat {
 	char *res;		/* "cpu", "cpuacct", "numtasks" */
@@ -150,25 +145,6 @@ struct kattr_rg_stat {
 	bool has_value;		/* false: text only (key holds the line) */
 };
 KATTR_API void kattr_rg_stats_free(struct kattr_rg_stat *v, size_t n);
-/* RGCS stats text ("numtasks: Current usage 3", "cpu:load=4, ..."). */
-KATTR_API int kattr_rg_parse_rgcs_stats(const char *text,
-					struct kattr_rg_stat **v, size_t *n);
-/* "key value" lines (cpu.stat), appended to *v with res. */
-KATTR_API int kattr_rg_parse_keyed(const char *text, const char *res,
-				   struct kattr_rg_stat **v, size_t *n);
-
-/* One id per line (members, tasks, cgroup.procs). -EINVAL on junk. */
-KATTR_API int kattr_rg_parse_pids(const char *text, pid_t **pids, size_t *n);
-
-/*
- * Find a task's group in /proc/PID/cgroup text.  ctrls: NULL for cgroup
- * v2 (the "0::" line), else the v1 hierarchy's comma-separated controller
- * list as mountinfo's super options name them (the line must name the same
- * set).  *path is malloc'ed, absolute within the hierarchy ("/db").
- */
-KATTR_API int kattr_rg_parse_proc_cgroup(const char *text, const char *ctrls,
-					 char **path);
-
 /* ---- operations --------------------------------------------------------- */
 
 enum kattr_rg_flags {

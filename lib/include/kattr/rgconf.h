@@ -54,17 +54,6 @@ struct kattr_rgconf {
 	size_t nrules;
 };
 
-/*
- * Parse text (named file in messages).  On a syntax or schema error
- * returns -EINVAL with err set to "FILE:LINE: KEY: reason" (or
- * "FILE:LINE: reason" for a syntax error).  Unknown keys are errors.
- * Every integer is read as 64 bits and range-checked (libconfig 1.5 would
- * cut a plain one to 32).  @include is refused here (no file is read).
- * -ENOMEM, or -EOPNOTSUPP without libconfig.
- */
-KATTR_API int kattr_rgconf_parse_string(const char *text, const char *file,
-					struct kattr_rgconf **out,
-					char *err, size_t errsz);
 /* Read and parse path (sysroot not applied: a user's file).  -errno of
  * the read with err naming the file; -EINVAL for anything but a regular
  * file (opened without blocking: a FIFO is refused, not read).
@@ -104,17 +93,6 @@ struct kattr_rgproc {
 	uint64_t starttime;	/* clock ticks after boot (stat field 22) */
 	bool kthread;		/* a kernel thread: never moved */
 };
-
-/*
- * Fill p from the text of /proc/PID/status (Name, PPid, Uid, Gid,
- * Groups lines).  -EINVAL when a needed line is missing or malformed.
- */
-KATTR_API int kattr_rgproc_parse_status(const char *text, struct kattr_rgproc *p);
-/*
- * Fill comm, ppid, starttime and kthread from the text of /proc/PID/stat (comm may
- * hold spaces and parentheses).  -EINVAL when malformed.
- */
-KATTR_API int kattr_rgproc_parse_stat(const char *text, struct kattr_rgproc *p);
 
 /* What kattr_rgproc_read() reads beyond /proc/PID/stat. */
 enum kattr_rgproc_what {

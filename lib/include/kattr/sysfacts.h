@@ -38,33 +38,12 @@ struct kattr_sysfacts {
 KATTR_API int kattr_sysfacts_read(struct kattr_sysfacts *f);
 
 /*
- * The model name in /proc/cpuinfo text ("model name", else "Model",
- * "cpu model", "Hardware" or "cpu"), whitespace trimmed.  -ENOENT when
- * absent, -EOVERFLOW when it does not fit in size.
- */
-KATTR_API int kattr_cpuinfo_model(const char *cpuinfo, char *buf, size_t size);
-/* true when the "flags" line of /proc/cpuinfo text has the word flag. */
-KATTR_API int kattr_cpuinfo_has_flag(const char *cpuinfo, const char *flag);
-/*
- * The selected word of a sysfs choice file such as "always [madvise]
- * never".  -ENOENT when no word is bracketed, -EOVERFLOW when too long.
- */
-KATTR_API int kattr_choice_selected(const char *text, char *buf, size_t size);
-/*
- * Count the CPUs in a list such as "0-3,8,10-11".  -EINVAL when
- * malformed.
- */
-KATTR_API int kattr_cpulist_count(const char *list, unsigned int *count);
-/*
  * In smaps text, the value in kB of field (e.g. "AnonHugePages") of the
  * mapping that contains addr.  -ENOENT when no mapping contains addr or
  * it lacks the field, -EINVAL when the text is malformed.
  */
 KATTR_API int kattr_smaps_field_kb(const char *smaps, uintptr_t addr,
 				   const char *field, uint64_t *kb);
-/* The first KernelPageSize in smaps text, in bytes (-ENOENT if none). */
-KATTR_API int kattr_smaps_page_size(const char *smaps, uint64_t *bytes);
-
 #ifdef __cplusplus
 }
 #endif

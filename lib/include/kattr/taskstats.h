@@ -52,22 +52,6 @@ struct kattr_cgroupstats {
  */
 KATTR_API int kattr_delayacct_enabled(void);
 
-/*
- * Parse one TASKSTATS_CMD_NEW reply (the whole netlink message) into out.
- * -EBADMSG when malformed, -ENODATA without a stats attribute, the error
- * of an NLMSG_ERROR reply.
- */
-KATTR_API int kattr_taskstats_parse(const void *buf, size_t len,
-				    struct kattr_taskstats *out);
-/* Same for a CGROUPSTATS_CMD_NEW reply. */
-KATTR_API int kattr_cgroupstats_parse(const void *buf, size_t len,
-				      struct kattr_cgroupstats *out);
-/*
- * Parse a CTRL_CMD_NEWFAMILY reply: the family id, or -ENODATA / -EBADMSG
- * / the error of an NLMSG_ERROR reply.
- */
-KATTR_API int kattr_genl_family_parse(const void *buf, size_t len);
-
 struct kattr_taskstats_sock;
 
 /* Open a generic netlink socket and resolve the "TASKSTATS" family. */

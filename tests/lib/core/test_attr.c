@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <sys/stat.h>
 #include "kattr/kattr.h"
+#include "kattr/private.h"
 
 struct fixture {
 	char *dir;		/* the tree: a/b/value, a/link -> /etc, ... */

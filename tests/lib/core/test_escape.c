@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include "kattr/kattr.h"
 #include "kattr/rg.h"
+#include "kattr/private.h"
 #include "internal.h"
 
 struct link {

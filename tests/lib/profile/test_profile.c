@@ -3,6 +3,7 @@
 #include "testutil.h"
 #include <errno.h>
 #include "kattr/profile.h"
+#include "kattr/private.h"
 #include "ref_likely_row.h"
 #include "ref_trace_row.h"
 

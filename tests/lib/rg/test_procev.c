@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 
 #include "kattr/procev.h"
+#include "kattr/private.h"
 
 #if WITH_LIBMNL
 #include <poll.h>

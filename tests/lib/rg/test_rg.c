@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <sys/stat.h>
 #include "kattr/rg.h"
+#include "kattr/private.h"
 
 static void backend_names(void **state)
 {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "kattr/rgconf.h"
+#include "kattr/private.h"
 
 static const char example[] __attribute__((unused)) =
 	"backend = \"cgroup1\";                          // optional\n"

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include "kattr/taskstats.h"
+#include "kattr/private.h"
 
 static void delayacct_switch(void **state)
 {

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include "kattr/kattr.h"
 #include "kattr/sysfacts.h"
+#include "kattr/private.h"
 
 static const char cpuinfo_x86[] =
 	"processor\t: 0\n"
