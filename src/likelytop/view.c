@@ -262,7 +262,7 @@ static void draw_header(struct view *v)
 	time_t t = time(NULL);
 	struct tm tm;
 	size_t wrong = a->model.wrong;
-	const struct kattr_profile *p = &a->model.shown;
+	const struct lt_shown *p = &a->model.shown;
 
 	localtime_r(&t, &tm);
 	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", &tm);
