@@ -65,34 +65,25 @@ static bool same_site(const struct kattr_prof_entry *a,
 }
 
 /*
- * The common case without hashing: the sites come in the same order as
- * last time (tracefs, a rewritten user-space file), with new ones in front
- * (/proc/likely_prof lists the newest first).
+ * Are cur's sites prev's, in the same order, behind *k new ones (new
+ * sites in front: /proc/likely_prof lists the newest first; tracefs and
+ * rewritten user-space files keep their order)?  The common case, matched
+ * without hashing: kattr_profile_parse_next() records it when it finds
+ * every row of prev again, else the sites are compared.
  */
-static bool match_aligned(const struct kattr_profile *prev,
-			  const struct kattr_profile *cur, size_t *idx)
+static bool in_order(const struct kattr_profile *prev,
+		     const struct kattr_profile *cur, size_t *k)
 {
-	size_t k;
-
+	if (cur->priv && prev->priv && cur->priv->aligned_to == prev->priv->id) {
+		*k = cur->priv->aligned_k;
+		return true;
+	}
 	if (cur->n < prev->n)
 		return false;
-	k = cur->n - prev->n;
+	*k = cur->n - prev->n;
 	for (size_t i = 0; i < prev->n; i++)
-		if (!same_site(&prev->entries[i], &cur->entries[i + k]))
+		if (!same_site(&prev->entries[i], &cur->entries[i + *k]))
 			return false;
-	for (size_t i = 0; i < prev->n; i++)
-		idx[i + k] = i;
-	return true;
-}
-
-/* Is every entry i >= k of cur the same site as prev's entry i - k (what
- * kattr_profile_parse_next() found)?  *k is then set. */
-static bool aligned(const struct kattr_profile *prev,
-		    const struct kattr_profile *cur, size_t *k)
-{
-	if (!cur->priv || !prev->priv || cur->priv->aligned_to != prev->priv->id)
-		return false;
-	*k = cur->priv->aligned_k;
 	return true;
 }
 
@@ -116,28 +107,22 @@ static void diff_one(struct kattr_prof_entry *e, const struct kattr_prof_entry *
 	e->rate = reset ? 0 : (double)e->d_incorrect / seconds;
 }
 
-int kattr_profile_match(const struct kattr_profile *prev,
-			const struct kattr_profile *cur, size_t *idx)
+/*
+ * idx (all SIZE_MAX) for sites that moved: a hash of prev's.  Two sites on
+ * one line (likely(a) && likely(b)) share a key: the k-th of them in cur
+ * matches the k-th in prev.
+ */
+static int match_by_hash(const struct kattr_profile *prev,
+			 const struct kattr_profile *cur, size_t *idx)
 {
-	size_t size = 16, mask, *slot, k;
+	size_t size = 16, mask, *slot;
 	bool *used;
 
-	for (size_t i = 0; i < cur->n; i++)
-		idx[i] = SIZE_MAX;
-	if (!prev || !prev->n || !cur->n)
-		return 0;
-	if (aligned(prev, cur, &k)) {
-		for (size_t i = k; i < cur->n; i++)
-			idx[i] = i - k;
-		return 0;
-	}
-	if (match_aligned(prev, cur, idx))
-		return 0;
 	while (size < prev->n * 2)
 		size *= 2;
 	mask = size - 1;
 	slot = malloc(size * sizeof(*slot));
-	used = calloc(prev->n, sizeof(*used));
+	used = calloc(prev->n ? prev->n : 1, sizeof(*used));
 	if (!slot || !used) {
 		free(slot);
 		free(used);
@@ -152,8 +137,6 @@ int kattr_profile_match(const struct kattr_profile *prev,
 			h = (h + 1) & mask;
 		slot[h] = i;
 	}
-	/* Two sites on one line (likely(a) && likely(b)) share a key: the
-	 * k-th of them in cur matches the k-th in prev. */
 	for (size_t i = 0; i < cur->n; i++) {
 		const struct kattr_prof_entry *e = &cur->entries[i];
 		size_t h = (size_t)entry_hash(e) & mask;
@@ -171,6 +154,23 @@ int kattr_profile_match(const struct kattr_profile *prev,
 	free(slot);
 	free(used);
 	return 0;
+}
+
+int kattr_profile_match(const struct kattr_profile *prev,
+			const struct kattr_profile *cur, size_t *idx)
+{
+	size_t k;
+
+	for (size_t i = 0; i < cur->n; i++)
+		idx[i] = SIZE_MAX;
+	if (!prev || !prev->n || !cur->n)
+		return 0;
+	if (in_order(prev, cur, &k)) {
+		for (size_t i = k; i < cur->n; i++)
+			idx[i] = i - k;
+		return 0;
+	}
+	return match_by_hash(prev, cur, idx);
 }
 
 int kattr_profile_diff(const struct kattr_profile *prev,
@@ -193,8 +193,8 @@ int kattr_profile_diff(const struct kattr_profile *prev,
 	}
 	bits = cur->counter_bits > prev->counter_bits ? cur->counter_bits :
 	       prev->counter_bits;
-	/* The usual case of a live view: no matching to do. */
-	if (aligned(prev, cur, &k)) {
+	/* The usual case of a live view: no index to build. */
+	if (in_order(prev, cur, &k)) {
 		for (size_t i = 0; i < cur->n; i++)
 			diff_one(&cur->entries[i], i >= k ? &prev->entries[i - k] : NULL,
 				 bits, seconds);
@@ -203,7 +203,9 @@ int kattr_profile_diff(const struct kattr_profile *prev,
 	idx = malloc((cur->n ? cur->n : 1) * sizeof(*idx));
 	if (!idx)
 		return -ENOMEM;
-	ret = kattr_profile_match(prev, cur, idx);
+	for (size_t i = 0; i < cur->n; i++)
+		idx[i] = SIZE_MAX;
+	ret = match_by_hash(prev, cur, idx);
 	if (ret == 0)
 		for (size_t i = 0; i < cur->n; i++)
 			diff_one(&cur->entries[i],
