@@ -23,32 +23,31 @@ void kattr_profile_free(struct kattr_profile *p)
 	free(p);
 }
 
+static const char *const format_names[] = {
+	[KATTR_PROF_FMT_UNKNOWN] = "unknown",
+	[KATTR_PROF_FMT_LIKELY_PROF] = "likely_prof",
+	[KATTR_PROF_FMT_ANNOTATED] = "branch_annotated",
+	[KATTR_PROF_FMT_ALL] = "branch_all",
+};
+
+static const char *const hint_names[] = {
+	[KATTR_PROF_HINT_NONE] = "none",
+	[KATTR_PROF_HINT_LIKELY] = "likely",
+	[KATTR_PROF_HINT_UNLIKELY] = "unlikely",
+	[KATTR_PROF_HINT_ANNOTATED] = "annotated",
+};
+
+#define NAME_OF(names, v, other) \
+	((size_t)(v) < sizeof(names) / sizeof(*(names)) ? (names)[v] : (other))
+
 const char *kattr_prof_format_name(enum kattr_prof_format f)
 {
-	switch (f) {
-	case KATTR_PROF_FMT_LIKELY_PROF:
-		return "likely_prof";
-	case KATTR_PROF_FMT_ANNOTATED:
-		return "branch_annotated";
-	case KATTR_PROF_FMT_ALL:
-		return "branch_all";
-	default:
-		return "unknown";
-	}
+	return NAME_OF(format_names, f, "unknown");
 }
 
 const char *kattr_prof_hint_name(enum kattr_prof_hint h)
 {
-	switch (h) {
-	case KATTR_PROF_HINT_LIKELY:
-		return "likely";
-	case KATTR_PROF_HINT_UNLIKELY:
-		return "unlikely";
-	case KATTR_PROF_HINT_ANNOTATED:
-		return "annotated";
-	default:
-		return "none";
-	}
+	return NAME_OF(hint_names, h, "none");
 }
 
 uint64_t kattr_prof_entry_total(const struct kattr_prof_entry *e)

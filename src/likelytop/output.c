@@ -160,43 +160,6 @@ static char *text_str(char *p, const char *s)
 	return text_esc(p, s, false);
 }
 
-/* Valid UTF-8: each byte of an invalid sequence becomes U+FFFD (at most
- * 3 bytes out per byte in); everything else is copied.  NUL-terminated. */
-static char *utf8_str(char *p, const char *s)
-{
-	const unsigned char *u = (const unsigned char *)s;
-
-	while (*u) {
-		size_t n = utf8_seq(u);
-
-		if (n) {
-			memcpy(p, u, n);
-			p += n;
-			u += n;
-		} else {
-			memcpy(p, "\xef\xbf\xbd", 3);
-			p += 3;
-			u++;
-		}
-	}
-	*p = '\0';
-	return p;
-}
-
-static bool utf8_ok(const char *s)
-{
-	const unsigned char *u = (const unsigned char *)s;
-
-	while (*u) {
-		size_t n = *u < 0x80 ? 1 : utf8_seq(u);
-
-		if (!n)
-			return false;
-		u += n;
-	}
-	return true;
-}
-
 static bool is_all(const struct lt_out_meta *m)
 {
 	return m->format == KATTR_PROF_FMT_ALL;
@@ -771,12 +734,12 @@ static const char *json_name(const char *s, char **buf, size_t *cap)
 {
 	size_t need;
 
-	if (utf8_ok(s))
+	if (tool_utf8_valid(s))
 		return s;
 	need = 3 * strlen(s) + 1;
 	if (line_room(buf, cap, need) < 0)
 		return NULL;
-	utf8_str(*buf, s);
+	tool_utf8_repair_into(*buf, s);
 	return *buf;
 }
 
