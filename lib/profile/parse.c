@@ -136,7 +136,8 @@ static int likely_row(char *line, char *eol, const char *base,
  */
 static int likely_row_again(char *line, char *end, const char *base,
 			    struct kattr_prof_entry *e, struct site *site,
-			    const char *last_text, const struct site *last, char **eolp)
+			    const char *last_text, const struct site *last,
+			    char **eolp)
 {
 	bool likely = last->line & SITE_LIKELY;
 	size_t hl = likely ? 6 : 8;
@@ -161,8 +162,10 @@ static int likely_row_again(char *line, char *end, const char *base,
 	sep = func + last->function;
 	at = sep + 4 + last->file;
 	last_text += last->func;
-	if (!same_bytes(func, last_text, last->function) || !same_bytes(sep, "()@:", 4) ||
-	    !same_bytes(sep + 4, last_text + last->file_at, last->file) || *at != '@')
+	if (!same_bytes(func, last_text, last->function) ||
+	    !same_bytes(sep, "()@:", 4) ||
+	    !same_bytes(sep + 4, last_text + last->file_at, last->file) ||
+	    *at != '@')
 		return -EAGAIN;
 	p = at + 1;
 	if (!parse_u64(&p, end, &ln) || ln != (last->line & ~SITE_LIKELY))
@@ -294,14 +297,15 @@ int kattr_prof_parse_trace_row(char *line, bool all,
 }
 
 /*
- * The same trace site as last (in the text last_text) again, as likely_row_again()
- * does for likely_prof: blank-separated tokens, each digits or the very
+ * The same trace site as last (in the text last_text) again, as
+ * likely_row_again() does for likely_prof: blank-separated tokens, each digits or the very
  * bytes of last time's names, up to the '\n' (or end).  A row this
  * accepts is one trace_row() accepts, with the same result.
  */
 static int trace_row_again(char *line, char *end, bool all, const char *base,
 			   struct kattr_prof_entry *e, struct site *site,
-			   const char *last_text, const struct site *last, char **eolp)
+			   const char *last_text, const struct site *last,
+			   char **eolp)
 {
 	char *p = line, *func, *file;
 	uint64_t a, b, c, ln;
@@ -311,11 +315,13 @@ static int trace_row_again(char *line, char *end, bool all, const char *base,
 	func = skip_pad(p, end);
 	last_text += last->func;
 	if ((size_t)(end - func) <= last->function ||
-	    !same_bytes(func, last_text, last->function) || !is_blank(func[last->function]))
+	    !same_bytes(func, last_text, last->function) ||
+	    !is_blank(func[last->function]))
 		return -EAGAIN;
 	file = skip_pad(func + last->function, end);
 	if ((size_t)(end - file) <= last->file ||
-	    !same_bytes(file, last_text + last->file_at, last->file) || !is_blank(file[last->file]))
+	    !same_bytes(file, last_text + last->file_at, last->file) ||
+	    !is_blank(file[last->file]))
 		return -EAGAIN;
 	p = skip_pad(file + last->file, end);
 	if (!parse_u64(&p, end, &ln) || ln != last->line)
@@ -397,7 +403,7 @@ static bool is_row_start(const char *s)
  */
 struct parse_state {
 	struct kattr_profile *p;
-	const struct kattr_profile *prev;	/* NULL: no snapshot to follow */
+	const struct kattr_profile *prev;	/* NULL: none to follow */
 	char *end;		/* the NUL after the text */
 	bool nuls;		/* the text holds a NUL: no row is taken as
 				 * the same site again */
@@ -426,7 +432,8 @@ static bool row_again(struct parse_state *st, char *s, char **eol)
 		ret = likely_row_again(s, st->end, p->priv->text, e, site,
 				       prev->priv->text, last, eol);
 	else
-		ret = trace_row_again(s, st->end, p->format == KATTR_PROF_FMT_ALL,
+		ret = trace_row_again(s, st->end,
+				      p->format == KATTR_PROF_FMT_ALL,
 				      p->priv->text, e, site, prev->priv->text,
 				      last, eol);
 	if (ret < 0)
@@ -470,7 +477,8 @@ static char *parse_line(struct parse_state *st, char *s)
 	int ret;
 
 	*eol = '\0';
-	if (unlikely(st->nuls) && strlen(s) != (size_t)(eol - s)) {	/* binary */
+	/* A NUL in the line: binary. */
+	if (unlikely(st->nuls) && strlen(s) != (size_t)(eol - s)) {
 		p->rows++;
 		p->bad_rows++;
 		return eol;
@@ -482,7 +490,8 @@ static char *parse_line(struct parse_state *st, char *s)
 	p->rows++;
 	/* (not counted as the same site: no alignment) */
 	if (p->format == KATTR_PROF_FMT_LIKELY_PROF)
-		ret = likely_row(s, eol, p->priv->text, e, &p->priv->sites[p->n]);
+		ret = likely_row(s, eol, p->priv->text, e,
+				 &p->priv->sites[p->n]);
 	else
 		ret = trace_row(s, eol, p->format == KATTR_PROF_FMT_ALL,
 				p->priv->text, e, &p->priv->sites[p->n]);

@@ -346,6 +346,25 @@ struct widths {
 	bool reset;
 };
 
+/*
+ * Rows come in sort order, scattered over a snapshot of 200,000 sites:
+ * fetch the entry 16 rows ahead and its names 8 rows ahead, so the
+ * printers do not wait on memory (bench/likelytop/run.sh: without it one
+ * batch iteration takes some 20% more CPU).  always_inline: GCC takes a
+ * function of prefetches alone for one without effect and drops its
+ * calls before inlining them.
+ */
+static inline __attribute__((always_inline)) void
+fetch_ahead(const struct kattr_prof_entry *const *rows, size_t i, size_t n)
+{
+	if (i + 16 < n)
+		__builtin_prefetch(rows[i + 16]);
+	if (i + 8 < n) {
+		__builtin_prefetch(rows[i + 8]->function);
+		__builtin_prefetch(rows[i + 8]->file);
+	}
+}
+
 /* One pass over the rows, measuring only what the padded columns need:
  * the numbers' largest values and the names' widest. */
 static void measure(const struct kattr_prof_entry *const *rows, size_t n,
@@ -359,6 +378,7 @@ static void measure(const struct kattr_prof_entry *const *rows, size_t n,
 		const struct kattr_prof_entry *e = rows[i];
 		size_t w;
 
+		fetch_ahead(rows, i, n);
 		if (e->correct > m->correct)
 			m->correct = e->correct;
 		if (e->incorrect > m->incorrect)
@@ -589,6 +609,7 @@ static int write_text(FILE *fp, const struct lt_out_meta *meta,
 		size_t need = 4 * (strlen(e->function) + strlen(e->file)) * 2 +
 			      256 + cells;
 
+		fetch_ahead(rows, i, n);
 		if (line_room(&line, &cap, need) < 0)
 			return -ENOMEM;
 		p = text_row(line, &tt, e);
@@ -677,6 +698,7 @@ static int write_csv(FILE *fp, const struct lt_out_meta *meta,
 		size_t need;
 		char *p;
 
+		fetch_ahead(rows, i, n);
 		/* Quoting and U+FFFD take at most 3 bytes per byte. */
 		need = 3 * (strlen(e->function) + strlen(e->file)) + 192;
 		if (line_room(&line, &cap, need) < 0)
