@@ -78,10 +78,13 @@ static int show(struct rgctl *ctx, struct kattr_rg *rg, const char *group,
 		any = true;
 		if (a)
 			json_object_array_add(a, rgctl_json_share(rg, &v[i]));
-		else if (kattr_rg_backend_of(rg) == KATTR_RG_RGCS)
-			printf("res=%s,min_shares=%lld,max_shares=%lld,child_shares_divisor=%lld\n",
-			       v[i].res, v[i].min_shares, v[i].max_shares,
+		else if (kattr_rg_backend_of(rg) == KATTR_RG_RGCS) {
+			fputs("res=", stdout);
+			tool_fputs_esc(v[i].res, stdout);
+			printf(",min_shares=%lld,max_shares=%lld,child_shares_divisor=%lld\n",
+			       v[i].min_shares, v[i].max_shares,
 			       v[i].child_shares_divisor);
+		}
 		else
 			printf("%lld\n", v[i].value);
 	}
