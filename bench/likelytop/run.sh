@@ -12,7 +12,8 @@
 #     compared with `top -d 1` measured the same way; and the static
 #     file served by tests' pseudofs (FUSE, size 0 and a fixed mtime, as
 #     /proc and tracefs files are), which likelytop must re-read and
-#     re-parse every refresh.
+#     re-parse every refresh; and the rewritten file with the counts
+#     zeroed (z), which rebases every snapshot on an older one.
 # Only the ratios mean anything: the machine is shared.  Not run by ctest.
 set -eu
 B=$(cd "${1:?usage: run.sh BUILD_DIR [SITES]}" && pwd)
@@ -26,6 +27,7 @@ done
 tmp=$(mktemp -d)
 sock="lt-bench-$$"
 cleanup() {
+	set +e	# each step runs (no server left is not an error here)
 	tmux -L "$sock" kill-server 2>/dev/null
 	# unmount before pseudofs is killed: a dead FUSE mount fails mountpoint -q
 	grep -qF " $tmp/pfs " /proc/mounts && { fusermount3 -u "$tmp/pfs" 2>/dev/null || umount -l "$tmp/pfs"; }
@@ -73,6 +75,8 @@ live() {
 	shift
 	tmux -L "$sock" new-session -d -s "$name" -x 132 -y 40 "$(printf '%q ' "$@")"
 	sleep 3	# the first read and draw are not what is measured
+	# keys to press first ($keys, e.g. z: counts from now on)
+	[ -z "${keys:-}" ] || { tmux -L "$sock" send-keys -t "$name" $keys; sleep 1; }
 	pid=$(tmux -L "$sock" list-panes -t "$name" -F '#{pane_pid}')
 	c0=$(cpu "$pid"); t0=$(date +%s.%N)
 	sleep "$secs"
@@ -96,6 +100,8 @@ moving() {
 }
 moving b "likelytop -d 1 -f (file rewritten every second)" "$tmp/prof" "$tmp/prof2"
 moving d "likelytop -d 1 -f (branch_all, rewritten every second)" "$tmp/all" "$tmp/all2"
+# zeroed (z): every refresh also rebases on a snapshot older than the last
+keys=z moving f "likelytop -d 1 -f (rewritten every second, zeroed)" "$tmp/prof" "$tmp/prof2"
 printf '  %-52s %s%%\n' "top -d 1 (peer, for scale)" "$(live c top -d 1)"
 # The static profile on a /proc-like file (pseudofs serves src/prof.1 on
 # every open): no stat shortcut there, every refresh reads and parses.

@@ -32,9 +32,23 @@ int kattr_grow(void **v, size_t *cap, size_t n, size_t elem)
 	return 0;
 }
 
+/* The first buffer for fd: 4 KiB, or room for what a regular file says
+ * it holds (a 15 MB profile re-read every second then takes no
+ * regrowth); at most KATTR_READ_MAX. */
+static size_t read_first_cap(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 4096)
+		return 4096;
+	if ((uint64_t)st.st_size >= KATTR_READ_MAX - 4096)
+		return KATTR_READ_MAX;
+	return (size_t)st.st_size + 4096;
+}
+
 int kattr_read_fd(int fd, char **out, size_t *len)
 {
-	size_t cap = 4096, n = 0;
+	size_t cap = read_first_cap(fd), n = 0;
 	char *buf = malloc(cap), *tmp;
 	ssize_t r;
 
@@ -46,7 +60,7 @@ int kattr_read_fd(int fd, char **out, size_t *len)
 				free(buf);
 				return -EFBIG;
 			}
-			cap *= 2;
+			cap = cap > KATTR_READ_MAX / 2 ? KATTR_READ_MAX : cap * 2;
 			tmp = realloc(buf, cap);
 			if (!tmp) {
 				free(buf);

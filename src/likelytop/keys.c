@@ -155,31 +155,30 @@ static unsigned int k_help(struct lt_ui *ui, int key)
 	return LT_REDO_DRAW;
 }
 
-static unsigned int k_detail(struct lt_ui *ui, int key)
+/* A screen about the selected site (it gets pinned), or back from it. */
+static unsigned int site_screen(struct lt_ui *ui, enum lt_screen screen)
 {
-	(void)key;
-	if (ui->screen == LT_SCREEN_DETAIL) {
+	if (ui->screen == screen) {
 		ui->screen = LT_SCREEN_LIST;
 		return LT_REDO_DRAW;
 	}
 	if (!ui->nrows)
 		return LT_REDO_NONE;
-	ui->screen = LT_SCREEN_DETAIL;
+	ui->screen = screen;
 	return LT_REDO_PIN | LT_REDO_DRAW;
+}
+
+static unsigned int k_detail(struct lt_ui *ui, int key)
+{
+	(void)key;
+	return site_screen(ui, LT_SCREEN_DETAIL);
 }
 
 /* p: the patch likelytop suggests for the selected site (suggest.c). */
 static unsigned int k_suggest(struct lt_ui *ui, int key)
 {
 	(void)key;
-	if (ui->screen == LT_SCREEN_SUGGEST) {
-		ui->screen = LT_SCREEN_LIST;
-		return LT_REDO_DRAW;
-	}
-	if (!ui->nrows)
-		return LT_REDO_NONE;
-	ui->screen = LT_SCREEN_SUGGEST;
-	return LT_REDO_PIN | LT_REDO_DRAW;
+	return site_screen(ui, LT_SCREEN_SUGGEST);
 }
 
 static unsigned int k_back(struct lt_ui *ui, int key)

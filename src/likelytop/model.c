@@ -41,8 +41,9 @@ static int make_shown_entries(struct lt_model *m)
 	drop_shown(m);
 	if (!m->raw)
 		return 0;
-	m->shown = *m->raw;
-	m->shown.text = NULL;
+	m->shown.format = m->raw->format;
+	m->shown.n = m->raw->n;
+	m->shown.entries = m->raw->entries;
 	if (!m->base)
 		return 0;
 	m->shown.entries = malloc((m->raw->n ? m->raw->n : 1) *
@@ -51,10 +52,8 @@ static int make_shown_entries(struct lt_model *m)
 		m->shown.n = 0;
 		return -ENOMEM;
 	}
-	memcpy(m->shown.entries, m->raw->entries,
-	       m->raw->n * sizeof(*m->shown.entries));
 	m->shown_owns = true;
-	return kattr_profile_rebase(m->base, &m->shown);
+	return kattr_profile_rebase_into(m->base, m->raw, m->shown.entries);
 }
 
 /* ... and the wrong hints among them counted once per snapshot. */
@@ -108,12 +107,12 @@ int lt_model_update(struct lt_model *m, char *buf, size_t len,
 	return make_shown(m);
 }
 
-static bool zero_rates(struct kattr_profile *p)
+static bool zero_rates(struct kattr_prof_entry *entries, size_t n)
 {
 	bool changed = false;
 
-	for (size_t i = 0; i < p->n; i++) {
-		struct kattr_prof_entry *e = &p->entries[i];
+	for (size_t i = 0; i < n; i++) {
+		struct kattr_prof_entry *e = &entries[i];
 
 		if (e->has_rate && !e->d_correct && !e->d_incorrect)
 			continue;
@@ -132,9 +131,9 @@ bool lt_model_unchanged(struct lt_model *m, double now)
 
 	if (!m->raw || !(now > m->t_raw))
 		return false;
-	changed = zero_rates(m->raw);
+	changed = zero_rates(m->raw->entries, m->raw->n);
 	if (m->shown_owns)
-		changed |= zero_rates(&m->shown);
+		changed |= zero_rates(m->shown.entries, m->shown.n);
 	m->t_raw = now;
 	m->generation++;
 	return changed;
@@ -164,7 +163,10 @@ int lt_model_select(struct lt_model *m, const struct kattr_prof_filter *f,
 		m->rows = r;
 		m->rows_cap = m->shown.n;
 	}
-	m->nrows = m->shown.n ? kattr_prof_select(&m->shown, f, m->rows) : 0;
+	m->nrows = 0;
+	if (m->shown.n)
+		m->nrows = kattr_prof_select_entries(m->shown.entries, m->shown.n,
+						     f, m->rows);
 	kattr_prof_sort_top(m->rows, m->nrows, key, reverse, k);
 	m->sorted = k && k < m->nrows ? k : m->nrows;
 	return 0;

@@ -25,11 +25,18 @@ struct lt_hist {
 	unsigned long used;	/* generation last recorded */
 };
 
+/* What is displayed: the latest snapshot's entries, or a copy of them
+ * rebased on the zero base. */
+struct lt_shown {
+	enum kattr_prof_format format;
+	size_t n;
+	struct kattr_prof_entry *entries;
+};
+
 struct lt_model {
 	struct kattr_profile *raw;	/* latest snapshot, raw counts */
 	struct kattr_profile *base;	/* zero base, or NULL */
-	struct kattr_profile shown;	/* what is displayed (entries may be
-					 * raw's or a rebased copy) */
+	struct lt_shown shown;		/* what is displayed */
 	bool shown_owns;		/* shown.entries is a copy */
 	size_t wrong;			/* sites in shown with a wrong hint */
 	double t_raw;			/* when raw was read (seconds) */

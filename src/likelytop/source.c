@@ -19,58 +19,6 @@ static const char *const trace_dirs[] = {
 	"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
 };
 
-/* Read fd to EOF (procfs and tracefs files report size 0). */
-static int read_all(int fd, char **buf, size_t *len)
-{
-	size_t cap = 65536, n = 0;
-	struct stat st;
-	char *b;
-
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		if ((uint64_t)st.st_size > KATTR_READ_MAX)
-			return -EFBIG;
-		cap = (size_t)st.st_size + 4096;
-	}
-	b = malloc(cap);
-	if (!b)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t r;
-
-		if (n + 1 >= cap) {
-			char *nb;
-
-			if (cap >= KATTR_READ_MAX) {
-				free(b);
-				return -EFBIG;
-			}
-			cap *= 2;
-			nb = realloc(b, cap);
-			if (!nb) {
-				free(b);
-				return -ENOMEM;
-			}
-			b = nb;
-		}
-		r = read(fd, b + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = -errno;
-
-			free(b);
-			return e;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
-	return 0;
-}
-
 /*
  * Filesystems whose stat of a regular file changes whenever its content
  * does: disk and memory filesystems that keep real sizes and mtimes.
@@ -142,7 +90,7 @@ static int read_path(struct lt_source *s, bool nofollow, char **buf,
 		close(fd);
 		return 1;
 	}
-	ret = read_all(fd, buf, len);
+	ret = kattr_read_fd(fd, buf, len);
 	if (ret == 0 && S_ISREG(st.st_mode) && stat_is_trustworthy(fd)) {
 		s->last = st;
 		s->have_last = true;
@@ -457,7 +405,8 @@ int lt_source_read(struct lt_source *s, char **buf, size_t *len)
 	switch (s->kind) {
 	case LT_SRC_STDIN:
 		if (!s->stdin_done) {
-			ret = read_all(STDIN_FILENO, &s->stdin_data, &s->stdin_len);
+			ret = kattr_read_fd(STDIN_FILENO, &s->stdin_data,
+					   &s->stdin_len);
 			if (ret < 0)
 				return ret;
 			s->stdin_done = true;

@@ -262,7 +262,7 @@ static void draw_header(struct view *v)
 	time_t t = time(NULL);
 	struct tm tm;
 	size_t wrong = a->model.wrong;
-	const struct kattr_profile *p = &a->model.shown;
+	const struct lt_shown *p = &a->model.shown;
 
 	localtime_r(&t, &tm);
 	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", &tm);
@@ -487,6 +487,14 @@ static void draw_source(struct view *v, int y, const struct kattr_prof_entry *e)
 	fclose(fp);
 }
 
+/* The pinned site left the profile: say so on line y. */
+static void draw_gone(struct view *v, int y)
+{
+	put(y, 0, "%s (%s:%u) is no longer in the profile",
+	    v->pin_function ? v->pin_function : "?",
+	    v->pin_file ? v->pin_file : "?", v->pin_line);
+}
+
 static void draw_detail(struct view *v)
 {
 	const struct kattr_prof_entry *e = pinned(v);
@@ -496,9 +504,7 @@ static void draw_detail(struct view *v)
 	int y = 3;
 
 	if (!e) {
-		put(y, 0, "%s (%s:%u) is no longer in the profile",
-			 v->pin_function ? v->pin_function : "?",
-			 v->pin_file ? v->pin_file : "?", v->pin_line);
+		draw_gone(v, y);
 		return;
 	}
 	lt_fmt_pct(pct, sizeof(pct), kattr_prof_entry_pct(e));
@@ -545,9 +551,7 @@ static void draw_suggest(struct view *v)
 	int y = 3;
 
 	if (!e) {
-		put(y, 0, "%s (%s:%u) is no longer in the profile",
-		    v->pin_function ? v->pin_function : "?",
-		    v->pin_file ? v->pin_file : "?", v->pin_line);
+		draw_gone(v, y);
 		return;
 	}
 	put(y++, 0, "suggested patch for %s()  %s:%u  (p or Esc: back)",

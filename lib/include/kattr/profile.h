@@ -60,6 +60,8 @@ struct kattr_prof_entry {
 	unsigned int line;
 };
 
+struct kattr_profile_priv;
+
 struct kattr_profile {
 	enum kattr_prof_format format;
 	bool has_header;	/* a header line of a known format was seen */
@@ -68,8 +70,11 @@ struct kattr_profile {
 	struct kattr_prof_entry *entries;
 	size_t rows;		/* non-header, non-blank lines seen */
 	size_t bad_rows;	/* of those, skipped as malformed */
-	char *text;		/* private: the parsed copy of the input */
-	void *priv;		/* private */
+	/* The library's own: the text the names point into, what the next
+	 * snapshot's parse and the diff need.  A profile is made by the
+	 * parse functions and freed with kattr_profile_free(); it is never
+	 * copied (kattr_profile_rebase_into() makes rebased entries). */
+	struct kattr_profile_priv *priv;
 };
 
 /* Largest input kattr_profile_parse() accepts (-EFBIG beyond). */
@@ -139,6 +144,14 @@ KATTR_API int kattr_profile_diff(const struct kattr_profile *prev,
  */
 KATTR_API int kattr_profile_rebase(const struct kattr_profile *base,
 				   struct kattr_profile *cur);
+/*
+ * The same into out (cur->n entries; may be cur->entries): cur's entries
+ * with counts relative to base, cur left as it is (a view keeping the raw
+ * snapshot for the next diff).  -ENOMEM (out then holds cur's counts).
+ */
+KATTR_API int kattr_profile_rebase_into(const struct kattr_profile *base,
+					const struct kattr_profile *cur,
+					struct kattr_prof_entry *out);
 
 enum kattr_prof_sort {
 	KATTR_PROF_SORT_INCORRECT = 0,
@@ -181,6 +194,11 @@ struct kattr_prof_filter {
 KATTR_API size_t kattr_prof_select(const struct kattr_profile *p,
 				   const struct kattr_prof_filter *f,
 				   const struct kattr_prof_entry **v);
+/* The same on the n entries at entries (v: n elements). */
+KATTR_API size_t kattr_prof_select_entries(const struct kattr_prof_entry *entries,
+					   size_t n,
+					   const struct kattr_prof_filter *f,
+					   const struct kattr_prof_entry **v);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,7 @@
  * A reference parser for one /proc/likely_prof row: the format's rules
  * written one byte at a time, as plainly as possible, for the tests and
  * fuzz targets that check the library's fast parser against it.  Same
- * contract as kattr_prof_parse_likely_row(); see lib/profile/profile.c.
+ * contract as kattr_prof_parse_likely_row(); see lib/profile/parse.c.
  */
 #ifndef REF_LIKELY_ROW_H
 #define REF_LIKELY_ROW_H

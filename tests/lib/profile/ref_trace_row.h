@@ -2,7 +2,7 @@
  * A reference parser for one tracefs branch_annotated / branch_all row,
  * written the plain way (split on blanks, then check each token), for the
  * tests and fuzz targets that check the library's one-pass parser against
- * it.  Same contract as kattr_prof_parse_trace_row(); see lib/profile/profile.c.
+ * it.  Same contract as kattr_prof_parse_trace_row(); see lib/profile/parse.c.
  */
 #ifndef REF_TRACE_ROW_H
 #define REF_TRACE_ROW_H

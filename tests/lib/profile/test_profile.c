@@ -891,6 +891,47 @@ static void filters(void **state)
 	kattr_profile_free(p);
 }
 
+/* kattr_profile_rebase_into() leaves cur as it is and gives what
+ * kattr_profile_rebase() makes of cur; kattr_prof_select_entries() selects
+ * from an entry array as kattr_prof_select() does from the profile. */
+static void rebase_into_and_select_entries(void **state)
+{
+	static const char a[] =
+		"Likely Profiling Results\n"
+		" unlikely |        0|        3\tf()@:a.c@1\n"
+		"-likely   |        0|        0\tg()@:b.c@2\n";
+	static const char b[] =
+		"Likely Profiling Results\n"
+		" likely   |       20|        1\tnew()@:n.c@9\n"
+		" unlikely |        4|       10\tf()@:a.c@1\n"
+		"-likely   |        0|       10\tg()@:b.c@2\n";
+	struct kattr_profile *pa = parse(a, 0), *pb = parse(b, 0);
+	struct kattr_profile *pc = parse(b, 0);
+	const struct kattr_prof_entry *v1[3], *v2[3];
+	struct kattr_prof_entry out[3];
+	struct kattr_prof_filter f = { .wrong_only = true };
+
+	(void)state;
+	assert_int_equal(kattr_profile_rebase_into(pa, pb, out), 0);
+	assert_int_equal(kattr_profile_rebase(pa, pc), 0);
+	assert_int_equal(pb->entries[1].correct, 10);	/* cur untouched */
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(out[i].correct, pc->entries[i].correct);
+		assert_int_equal(out[i].incorrect, pc->entries[i].incorrect);
+		assert_string_equal(out[i].function, pb->entries[i].function);
+	}
+	assert_int_equal(out[1].correct, 7);	/* # False 10 - 3 */
+	assert_int_equal(out[1].incorrect, 4);
+	assert_int_equal(kattr_prof_select_entries(pc->entries, pc->n, &f, v1),
+			 kattr_prof_select(pc, &f, v2));
+	assert_int_equal(kattr_prof_select_entries(out, 3, &f, v1), 1);
+	assert_ptr_equal(v1[0], &out[2]);
+	assert_int_equal(kattr_prof_select_entries(out, 3, NULL, v1), 3);
+	kattr_profile_free(pa);
+	kattr_profile_free(pb);
+	kattr_profile_free(pc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -911,6 +952,7 @@ int main(void)
 		cmocka_unit_test(trace_row_matches_reference),
 		cmocka_unit_test(parse_next_same_as_parse),
 		cmocka_unit_test(filters),
+		cmocka_unit_test(rebase_into_and_select_entries),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

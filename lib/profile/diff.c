@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Sites matched between two snapshots of a profile: counter deltas (with
+ * 32-bit wrap), rates, and counts rebased on an earlier snapshot.
+ */
+#include <stdlib.h>
+
+#include "profile_internal.h"
+
+/* b - a, or b with *reset set when the counter went down (see the header). */
+static inline uint64_t counter_step(uint64_t a, uint64_t b, unsigned int bits,
+				    bool *reset)
+{
+	uint64_t wrapped;
+
+	if (b >= a)
+		return b - a;
+	/* /proc/likely_prof's counters are 32-bit and not atomic: one can
+	 * wrap between two reads.  Every other source counts in 64 bits
+	 * (unsigned long in tracefs, uint64_t in user space) and does not
+	 * wrap in practice.  A step back of more than half the range is
+	 * no wrap (4,293,137,540 events in a second), it is a reset. */
+	if (bits == 32 && a <= UINT32_MAX && b <= UINT32_MAX) {
+		wrapped = (uint64_t)UINT32_MAX - a + 1 + b;
+		if (wrapped < (1ull << 31))
+			return wrapped;
+	}
+	*reset = true;
+	return b;
+}
+
+uint64_t kattr_prof_counter_delta(uint64_t a, uint64_t b, unsigned int bits)
+{
+	bool reset = false;
+
+	return counter_step(a, b, bits, &reset);
+}
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static uint64_t entry_hash(const struct kattr_prof_entry *e)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	h = hash_str(h, e->function);
+	h ^= 0xff;
+	h = hash_str(h, e->file);
+	h ^= (uint64_t)e->line * 0x9e3779b97f4a7c15ULL + (uint64_t)e->hint;
+	h *= 0x100000001b3ULL;
+	return h ^ (h >> 29);
+}
+
+static bool same_site(const struct kattr_prof_entry *a,
+		      const struct kattr_prof_entry *b)
+{
+	return a->line == b->line && a->hint == b->hint &&
+	       !strcmp(a->function, b->function) && !strcmp(a->file, b->file);
+}
+
+/*
+ * Are cur's sites prev's, in the same order, behind *k new ones (new
+ * sites in front: /proc/likely_prof lists the newest first; tracefs and
+ * rewritten user-space files keep their order)?  The common case, matched
+ * without hashing: kattr_profile_parse_next() records it when it finds
+ * every row of prev again, else the sites are compared.
+ */
+static bool in_order(const struct kattr_profile *prev,
+		     const struct kattr_profile *cur, size_t *k)
+{
+	if (cur->priv && prev->priv && cur->priv->aligned_to == prev->priv->id) {
+		*k = cur->priv->aligned_k;
+		return true;
+	}
+	if (cur->n < prev->n)
+		return false;
+	*k = cur->n - prev->n;
+	for (size_t i = 0; i < prev->n; i++)
+		if (!same_site(&prev->entries[i], &cur->entries[i + *k]))
+			return false;
+	return true;
+}
+
+/* e's deltas and rate against o, the same site in the previous snapshot
+ * (NULL: a new site, all of its counts are new). */
+static void diff_one(struct kattr_prof_entry *e, const struct kattr_prof_entry *o,
+		     unsigned int bits, double seconds)
+{
+	bool reset = false;
+
+	if (!o) {
+		e->d_correct = e->correct;
+		e->d_incorrect = e->incorrect;
+	} else {
+		e->d_correct = counter_step(o->correct, e->correct, bits, &reset);
+		e->d_incorrect = counter_step(o->incorrect, e->incorrect, bits,
+					      &reset);
+	}
+	e->reset = reset;
+	e->has_rate = !reset;
+	e->rate = reset ? 0 : (double)e->d_incorrect / seconds;
+}
+
+/*
+ * idx (all SIZE_MAX) for sites that moved: a hash of prev's.  Two sites on
+ * one line (likely(a) && likely(b)) share a key: the k-th of them in cur
+ * matches the k-th in prev.
+ */
+static int match_by_hash(const struct kattr_profile *prev,
+			 const struct kattr_profile *cur, size_t *idx)
+{
+	size_t size = 16, mask, *slot;
+	bool *used;
+
+	while (size < prev->n * 2)
+		size *= 2;
+	mask = size - 1;
+	slot = malloc(size * sizeof(*slot));
+	used = calloc(prev->n ? prev->n : 1, sizeof(*used));
+	if (!slot || !used) {
+		free(slot);
+		free(used);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < size; i++)
+		slot[i] = SIZE_MAX;
+	for (size_t i = 0; i < prev->n; i++) {
+		size_t h = (size_t)entry_hash(&prev->entries[i]) & mask;
+
+		while (slot[h] != SIZE_MAX)
+			h = (h + 1) & mask;
+		slot[h] = i;
+	}
+	for (size_t i = 0; i < cur->n; i++) {
+		const struct kattr_prof_entry *e = &cur->entries[i];
+		size_t h = (size_t)entry_hash(e) & mask;
+
+		for (; slot[h] != SIZE_MAX; h = (h + 1) & mask) {
+			size_t j = slot[h];
+
+			if (!used[j] && same_site(&prev->entries[j], e)) {
+				used[j] = true;
+				idx[i] = j;
+				break;
+			}
+		}
+	}
+	free(slot);
+	free(used);
+	return 0;
+}
+
+int kattr_profile_match(const struct kattr_profile *prev,
+			const struct kattr_profile *cur, size_t *idx)
+{
+	size_t k;
+
+	for (size_t i = 0; i < cur->n; i++)
+		idx[i] = SIZE_MAX;
+	if (!prev || !prev->n || !cur->n)
+		return 0;
+	if (in_order(prev, cur, &k)) {
+		for (size_t i = k; i < cur->n; i++)
+			idx[i] = i - k;
+		return 0;
+	}
+	return match_by_hash(prev, cur, idx);
+}
+
+int kattr_profile_diff(const struct kattr_profile *prev,
+		       struct kattr_profile *cur, double seconds)
+{
+	unsigned int bits;
+	size_t *idx, k;
+	int ret;
+
+	if (prev && !(seconds > 0))
+		return -EINVAL;
+	if (!prev || prev->format != cur->format) {
+		for (size_t i = 0; i < cur->n; i++) {
+			cur->entries[i].has_rate = false;
+			cur->entries[i].reset = false;
+			cur->entries[i].d_correct = cur->entries[i].d_incorrect = 0;
+			cur->entries[i].rate = 0;
+		}
+		return 0;
+	}
+	bits = cur->counter_bits > prev->counter_bits ? cur->counter_bits :
+	       prev->counter_bits;
+	/* The usual case of a live view: no index to build. */
+	if (in_order(prev, cur, &k)) {
+		for (size_t i = 0; i < cur->n; i++)
+			diff_one(&cur->entries[i], i >= k ? &prev->entries[i - k] : NULL,
+				 bits, seconds);
+		return 0;
+	}
+	idx = malloc((cur->n ? cur->n : 1) * sizeof(*idx));
+	if (!idx)
+		return -ENOMEM;
+	for (size_t i = 0; i < cur->n; i++)
+		idx[i] = SIZE_MAX;
+	ret = match_by_hash(prev, cur, idx);
+	if (ret == 0)
+		for (size_t i = 0; i < cur->n; i++)
+			diff_one(&cur->entries[i],
+				 idx[i] == SIZE_MAX ? NULL : &prev->entries[idx[i]],
+				 bits, seconds);
+	free(idx);
+	return ret;
+}
+
+int kattr_profile_rebase_into(const struct kattr_profile *base,
+			      const struct kattr_profile *cur,
+			      struct kattr_prof_entry *out)
+{
+	unsigned int bits;
+	size_t *idx;
+	int ret;
+
+	if (out != cur->entries && cur->n)
+		memcpy(out, cur->entries, cur->n * sizeof(*out));
+	if (!base || base->format != cur->format)
+		return 0;
+	idx = malloc((cur->n ? cur->n : 1) * sizeof(*idx));
+	if (!idx)
+		return -ENOMEM;
+	ret = kattr_profile_match(base, cur, idx);
+	bits = cur->counter_bits > base->counter_bits ? cur->counter_bits :
+	       base->counter_bits;
+	for (size_t i = 0; ret == 0 && i < cur->n; i++) {
+		struct kattr_prof_entry *e = &out[i];
+		const struct kattr_prof_entry *o;
+
+		if (idx[i] == SIZE_MAX)
+			continue;
+		o = &base->entries[idx[i]];
+		e->correct = kattr_prof_counter_delta(o->correct, e->correct, bits);
+		e->incorrect = kattr_prof_counter_delta(o->incorrect,
+							e->incorrect, bits);
+		e->constant = kattr_prof_counter_delta(o->constant, e->constant,
+						       64);
+	}
+	free(idx);
+	return ret;
+}
+
+int kattr_profile_rebase(const struct kattr_profile *base,
+			 struct kattr_profile *cur)
+{
+	return kattr_profile_rebase_into(base, cur, cur->entries);
+}

@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Parsing /proc/likely_prof, tracefs branch_annotated and branch_all
+ * snapshots into struct kattr_profile: rows, header lines, whole texts.
+ *
+ * Each row format has two parsers: the full one (likely_row(),
+ * trace_row()), which finds the end of the line and checks every token,
+ * and a fast one for a live view's next snapshot (likely_row_again(),
+ * trace_row_again()), which reads a row as "the same site as the previous
+ * snapshot's row at this place, with new counts", comparing the names
+ * with last time's bytes instead of scanning them.
+ *
+ * The invariant: each fast parser accepts exactly the rows its full parser
+ * accepts that name that very site, with the same entry (else it answers
+ * -EAGAIN and the full parser decides), so kattr_profile_parse_next() gives
+ * what kattr_profile_parse_buf() gives.  The full parsers are checked
+ * against the plain byte-at-a-time reference parsers in
+ * tests/lib/profile/ref_likely_row.h and ref_trace_row.h (unit tests and
+ * the fuzz targets tests/fuzz/fuzz_prof_likely_row.c and
+ * fuzz_prof_trace_row.c); the fast ones against the full ones by
+ * tests/fuzz/fuzz_profile_next.c and test_profile.c's
+ * parse_next_same_as_parse.
+ */
+#include <stdlib.h>
+
+#include "profile_internal.h"
+
+static const char LIKELY_TITLE[] = "Likely Profiling Results";
+
+static uint64_t next_id(void)
+{
+	static uint64_t id;
+
+	return __atomic_add_fetch(&id, 1, __ATOMIC_RELAXED);
+}
+
+/* A likely_prof row's entry (but its line): # True t, # False f. */
+static inline void likely_entry(struct kattr_prof_entry *e, bool likely,
+				uint64_t t, uint64_t f, const char *func,
+				const char *file)
+{
+	e->function = func;
+	e->file = file;
+	e->hint = likely ? KATTR_PROF_HINT_LIKELY : KATTR_PROF_HINT_UNLIKELY;
+	e->correct = likely ? t : f;
+	e->incorrect = likely ? f : t;
+	e->constant = 0;
+	e->has_constant = false;
+	e->has_rate = false;
+	e->reset = false;
+	e->d_correct = e->d_incorrect = 0;
+	e->rate = 0;
+}
+
+/*
+ * " unlikely |        0|        3\ttcp_sacktag_write_queue()@:net/ipv4/tcp_input.c@1215"
+ * flag, type, |%9u|%9u (# True, # False), TAB, func()@:file@line.  The
+ * flag is not trusted (the 2006 kernel compared the counts as signed
+ * ints); wrongness is computed from the counts.  The function runs to the
+ * first "()@:" and holds no blank or control byte; the file runs to the
+ * last '@' and holds no control byte.
+ *
+ * line ends (NUL) at eol; base is the start of its text (for site).  A row
+ * naming the same site as last time takes likely_row_again() instead.
+ */
+static int likely_row(char *line, char *eol, const char *base,
+		      struct kattr_prof_entry *e, struct site *site)
+{
+	uint64_t t, f;
+	char *p = line, *func, *sep, *file, *at;
+	bool likely;
+
+	if (unlikely(*p != '+' && *p != '-' && *p != ' '))
+		return -EINVAL;
+	p++;
+	/* fixed-length compares (one word each) when the line is long
+	 * enough, which a valid row always is */
+	if (eol - p >= 8 ? !memcmp(p, "unlikely", 8) : !strncmp(p, "unlikely", 8)) {
+		likely = false;
+		p += 8;
+	} else if (eol - p >= 8 ? !memcmp(p, "likely", 6) : !strncmp(p, "likely", 6)) {
+		likely = true;
+		p += 6;
+	} else {
+		return -EINVAL;
+	}
+	p = skip_pad(p, eol);
+	if (*p++ != '|')
+		return -EINVAL;
+	p = skip_pad(p, eol);
+	if (!parse_u64(&p, eol, &t))
+		return -EINVAL;
+	if (*p++ != '|')
+		return -EINVAL;
+	p = skip_pad(p, eol);
+	if (!parse_u64(&p, eol, &f))
+		return -EINVAL;
+	if (*p != '\t' && *p != ' ')
+		return -EINVAL;
+	p = skip_blank(p);
+	func = p;
+	for (sep = func; (sep = memchr(sep, '(', (size_t)(eol - sep))); sep++)
+		if (sep[1] == ')' && sep[2] == '@' && sep[3] == ':')
+			break;
+	if (!sep || sep == func ||
+	    has_below_or_del(func, (size_t)(sep - func), 0x21))
+		return -EINVAL;
+	file = sep + 4;
+	at = memrchr(file, '@', (size_t)(eol - file));
+	if (!at || at == file || has_below_or_del(file, (size_t)(at - file), 0x20))
+		return -EINVAL;
+	p = at + 1;
+	if (!parse_line_no(&p, eol, &e->line))
+		return -EINVAL;
+	/* Trailing blanks (a CR from a copied file) are harmless. */
+	if (*skip_blank(p))
+		return -EINVAL;
+	*sep = '\0';
+	*at = '\0';
+	site->func = (uint32_t)(func - base);
+	site->function = (uint32_t)(sep - func);
+	site->file_at = site->function + 4;
+	site->file = (uint32_t)(at - file);
+	likely_entry(e, likely, t, f, func, file);
+	site->line = site_line(e);
+	return 0;
+}
+
+/*
+ * The same site as last (in the text last_text) again, in the row at line, with
+ * new counts: the common case of a live view, parsed without first finding
+ * the end of the line.  Every byte up to the '\n' (or end, the NUL at
+ * the end of the text) is accounted for, so a row this accepts is one
+ * likely_row() accepts, with the same result.  *eolp is the '\n' or end.
+ * -EAGAIN when the row is anything else: likely_row() then decides.
+ */
+static int likely_row_again(char *line, char *end, const char *base,
+			    struct kattr_prof_entry *e, struct site *site,
+			    const char *last_text, const struct site *last,
+			    char **eolp)
+{
+	bool likely = last->line & SITE_LIKELY;
+	size_t hl = likely ? 6 : 8;
+	char *p = line, *func, *sep, *at;
+	uint64_t t, f, ln;
+
+	if (end - p < 32 || (*p != '+' && *p != '-' && *p != ' ') ||
+	    !word_is(p + 1, likely ? "likely\0\0" : "unlikely", hl))
+		return -EAGAIN;
+	p = skip_pad(p + 1 + hl, end);
+	if (*p++ != '|')
+		return -EAGAIN;
+	p = skip_pad(p, end);
+	if (!parse_u64(&p, end, &t) || *p++ != '|')
+		return -EAGAIN;
+	p = skip_pad(p, end);
+	if (!parse_u64(&p, end, &f) || (*p != '\t' && *p != ' '))
+		return -EAGAIN;
+	func = skip_blank(p);
+	if ((size_t)(end - func) < (size_t)last->function + 4 + last->file + 2)
+		return -EAGAIN;
+	sep = func + last->function;
+	at = sep + 4 + last->file;
+	last_text += last->func;
+	if (!same_bytes(func, last_text, last->function) ||
+	    !same_bytes(sep, "()@:", 4) ||
+	    !same_bytes(sep + 4, last_text + last->file_at, last->file) ||
+	    *at != '@')
+		return -EAGAIN;
+	p = at + 1;
+	if (!parse_u64(&p, end, &ln) || ln != (last->line & ~SITE_LIKELY))
+		return -EAGAIN;
+	p = skip_blank(p);
+	if (*p != '\n' && p != end)
+		return -EAGAIN;
+	*p = '\0';
+	*eolp = p;
+	*sep = '\0';
+	*at = '\0';
+	*site = *last;
+	site->func = (uint32_t)(func - base);
+	e->line = (unsigned int)ln;
+	likely_entry(e, likely, t, f, func, sep + 4);
+	return 0;
+}
+
+int kattr_prof_parse_likely_row(char *line, struct kattr_prof_entry *e)
+{
+	struct site site;
+
+	return likely_row(line, line + strlen(line), line, e, &site);
+}
+
+/* A trace row's entry (but its line). */
+static void trace_entry(struct kattr_prof_entry *e, bool all, uint64_t a,
+			uint64_t b, uint64_t c, const char *func, const char *file)
+{
+	e->function = func;
+	e->file = file;
+	e->hint = all ? KATTR_PROF_HINT_NONE : KATTR_PROF_HINT_ANNOTATED;
+	e->correct = a;
+	e->incorrect = b;
+	e->constant = c;
+	e->has_constant = !all;
+	e->has_rate = false;
+	e->reset = false;
+	e->d_correct = e->d_incorrect = 0;
+	e->rate = 0;
+}
+
+/*
+ * The number tokens that open a trace row at *s, each with a blank after
+ * it: correct[/constant] (a '/' only in branch_annotated), incorrect, and
+ * a percent (<= 100) or X (never evaluated, so no counts).  *s moves past
+ * them; end bounds the word reads.
+ */
+static inline __attribute__((always_inline)) bool
+trace_counts(char **s, const char *end, bool all, uint64_t *a, uint64_t *b,
+	     uint64_t *c)
+{
+	char *p = skip_pad(*s, end);
+	uint64_t pct;
+
+	*c = 0;
+	if (!parse_u64(&p, end, a))
+		return false;
+	if (*p == '/') {
+		if (all)
+			return false;
+		p++;
+		if (!parse_u64(&p, end, c))
+			return false;
+	}
+	if (!is_blank(*p))
+		return false;
+	p = skip_pad(p, end);
+	if (!parse_u64(&p, end, b) || !is_blank(*p))
+		return false;
+	p = skip_pad(p, end);
+	if (*p == 'X' && is_blank(p[1])) {
+		/* the counts would be made up */
+		if (*a || *b)
+			return false;
+		p++;
+	} else if (!parse_u64(&p, end, &pct) || pct > 100 || !is_blank(*p)) {
+		return false;
+	}
+	*s = p;
+	return true;
+}
+
+/*
+ * One pass over a trace row (NUL at eol): six blank-separated tokens, the
+ * way tests/lib/profile/ref_trace_row.h splits and checks them.
+ */
+static int trace_row(char *line, char *eol, bool all, const char *base,
+		     struct kattr_prof_entry *e, struct site *site)
+{
+	char *p = line, *func, *fend, *file, *lend;
+	uint64_t a, b, c;
+
+	if (!trace_counts(&p, eol, all, &a, &b, &c))
+		return -EINVAL;
+	func = skip_pad(p, eol);
+	fend = name_end(func, eol);
+	if (!fend || fend == func)
+		return -EINVAL;
+	file = skip_pad(fend, eol);
+	lend = name_end(file, eol);
+	if (!lend || lend == file)
+		return -EINVAL;
+	p = skip_pad(lend, eol);
+	if (!parse_line_no(&p, eol, &e->line) || *skip_blank(p))
+		return -EINVAL;
+	*fend = '\0';
+	*lend = '\0';
+	trace_entry(e, all, a, b, c, func, file);
+	site->func = (uint32_t)(func - base);
+	site->function = (uint32_t)(fend - func);
+	site->file_at = (uint32_t)(file - func);
+	site->file = (uint32_t)(lend - file);
+	site->line = e->line;
+	return 0;
+}
+
+/*
+ * "%8lu %8lu %3ld %-30.30s %-20.20s %d": correct[/constant] incorrect
+ * percent|X function file line, split on blanks (wide numbers push the
+ * columns right).  For branch_all the first two are miss and hit.
+ */
+int kattr_prof_parse_trace_row(char *line, bool all,
+			       struct kattr_prof_entry *e)
+{
+	struct site site;
+
+	return trace_row(line, line + strlen(line), all, line, e, &site);
+}
+
+/*
+ * The same trace site as last (in the text last_text) again, as
+ * likely_row_again() does for likely_prof: blank-separated tokens, each digits or the very
+ * bytes of last time's names, up to the '\n' (or end).  A row this
+ * accepts is one trace_row() accepts, with the same result.
+ */
+static int trace_row_again(char *line, char *end, bool all, const char *base,
+			   struct kattr_prof_entry *e, struct site *site,
+			   const char *last_text, const struct site *last,
+			   char **eolp)
+{
+	char *p = line, *func, *file;
+	uint64_t a, b, c, ln;
+
+	if (!trace_counts(&p, end, all, &a, &b, &c))
+		return -EAGAIN;
+	func = skip_pad(p, end);
+	last_text += last->func;
+	if ((size_t)(end - func) <= last->function ||
+	    !same_bytes(func, last_text, last->function) ||
+	    !is_blank(func[last->function]))
+		return -EAGAIN;
+	file = skip_pad(func + last->function, end);
+	if ((size_t)(end - file) <= last->file ||
+	    !same_bytes(file, last_text + last->file_at, last->file) ||
+	    !is_blank(file[last->file]))
+		return -EAGAIN;
+	p = skip_pad(file + last->file, end);
+	if (!parse_u64(&p, end, &ln) || ln != last->line)
+		return -EAGAIN;
+	p = skip_blank(p);
+	if (*p != '\n' && p != end)
+		return -EAGAIN;
+	*p = '\0';
+	*eolp = p;
+	func[last->function] = '\0';
+	file[last->file] = '\0';
+	*site = *last;
+	site->func = (uint32_t)(func - base);
+	site->file_at = (uint32_t)(file - func);
+	e->line = (unsigned int)ln;
+	trace_entry(e, all, a, b, c, func, file);
+	return 0;
+}
+
+static bool is_dash_line(const char *s)
+{
+	bool dash = false;
+
+	for (; *s; s++) {
+		if (*s == '-')
+			dash = true;
+		else if (!is_blank(*s))
+			return false;
+	}
+	return dash;
+}
+
+static bool starts_word(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+
+	s = (const char *)skip_blank((char *)s);
+	return !strncmp(s, w, n) && (is_blank(s[n]) || !s[n]);
+}
+
+/* A header line of a known format, or UNKNOWN. */
+static enum kattr_prof_format header_format(const char *line)
+{
+	if (!strncmp(line, LIKELY_TITLE, sizeof(LIKELY_TITLE) - 1) ||
+	    !strncmp(line, "[+- ] Type", 10))
+		return KATTR_PROF_FMT_LIKELY_PROF;
+	if (starts_word(line, "correct") && strstr(line, "incorrect"))
+		return KATTR_PROF_FMT_ANNOTATED;
+	if (starts_word(line, "miss") && strstr(line, "hit"))
+		return KATTR_PROF_FMT_ALL;
+	return KATTR_PROF_FMT_UNKNOWN;
+}
+
+/* Guess a headerless row's format from its shape. */
+static enum kattr_prof_format row_format(const char *line)
+{
+	if (strchr(line, '|') && strstr(line, "()@:"))
+		return KATTR_PROF_FMT_LIKELY_PROF;
+	return KATTR_PROF_FMT_ANNOTATED;
+}
+
+static bool is_row_start(const char *s)
+{
+	const char *t = skip_blank((char *)s);
+
+	if (*t >= '0' && *t <= '9')
+		return true;
+	return (s[0] == ' ' || s[0] == '+' || s[0] == '-') &&
+	       (s[1] == 'l' || s[1] == 'u');
+}
+
+/*
+ * What parse_lines() carries from line to line.  prev, when given, is the
+ * previous snapshot of the same source: its rows are expected at the same
+ * place counted from the end (/proc/likely_prof lists new sites first;
+ * other sources keep their order), which lets unchanged names be compared
+ * instead of scanned, and records whether every site lines up for
+ * kattr_profile_match().
+ */
+struct parse_state {
+	struct kattr_profile *p;
+	const struct kattr_profile *prev;	/* NULL: none to follow */
+	char *end;		/* the NUL after the text */
+	bool nuls;		/* the text holds a NUL: no row is taken as
+				 * the same site again */
+	size_t fresh;		/* rows expected in front of prev's */
+	size_t same;		/* rows taken as prev's row again */
+	uint64_t max_count;	/* an upper bound: the OR of all counts */
+};
+
+/* The row at s is the site of prev's row at the same place from the end,
+ * with new counts: parsed as such, *eol set.  Else false. */
+static bool row_again(struct parse_state *st, char *s, char **eol)
+{
+	struct kattr_profile *p = st->p;
+	const struct kattr_profile *prev = st->prev;
+	struct kattr_prof_entry *e = &p->entries[p->n];
+	struct site *site = &p->priv->sites[p->n];
+	size_t at = p->n - st->fresh;	/* the same row in prev */
+	const struct site *last;
+	int ret;
+
+	if (!prev || st->nuls || p->format != prev->format ||
+	    p->n < st->fresh || at >= prev->n)
+		return false;
+	last = &prev->priv->sites[at];
+	if (p->format == KATTR_PROF_FMT_LIKELY_PROF)
+		ret = likely_row_again(s, st->end, p->priv->text, e, site,
+				       prev->priv->text, last, eol);
+	else
+		ret = trace_row_again(s, st->end,
+				      p->format == KATTR_PROF_FMT_ALL,
+				      p->priv->text, e, site, prev->priv->text,
+				      last, eol);
+	if (ret < 0)
+		return false;
+	p->rows++;
+	st->same++;
+	st->max_count |= e->correct | e->incorrect;
+	p->n++;
+	return true;
+}
+
+/* A line (not a row) that says the format or underlines a header: taken
+ * into p and skipped. */
+static bool header_line(struct kattr_profile *p, const char *s)
+{
+	enum kattr_prof_format hf;
+
+	/* Rows start with a number or a flag and a type: only other lines
+	 * can be headers. */
+	if (unlikely(!is_row_start(s))) {
+		hf = header_format(s);
+		if (hf != KATTR_PROF_FMT_UNKNOWN &&
+		    (p->format == KATTR_PROF_FMT_UNKNOWN || p->format == hf)) {
+			p->format = hf;
+			p->has_header = true;
+			return true;
+		}
+		return is_dash_line(s) && p->has_header;
+	}
+	return false;
+}
+
+/* The line at s, in full (its '\n' made a NUL): a row, a header, a blank
+ * or binary line.  Returns its end. */
+static char *parse_line(struct parse_state *st, char *s)
+{
+	struct kattr_profile *p = st->p;
+	struct kattr_prof_entry *e = &p->entries[p->n];
+	char *nl = memchr(s, '\n', (size_t)(st->end - s));
+	char *eol = nl ? nl : st->end;
+	int ret;
+
+	*eol = '\0';
+	/* A NUL in the line: binary. */
+	if (unlikely(st->nuls) && strlen(s) != (size_t)(eol - s)) {
+		p->rows++;
+		p->bad_rows++;
+		return eol;
+	}
+	if (!*skip_blank(s) || header_line(p, s))
+		return eol;
+	if (p->format == KATTR_PROF_FMT_UNKNOWN)
+		p->format = row_format(s);
+	p->rows++;
+	/* (not counted as the same site: no alignment) */
+	if (p->format == KATTR_PROF_FMT_LIKELY_PROF)
+		ret = likely_row(s, eol, p->priv->text, e,
+				 &p->priv->sites[p->n]);
+	else
+		ret = trace_row(s, eol, p->format == KATTR_PROF_FMT_ALL,
+				p->priv->text, e, &p->priv->sites[p->n]);
+	if (unlikely(ret < 0)) {
+		p->bad_rows++;
+		return eol;
+	}
+	st->max_count |= e->correct | e->incorrect;
+	p->n++;
+	return eol;
+}
+
+/* Parse the len bytes of p's text, after prev (may be NULL). */
+static int parse_lines(struct kattr_profile *p, size_t len,
+		       const struct kattr_profile *prev)
+{
+	struct kattr_profile_priv *own = p->priv;
+	struct parse_state st = { .p = p, .end = own->text + len };
+	/* One scan counts the lines and finds out whether any can hold a
+	 * NUL (binary). */
+	size_t cap = count_lines(own->text, len, &st.nuls) + 1;
+	char *s, *eol;
+
+	own->lines = cap;
+	p->entries = malloc(cap * sizeof(*p->entries));
+	own->sites = malloc(cap * sizeof(*own->sites));
+	if (!p->entries || !own->sites)
+		return -ENOMEM;
+	if (prev && prev->priv->sites && cap >= prev->priv->lines) {
+		st.prev = prev;
+		st.fresh = cap - prev->priv->lines;	/* new rows in front,
+							 * if all goes well */
+	}
+	for (s = own->text; s < st.end; s = eol + 1)
+		/* The same site again: no line end to find first. */
+		if (!row_again(&st, s, &eol))
+			eol = parse_line(&st, s);
+	/* Every site of prev is here, in order, behind the fresh ones. */
+	if (st.prev && p->n == prev->n + st.fresh && st.same == prev->n) {
+		own->aligned_to = prev->priv->id;
+		own->aligned_k = st.fresh;
+	}
+	own->max_count = st.max_count;
+	return 0;
+}
+
+static int parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
+		     const struct kattr_profile *prev, struct kattr_profile **out)
+{
+	struct kattr_profile *p;
+	int ret;
+
+	if (len > KATTR_PROF_MAX_INPUT) {
+		free(buf);
+		return -EFBIG;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p || !(p->priv = calloc(1, sizeof(*p->priv)))) {
+		free(p);
+		free(buf);
+		return -ENOMEM;
+	}
+	p->priv->id = next_id();
+	p->priv->text = buf;
+	buf[len] = '\0';
+	p->format = fmt;
+	if (prev && prev->format != fmt && fmt != KATTR_PROF_FMT_UNKNOWN)
+		prev = NULL;
+	ret = parse_lines(p, len, prev);
+	if (ret < 0)
+		goto out_free;
+	if (!p->has_header && !p->n) {
+		ret = -ENODATA;
+		goto out_free;
+	}
+	p->counter_bits = 64;
+	if (p->format == KATTR_PROF_FMT_LIKELY_PROF && p->priv->max_count <= UINT32_MAX)
+		p->counter_bits = 32;
+	*out = p;
+	return 0;
+out_free:
+	kattr_profile_free(p);
+	return ret;
+}
+
+int kattr_profile_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
+			    struct kattr_profile **out)
+{
+	return parse_buf(buf, len, fmt, NULL, out);
+}
+
+int kattr_profile_parse_next(const struct kattr_profile *prev, char *buf,
+			     size_t len, struct kattr_profile **out)
+{
+	return parse_buf(buf, len, KATTR_PROF_FMT_UNKNOWN, prev, out);
+}
+
+int kattr_profile_parse(const char *text, size_t len,
+			enum kattr_prof_format fmt, struct kattr_profile **out)
+{
+	char *buf;
+
+	if (len > KATTR_PROF_MAX_INPUT)
+		return -EFBIG;
+	buf = malloc(len + 1);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, text, len);
+	return kattr_profile_parse_buf(buf, len, fmt, out);
+}

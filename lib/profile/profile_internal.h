@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Private to lib/profile/: what its four parts share.
+ *   scan.c   byte scanning (line counts, name checks); the word-at-a-time
+ *            primitives below are inline, the parsers' inner loops
+ *   parse.c  rows, headers and snapshots into struct kattr_profile
+ *   diff.c   matching sites between snapshots: deltas, rates, rebase
+ *   sort.c   sort keys, the top-k heap, filters
+ *   profile.c the profile's life and its entries' derived values
+ */
+#ifndef KATTR_PROFILE_INTERNAL_H
+#define KATTR_PROFILE_INTERNAL_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kattr/profile.h"
+#include "kattr/private.h"
+#include "likely_prof.h"
+
+/* ---- byte scanning (scan.c and these inline primitives) --------------- */
+
+static inline bool is_blank(char c)
+{
+	/* ' ', '\t', or '\v' '\f' '\r' (11 to 13) */
+	return c == ' ' || c == '\t' || (unsigned char)(c - '\v') <= '\r' - '\v';
+}
+
+static inline char *skip_blank(char *s)
+{
+	while (is_blank(*s))
+		s++;
+	return s;
+}
+
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+
+static inline uint64_t load8(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+/* The first n (<= 8) bytes of the word at p are those of the string
+ * w (8 bytes readable at p). */
+static inline bool word_is(const char *p, const char *w, unsigned int n)
+{
+	uint64_t mask = n == 8 ? ~0ULL : (1ULL << (8 * n)) - 1;
+
+	return ((load8(p) ^ load8(w)) & mask) == 0;
+}
+
+/* memcmp() == 0 for the short names of a row, inline: words, the last
+ * one overlapping (no call, no byte loop). */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+	size_t i;
+
+	if (n < 8) {
+		for (i = 0; i < n; i++)
+			if (a[i] != b[i])
+				return false;
+		return true;
+	}
+	for (i = 0; i + 8 < n; i += 8)
+		if (load8(a + i) != load8(b + i))
+			return false;
+	return load8(a + n - 8) == load8(b + n - 8);
+}
+
+/* skip_blank() for the "%9u" padding: eight spaces a step, then the
+ * byte loop for whatever else may follow (end bounds the reads). */
+static inline __attribute__((always_inline)) char *
+skip_pad(char *s, const char *end)
+{
+	while (end - s >= 8) {
+		uint64_t w = load8(s) ^ (ONES * ' ');
+
+		if (w) {
+			s += __builtin_ctzll(w) / 8;
+			break;
+		}
+		s += 8;
+	}
+	return skip_blank(s);
+}
+
+/* How many of the 8 bytes of w (little-endian) lead as decimal digits. */
+static inline unsigned int lead_digits8(uint64_t w)
+{
+	uint64_t t = w - ONES * '0';
+	/* a byte is no digit when it was below '0' (its subtraction
+	 * borrowed) or is above '9'; borrows only spoil later bytes */
+	uint64_t bad = (t | (t + ONES * (0x80 - 10))) & HIGHS;
+
+	return bad ? (unsigned int)__builtin_ctzll(bad) / 8 : 8;
+}
+
+/* The value of the n leading digits (1..8) of w. */
+static inline uint64_t value8(uint64_t w, unsigned int n)
+{
+	w = (w & (ONES * 0x0f)) << (8 * (8 - n));	/* zeros in front */
+	w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffULL;
+	w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffULL;
+	return (w * 10000 + (w >> 32)) & 0xffffffffULL;
+}
+
+/* Decimal digits at *s into *v; at least one, no overflow.  end bounds
+ * the word-at-a-time reads (the digits end before it, at a NUL at the
+ * latest). */
+static inline __attribute__((always_inline)) bool
+parse_u64(char **s, const char *end, uint64_t *v)
+{
+	char *p = *s;
+	uint64_t x = 0;
+	size_t n = 0;
+
+	if (end - p >= 8) {
+		uint64_t w = load8(p);
+		unsigned int d = lead_digits8(w);
+
+		if (d == 0)
+			return false;
+		x = value8(w, d);
+		n = d;
+		if (d < 8)
+			goto done;
+	}
+	/* Up to 19 digits cannot overflow: check only longer numbers. */
+	for (; p[n] >= '0' && p[n] <= '9'; n++)
+		if (n < 19)
+			x = x * 10 + (unsigned int)(p[n] - '0');
+	if (unlikely(n == 0))
+		return false;
+	if (unlikely(n > 19)) {
+		x = 0;
+		for (size_t i = 0; i < n; i++) {
+			unsigned int d = (unsigned int)(p[i] - '0');
+
+			if (x > (UINT64_MAX - d) / 10)
+				return false;
+			x = x * 10 + d;
+		}
+	}
+done:
+	*s = p + n;
+	*v = x;
+	return true;
+}
+
+/* Word-at-a-time scans: eight bytes per step for the names, which are
+ * most of a row's bytes (200,000 rows a second in a live view). */
+/* A byte of w is below n (n <= 128): exact as a yes/no answer. */
+static inline bool word_has_less(uint64_t w, unsigned int n)
+{
+	return ((w - ONES * n) & ~w & HIGHS) != 0;
+}
+
+static inline bool word_has(uint64_t w, unsigned char c)
+{
+	return word_has_less(w ^ (ONES * c), 1);
+}
+
+/* Control bytes (and DEL) in a name are refused: names are printed to
+ * terminals (a profile written by any user must not send escape sequences
+ * to a root terminal).  has_below_or_del() and name_end() check. */
+
+/* A byte below lim (lim <= 128) or a DEL in [s, s + n)?  lim 0x20: a
+ * control byte; lim 0x21: a control byte or a blank. */
+bool has_below_or_del(const char *s, size_t n, unsigned char lim);
+/* The end of the name token at s: the first blank or NUL after it; NULL
+ * when a control byte or DEL comes first (names reach terminals).  Word
+ * reads stay below eol. */
+char *name_end(char *s, const char *eol);
+/* A line number (< 2^31) at *s. */
+bool parse_line_no(char **s, const char *end, unsigned int *line);
+/* The text's '\n' count, and whether it holds a NUL. */
+size_t count_lines(const char *s, size_t n, bool *nul);
+
+/* ---- the profile's private part (parse.c fills it, diff.c reads it) --- */
+
+/*
+ * Private to the library: what the parse of the next snapshot needs of a
+ * row, kept apart from the entries (a quarter of their size: the parse
+ * then streams through this, not through the entries).
+ */
+struct site {
+	uint32_t func;		/* the function's offset in the text
+				 * (KATTR_PROF_MAX_INPUT < 4 GiB) */
+	uint32_t function;	/* strlen(function) */
+	uint32_t file_at;	/* the file's offset from the function */
+	uint32_t file;		/* strlen(file) */
+	uint32_t line;		/* the line, | SITE_LIKELY for likely() */
+};
+#define SITE_LIKELY	0x80000000u	/* lines are < 2^31 */
+
+static inline uint32_t site_line(const struct kattr_prof_entry *e)
+{
+	return e->line | (e->hint == KATTR_PROF_HINT_LIKELY ? SITE_LIKELY : 0);
+}
+
+struct kattr_profile_priv {
+	char *text;		/* the parsed copy of the input: the entries
+				 * point into it */
+	uint64_t id;		/* unique per parsed profile, never 0 */
+	uint64_t aligned_to;	/* id of the profile whose entry i - aligned_k
+				 * is the same site as entry i, for every
+				 * i >= aligned_k (and no other): 0 if none */
+	size_t aligned_k;
+	size_t lines;		/* lines in the input */
+	uint64_t max_count;	/* >= every correct and incorrect count */
+	struct site *sites;	/* per entry */
+};
+
+#endif /* KATTR_PROFILE_INTERNAL_H */

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Profile entries in order (by a numeric key on compact key pairs, by a
+ * name, or only the first k through a heap) and filtered.
+ */
+#include <stdlib.h>
+
+#include "profile_internal.h"
+
+static const char *const sort_names[KATTR_PROF_SORT_COUNT_] = {
+	[KATTR_PROF_SORT_INCORRECT] = "incorrect",
+	[KATTR_PROF_SORT_CORRECT] = "correct",
+	[KATTR_PROF_SORT_PERCENT] = "percent",
+	[KATTR_PROF_SORT_TOTAL] = "total",
+	[KATTR_PROF_SORT_RATE] = "rate",
+	[KATTR_PROF_SORT_FUNCTION] = "function",
+	[KATTR_PROF_SORT_FILE] = "file",
+};
+
+int kattr_prof_sort_parse(const char *name, enum kattr_prof_sort *key)
+{
+	for (int i = 0; i < KATTR_PROF_SORT_COUNT_; i++) {
+		if (!strcmp(name, sort_names[i])) {
+			*key = (enum kattr_prof_sort)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+const char *kattr_prof_sort_name(enum kattr_prof_sort key)
+{
+	return (unsigned int)key < KATTR_PROF_SORT_COUNT_ ? sort_names[key] : "?";
+}
+
+#define CMP(a, b) (((a) > (b)) - ((a) < (b)))
+
+static int cmp_site(const struct kattr_prof_entry *a,
+		    const struct kattr_prof_entry *b)
+{
+	int c = strcmp(a->function, b->function);
+
+	if (!c)
+		c = strcmp(a->file, b->file);
+	if (!c)
+		c = CMP(a->line, b->line);
+	if (!c)
+		c = CMP(a->hint, b->hint);
+	return c;
+}
+
+struct sort_ctx {
+	enum kattr_prof_sort key;
+	int dir;
+};
+
+/* Ascending order of the key's natural direction. */
+static int cmp_key(const struct kattr_prof_entry *a,
+		   const struct kattr_prof_entry *b, enum kattr_prof_sort key)
+{
+	switch (key) {
+	case KATTR_PROF_SORT_INCORRECT:
+		return -CMP(a->incorrect, b->incorrect);
+	case KATTR_PROF_SORT_CORRECT:
+		return -CMP(a->correct, b->correct);
+	case KATTR_PROF_SORT_PERCENT:
+		return -CMP(kattr_prof_entry_pct(a), kattr_prof_entry_pct(b));
+	case KATTR_PROF_SORT_TOTAL:
+		return -CMP(kattr_prof_entry_total(a), kattr_prof_entry_total(b));
+	case KATTR_PROF_SORT_RATE: {
+		double ra = a->has_rate ? a->rate : 0, rb = b->has_rate ? b->rate : 0;
+
+		return -CMP(ra, rb);
+	}
+	case KATTR_PROF_SORT_FUNCTION:
+		return strcmp(a->function, b->function);
+	case KATTR_PROF_SORT_FILE: {
+		int c = strcmp(a->file, b->file);
+
+		return c ? c : CMP(a->line, b->line);
+	}
+	default:
+		return 0;
+	}
+}
+
+static int cmp_entries(const void *pa, const void *pb, void *arg)
+{
+	const struct kattr_prof_entry *a = *(const struct kattr_prof_entry *const *)pa;
+	const struct kattr_prof_entry *b = *(const struct kattr_prof_entry *const *)pb;
+	const struct sort_ctx *ctx = arg;
+	int c = cmp_key(a, b, ctx->key);
+
+	if (!c)
+		c = cmp_site(a, b);
+	return c * ctx->dir;
+}
+
+/* Numeric keys are sorted as compact (key, entry) pairs: comparing them
+ * touches no entry unless two keys tie (cache-friendly on 200,000 sites). */
+struct keyed {
+	uint64_t k;
+	uint64_t k2;	/* the function's first 8 bytes, big-endian: most
+			 * ties are broken without touching the entry */
+	const struct kattr_prof_entry *e;
+};
+
+static uint64_t name_key(const char *s)
+{
+	uint64_t k = 0;
+	int i = 0;
+
+	for (; i < 8 && s[i]; i++)
+		k = k << 8 | (unsigned char)s[i];
+	return k << (8 * (8 - i));
+}
+
+/* Order-preserving map of a double >= 0 (or -1: never evaluated, least). */
+static uint64_t dbl_key(double d)
+{
+	uint64_t u;
+
+	if (!(d >= 0))
+		return 0;
+	memcpy(&u, &d, sizeof(u));
+	return u + 1;
+}
+
+static uint64_t num_key(const struct kattr_prof_entry *e, enum kattr_prof_sort key)
+{
+	switch (key) {
+	case KATTR_PROF_SORT_INCORRECT:
+		return e->incorrect;
+	case KATTR_PROF_SORT_CORRECT:
+		return e->correct;
+	case KATTR_PROF_SORT_TOTAL:
+		return kattr_prof_entry_total(e);
+	case KATTR_PROF_SORT_PERCENT:
+		return dbl_key(kattr_prof_entry_pct(e));
+	default:
+		return dbl_key(e->has_rate ? e->rate : 0);
+	}
+}
+
+static int cmp_keyed(const void *pa, const void *pb, void *arg)
+{
+	const struct keyed *a = pa, *b = pb;
+	const struct sort_ctx *ctx = arg;
+	int c = -CMP(a->k, b->k);	/* numbers: descending */
+
+	if (!c)
+		c = CMP(a->k2, b->k2);
+	if (!c)
+		c = cmp_site(a->e, b->e);
+	return c * ctx->dir;
+}
+
+/* Sorted by a name: no numeric key pairs. */
+static bool is_name_key(enum kattr_prof_sort key)
+{
+	return key == KATTR_PROF_SORT_FUNCTION || key == KATTR_PROF_SORT_FILE;
+}
+
+/* A heap member: the key pair and where the entry sits in the input. */
+struct heaped {
+	struct keyed kv;
+	size_t at;
+};
+
+static void keyed_fill(struct keyed *kv, const struct kattr_prof_entry *e,
+		       const struct sort_ctx *ctx)
+{
+	bool named = is_name_key(ctx->key);
+
+	kv->k = named ? 0 : num_key(e, ctx->key);
+	kv->k2 = named ? 0 : name_key(e->function);
+	kv->e = e;
+}
+
+static int heap_cmp(const struct heaped *a, const struct heaped *b,
+		    struct sort_ctx *ctx)
+{
+	if (is_name_key(ctx->key))
+		return cmp_entries(&a->kv.e, &b->kv.e, ctx);
+	return cmp_keyed(&a->kv, &b->kv, ctx);
+}
+
+/* Restore the heap (the worst of the k kept on top) below slot i. */
+static void sift_down(struct heaped *h, size_t k, size_t i,
+		      struct sort_ctx *ctx)
+{
+	for (;;) {
+		size_t c = 2 * i + 1, w = i;
+		struct heaped t;
+
+		if (c < k && heap_cmp(&h[c], &h[w], ctx) > 0)
+			w = c;
+		if (c + 1 < k && heap_cmp(&h[c + 1], &h[w], ctx) > 0)
+			w = c + 1;
+		if (w == i)
+			return;
+		t = h[i];
+		h[i] = h[w];
+		h[w] = t;
+		i = w;
+	}
+}
+
+static int cmp_heaped(const void *a, const void *b, void *ctx)
+{
+	return heap_cmp(a, b, ctx);
+}
+
+/*
+ * The k first of n (a screenful of 200,000 sites, say): one pass keeping
+ * the k best in a heap, worst on top.  Most entries cost one comparison of
+ * their numeric key with the top's, without touching their name.
+ * O(n log k); the others keep their relative order.
+ */
+static int sort_few(const struct kattr_prof_entry **v, size_t n, size_t k,
+		    struct sort_ctx *ctx)
+{
+	bool named = is_name_key(ctx->key);
+	struct heaped *h = malloc(k * sizeof(*h)), c;
+	size_t j;
+
+	if (!h)
+		return -ENOMEM;
+	for (size_t i = 0; i < k; i++) {
+		keyed_fill(&h[i].kv, v[i], ctx);
+		h[i].at = i;
+	}
+	for (size_t i = k / 2; i-- > 0;)
+		sift_down(h, k, i, ctx);
+	for (size_t i = k; i < n; i++) {
+		if (!named) {
+			int q = -CMP(num_key(v[i], ctx->key), h[0].kv.k) * ctx->dir;
+
+			if (q > 0)
+				continue;	/* worse than the worst kept */
+		}
+		keyed_fill(&c.kv, v[i], ctx);
+		c.at = i;
+		if (heap_cmp(&c, &h[0], ctx) >= 0)
+			continue;
+		h[0] = c;
+		sift_down(h, k, 0, ctx);
+	}
+	qsort_r(h, k, sizeof(*h), cmp_heaped, ctx);
+	/* The kept ones first, in order; the others behind, in input order. */
+	for (size_t i = 0; i < k; i++)
+		v[h[i].at] = NULL;
+	j = n;
+	for (size_t i = n; i-- > 0;)
+		if (v[i])
+			v[--j] = v[i];
+	for (size_t i = 0; i < k; i++)
+		v[i] = h[i].kv.e;
+	free(h);
+	return 0;
+}
+
+void kattr_prof_sort_top(const struct kattr_prof_entry **v, size_t n,
+			 enum kattr_prof_sort key, bool reverse, size_t k)
+{
+	struct sort_ctx ctx = { key, reverse ? -1 : 1 };
+	struct keyed *kv = NULL;
+
+	if (n < 2)
+		return;
+	if (k && k < n && sort_few(v, n, k, &ctx) == 0)
+		return;
+	/* All of them (or no memory for a heap): one sort of everything,
+	 * on key pairs when there is memory for them. */
+	if (!is_name_key(key))
+		kv = malloc(n * sizeof(*kv));
+	if (!kv) {
+		qsort_r(v, n, sizeof(*v), cmp_entries, &ctx);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		keyed_fill(&kv[i], v[i], &ctx);
+	qsort_r(kv, n, sizeof(*kv), cmp_keyed, &ctx);
+	for (size_t i = 0; i < n; i++)
+		v[i] = kv[i].e;
+	free(kv);
+}
+
+void kattr_prof_sort(const struct kattr_prof_entry **v, size_t n,
+		     enum kattr_prof_sort key, bool reverse)
+{
+	kattr_prof_sort_top(v, n, key, reverse, 0);
+}
+
+bool kattr_prof_filter_match(const struct kattr_prof_filter *f,
+			     const struct kattr_prof_entry *e)
+{
+	if (!f)
+		return true;
+	if (f->wrong_only && !kattr_prof_entry_is_wrong(e))
+		return false;
+	if (f->min_total && kattr_prof_entry_total(e) < f->min_total)
+		return false;
+	if (f->substr && *f->substr && !strstr(e->function, f->substr) &&
+	    !strstr(e->file, f->substr))
+		return false;
+	return true;
+}
+
+size_t kattr_prof_select_entries(const struct kattr_prof_entry *entries,
+				size_t n, const struct kattr_prof_filter *f,
+				const struct kattr_prof_entry **v)
+{
+	size_t k = 0;
+
+	if (!f || (!f->wrong_only && !f->min_total && (!f->substr || !*f->substr))) {
+		for (size_t i = 0; i < n; i++)	/* no filter: all */
+			v[i] = &entries[i];
+		return n;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (kattr_prof_filter_match(f, &entries[i]))
+			v[k++] = &entries[i];
+	return k;
+}
+
+size_t kattr_prof_select(const struct kattr_profile *p,
+			 const struct kattr_prof_filter *f,
+			 const struct kattr_prof_entry **v)
+{
+	return kattr_prof_select_entries(p->entries, p->n, f, v);
+}
