@@ -38,9 +38,10 @@ static inline void *xcalloc(size_t n, size_t size)
 static inline void *xreallocarray(void *p, size_t n, size_t size)
 {
 	void *q = NULL;
+	size_t bytes = n * size;
 
 	if (!size || n <= SIZE_MAX / size)
-		q = realloc(p, n * size ? n * size : 1);
+		q = realloc(p, bytes ? bytes : 1);
 	if (!q)
 		xalloc_die();
 	return q;
