@@ -107,12 +107,80 @@ KATTR_API long kattr_procev_seq_check(struct kattr_procev_seq *s,
 #define EV_NEED(member) \
 	(EV_HDR + sizeof(((struct proc_event *)0)->event_data.member))
 
+/* The event's kind and the ids every kind carries (0: none). */
+static void set_ids(struct kattr_procev *out, enum kattr_procev_type type,
+		    pid_t pid, pid_t tgid, pid_t parent_pid, pid_t parent_tgid)
+{
+	out->type = type;
+	out->pid = pid;
+	out->tgid = tgid;
+	out->parent_pid = parent_pid;
+	out->parent_tgid = parent_tgid;
+}
+
+/* Fill out from ev; the bytes of ev that kind of event needs. */
+static size_t decode_data(const struct proc_event *ev, struct kattr_procev *out)
+{
+	const __typeof__(ev->event_data) *d = &ev->event_data;
+
+	switch (ev->what) {
+	case PROC_EVENT_NONE:
+		out->type = KATTR_PROCEV_NONE;
+		out->ack_err = d->ack.err;
+		return EV_NEED(ack);
+	case PROC_EVENT_FORK:
+		set_ids(out, KATTR_PROCEV_FORK, d->fork.child_pid, d->fork.child_tgid,
+			d->fork.parent_pid, d->fork.parent_tgid);
+		return EV_NEED(fork);
+	case PROC_EVENT_EXEC:
+		set_ids(out, KATTR_PROCEV_EXEC, d->exec.process_pid,
+			d->exec.process_tgid, 0, 0);
+		return EV_NEED(exec);
+	case PROC_EVENT_UID:
+	case PROC_EVENT_GID:
+		set_ids(out, ev->what == PROC_EVENT_UID ? KATTR_PROCEV_UID :
+			KATTR_PROCEV_GID, d->id.process_pid, d->id.process_tgid, 0, 0);
+		out->rid = d->id.r.ruid;
+		out->eid = d->id.e.euid;
+		return EV_NEED(id);
+	case PROC_EVENT_SID:
+		set_ids(out, KATTR_PROCEV_SID, d->sid.process_pid,
+			d->sid.process_tgid, 0, 0);
+		return EV_NEED(sid);
+	case PROC_EVENT_PTRACE:
+		set_ids(out, KATTR_PROCEV_PTRACE, d->ptrace.process_pid,
+			d->ptrace.process_tgid, d->ptrace.tracer_pid,
+			d->ptrace.tracer_tgid);
+		return EV_NEED(ptrace);
+	case PROC_EVENT_COMM:
+		set_ids(out, KATTR_PROCEV_COMM, d->comm.process_pid,
+			d->comm.process_tgid, 0, 0);
+		memcpy(out->comm, d->comm.comm, 16);
+		out->comm[16] = '\0';
+		return EV_NEED(comm);
+	case PROC_EVENT_COREDUMP:
+		set_ids(out, KATTR_PROCEV_COREDUMP, d->coredump.process_pid,
+			d->coredump.process_tgid, d->coredump.parent_pid,
+			d->coredump.parent_tgid);
+		return EV_NEED(coredump);
+	case PROC_EVENT_EXIT:
+		set_ids(out, KATTR_PROCEV_EXIT, d->exit.process_pid,
+			d->exit.process_tgid, d->exit.parent_pid, d->exit.parent_tgid);
+		out->exit_code = d->exit.exit_code;
+		out->exit_signal = d->exit.exit_signal;
+		/* Kernels before 4.13 had no parent fields. */
+		return offsetof(struct proc_event, event_data.exit.parent_pid);
+	default:
+		out->type = KATTR_PROCEV_OTHER;
+		return EV_HDR;
+	}
+}
+
 static int decode_event(const struct cn_msg *cn, size_t avail,
 			struct kattr_procev *out)
 {
 	struct proc_event ev;
 	size_t n = cn->len;
-	size_t need;
 
 	if (n > avail || n < EV_HDR)
 		return -EBADMSG;
@@ -122,83 +190,7 @@ static int decode_event(const struct cn_msg *cn, size_t avail,
 	out->cpu = ev.cpu;
 	out->seq = cn->seq;
 	out->timestamp_ns = ev.timestamp_ns;
-	switch (ev.what) {
-	case PROC_EVENT_NONE:
-		need = EV_NEED(ack);
-		out->type = KATTR_PROCEV_NONE;
-		out->ack_err = ev.event_data.ack.err;
-		break;
-	case PROC_EVENT_FORK:
-		need = EV_NEED(fork);
-		out->type = KATTR_PROCEV_FORK;
-		out->parent_pid = ev.event_data.fork.parent_pid;
-		out->parent_tgid = ev.event_data.fork.parent_tgid;
-		out->pid = ev.event_data.fork.child_pid;
-		out->tgid = ev.event_data.fork.child_tgid;
-		break;
-	case PROC_EVENT_EXEC:
-		need = EV_NEED(exec);
-		out->type = KATTR_PROCEV_EXEC;
-		out->pid = ev.event_data.exec.process_pid;
-		out->tgid = ev.event_data.exec.process_tgid;
-		break;
-	case PROC_EVENT_UID:
-	case PROC_EVENT_GID:
-		need = EV_NEED(id);
-		out->type = ev.what == PROC_EVENT_UID ? KATTR_PROCEV_UID
-						      : KATTR_PROCEV_GID;
-		out->pid = ev.event_data.id.process_pid;
-		out->tgid = ev.event_data.id.process_tgid;
-		out->rid = ev.event_data.id.r.ruid;
-		out->eid = ev.event_data.id.e.euid;
-		break;
-	case PROC_EVENT_SID:
-		need = EV_NEED(sid);
-		out->type = KATTR_PROCEV_SID;
-		out->pid = ev.event_data.sid.process_pid;
-		out->tgid = ev.event_data.sid.process_tgid;
-		break;
-	case PROC_EVENT_PTRACE:
-		need = EV_NEED(ptrace);
-		out->type = KATTR_PROCEV_PTRACE;
-		out->pid = ev.event_data.ptrace.process_pid;
-		out->tgid = ev.event_data.ptrace.process_tgid;
-		out->parent_pid = ev.event_data.ptrace.tracer_pid;
-		out->parent_tgid = ev.event_data.ptrace.tracer_tgid;
-		break;
-	case PROC_EVENT_COMM:
-		need = EV_NEED(comm);
-		out->type = KATTR_PROCEV_COMM;
-		out->pid = ev.event_data.comm.process_pid;
-		out->tgid = ev.event_data.comm.process_tgid;
-		memcpy(out->comm, ev.event_data.comm.comm, 16);
-		out->comm[16] = '\0';
-		break;
-	case PROC_EVENT_COREDUMP:
-		need = EV_NEED(coredump);
-		out->type = KATTR_PROCEV_COREDUMP;
-		out->pid = ev.event_data.coredump.process_pid;
-		out->tgid = ev.event_data.coredump.process_tgid;
-		out->parent_pid = ev.event_data.coredump.parent_pid;
-		out->parent_tgid = ev.event_data.coredump.parent_tgid;
-		break;
-	case PROC_EVENT_EXIT:
-		/* Kernels before 4.13 had no parent fields. */
-		need = offsetof(struct proc_event, event_data.exit.parent_pid);
-		out->type = KATTR_PROCEV_EXIT;
-		out->pid = ev.event_data.exit.process_pid;
-		out->tgid = ev.event_data.exit.process_tgid;
-		out->exit_code = ev.event_data.exit.exit_code;
-		out->exit_signal = ev.event_data.exit.exit_signal;
-		out->parent_pid = ev.event_data.exit.parent_pid;
-		out->parent_tgid = ev.event_data.exit.parent_tgid;
-		break;
-	default:
-		need = EV_HDR;
-		out->type = KATTR_PROCEV_OTHER;
-		break;
-	}
-	return n < need ? -EBADMSG : 0;
+	return n < decode_data(&ev, out) ? -EBADMSG : 0;
 }
 
 /*

@@ -10,6 +10,7 @@
 
 #include "rgctl.h"
 #include "rgctl_systemd.h"
+#include "xalloc.h"
 
 static int run_attach(struct rgctl *ctx, int argc, char **argv);
 static int run_members(struct rgctl *ctx, int argc, char **argv);
@@ -114,10 +115,8 @@ static int run_attach(struct rgctl *ctx, int argc, char **argv)
 	group = argv[optind++];
 	n = argc - optind;
 	rgctl_check_group(group, true);
-	pids = calloc((size_t)n, sizeof(*pids));
-	res = calloc((size_t)n, sizeof(*res));
-	if (!pids || !res)
-		tool_die(EXIT_FAIL, "out of memory");
+	pids = xcalloc((size_t)n, sizeof(*pids));
+	res = xcalloc((size_t)n, sizeof(*res));
 	/* Every pid is checked before any task moves. */
 	for (int i = 0; i < n; i++)
 		if (rgctl_parse_pid(argv[optind + i], &pids[i]) < 0)

@@ -110,10 +110,6 @@ json_object *rgctl_json_whereis(pid_t pid, const char *group,
 /* One member's (pid) or the sum's (pid 0) delays, for stats --delay. */
 json_object *rgctl_json_taskstats(pid_t pid, const struct kattr_taskstats *t);
 
-/* "1024", or "cpu:0/-2/100" for RGCS, into buf. */
-void rgctl_share_text(const struct kattr_rg *rg, const struct kattr_rg_share *s,
-		      char *buf, size_t size);
-
 /*
  * cgroup v2: enable cpu along the path to group (kattr_rg_cpu_enable())
  * unless no_enable, where shares are about to be set; dies with one
