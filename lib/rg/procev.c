@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kattr/procev.h"
+#include "rg_internal.h"
 
 static const char *const type_names[] = {
 	[KATTR_PROCEV_NONE] = "none",	[KATTR_PROCEV_FORK] = "fork",
@@ -285,30 +286,39 @@ static int set_rcvbuf(int fd, int size)
 	return -errno;
 }
 
+int rg_mnl_open(int bus, int flags, int rcvbuf, unsigned int groups,
+		struct mnl_socket **out)
+{
+	struct mnl_socket *nl = mnl_socket_open2(bus, flags);
+	int r = 0;
+
+	if (!nl)
+		return -errno;
+	if (rcvbuf > 0)
+		r = set_rcvbuf(mnl_socket_get_fd(nl), rcvbuf);
+	if (r == 0 && mnl_socket_bind(nl, groups, MNL_SOCKET_AUTOPID) < 0)
+		r = -errno;
+	if (r < 0) {
+		mnl_socket_close(nl);
+		return r;
+	}
+	*out = nl;
+	return 0;
+}
+
 KATTR_API int kattr_procev_open(int rcvbuf, struct kattr_procev_sock **out)
 {
 	struct kattr_procev_sock *s;
-	int fd, r;
+	int r;
 
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	kattr_procev_seq_init(&s->seq);
-	s->nl = mnl_socket_open2(NETLINK_CONNECTOR, SOCK_CLOEXEC | SOCK_NONBLOCK);
-	if (!s->nl) {
-		r = -errno;
+	r = rg_mnl_open(NETLINK_CONNECTOR, SOCK_CLOEXEC | SOCK_NONBLOCK, rcvbuf,
+			CN_IDX_PROC, &s->nl);
+	if (r < 0)
 		goto out_free;
-	}
-	fd = mnl_socket_get_fd(s->nl);
-	if (rcvbuf > 0) {
-		r = set_rcvbuf(fd, rcvbuf);
-		if (r < 0)
-			goto out_close;
-	}
-	if (mnl_socket_bind(s->nl, CN_IDX_PROC, MNL_SOCKET_AUTOPID) < 0) {
-		r = -errno;
-		goto out_close;
-	}
 	r = send_op(s, PROC_CN_MCAST_LISTEN);
 	if (r < 0)
 		goto out_close;

@@ -989,10 +989,8 @@ void kattr_rg_target_close(struct kattr_rg_target *t)
 int kattr_rg_group_open(struct kattr_rg *rg, const char *group, int flags)
 {
 	char path[PATH_MAX];
-	int ret = kattr_rg_name_check(group, true, NULL);
+	int ret = gpath(path, sizeof(path), group, NULL);
 
-	if (ret == 0)
-		ret = gpath(path, sizeof(path), group, NULL);
 	if (ret < 0)
 		return ret;
 	return kattr_open(rg->m, path, flags | O_DIRECTORY);

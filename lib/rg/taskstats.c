@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/taskstats.h>
+
 #include "kattr/taskstats.h"
+#include "rg_internal.h"
 
 KATTR_API int kattr_delayacct_enabled(void)
 {
@@ -33,7 +36,6 @@ KATTR_API int kattr_delayacct_enabled(void)
 #include <linux/cgroupstats.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
-#include <linux/taskstats.h>
 
 /*
  * Check the netlink and generic netlink headers of a reply: returns the
@@ -220,42 +222,40 @@ static int transact(struct kattr_taskstats_sock *s, struct nlmsghdr *nlh,
 	}
 }
 
+/* The id of the TASKSTATS family (ask the generic netlink controller). */
+static int family_id(struct kattr_taskstats_sock *s)
+{
+	struct nlmsghdr *nlh;
+	size_t len;
+	int r;
+
+	nlh = request(s, GENL_ID_CTRL, CTRL_CMD_GETFAMILY);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, TASKSTATS_GENL_NAME);
+	r = transact(s, nlh, &len);
+	return r < 0 ? r : kattr_genl_family_parse(s->buf, len);
+}
+
 KATTR_API int kattr_taskstats_open(struct kattr_taskstats_sock **out)
 {
 	struct kattr_taskstats_sock *s = calloc(1, sizeof(*s));
-	struct nlmsghdr *nlh;
-	size_t len;
 	int r;
 
 	if (!s)
 		return -ENOMEM;
 	s->seq = (uint32_t)time(NULL);
-	s->nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
-	if (!s->nl) {
-		r = -errno;
-		goto out_free;
+	r = rg_mnl_open(NETLINK_GENERIC, SOCK_CLOEXEC, 0, 0, &s->nl);
+	if (r == 0) {
+		r = family_id(s);
+		if (r < 0)
+			mnl_socket_close(s->nl);
 	}
-	if (mnl_socket_bind(s->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		r = -errno;
-		goto out_close;
+	if (r < 0) {
+		free(s);
+		return r;
 	}
-	nlh = request(s, GENL_ID_CTRL, CTRL_CMD_GETFAMILY);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, TASKSTATS_GENL_NAME);
-	r = transact(s, nlh, &len);
-	if (r < 0)
-		goto out_close;
-	r = kattr_genl_family_parse(s->buf, len);
-	if (r < 0)
-		goto out_close;
 	s->family = (uint16_t)r;
 	*out = s;
 	return 0;
-
-out_close:
-	mnl_socket_close(s->nl);
-out_free:
-	free(s);
-	return r;
 }
 
 KATTR_API void kattr_taskstats_close(struct kattr_taskstats_sock *s)
@@ -281,18 +281,6 @@ static int get_stats(struct kattr_taskstats_sock *s, uint16_t attr, pid_t id,
 	if (r < 0)
 		return r;
 	return kattr_taskstats_parse(s->buf, len, out);
-}
-
-KATTR_API int kattr_taskstats_get_pid(struct kattr_taskstats_sock *s, pid_t pid,
-				      struct kattr_taskstats *out)
-{
-	return get_stats(s, TASKSTATS_CMD_ATTR_PID, pid, out);
-}
-
-KATTR_API int kattr_taskstats_get_tgid(struct kattr_taskstats_sock *s, pid_t tgid,
-				       struct kattr_taskstats *out)
-{
-	return get_stats(s, TASKSTATS_CMD_ATTR_TGID, tgid, out);
 }
 
 KATTR_API int kattr_cgroupstats_get(struct kattr_taskstats_sock *s, int dirfd,
@@ -338,14 +326,8 @@ KATTR_API void kattr_taskstats_close(struct kattr_taskstats_sock *s)
 {
 }
 
-KATTR_API int kattr_taskstats_get_pid(struct kattr_taskstats_sock *s, pid_t pid,
-				      struct kattr_taskstats *out)
-{
-	return -EOPNOTSUPP;
-}
-
-KATTR_API int kattr_taskstats_get_tgid(struct kattr_taskstats_sock *s, pid_t tgid,
-				       struct kattr_taskstats *out)
+static int get_stats(struct kattr_taskstats_sock *s, uint16_t attr, pid_t id,
+		     struct kattr_taskstats *out)
 {
 	return -EOPNOTSUPP;
 }
@@ -357,3 +339,15 @@ KATTR_API int kattr_cgroupstats_get(struct kattr_taskstats_sock *s, int dirfd,
 }
 
 #endif
+
+KATTR_API int kattr_taskstats_get_pid(struct kattr_taskstats_sock *s, pid_t pid,
+				      struct kattr_taskstats *out)
+{
+	return get_stats(s, TASKSTATS_CMD_ATTR_PID, pid, out);
+}
+
+KATTR_API int kattr_taskstats_get_tgid(struct kattr_taskstats_sock *s, pid_t tgid,
+				       struct kattr_taskstats *out)
+{
+	return get_stats(s, TASKSTATS_CMD_ATTR_TGID, tgid, out);
+}

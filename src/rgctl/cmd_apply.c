@@ -1007,31 +1007,31 @@ static int run_steps(struct kattr_rg *rg, struct plan *p, const char *file)
 	return 0;
 }
 
-static int run_apply(struct rgctl *ctx, int argc, char **argv)
+struct apply_opts {
+	bool dry_run, prune, no_enable;
+	unsigned long wait_s;
+};
+
+/* apply's options; optind is then FILE's index. */
+static void apply_options(int argc, char **argv, struct apply_opts *o)
 {
-	bool dry_run = false, prune = false, no_enable = false;
-	unsigned long wait_s = LOCK_WAIT_DEFAULT;
-	struct notes ns = { 0 };
-	struct kattr_rgconf *c;
-	struct plan p = { 0 };
-	struct kattr_rg *rg;
-	size_t i;
 	int opt;
 
+	o->wait_s = LOCK_WAIT_DEFAULT;
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "nh", apply_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
-			dry_run = true;
+			o->dry_run = true;
 			break;
 		case OPT_PRUNE:
-			prune = true;
+			o->prune = true;
 			break;
 		case OPT_NO_ENABLE:
-			no_enable = true;
+			o->no_enable = true;
 			break;
 		case OPT_WAIT:
-			if (!parse_uint(optarg, 86400, &wait_s) || strchr(optarg, '+'))
+			if (!parse_uint(optarg, 86400, &o->wait_s) || strchr(optarg, '+'))
 				rgctl_cmd_usage(&rgctl_cmd_apply,
 						"--wait takes whole seconds, 0 to 86400");
 			break;
@@ -1043,13 +1043,26 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_apply, "give exactly one FILE");
+}
+
+static int run_apply(struct rgctl *ctx, int argc, char **argv)
+{
+	struct apply_opts o = { 0 };
+	struct notes ns = { 0 };
+	struct kattr_rgconf *c;
+	struct plan p = { 0 };
+	struct kattr_rg *rg;
+	size_t i;
+	int ret;
+
+	apply_options(argc, argv, &o);
 	c = rgctl_rgd_load(ctx, argv[optind]);
 	rg = rgctl_rg(ctx);
 	/* Plan under the lock: what another apply did is seen. */
-	if (!dry_run)
-		lock_hierarchy(rg, argv[optind], (unsigned int)wait_s);
-	plan_groups(rg, c, no_enable, &p);
-	if (prune)
+	if (!o.dry_run)
+		lock_hierarchy(rg, argv[optind], (unsigned int)o.wait_s);
+	plan_groups(rg, c, o.no_enable, &p);
+	if (o.prune)
 		plan_prune(rg, c, &p);
 	/* systemd: every step inside a delegated subtree (or --force). */
 	for (i = 0; i < p.n; i++) {
@@ -1059,7 +1072,7 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 		if (p.v[i].enable && *p.v[i].enable)
 			rgctl_sd_check_enable(ctx, p.v[i].group);
 	}
-	if (dry_run) {
+	if (o.dry_run) {
 		print_steps(rg, &p);
 		printf("%zu change%s (dry run: nothing done)\n", p.n, p.n == 1 ? "" : "s");
 		plan_free(&p);
@@ -1074,7 +1087,7 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 	for (i = 0; i < p.n; i++)
 		if (p.v[i].kind == STEP_DELETE)
 			rgctl_own_drop(rg, p.v[i].ino);
-	verify(rg, c, prune, &ns);
+	verify(rg, c, o.prune, &ns);
 	report(rg, &p, argv[optind]);
 	for (i = 0; i < p.n; i++)
 		rgctl_cpu_report(rg, &p.v[i].done);
@@ -1085,9 +1098,9 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 	}
 	plan_free(&p);
 	kattr_rgconf_free(c);
-	opt = ns.n ? EXIT_FAIL : EXIT_OK;
+	ret = ns.n ? EXIT_FAIL : EXIT_OK;
 	notes_free(&ns);
-	return opt;
+	return ret;
 }
 
 /*

@@ -300,8 +300,10 @@ KATTR_API int kattr_rg_target_attach(struct kattr_rg_target *t, pid_t pid);
 KATTR_API void kattr_rg_target_close(struct kattr_rg_target *t);
 
 /*
- * The directory of group, opened with flags (O_DIRECTORY added), beneath
- * the hierarchy: for cgroupstats, flock(2), fstat(2).  fd or -errno.
+ * The directory of group, opened with flags (O_DIRECTORY added), resolved
+ * beneath the hierarchy's root: for cgroupstats, flock(2), fstat(2),
+ * xattrs.  group may be a name read from the tree (any byte but '/').
+ * fd or -errno.
  */
 KATTR_API int kattr_rg_group_open(struct kattr_rg *rg, const char *group,
 				  int flags);
