@@ -108,73 +108,84 @@ KATTR_API long kattr_procev_seq_check(struct kattr_procev_seq *s,
 #define EV_NEED(member) \
 	(EV_HDR + sizeof(((struct proc_event *)0)->event_data.member))
 
-/* The event's kind and the ids every kind carries (0: none). */
-static void set_ids(struct kattr_procev *out, enum kattr_procev_type type,
-		    pid_t pid, pid_t tgid, pid_t parent_pid, pid_t parent_tgid)
+/*
+ * Each kind of event: the bytes it needs and where its ids are (offsets
+ * in struct proc_event; 0: none).  What else a kind carries is read in
+ * decode_data().
+ */
+#define EV_AT(m)	offsetof(struct proc_event, event_data.m)
+static const struct ev_kind {
+	unsigned int what;
+	enum kattr_procev_type type;
+	size_t need, pid, tgid, ppid, ptgid;
+} ev_kinds[] = {
+	{ PROC_EVENT_NONE, KATTR_PROCEV_NONE, EV_NEED(ack), 0, 0, 0, 0 },
+	{ PROC_EVENT_FORK, KATTR_PROCEV_FORK, EV_NEED(fork), EV_AT(fork.child_pid),
+	  EV_AT(fork.child_tgid), EV_AT(fork.parent_pid), EV_AT(fork.parent_tgid) },
+	{ PROC_EVENT_EXEC, KATTR_PROCEV_EXEC, EV_NEED(exec), EV_AT(exec.process_pid),
+	  EV_AT(exec.process_tgid), 0, 0 },
+	{ PROC_EVENT_UID, KATTR_PROCEV_UID, EV_NEED(id), EV_AT(id.process_pid),
+	  EV_AT(id.process_tgid), 0, 0 },
+	{ PROC_EVENT_GID, KATTR_PROCEV_GID, EV_NEED(id), EV_AT(id.process_pid),
+	  EV_AT(id.process_tgid), 0, 0 },
+	{ PROC_EVENT_SID, KATTR_PROCEV_SID, EV_NEED(sid), EV_AT(sid.process_pid),
+	  EV_AT(sid.process_tgid), 0, 0 },
+	{ PROC_EVENT_PTRACE, KATTR_PROCEV_PTRACE, EV_NEED(ptrace),
+	  EV_AT(ptrace.process_pid), EV_AT(ptrace.process_tgid),
+	  EV_AT(ptrace.tracer_pid), EV_AT(ptrace.tracer_tgid) },
+	{ PROC_EVENT_COMM, KATTR_PROCEV_COMM, EV_NEED(comm), EV_AT(comm.process_pid),
+	  EV_AT(comm.process_tgid), 0, 0 },
+	{ PROC_EVENT_COREDUMP, KATTR_PROCEV_COREDUMP, EV_NEED(coredump),
+	  EV_AT(coredump.process_pid), EV_AT(coredump.process_tgid),
+	  EV_AT(coredump.parent_pid), EV_AT(coredump.parent_tgid) },
+	/* Kernels before 4.13 had no parent fields. */
+	{ PROC_EVENT_EXIT, KATTR_PROCEV_EXIT, EV_AT(exit.parent_pid),
+	  EV_AT(exit.process_pid), EV_AT(exit.process_tgid), EV_AT(exit.parent_pid),
+	  EV_AT(exit.parent_tgid) },
+};
+
+/* The pid at offset off of ev (0: none). */
+static pid_t ev_pid(const struct proc_event *ev, size_t off)
 {
-	out->type = type;
-	out->pid = pid;
-	out->tgid = tgid;
-	out->parent_pid = parent_pid;
-	out->parent_tgid = parent_tgid;
+	__kernel_pid_t v = 0;
+
+	if (off)
+		memcpy(&v, (const char *)ev + off, sizeof(v));
+	return v;
 }
 
 /* Fill out from ev; the bytes of ev that kind of event needs. */
 static size_t decode_data(const struct proc_event *ev, struct kattr_procev *out)
 {
-	const __typeof__(ev->event_data) *d = &ev->event_data;
+	const struct ev_kind *k = NULL;
 
-	switch (ev->what) {
-	case PROC_EVENT_NONE:
-		out->type = KATTR_PROCEV_NONE;
-		out->ack_err = d->ack.err;
-		return EV_NEED(ack);
-	case PROC_EVENT_FORK:
-		set_ids(out, KATTR_PROCEV_FORK, d->fork.child_pid, d->fork.child_tgid,
-			d->fork.parent_pid, d->fork.parent_tgid);
-		return EV_NEED(fork);
-	case PROC_EVENT_EXEC:
-		set_ids(out, KATTR_PROCEV_EXEC, d->exec.process_pid,
-			d->exec.process_tgid, 0, 0);
-		return EV_NEED(exec);
-	case PROC_EVENT_UID:
-	case PROC_EVENT_GID:
-		set_ids(out, ev->what == PROC_EVENT_UID ? KATTR_PROCEV_UID :
-			KATTR_PROCEV_GID, d->id.process_pid, d->id.process_tgid, 0, 0);
-		out->rid = d->id.r.ruid;
-		out->eid = d->id.e.euid;
-		return EV_NEED(id);
-	case PROC_EVENT_SID:
-		set_ids(out, KATTR_PROCEV_SID, d->sid.process_pid,
-			d->sid.process_tgid, 0, 0);
-		return EV_NEED(sid);
-	case PROC_EVENT_PTRACE:
-		set_ids(out, KATTR_PROCEV_PTRACE, d->ptrace.process_pid,
-			d->ptrace.process_tgid, d->ptrace.tracer_pid,
-			d->ptrace.tracer_tgid);
-		return EV_NEED(ptrace);
-	case PROC_EVENT_COMM:
-		set_ids(out, KATTR_PROCEV_COMM, d->comm.process_pid,
-			d->comm.process_tgid, 0, 0);
-		memcpy(out->comm, d->comm.comm, 16);
-		out->comm[16] = '\0';
-		return EV_NEED(comm);
-	case PROC_EVENT_COREDUMP:
-		set_ids(out, KATTR_PROCEV_COREDUMP, d->coredump.process_pid,
-			d->coredump.process_tgid, d->coredump.parent_pid,
-			d->coredump.parent_tgid);
-		return EV_NEED(coredump);
-	case PROC_EVENT_EXIT:
-		set_ids(out, KATTR_PROCEV_EXIT, d->exit.process_pid,
-			d->exit.process_tgid, d->exit.parent_pid, d->exit.parent_tgid);
-		out->exit_code = d->exit.exit_code;
-		out->exit_signal = d->exit.exit_signal;
-		/* Kernels before 4.13 had no parent fields. */
-		return offsetof(struct proc_event, event_data.exit.parent_pid);
-	default:
+	for (size_t i = 0; i < sizeof(ev_kinds) / sizeof(ev_kinds[0]) && !k; i++)
+		if (ev_kinds[i].what == (unsigned int)ev->what)
+			k = &ev_kinds[i];
+	if (!k) {
 		out->type = KATTR_PROCEV_OTHER;
 		return EV_HDR;
 	}
+	out->type = k->type;
+	out->pid = ev_pid(ev, k->pid);
+	out->tgid = ev_pid(ev, k->tgid);
+	out->parent_pid = ev_pid(ev, k->ppid);
+	out->parent_tgid = ev_pid(ev, k->ptgid);
+	if (k->type == KATTR_PROCEV_NONE)
+		out->ack_err = ev->event_data.ack.err;
+	if (k->type == KATTR_PROCEV_UID || k->type == KATTR_PROCEV_GID) {
+		out->rid = ev->event_data.id.r.ruid;
+		out->eid = ev->event_data.id.e.euid;
+	}
+	if (k->type == KATTR_PROCEV_COMM) {
+		memcpy(out->comm, ev->event_data.comm.comm, 16);
+		out->comm[16] = '\0';
+	}
+	if (k->type == KATTR_PROCEV_EXIT) {
+		out->exit_code = ev->event_data.exit.exit_code;
+		out->exit_signal = ev->event_data.exit.exit_signal;
+	}
+	return k->need;
 }
 
 static int decode_event(const struct cn_msg *cn, size_t avail,

@@ -127,50 +127,56 @@ KATTR_API int kattr_taskstats_parse(const void *buf, size_t len,
 	return found ? 0 : -ENODATA;
 }
 
-KATTR_API int kattr_cgroupstats_parse(const void *buf, size_t len,
-				      struct kattr_cgroupstats *out)
+/* The first attribute of type in a reply, or NULL with *err set. */
+static const struct nlattr *reply_attr(const void *buf, size_t len,
+				       uint16_t type, int *err)
 {
 	const struct nlmsghdr *nlh;
 	const struct nlattr *a;
-	int r = reply_check(buf, len, &nlh);
 
-	if (r < 0)
+	*err = reply_check(buf, len, &nlh);
+	if (*err < 0)
+		return NULL;
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN)
+		if (mnl_attr_get_type(a) == type)
+			return a;
+	*err = -ENODATA;
+	return NULL;
+}
+
+KATTR_API int kattr_cgroupstats_parse(const void *buf, size_t len,
+				      struct kattr_cgroupstats *out)
+{
+	const struct nlattr *a;
+	struct cgroupstats cs;
+	size_t n;
+	int r;
+
+	a = reply_attr(buf, len, CGROUPSTATS_TYPE_CGROUP_STATS, &r);
+	if (!a)
 		return r;
-	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
-		struct cgroupstats cs;
-		size_t n;
-
-		if (mnl_attr_get_type(a) != CGROUPSTATS_TYPE_CGROUP_STATS)
-			continue;
-		n = mnl_attr_get_payload_len(a);
-		memset(&cs, 0, sizeof(cs));
-		memcpy(&cs, mnl_attr_get_payload(a), n < sizeof(cs) ? n : sizeof(cs));
-		out->nr_sleeping = cs.nr_sleeping;
-		out->nr_running = cs.nr_running;
-		out->nr_stopped = cs.nr_stopped;
-		out->nr_uninterruptible = cs.nr_uninterruptible;
-		out->nr_io_wait = cs.nr_io_wait;
-		return 0;
-	}
-	return -ENODATA;
+	n = mnl_attr_get_payload_len(a);
+	memset(&cs, 0, sizeof(cs));
+	memcpy(&cs, mnl_attr_get_payload(a), n < sizeof(cs) ? n : sizeof(cs));
+	out->nr_sleeping = cs.nr_sleeping;
+	out->nr_running = cs.nr_running;
+	out->nr_stopped = cs.nr_stopped;
+	out->nr_uninterruptible = cs.nr_uninterruptible;
+	out->nr_io_wait = cs.nr_io_wait;
+	return 0;
 }
 
 KATTR_API int kattr_genl_family_parse(const void *buf, size_t len)
 {
-	const struct nlmsghdr *nlh;
 	const struct nlattr *a;
-	int r = reply_check(buf, len, &nlh);
+	int r;
 
-	if (r < 0)
+	a = reply_attr(buf, len, CTRL_ATTR_FAMILY_ID, &r);
+	if (!a)
 		return r;
-	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
-		if (mnl_attr_get_type(a) != CTRL_ATTR_FAMILY_ID)
-			continue;
-		if (mnl_attr_validate(a, MNL_TYPE_U16) < 0)
-			return -EBADMSG;
-		return mnl_attr_get_u16(a);
-	}
-	return -ENODATA;
+	if (mnl_attr_validate(a, MNL_TYPE_U16) < 0)
+		return -EBADMSG;
+	return mnl_attr_get_u16(a);
 }
 
 struct kattr_taskstats_sock {

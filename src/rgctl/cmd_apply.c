@@ -1019,7 +1019,7 @@ static void apply_options(int argc, char **argv, struct apply_opts *o)
 
 	o->wait_s = LOCK_WAIT_DEFAULT;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "nh", apply_opts, NULL)) != -1) {
+	while ((opt = rgctl_getopt(&rgctl_cmd_apply, argc, argv)) != -1) {
 		switch (opt) {
 		case 'n':
 			o->dry_run = true;
@@ -1035,10 +1035,6 @@ static void apply_options(int argc, char **argv, struct apply_opts *o)
 				rgctl_cmd_usage(&rgctl_cmd_apply,
 						"--wait takes whole seconds, 0 to 86400");
 			break;
-		case 'h':
-			rgctl_cmd_help(&rgctl_cmd_apply);
-		default:
-			rgctl_bad_option(&rgctl_cmd_apply, argv);
 		}
 	}
 	if (argc - optind != 1)

@@ -900,7 +900,7 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 	int opt, ret, lock;
 
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "vh", classify_opts, NULL)) != -1) {
+	while ((opt = rgctl_getopt(&rgctl_cmd_classify, argc, argv)) != -1) {
 		switch (opt) {
 		case OPT_ONCE:
 			once = true;
@@ -915,10 +915,6 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 				rgctl_cmd_usage(&rgctl_cmd_classify,
 						"--rcvbuf needs a byte count from 1 to %d", RCVBUF_MAX);
 			break;
-		case 'h':
-			rgctl_cmd_help(&rgctl_cmd_classify);
-		default:
-			rgctl_bad_option(&rgctl_cmd_classify, argv);
 		}
 	}
 	if (argc - optind != 1)

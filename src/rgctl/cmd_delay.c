@@ -251,16 +251,8 @@ static int run_stats_delay(struct rgctl *ctx, int argc, char **argv)
 	if (!with_delay)
 		return rgctl_cmd_stats.run(ctx, argc, argv);
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "h", stats_opts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_DELAY:
-			break;
-		case 'h':
-			rgctl_cmd_help(&rgctl_cmd_stats_delay);
-		default:
-			rgctl_bad_option(&rgctl_cmd_stats_delay, argv);
-		}
-	}
+	while (rgctl_getopt(&rgctl_cmd_stats_delay, argc, argv) != -1)
+		continue;	/* --delay: already seen */
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_stats_delay, "give exactly one GROUP");
 	return delay(ctx, argv[optind]);

@@ -112,7 +112,7 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 	int c, ret;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "ph", create_opts, NULL)) != -1) {
+	while ((c = rgctl_getopt(&rgctl_cmd_create, argc, argv)) != -1) {
 		switch (c) {
 		case 'p':
 			flags |= KATTR_RG_PARENTS;
@@ -126,10 +126,6 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 		case OPT_NO_ENABLE:
 			flags &= ~KATTR_RG_ENABLE;
 			break;
-		case 'h':
-			rgctl_cmd_help(&rgctl_cmd_create);
-		default:
-			rgctl_bad_option(&rgctl_cmd_create, argv);
 		}
 	}
 	if (argc - optind != 1)
@@ -165,15 +161,11 @@ static int run_delete(struct rgctl *ctx, int argc, char **argv)
 	int c, ret;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "Rh", delete_opts, NULL)) != -1) {
+	while ((c = rgctl_getopt(&rgctl_cmd_delete, argc, argv)) != -1) {
 		switch (c) {
 		case 'R':
 			flags |= KATTR_RG_RECURSIVE;
 			break;
-		case 'h':
-			rgctl_cmd_help(&rgctl_cmd_delete);
-		default:
-			rgctl_bad_option(&rgctl_cmd_delete, argv);
 		}
 	}
 	if (argc - optind != 1)

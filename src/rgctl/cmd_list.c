@@ -134,7 +134,7 @@ static void parse_list_options(struct list_opts *lo, int argc, char **argv)
 	for (size_t i = 0; i < sizeof(default_cols) / sizeof(default_cols[0]); i++)
 		lo->cols[lo->ncols++] = default_cols[i];
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "o:nrTh", list_opts, NULL)) != -1) {
+	while ((c = rgctl_getopt(&rgctl_cmd_list, argc, argv)) != -1) {
 		switch (c) {
 		case 'o':
 			parse_columns(lo, optarg);
@@ -155,10 +155,6 @@ static void parse_list_options(struct list_opts *lo, int argc, char **argv)
 		case 'T':
 			lo->tree = true;
 			break;
-		case 'h':
-			rgctl_cmd_help(&rgctl_cmd_list);
-		default:
-			rgctl_bad_option(&rgctl_cmd_list, argv);
 		}
 	}
 	if (output && all)

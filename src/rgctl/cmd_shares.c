@@ -145,7 +145,7 @@ static int run_shares(struct rgctl *ctx, int argc, char **argv)
 	int c, ret;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", shares_opts, NULL)) != -1) {
+	while ((c = rgctl_getopt(&rgctl_cmd_shares, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_RES:
 			res = optarg;
@@ -153,10 +153,6 @@ static int run_shares(struct rgctl *ctx, int argc, char **argv)
 		case OPT_NO_ENABLE:
 			no_enable = true;
 			break;
-		case 'h':
-			rgctl_cmd_help(&rgctl_cmd_shares);
-		default:
-			rgctl_bad_option(&rgctl_cmd_shares, argv);
 		}
 	}
 	if (argc - optind < 1 || argc - optind > 2)

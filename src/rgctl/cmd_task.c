@@ -60,23 +60,15 @@ const struct rgctl_cmd rgctl_cmd_whereis = {
 };
 
 static unsigned int threads_option(const struct rgctl_cmd *cmd, int argc,
-				   char **argv, const char *shortopts)
+				   char **argv)
 {
 	unsigned int flags = 0;
 	int c;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, shortopts, threads_opts, NULL)) != -1) {
-		switch (c) {
-		case 't':
+	while ((c = rgctl_getopt(cmd, argc, argv)) != -1)
+		if (c == 't')
 			flags |= KATTR_RG_THREADS;
-			break;
-		case 'h':
-			rgctl_cmd_help(cmd);
-		default:
-			rgctl_bad_option(cmd, argv);
-		}
-	}
 	return flags;
 }
 
@@ -109,7 +101,7 @@ static int run_attach(struct rgctl *ctx, int argc, char **argv)
 	pid_t *pids;
 	int *res, n, ret, bad = 0;
 
-	flags = threads_option(&rgctl_cmd_attach, argc, argv, "th");
+	flags = threads_option(&rgctl_cmd_attach, argc, argv);
 	if (argc - optind < 2)
 		rgctl_cmd_usage(&rgctl_cmd_attach, "give a GROUP and at least one PID");
 	group = argv[optind++];
@@ -154,7 +146,7 @@ static int run_members(struct rgctl *ctx, int argc, char **argv)
 	size_t n;
 	int ret;
 
-	flags = threads_option(&rgctl_cmd_members, argc, argv, "th");
+	flags = threads_option(&rgctl_cmd_members, argc, argv);
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_members, "give exactly one GROUP");
 	group = argv[optind];

@@ -70,6 +70,12 @@ __attribute__((noreturn, format(printf, 2, 3)))
 void rgctl_cmd_usage(const struct rgctl_cmd *cmd, const char *fmt, ...);
 /* Print cmd's help (usage, options) on stdout and exit 0. */
 __attribute__((noreturn)) void rgctl_cmd_help(const struct rgctl_cmd *cmd);
+/*
+ * getopt_long() over cmd's options (and -h): the next option, or -1; -h
+ * prints the help, an unknown option or a missing argument dies (exit 2).
+ * Set optind = 0 before the first call.
+ */
+int rgctl_getopt(const struct rgctl_cmd *cmd, int argc, char **argv);
 /* For commands without options: handles -h, dies on anything else;
  * optind is then the first operand. */
 void rgctl_no_options(const struct rgctl_cmd *cmd, int argc, char **argv);

@@ -319,6 +319,21 @@ static const struct option help_only[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+int rgctl_getopt(const struct rgctl_cmd *cmd, int argc, char **argv)
+{
+	char shortopts[64];
+	int c;
+
+	snprintf(shortopts, sizeof(shortopts), "%sh",
+		 cmd->shortopts ? cmd->shortopts : "");
+	c = getopt_long(argc, argv, shortopts, cmd->opts, NULL);
+	if (c == 'h')
+		rgctl_cmd_help(cmd);
+	if (c == '?' || c == ':')
+		rgctl_bad_option(cmd, argv);
+	return c;
+}
+
 void rgctl_no_options(const struct rgctl_cmd *cmd, int argc, char **argv)
 {
 	int c;
