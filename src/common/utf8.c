@@ -76,6 +76,56 @@ char *tool_utf8_repair(const char *s)
 	return r;
 }
 
+char *tool_text_esc_into(char *p, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	while (*s) {
+		unsigned char c = (unsigned char)*s;
+		size_t n = tool_utf8_seq(s);
+
+		if (n == 2 && c == 0xc2 && (unsigned char)s[1] < 0xa0)
+			n = 0;		/* C1 controls (U+0080..U+009F) */
+		else if (n == 1 && (c < 0x20 || c == 0x7f || c == '\\'))
+			n = 0;
+		if (n) {
+			memcpy(p, s, n);
+			p += n;
+			s += n;
+		} else {
+			*p++ = '\\';
+			*p++ = 'x';
+			*p++ = hex[c >> 4];
+			*p++ = hex[c & 15];
+			s++;
+		}
+	}
+	*p = '\0';
+	return p;
+}
+
+int tool_fputs_esc(const char *s, FILE *f)
+{
+	char part[256], buf[4 * sizeof(part) + 1];
+
+	while (*s) {
+		/* whole sequences only, at most 255 bytes a round */
+		size_t n = 0, k;
+
+		while (s[n] && n < sizeof(part) - 4) {
+			k = tool_utf8_seq(s + n);
+			n += k ? k : 1;
+		}
+		memcpy(part, s, n);
+		part[n] = '\0';
+		tool_text_esc_into(buf, part);
+		if (fputs(buf, f) == EOF)
+			return EOF;
+		s += n;
+	}
+	return 0;
+}
+
 json_object *tool_json_str(const char *s)
 {
 	json_object *o;

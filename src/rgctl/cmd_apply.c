@@ -1127,7 +1127,7 @@ static int run_dump(struct rgctl *ctx, int argc, char **argv)
 	struct kattr_rgconf c = { .file = (char *)"dump" };
 	struct kattr_rg_info *v = NULL;
 	struct kattr_rg *rg;
-	size_t n = 0;
+	size_t n = 0, left = 0;
 	char *text;
 	int ret;
 
@@ -1142,9 +1142,18 @@ static int run_dump(struct rgctl *ctx, int argc, char **argv)
 	c.groups = xcalloc(n + 1, sizeof(*c.groups));
 	for (size_t i = 0; i < n; i++) {
 		struct kattr_rgconf_group *g;
+		const char *why;
 
 		if (v[i].depth == 0)
 			continue;
+		if (kattr_name_check(v[i].name, &why) < 0) {
+			/* made by another tool; apply could not name it */
+			if (!left++)
+				tool_warn("dump: left out '%s' (%s) and any other group whose name "
+					  "rgctl cannot use; apply leaves such groups alone",
+					  rgctl_q(v[i].name), why);
+			continue;
+		}
 		g = &c.groups[c.ngroups++];
 		g->name = v[i].name;
 		for (size_t k = 0; k < v[i].nr_shares && !g->shares; k++)
@@ -1157,6 +1166,9 @@ static int run_dump(struct rgctl *ctx, int argc, char **argv)
 	if (!text)
 		xalloc_die();
 	dump_print(rg, &c, text);
+	if (left)
+		printf("# left out: %zu group%s whose names rgctl cannot use (see the warning)\n",
+		       left, left == 1 ? "" : "s");
 	free(text);
 	for (size_t i = 0; i < c.ngroups; i++)
 		free(c.groups[i].shares);

@@ -163,8 +163,11 @@ static size_t show_members(struct kattr_taskstats_sock *s, bool rgcs,
 		if (arr) {
 			json_object_array_add(arr, rgctl_json_taskstats(pids[i], &t));
 		} else {
+			char comm[4 * sizeof(t.comm) + 1];
+
 			snprintf(who, sizeof(who), "%d", (int)pids[i]);
-			print_row(who, rgctl_q(t.comm), &t);
+			tool_text_esc_into(comm, t.comm);
+			print_row(who, comm, &t);
 		}
 	}
 	return shown;

@@ -78,9 +78,11 @@ static int show(struct rgctl *ctx, struct kattr_rg *rg, const char *group,
 		if (a) {
 			json_object_array_add(a, rgctl_json_share(rg, &v[i]));
 		} else {
+			/* res is read from the system: escaped */
 			kattr_rg_share_text(kattr_rg_backend_of(rg), &v[i],
 					    KATTR_RG_SHARE_ALL, text, sizeof(text));
-			printf("%s\n", text);
+			tool_fputs_esc(text, stdout);
+			putchar('\n');
 		}
 	}
 	free(v);

@@ -40,10 +40,13 @@ static int run_stats(struct rgctl *ctx, int argc, char **argv)
 			kattr_rg_backend_name(kattr_rg_backend_of(rg)), v, n));
 	} else {
 		for (size_t i = 0; i < n; i++) {
+			/* the file's names, escaped: a captured tree is anyone's */
+			tool_fputs_esc(v[i].res, stdout);
+			fputs(": ", stdout);
+			tool_fputs_esc(v[i].key, stdout);
 			if (v[i].has_value)
-				printf("%s: %s %lld\n", v[i].res, v[i].key, v[i].value);
-			else
-				printf("%s: %s\n", v[i].res, v[i].key);
+				printf(" %lld", v[i].value);
+			putchar('\n');
 		}
 	}
 	kattr_rg_stats_free(v, n);

@@ -256,7 +256,9 @@ static int run_whereis(struct rgctl *ctx, int argc, char **argv)
 		rgctl_json_print(rgctl_json_whereis(pid, group,
 			kattr_rg_backend_name(kattr_rg_backend_of(rg))));
 	} else {
-		printf("%s\n", group);
+		/* a group some other tool named with any bytes: escaped */
+		tool_fputs_esc(group, stdout);
+		putchar('\n');
 	}
 	free(group);
 	return EXIT_OK;

@@ -31,6 +31,20 @@ static const char *or_unknown(const char *s)
 	return s && *s ? s : "unknown";
 }
 
+/* A fact read from the system (or a --sysroot tree, which is anyone's),
+ * for text: escaped (tool_text_esc_into) into one of four buffers. */
+static const char *fact_text(const char *s)
+{
+	static char bufs[4][4 * 128 + 1];
+	static unsigned int next;
+	char *b = bufs[next++ % 4];
+	char part[128];
+
+	snprintf(part, sizeof(part), "%s", or_unknown(s));
+	tool_text_esc_into(b, part);
+	return b;
+}
+
 static bool data_touched(const struct sb_config *cfg)
 {
 	return cfg->consumer != SB_NULL;
@@ -222,8 +236,9 @@ static const char *cell(const struct sb_report *rep, const struct sb_result *r,
 	return buf;
 }
 
-/* The points, one row each, through libsmartcols.  0 or -errno. */
-static int results_table(const struct sb_report *rep, const struct sb_table_opts *t)
+/* The points, one row each, through libsmartcols, into fp.  0 or -errno. */
+static int results_table(FILE *fp, const struct sb_report *rep,
+			 const struct sb_table_opts *t)
 {
 	enum sb_column defs[SB_COL_COUNT];
 	const enum sb_column *cols = t->ncols ? t->cols : defs;
@@ -233,6 +248,7 @@ static int results_table(const struct sb_report *rep, const struct sb_table_opts
 
 	if (!tb)
 		return -ENOMEM;
+	scols_table_set_stream(tb, fp);
 	scols_table_enable_raw(tb, t->raw);
 	scols_table_enable_noheadings(tb, t->noheadings);
 	for (int k = 0; k < ncols; k++) {
@@ -259,7 +275,8 @@ out:
 	return ret;
 }
 
-static void table(const struct sb_report *rep, const struct sb_table_opts *t)
+void sb_output_text(FILE *fp, const struct sb_report *rep,
+		    const struct sb_table_opts *t)
 {
 	const struct sb_config *cfg = rep->cfg;
 	const struct kattr_sysfacts *f = &rep->facts;
@@ -268,53 +285,53 @@ static void table(const struct sb_report *rep, const struct sb_table_opts *t)
 
 	/* Rows only, for scripts: no system lines, baseline or notes. */
 	if (t->raw || t->noheadings) {
-		results_table(rep, t);
+		results_table(fp, rep, t);
 		return;
 	}
-	printf("system:   Linux %s, %s, %u CPUs, virtualisation %s, container %s\n",
-	       or_unknown(f->kernel_release), or_unknown(f->cpu_model),
-	       f->cpus_online, or_unknown(f->virt), or_unknown(f->container));
-	printf("          page size %s, pipe-max-size %s, THP %s, pipe size used %s\n",
+	fprintf(fp, "system:   Linux %s, %s, %u CPUs, virtualisation %s, container %s\n",
+	       fact_text(f->kernel_release), fact_text(f->cpu_model),
+	       f->cpus_online, fact_text(f->virt), fact_text(f->container));
+	fprintf(fp, "          page size %s, pipe-max-size %s, THP %s, pipe size used %s\n",
 	       f->page_size ? sb_format_size(f->page_size, a, sizeof(a)) : "unknown",
 	       f->pipe_max_size ? sb_format_size(f->pipe_max_size, b, sizeof(b)) : "unknown",
-	       or_unknown(f->thp_mode), sb_format_size(pipe_size_used(rep), c, sizeof(c)));
-	printf("consumer: %s\n", consumer_label(cfg));
+	       fact_text(f->thp_mode), sb_format_size(pipe_size_used(rep), c, sizeof(c)));
+	fprintf(fp, "consumer: %s\n", consumer_label(cfg));
 	if (cfg->total)
-		printf("runs:     %d per point after a warm-up, %s per run",
+		fprintf(fp, "runs:     %d per point after a warm-up, %s per run",
 		       cfg->runs, sb_format_size(cfg->total, a, sizeof(a)));
 	else
-		printf("runs:     %d per point after a warm-up, %g s per run",
+		fprintf(fp, "runs:     %d per point after a warm-up, %g s per run",
 		       cfg->runs, cfg->seconds);
 	if (cfg->pin_producer >= 0)
-		printf(", producer on CPU %d, consumer on CPU %d",
+		fprintf(fp, ", producer on CPU %d, consumer on CPU %d",
 		       cfg->pin_producer, cfg->pin_consumer);
 	else
-		printf(", not pinned");
-	printf("%s%s\n", cfg->busy ? ", busy loop" : "",
+		fprintf(fp, ", not pinned");
+	fprintf(fp, "%s%s\n", cfg->busy ? ", busy loop" : "",
 	       cfg->unsafe_reuse ? ", UNSAFE buffer reuse" : "");
 	if (rep->interrupted)
-		printf("          INTERRUPTED (SIGINT): only the runs finished before it\n");
-	putchar('\n');
+		fprintf(fp, "          INTERRUPTED (SIGINT): only the runs finished before it\n");
+	fputc('\n', fp);
 
-	printf("%-20s %8s %8s %8s %7s\n", "memcpy baseline", "GB/s", "min", "max",
+	fprintf(fp, "%-20s %8s %8s %8s %7s\n", "memcpy baseline", "GB/s", "min", "max",
 	       "spread");
-	printf("%-9s %10s %8.2f %8.2f %8.2f %6.1f%%\n", "cache-hot",
+	fprintf(fp, "%-9s %10s %8.2f %8.2f %8.2f %6.1f%%\n", "cache-hot",
 	       sb_format_size(rep->base.hot_size, a, sizeof(a)), rep->base.hot.median,
 	       rep->base.hot.min, rep->base.hot.max, rep->base.hot.spread * 100);
-	printf("%-9s %10s %8.2f %8.2f %8.2f %6.1f%%\n\n", "from RAM",
+	fprintf(fp, "%-9s %10s %8.2f %8.2f %8.2f %6.1f%%\n\n", "from RAM",
 	       sb_format_size(rep->base.ram_size, a, sizeof(a)), rep->base.ram.median,
 	       rep->base.ram.min, rep->base.ram.max, rep->base.ram.spread * 100);
-	fflush(stdout);
-	results_table(rep, t);
-	printf("\nGB/s: 10^9 bytes per second, median over the runs; spread: (max-min)/median;\n"
+	fflush(fp);
+	results_table(fp, rep, t);
+	fprintf(fp, "\nGB/s: 10^9 bytes per second, median over the runs; spread: (max-min)/median;\n"
 	       "cpu-prod, cpu-cons: CPU seconds (user+system) per GB on each side.\n");
 	for (i = 0; i < rep->nres && !wide_spread(&rep->res[i]); i++)
 		;
 	if (i < rep->nres)
-		printf("wide spread: above %.0f%%, the median is not to be trusted beyond noise.\n",
+		fprintf(fp, "wide spread: above %.0f%%, the median is not to be trusted beyond noise.\n",
 		       SB_SPREAD_WARN * 100);
 	if (!data_touched(cfg))
-		printf("null consumer: splice to /dev/null, no data touched; compare with the\n"
+		fprintf(fp, "null consumer: splice to /dev/null, no data touched; compare with the\n"
 		       "memcpy baseline only as an upper bound.\n");
 	if (cfg->consumer == SB_VERIFY) {
 		uint64_t chunks = 0, bad = 0;
@@ -323,14 +340,14 @@ static void table(const struct sb_report *rep, const struct sb_table_opts *t)
 			chunks += rep->res[i].chunks;
 			bad += rep->res[i].corrupt;
 		}
-		printf("verify: %" PRIu64 " chunks checked, %" PRIu64 " corrupted.\n",
+		fprintf(fp, "verify: %" PRIu64 " chunks checked, %" PRIu64 " corrupted.\n",
 		       chunks, bad);
 		if (cfg->unsafe_reuse && !bad)
-			printf("--unsafe-reuse: nothing caught this time; a double buffer of chunks at\n"
+			fprintf(fp, "--unsafe-reuse: nothing caught this time; a double buffer of chunks at\n"
 			       "least as large as the pipe happens to be safe with a copying consumer.\n"
 			       "Try smaller chunks (--size 4K).\n");
 	} else if (cfg->unsafe_reuse) {
-		printf("--unsafe-reuse: any corruption went unseen; use --consumer verify.\n");
+		fprintf(fp, "--unsafe-reuse: any corruption went unseen; use --consumer verify.\n");
 	}
 }
 
@@ -747,7 +764,7 @@ int sb_output(const struct sb_report *rep, enum sb_format fmt,
 		t = &defaults;
 	switch (fmt) {
 	case SB_TABLE:
-		table(rep, t);
+		sb_output_text(stdout, rep, t);
 		break;
 	case SB_CSV:
 		sb_output_csv(stdout, rep);

@@ -120,6 +120,32 @@ run "$RGCTL" "${R[@]}" apply dump1.conf
 run "$RGCTL" "${R[@]}" dump
 [ "$out" = "$(cat dump1.conf)" ] && ok || fail "dump changed after applying it"
 
+# a group another tool named with bytes rgctl cannot use (a terminal escape,
+# a byte that is not UTF-8): dump leaves it and its children out and says so,
+# the dump still applies as a no-op, --prune leaves it, whereis escapes it
+odd=$(printf 'odd\033[31m\377')
+mkdir "$ROOT/$odd" "$ROOT/$odd/kid"
+run "$RGCTL" "${R[@]}" dump
+expect_rc 0 "dump with an unusable name"
+expect_match "$err" "left out 'odd\\\\x1b\\[31m\\\\xff' \\(the name contains a non-printable or non-ASCII byte\\)" "dump names what it left out"
+expect_match "$out" '# left out: 2 groups whose names rgctl cannot use' "dump's comment counts the groups left out"
+case $out in *odd*) fail "dump printed the unusable name: $out" ;; *) ok ;; esac
+printf '%s\n' "$out" >dump_odd.conf
+run "$RGCTL" "${R[@]}" apply --prune dump_odd.conf
+[ "$rc" = 0 ] && [ "$out" = "0 changes" ] && ok || fail "applying a dump that left a group out: rc $rc, '$out' $err"
+[ -d "$ROOT/$odd/kid" ] && ok || fail "apply --prune removed a group the dump left out"
+for form in "" -r; do
+	run "$RGCTL" "${R[@]}" list $form
+	case $out in *$'\033'* | *$'\377'*) fail "list $form printed the name's raw bytes" ;; *) ok ;; esac
+	expect_match "$out" 'odd\\x1b\[31m' "list $form shows the odd group, escaped"
+done
+sleep 60 & oddpid=$!
+echo "$oddpid" >"$ROOT/$odd/kid/tasks"
+run "$RGCTL" "${R[@]}" whereis "$oddpid"
+[ "$out" = 'odd\x1b[31m\xff/kid' ] && ok || fail "whereis printed '$(printf %s "$out" | od -c | head -2)'"
+kill "$oddpid"; wait "$oddpid" 2>/dev/null
+rmdir "$ROOT/$odd/kid" "$ROOT/$odd"
+
 # a share change is one change and says what it was
 sed 's/2048/4096/' a.conf >b.conf
 run "$RGCTL" "${R[@]}" apply b.conf

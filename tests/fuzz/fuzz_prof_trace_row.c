@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "kattr/profile.h"
-#include "../profile/ref_trace_row.h"
+#include "../lib/profile/ref_trace_row.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

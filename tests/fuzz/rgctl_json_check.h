@@ -7,7 +7,10 @@
  * rendered (src/rgctl/json.c) and must each be one line that json-c's
  * strict tokener accepts as UTF-8, with every string that was valid UTF-8
  * read back unchanged.  dump's text (kattr_rgconf_format()) of groups whose
- * names rgctl accepts must parse back to the same names.
+ * names rgctl accepts must parse back to the same names.  The text form of
+ * every string (tool_text_esc_into(), what whereis, stats and stats
+ * --delay print) must be valid UTF-8 without a control byte, and decode
+ * back to the string: differing names never print the same.
  */
 #ifndef KATTR_TESTS_RGCTL_JSON_CHECK_H
 #define KATTR_TESTS_RGCTL_JSON_CHECK_H
@@ -256,6 +259,53 @@ static inline int rgc_dump(const struct rgc_in *in, char *why, size_t size)
 	return ret;
 }
 
+static inline int rgc_hex(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Text: each string escaped, checked, and decoded back. */
+static inline int rgc_text(const struct rgc_in *in, char *why, size_t size)
+{
+	for (size_t i = 0; i < in->n; i++) {
+		const char *s = in->s[i];
+		size_t len = strlen(s);
+		char *t = malloc(4 * len + 1), *back = malloc(len + 1), *q = back;
+		int ret = 0;
+
+		if (!t || !back) {
+			free(t);
+			free(back);
+			return 0;
+		}
+		tool_text_esc_into(t, s);
+		if (!wf_utf8(t, strlen(t)))
+			ret = wf_fail(why, size, "text: invalid UTF-8 from string %zu", i);
+		for (const char *p = t; !ret && *p; p++) {
+			unsigned char c = (unsigned char)*p;
+
+			if (c < 0x20 || c == 0x7f || (c == 0xc2 && (unsigned char)p[1] < 0xa0))
+				ret = wf_fail(why, size, "text: control byte 0x%02x in string %zu", c, i);
+			else if (c != '\\')
+				*q++ = (char)c;
+			else if (p[1] != 'x' || rgc_hex(p[2]) < 0 || rgc_hex(p[3]) < 0)
+				ret = wf_fail(why, size, "text: a backslash that is no \\xNN in string %zu", i);
+			else {
+				*q++ = (char)(rgc_hex(p[2]) << 4 | rgc_hex(p[3]));
+				p += 3;
+			}
+		}
+		*q = '\0';
+		if (!ret && strcmp(back, s) != 0)
+			ret = wf_fail(why, size, "text: string %zu does not decode back", i);
+		free(t);
+		free(back);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static inline int rgc_check(const uint8_t *data, size_t size, char *why, size_t wsize)
 {
 	struct rgc_in in;
@@ -271,6 +321,8 @@ static inline int rgc_check(const uint8_t *data, size_t size, char *why, size_t 
 		ret = rgc_small(&in, why, wsize);
 	if (!ret)
 		ret = rgc_dump(&in, why, wsize);
+	if (!ret)
+		ret = rgc_text(&in, why, wsize);
 	free(in.copy);
 	return ret;
 }

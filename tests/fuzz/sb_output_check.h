@@ -5,7 +5,9 @@
  * header's 25 fields in every record, one record per baseline and result,
  * and an error message that was valid UTF-8 reads back unchanged; the JSON
  * parses strictly as UTF-8, with one result per point, and strings that
- * were valid UTF-8 read back unchanged.  0, or -1 with why set.
+ * were valid UTF-8 read back unchanged; the text table (default, and raw
+ * rows of every column) is valid UTF-8 with no control byte but the line
+ * ends, and the raw rows are one line per point.  0, or -1 with why set.
  */
 #ifndef KATTR_TESTS_SB_OUTPUT_CHECK_H
 #define KATTR_TESTS_SB_OUTPUT_CHECK_H
@@ -122,9 +124,50 @@ out:
 	return ret;
 }
 
-/* Render rep as CSV and as JSON and check both. */
+/* The text table: well-formed lines (see the top); raw rows counted. */
+static inline int sbc_check_text(const struct sb_report *rep, bool raw,
+				 char *why, size_t size)
+{
+	struct sb_table_opts t = { .raw = raw, .noheadings = raw };
+	char *buf = NULL;
+	size_t len = 0, lines = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	int ret = 0;
+
+	if (!fp)
+		return 0;	/* out of memory */
+	if (raw)
+		sb_columns_all(&t);
+	sb_output_text(fp, rep, &t);
+	if (fclose(fp) != 0) {
+		free(buf);
+		return 0;
+	}
+	if (!wf_utf8(buf, len))
+		ret = wf_fail(why, size, "text: invalid UTF-8");
+	for (size_t i = 0; !ret && i < len; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if (c == '\n')
+			lines++;
+		else if (c < 0x20 || c == 0x7f ||
+			 (c == 0xc2 && i + 1 < len && (unsigned char)buf[i + 1] < 0xa0))
+			ret = wf_fail(why, size, "text: control byte 0x%02x at %zu", c, i);
+	}
+	if (!ret && len && buf[len - 1] != '\n')
+		ret = wf_fail(why, size, "text: the last line has no end");
+	if (!ret && raw && lines != (size_t)rep->nres)
+		ret = wf_fail(why, size, "text: %zu raw lines for %d points", lines, rep->nres);
+	free(buf);
+	return ret;
+}
+
+/* Render rep as CSV, JSON and text and check each. */
 static inline int sbc_check(const struct sb_report *rep, char *why, size_t size)
 {
+	if (sbc_check_text(rep, false, why, size) < 0 ||
+	    sbc_check_text(rep, true, why, size) < 0)
+		return -1;
 	for (int json = 0; json < 2; json++) {
 		size_t len = 0;
 		char *buf = sbc_render(rep, json, &len);

@@ -11,6 +11,8 @@ pfs="$BUILD_DIR/tests/likelytop/pseudofs"
 require_root "mounts a FUSE file system"
 [ -c /dev/fuse ] || skip_test "no /dev/fuse on this machine"
 command -v jq >/dev/null || skip_test "jq is not installed (scripts/deps.sh installs it)"
+. "$SRC_DIR/tests/common/fuse.sh"
+reap_dead_fuse pseudofs
 tmp=$(mktemp -d)
 mnt="$tmp/mnt"
 sock="likelytop-pseudo-$$"

@@ -68,9 +68,12 @@ rgcsfs_mounted() {
 		END { exit !found }' /proc/self/mountinfo
 }
 
+. "${SRC_DIR:-$(dirname "${BASH_SOURCE[0]}")/../..}/tests/common/fuse.sh"
+
 rgcsfs_start() {
 	local dir pid i limit why
 	rgcsfs_usable || { echo "SKIP: $RGCSFS_WHY"; return 77; }
+	reap_dead_fuse rgcsfs
 	dir=$(realpath -e -- "$1" 2>/dev/null)
 	[ -d "$dir" ] || { echo "rgcsfs_start: $1 is not a directory"; return 1; }
 	if rgcsfs_mounted "$dir"; then

@@ -11,17 +11,34 @@ numtasks: Number of forkrate failures [0-9]+
 cpu:effective_min_shares=[0-9]+, load=[0-9]+$'
 expect_match "$(cat "$R/stats")" "$nt_re" "root stats format"
 expect_match "$(cat "$R/stats")" "cpu:effective_min_shares=100, " "the root's effective share is 100"
-# Current usage = the root's members (ENOSPC past ~600 of them: a busy machine)
-st=$("$RGCS_IO" fd "$R/stats" read) m=$("$RGCS_IO" fd "$R/members" read)
-usage=$(printf '%s' "$st" | grep -oE 'Current usage [0-9]+' | grep -oE '[0-9]+$')
-if [ "${m#read:ENOSPC}" != "$m" ]; then
-	[ "${usage:-0}" -gt 500 ] && ok || fail "root members ENOSPC but Current usage '$usage'"
-else
-	n=$(printf '%s' "$m" | cut -d: -f3- | wc -w)
-	# the second open is one more task (rgcs_io itself): allow that
-	[ "${usage:-0}" -ge $((n - 2)) ] && [ "${usage:-0}" -le $((n + 2)) ] && ok ||
-		fail "root Current usage '$usage', members $n"
-fi
+# Current usage = the root's members (ENOSPC past ~600 of them: a busy
+# machine).  The root holds every task of the host, which come and go (a
+# loaded machine starts hundreds a second): the stats read must fall between
+# two members reads around it, give or take the readers themselves; a few
+# tries, so that a burst between the reads is not taken for a wrong count.
+root_usage_ok() {
+	local m1 st m2 n1 n2 lo hi
+	m1=$("$RGCS_IO" fd "$R/members" read)
+	st=$("$RGCS_IO" fd "$R/stats" read)
+	m2=$("$RGCS_IO" fd "$R/members" read)
+	usage=$(printf '%s' "$st" | grep -oE 'Current usage [0-9]+' | grep -oE '[0-9]+$')
+	if [ "${m1#read:ENOSPC}" != "$m1" ] || [ "${m2#read:ENOSPC}" != "$m2" ]; then
+		why="root members ENOSPC but Current usage '$usage'"
+		[ "${usage:-0}" -gt 500 ]
+		return
+	fi
+	n1=$(printf '%s' "$m1" | cut -d: -f3- | wc -w)
+	n2=$(printf '%s' "$m2" | cut -d: -f3- | wc -w)
+	lo=$((n1 < n2 ? n1 : n2)) hi=$((n1 > n2 ? n1 : n2))
+	why="root Current usage '$usage', members $n1 before and $n2 after"
+	[ "${usage:-0}" -ge $((lo - 2)) ] && [ "${usage:-0}" -le $((hi + 2)) ]
+}
+good=no
+for try in 1 2 3 4 5; do
+	root_usage_ok && { good=yes; break; }
+	echo "note: try $try: $why"
+done
+[ $good = yes ] && ok || fail "$why (5 tries)"
 
 io OK "mkdir a" mkdir "$R/a"
 same "$(cat "$R/a/stats")" "numtasks: Current usage 0

@@ -23,6 +23,13 @@ mkdir "$C/real" && ln -s ../real "$C/db/link"
 echo 2 >"$C/real/cpu.shares"; : >"$C/real/tasks"
 r() { run "$RG" --sysroot "$T" "$@"; }
 
+# a captured file is anyone's: its names reach the terminal escaped
+printf 'nr_periods 3\nx\033]0;pwned\007\377y 7\n' >"$C/db/cpu.stat"
+r stats db
+expect_rc 0 "stats in a captured tree"
+expect_eq "$out" "$(printf '%s\n' 'cpu: nr_periods 3' 'cpu: x\x1b]0;pwned\x07\xffy 7')" "stats escapes the file's names"
+rm "$C/db/cpu.stat"
+
 r --json list
 expect_rc 0 "list in a captured tree"
 expect_eq "$(json_get "$out" '.backend')" cgroup1 "detects the v1 cpu hierarchy"
