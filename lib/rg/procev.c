@@ -8,6 +8,7 @@
 
 #include "kattr/procev.h"
 #include "kattr/private.h"
+#include "rg_internal.h"
 
 static const char *const type_names[] = {
 	[KATTR_PROCEV_NONE] = "none",	[KATTR_PROCEV_FORK] = "fork",
@@ -108,12 +109,91 @@ long kattr_procev_seq_check(struct kattr_procev_seq *s,
 #define EV_NEED(member) \
 	(EV_HDR + sizeof(((struct proc_event *)0)->event_data.member))
 
+/*
+ * Each kind of event: the bytes it needs and where its ids are (offsets
+ * in struct proc_event; 0: none).  What else a kind carries is read in
+ * decode_data().
+ */
+#define EV_AT(m)	offsetof(struct proc_event, event_data.m)
+static const struct ev_kind {
+	unsigned int what;
+	enum kattr_procev_type type;
+	size_t need, pid, tgid, ppid, ptgid;
+} ev_kinds[] = {
+	{ PROC_EVENT_NONE, KATTR_PROCEV_NONE, EV_NEED(ack), 0, 0, 0, 0 },
+	{ PROC_EVENT_FORK, KATTR_PROCEV_FORK, EV_NEED(fork), EV_AT(fork.child_pid),
+	  EV_AT(fork.child_tgid), EV_AT(fork.parent_pid), EV_AT(fork.parent_tgid) },
+	{ PROC_EVENT_EXEC, KATTR_PROCEV_EXEC, EV_NEED(exec), EV_AT(exec.process_pid),
+	  EV_AT(exec.process_tgid), 0, 0 },
+	{ PROC_EVENT_UID, KATTR_PROCEV_UID, EV_NEED(id), EV_AT(id.process_pid),
+	  EV_AT(id.process_tgid), 0, 0 },
+	{ PROC_EVENT_GID, KATTR_PROCEV_GID, EV_NEED(id), EV_AT(id.process_pid),
+	  EV_AT(id.process_tgid), 0, 0 },
+	{ PROC_EVENT_SID, KATTR_PROCEV_SID, EV_NEED(sid), EV_AT(sid.process_pid),
+	  EV_AT(sid.process_tgid), 0, 0 },
+	{ PROC_EVENT_PTRACE, KATTR_PROCEV_PTRACE, EV_NEED(ptrace),
+	  EV_AT(ptrace.process_pid), EV_AT(ptrace.process_tgid),
+	  EV_AT(ptrace.tracer_pid), EV_AT(ptrace.tracer_tgid) },
+	{ PROC_EVENT_COMM, KATTR_PROCEV_COMM, EV_NEED(comm), EV_AT(comm.process_pid),
+	  EV_AT(comm.process_tgid), 0, 0 },
+	{ PROC_EVENT_COREDUMP, KATTR_PROCEV_COREDUMP, EV_NEED(coredump),
+	  EV_AT(coredump.process_pid), EV_AT(coredump.process_tgid),
+	  EV_AT(coredump.parent_pid), EV_AT(coredump.parent_tgid) },
+	/* Kernels before 4.13 had no parent fields. */
+	{ PROC_EVENT_EXIT, KATTR_PROCEV_EXIT, EV_AT(exit.parent_pid),
+	  EV_AT(exit.process_pid), EV_AT(exit.process_tgid), EV_AT(exit.parent_pid),
+	  EV_AT(exit.parent_tgid) },
+};
+
+/* The pid at offset off of ev (0: none). */
+static pid_t ev_pid(const struct proc_event *ev, size_t off)
+{
+	__kernel_pid_t v = 0;
+
+	if (off)
+		memcpy(&v, (const char *)ev + off, sizeof(v));
+	return v;
+}
+
+/* Fill out from ev; the bytes of ev that kind of event needs. */
+static size_t decode_data(const struct proc_event *ev, struct kattr_procev *out)
+{
+	const struct ev_kind *k = NULL;
+
+	for (size_t i = 0; i < sizeof(ev_kinds) / sizeof(ev_kinds[0]) && !k; i++)
+		if (ev_kinds[i].what == (unsigned int)ev->what)
+			k = &ev_kinds[i];
+	if (!k) {
+		out->type = KATTR_PROCEV_OTHER;
+		return EV_HDR;
+	}
+	out->type = k->type;
+	out->pid = ev_pid(ev, k->pid);
+	out->tgid = ev_pid(ev, k->tgid);
+	out->parent_pid = ev_pid(ev, k->ppid);
+	out->parent_tgid = ev_pid(ev, k->ptgid);
+	if (k->type == KATTR_PROCEV_NONE)
+		out->ack_err = ev->event_data.ack.err;
+	if (k->type == KATTR_PROCEV_UID || k->type == KATTR_PROCEV_GID) {
+		out->rid = ev->event_data.id.r.ruid;
+		out->eid = ev->event_data.id.e.euid;
+	}
+	if (k->type == KATTR_PROCEV_COMM) {
+		memcpy(out->comm, ev->event_data.comm.comm, 16);
+		out->comm[16] = '\0';
+	}
+	if (k->type == KATTR_PROCEV_EXIT) {
+		out->exit_code = ev->event_data.exit.exit_code;
+		out->exit_signal = ev->event_data.exit.exit_signal;
+	}
+	return k->need;
+}
+
 static int decode_event(const struct cn_msg *cn, size_t avail,
 			struct kattr_procev *out)
 {
 	struct proc_event ev;
 	size_t n = cn->len;
-	size_t need;
 
 	if (n > avail || n < EV_HDR)
 		return -EBADMSG;
@@ -123,83 +203,7 @@ static int decode_event(const struct cn_msg *cn, size_t avail,
 	out->cpu = ev.cpu;
 	out->seq = cn->seq;
 	out->timestamp_ns = ev.timestamp_ns;
-	switch (ev.what) {
-	case PROC_EVENT_NONE:
-		need = EV_NEED(ack);
-		out->type = KATTR_PROCEV_NONE;
-		out->ack_err = ev.event_data.ack.err;
-		break;
-	case PROC_EVENT_FORK:
-		need = EV_NEED(fork);
-		out->type = KATTR_PROCEV_FORK;
-		out->parent_pid = ev.event_data.fork.parent_pid;
-		out->parent_tgid = ev.event_data.fork.parent_tgid;
-		out->pid = ev.event_data.fork.child_pid;
-		out->tgid = ev.event_data.fork.child_tgid;
-		break;
-	case PROC_EVENT_EXEC:
-		need = EV_NEED(exec);
-		out->type = KATTR_PROCEV_EXEC;
-		out->pid = ev.event_data.exec.process_pid;
-		out->tgid = ev.event_data.exec.process_tgid;
-		break;
-	case PROC_EVENT_UID:
-	case PROC_EVENT_GID:
-		need = EV_NEED(id);
-		out->type = ev.what == PROC_EVENT_UID ? KATTR_PROCEV_UID
-						      : KATTR_PROCEV_GID;
-		out->pid = ev.event_data.id.process_pid;
-		out->tgid = ev.event_data.id.process_tgid;
-		out->rid = ev.event_data.id.r.ruid;
-		out->eid = ev.event_data.id.e.euid;
-		break;
-	case PROC_EVENT_SID:
-		need = EV_NEED(sid);
-		out->type = KATTR_PROCEV_SID;
-		out->pid = ev.event_data.sid.process_pid;
-		out->tgid = ev.event_data.sid.process_tgid;
-		break;
-	case PROC_EVENT_PTRACE:
-		need = EV_NEED(ptrace);
-		out->type = KATTR_PROCEV_PTRACE;
-		out->pid = ev.event_data.ptrace.process_pid;
-		out->tgid = ev.event_data.ptrace.process_tgid;
-		out->parent_pid = ev.event_data.ptrace.tracer_pid;
-		out->parent_tgid = ev.event_data.ptrace.tracer_tgid;
-		break;
-	case PROC_EVENT_COMM:
-		need = EV_NEED(comm);
-		out->type = KATTR_PROCEV_COMM;
-		out->pid = ev.event_data.comm.process_pid;
-		out->tgid = ev.event_data.comm.process_tgid;
-		memcpy(out->comm, ev.event_data.comm.comm, 16);
-		out->comm[16] = '\0';
-		break;
-	case PROC_EVENT_COREDUMP:
-		need = EV_NEED(coredump);
-		out->type = KATTR_PROCEV_COREDUMP;
-		out->pid = ev.event_data.coredump.process_pid;
-		out->tgid = ev.event_data.coredump.process_tgid;
-		out->parent_pid = ev.event_data.coredump.parent_pid;
-		out->parent_tgid = ev.event_data.coredump.parent_tgid;
-		break;
-	case PROC_EVENT_EXIT:
-		/* Kernels before 4.13 had no parent fields. */
-		need = offsetof(struct proc_event, event_data.exit.parent_pid);
-		out->type = KATTR_PROCEV_EXIT;
-		out->pid = ev.event_data.exit.process_pid;
-		out->tgid = ev.event_data.exit.process_tgid;
-		out->exit_code = ev.event_data.exit.exit_code;
-		out->exit_signal = ev.event_data.exit.exit_signal;
-		out->parent_pid = ev.event_data.exit.parent_pid;
-		out->parent_tgid = ev.event_data.exit.parent_tgid;
-		break;
-	default:
-		need = EV_HDR;
-		out->type = KATTR_PROCEV_OTHER;
-		break;
-	}
-	return n < need ? -EBADMSG : 0;
+	return n < decode_data(&ev, out) ? -EBADMSG : 0;
 }
 
 /*
@@ -294,30 +298,39 @@ static int set_rcvbuf(int fd, int size)
 	return -errno;
 }
 
+int rg_mnl_open(int bus, int flags, int rcvbuf, unsigned int groups,
+		struct mnl_socket **out)
+{
+	struct mnl_socket *nl = mnl_socket_open2(bus, flags);
+	int r = 0;
+
+	if (!nl)
+		return -errno;
+	if (rcvbuf > 0)
+		r = set_rcvbuf(mnl_socket_get_fd(nl), rcvbuf);
+	if (r == 0 && mnl_socket_bind(nl, groups, MNL_SOCKET_AUTOPID) < 0)
+		r = -errno;
+	if (r < 0) {
+		mnl_socket_close(nl);
+		return r;
+	}
+	*out = nl;
+	return 0;
+}
+
 KATTR_API int kattr_procev_open(int rcvbuf, struct kattr_procev_sock **out)
 {
 	struct kattr_procev_sock *s;
-	int fd, r;
+	int r;
 
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	kattr_procev_seq_init(&s->seq);
-	s->nl = mnl_socket_open2(NETLINK_CONNECTOR, SOCK_CLOEXEC | SOCK_NONBLOCK);
-	if (!s->nl) {
-		r = -errno;
+	r = rg_mnl_open(NETLINK_CONNECTOR, SOCK_CLOEXEC | SOCK_NONBLOCK, rcvbuf,
+			CN_IDX_PROC, &s->nl);
+	if (r < 0)
 		goto out_free;
-	}
-	fd = mnl_socket_get_fd(s->nl);
-	if (rcvbuf > 0) {
-		r = set_rcvbuf(fd, rcvbuf);
-		if (r < 0)
-			goto out_close;
-	}
-	if (mnl_socket_bind(s->nl, CN_IDX_PROC, MNL_SOCKET_AUTOPID) < 0) {
-		r = -errno;
-		goto out_close;
-	}
 	r = send_op(s, PROC_CN_MCAST_LISTEN);
 	if (r < 0)
 		goto out_close;

@@ -7,6 +7,7 @@
  * task's group is recorded).
  */
 #include <dirent.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -291,21 +292,31 @@ out_free:
 	return ret;
 }
 
+/* The mount holding root, and root's canonical form (*canon, malloc'ed). */
+static int lookup_root(const char *root, char **canon, struct mnt_found *f)
+{
+	int ret = canonical(root, canon);
+
+	if (ret < 0)
+		return ret;
+	ret = mount_lookup(*canon, f);
+	if (ret < 0) {
+		free(*canon);
+		*canon = NULL;
+	}
+	return ret == -ENOENT ? -EMEDIUMTYPE : ret;
+}
+
 int kattr_rg_probe(const char *root, enum kattr_rg_backend *kind)
 {
 	struct mnt_found f = { 0 };
 	char *canon;
 	int ret;
 
-	ret = canonical(root, &canon);
+	ret = lookup_root(root, &canon, &f);
 	if (ret < 0)
 		return ret;
-	ret = mount_lookup(canon, &f);
 	free(canon);
-	if (ret == -ENOENT)
-		return -EMEDIUMTYPE;
-	if (ret < 0)
-		return ret;
 	*kind = kind_of(f.fstype);
 	mnt_found_free(&f);
 	return *kind == KATTR_RG_AUTO ? -EMEDIUMTYPE : 0;
@@ -319,24 +330,15 @@ static int open_given(enum kattr_rg_backend b, const char *root,
 	char *canon;
 	int ret;
 
-	ret = canonical(root, &canon);
+	ret = lookup_root(root, &canon, &f);
 	if (ret < 0)
 		return ret;
-	ret = mount_lookup(canon, &f);
-	if (ret == -ENOENT)
-		ret = -EMEDIUMTYPE;
-	if (ret < 0)
-		goto out;
 	kind = kind_of(f.fstype);
 	if (kind == KATTR_RG_AUTO || (b != KATTR_RG_AUTO && b != kind))
-		ret = -EMEDIUMTYPE;
-	else if (kind == KATTR_RG_RGCS && strcmp(f.fstype, "configfs") != 0 &&
-		 strcmp(f.fstype, RGCSFS_FSTYPE) != 0)
 		ret = -EMEDIUMTYPE;
 	else
 		ret = open_at(kind, &f, canon, out);
 	mnt_found_free(&f);
-out:
 	free(canon);
 	return ret;
 }
@@ -701,86 +703,194 @@ int kattr_rg_cpu_enable(struct kattr_rg *rg, const char *group,
 
 /* ---- create ---------------------------------------------------------------- */
 
+/* Fill *r (may be NULL) with what and its words; returns err. */
+static int reason(struct kattr_rg_reason *r, enum kattr_rg_why what, int err,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int reason(struct kattr_rg_reason *r, enum kattr_rg_why what, int err,
+		  const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!r)
+		return err;
+	r->what = what;
+	va_start(ap, fmt);
+	vsnprintf(r->text, sizeof(r->text), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+const char *kattr_rg_reason_text(const struct kattr_rg_reason *r, int err)
+{
+	if (r && r->what != KATTR_RG_WHY_NONE)
+		return r->text;
+	return err ? strerror(-err) : "";
+}
+
+int kattr_rg_create_check(const struct kattr_rg *rg, const char *group,
+			  const char *shares, const char *res,
+			  struct kattr_rg_reason *r)
+{
+	struct kattr_rg_share s;
+	const char *why = NULL;
+	unsigned int depth;
+	int ret;
+
+	if (r)
+		memset(r, 0, sizeof(*r));
+	if (kattr_rg_name_is_root(group))
+		return reason(r, KATTR_RG_WHY_ROOT, -EINVAL, "it always exists");
+	ret = kattr_rg_name_check(group, false, &why);
+	if (ret < 0)
+		return reason(r, KATTR_RG_WHY_NAME, ret, "%s", why);
+	if (res && rg->be->id != KATTR_RG_RGCS)
+		return reason(r, KATTR_RG_WHY_RES, -EINVAL,
+			      "a controller (res) names RGCS shares only");
+	if (shares) {
+		ret = kattr_rg_share_parse(rg->be->id, shares, res, &s, NULL, &why);
+		if (ret < 0)
+			return reason(r, KATTR_RG_WHY_SHARES, ret, "%s", why);
+	}
+	depth = kattr_rg_name_depth(group);
+	if (rg->be->id == KATTR_RG_RGCS && depth > KATTR_RG_RGCS_DEPTH)
+		return reason(r, KATTR_RG_WHY_DEPTH, -EMLINK,
+			      "it would be %u levels deep; RGCS groups nest at most %d levels below the root",
+			      depth, KATTR_RG_RGCS_DEPTH);
+	return 0;
+}
+
 int kattr_rg_create(struct kattr_rg *rg, const char *group,
 		    unsigned int flags, const char *shares, const char *res)
 {
-	return kattr_rg_create_enable(rg, group, flags & ~KATTR_RG_ENABLE,
-				      shares, res, NULL);
+	return kattr_rg_create_why(rg, group, flags & ~KATTR_RG_ENABLE,
+				   shares, res, NULL, NULL);
 }
 
 int kattr_rg_create_enable(struct kattr_rg *rg, const char *group,
 			   unsigned int flags, const char *shares,
 			   const char *res, struct kattr_rg_cpu_path *done)
 {
-	char name[PATH_MAX], value[256], path[PATH_MAX];
-	size_t made[PATH_MAX / 2], nmade = 0, len, start = done ? done->n : 0;
-	unsigned int depth;
-	const char *why;
+	return kattr_rg_create_why(rg, group, flags, shares, res, done, NULL);
+}
+
+/* A directory made (or found) for kattr_rg_create(): name up to each '/'. */
+struct mkpath {
+	char name[PATH_MAX];
+	size_t len;
+	size_t made[PATH_MAX / 2], nmade;
+};
+
+/* Make or find component name[0..i) (i == len: the group itself). */
+static int mkpath_one(struct kattr_rg *rg, struct mkpath *mp, size_t i,
+		      unsigned int flags, struct kattr_rg_reason *r)
+{
+	int ret;
+
+	if (i < mp->len && !(flags & KATTR_RG_PARENTS)) {
+		ret = kattr_rg_exists(rg, mp->name);
+		if (ret == -ENOENT)
+			return reason(r, KATTR_RG_WHY_PARENT, -ENXIO,
+				      "its parent group does not exist");
+	} else {
+		ret = kattr_mkdir(rg->m, mp->name, 0755);
+		if (ret == -ENOMEM && rg->be->id == KATTR_RG_RGCS)
+			ret = -EMLINK;
+		if (ret == -EEXIST && (i < mp->len || (flags & KATTR_RG_PARENTS)))
+			ret = kattr_rg_exists(rg, mp->name);
+		else if (ret == 0)
+			mp->made[mp->nmade++] = i;
+		if (ret == -EEXIST)
+			return kattr_rg_exists(rg, mp->name) == -ENOTDIR ?
+				reason(r, KATTR_RG_WHY_ATTR, ret,
+				       "an attribute file of that name is there (not a group)") :
+				reason(r, KATTR_RG_WHY_EXISTS, ret,
+				       "the group already exists");
+	}
+	if (ret == -ENOTDIR)
+		return reason(r, KATTR_RG_WHY_ATTR_ABOVE, ret,
+			      "a component of the name is an attribute file, not a group");
+	return ret;
+}
+
+/* Every component, parents first: each one must exist or be made. */
+static int mkpath(struct kattr_rg *rg, struct mkpath *mp, unsigned int flags,
+		  struct kattr_rg_reason *r)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i <= mp->len && ret == 0; i++) {
+		if (mp->name[i] != '/' && mp->name[i] != '\0')
+			continue;
+		mp->name[i] = '\0';
+		ret = mkpath_one(rg, mp, i, flags, r);
+		if (i < mp->len)
+			mp->name[i] = '/';
+	}
+	return ret;
+}
+
+/* Write the shares value (checked) of a group just made, enabling cpu. */
+static int create_shares(struct kattr_rg *rg, const char *group,
+			 unsigned int flags, const char *value,
+			 struct kattr_rg_cpu_path *done,
+			 struct kattr_rg_reason *r)
+{
+	char path[PATH_MAX];
+	size_t start = done ? done->n : 0;
+	int ret = 0;
+
+	if (flags & KATTR_RG_ENABLE)
+		ret = kattr_rg_cpu_enable(rg, group, done);
+	if (ret < 0)
+		return ret;
+	ret = gpath(path, sizeof(path), group, rg->be->shares_file);
+	if (ret == 0)
+		ret = shares_write(rg, group, path, value);
+	if (ret == -ENOENT)	/* cgroup v2: cpu not enabled here */
+		ret = reason(r, KATTR_RG_WHY_NO_SHARES, -EOPNOTSUPP,
+			     "no %s there", rg->be->shares_file);
+	if (ret < 0 && done)
+		cpu_undo_from(rg, done, start);
+	return ret;
+}
+
+int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
+			unsigned int flags, const char *shares,
+			const char *res, struct kattr_rg_cpu_path *done,
+			struct kattr_rg_reason *r)
+{
+	struct mkpath *mp;
+	char value[256];
 	int ret;
 
 	if ((flags & KATTR_RG_ENABLE) && !done)
 		return -EINVAL;
-	ret = kattr_rg_name_check(group, false, NULL);
+	ret = kattr_rg_create_check(rg, group, shares, res, r);
 	if (ret < 0)
 		return ret;
-	depth = kattr_rg_name_depth(group);
-	if (rg->be->id == KATTR_RG_RGCS && depth > KATTR_RG_RGCS_DEPTH)
-		return -EMLINK;
-	if (shares) {
-		if (!rg->has_shares)
-			return -EOPNOTSUPP;
-		ret = kattr_rg_shares_format(rg->be->id, shares, res, value,
-					     sizeof(value), &why);
-		if (ret < 0)
-			return ret;
-	}
-	len = strlen(group);
-	if (len >= sizeof(name))
+	if (shares && !rg->has_shares)
+		return reason(r, KATTR_RG_WHY_NO_SHARES, -EOPNOTSUPP,
+			      "no shares here");
+	if (shares && kattr_rg_shares_format(rg->be->id, shares, res, value,
+					     sizeof(value), NULL) < 0)
 		return -ENAMETOOLONG;
-	memcpy(name, group, len + 1);
-	while (len && name[len - 1] == '/')
-		name[--len] = '\0';
-	/* Every component, parents first: each one must exist or be made. */
-	for (size_t i = 0; i <= len; i++) {
-		if (name[i] != '/' && name[i] != '\0')
-			continue;
-		name[i] = '\0';
-		if (i == len || (flags & KATTR_RG_PARENTS)) {
-			ret = kattr_mkdir(rg->m, name, 0755);
-			if (ret == -ENOMEM && rg->be->id == KATTR_RG_RGCS)
-				ret = -EMLINK;
-			if (ret == -EEXIST && (i < len || (flags & KATTR_RG_PARENTS)))
-				ret = kattr_rg_exists(rg, name);
-			else if (ret == 0)
-				made[nmade++] = i;
-		} else {
-			ret = kattr_rg_exists(rg, name);
-			if (ret == -ENOENT)
-				ret = -ENXIO;	/* the parent is missing */
-		}
-		if (i < len)
-			name[i] = '/';
-		if (ret < 0)
-			goto out_undo;
+	mp = calloc(1, sizeof(*mp));
+	if (!mp)
+		return -ENOMEM;
+	mp->len = strlen(group);
+	if (mp->len >= sizeof(mp->name)) {
+		free(mp);
+		return -ENAMETOOLONG;
 	}
-	if (!shares)
-		return 0;
-	if (flags & KATTR_RG_ENABLE) {
-		ret = kattr_rg_cpu_enable(rg, group, done);
-		if (ret < 0)
-			goto out_undo;
-	}
-	ret = gpath(path, sizeof(path), group, rg->be->shares_file);
-	if (ret == 0)
-		ret = shares_write(rg, group, path, value);
-	if (ret == -ENOENT)
-		ret = -EOPNOTSUPP;	/* cgroup v2: cpu not enabled here */
-	if (ret == 0)
-		return 0;
-	if (done)
-		cpu_undo_from(rg, done, start);
-out_undo:
-	undo_mkdirs(rg, name, made, nmade);
+	memcpy(mp->name, group, mp->len + 1);
+	while (mp->len && mp->name[mp->len - 1] == '/')
+		mp->name[--mp->len] = '\0';
+	ret = mkpath(rg, mp, flags, r);
+	if (ret == 0 && shares)
+		ret = create_shares(rg, group, flags, value, done, r);
+	if (ret < 0)
+		undo_mkdirs(rg, mp->name, mp->made, mp->nmade);
+	free(mp);
 	return ret;
 }
 
@@ -823,6 +933,70 @@ static int write_pid(int fd, pid_t pid)
 	return w == len ? 0 : -EIO;
 }
 
+/* ---- attach targets ------------------------------------------------------ */
+
+struct kattr_rg_target {
+	struct kattr_rg *rg;
+	int fd;			/* the tasks, cgroup.procs or members file */
+	bool threads;		/* RGCS: every thread of the process */
+};
+
+/* Open group's attach file (a name from the caller or from the tree). */
+static int target_open(struct kattr_rg *rg, const char *group,
+		       unsigned int flags, struct kattr_rg_target **out)
+{
+	const char *file = (flags & KATTR_RG_THREADS) ? rg->be->attach_proc :
+			   rg->be->attach_task;
+	struct kattr_rg_target *t;
+	char path[PATH_MAX];
+	int ret;
+
+	ret = gpath(path, sizeof(path), group, file);
+	if (ret < 0)
+		return ret;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->fd = kattr_open(rg->m, path, O_WRONLY);
+	if (t->fd < 0) {
+		ret = t->fd;
+		free(t);
+		return ret;
+	}
+	t->rg = rg;
+	t->threads = rg->be->id == KATTR_RG_RGCS && (flags & KATTR_RG_THREADS);
+	*out = t;
+	return 0;
+}
+
+int kattr_rg_target_open(struct kattr_rg *rg, const char *group,
+			 unsigned int flags, struct kattr_rg_target **out)
+{
+	int ret = kattr_rg_exists(rg, group);
+
+	if (ret < 0)
+		return ret;
+	return target_open(rg, group, flags, out);
+}
+
+void kattr_rg_target_close(struct kattr_rg_target *t)
+{
+	if (!t)
+		return;
+	close(t->fd);
+	free(t);
+}
+
+int kattr_rg_group_open(struct kattr_rg *rg, const char *group, int flags)
+{
+	char path[PATH_MAX];
+	int ret = gpath(path, sizeof(path), group, NULL);
+
+	if (ret < 0)
+		return ret;
+	return kattr_open(rg->m, path, flags | O_DIRECTORY);
+}
+
 /* The group above group ("/" above a top-level group), in place. */
 static void up_one(char *group)
 {
@@ -842,40 +1016,33 @@ static void up_one(char *group)
  */
 static int move_to_parent(struct kattr_rg *rg, const char *group)
 {
-	char parent[PATH_MAX], path[PATH_MAX];
-	const char *file = rg->be->id == KATTR_RG_CGROUP1 ?
-			   rg->be->tasks_file : rg->be->procs_file;
+	unsigned int flags = rg->be->id == KATTR_RG_CGROUP1 ? 0 : KATTR_RG_THREADS;
+	struct kattr_rg_target *t;
+	char parent[PATH_MAX];
 	pid_t *pids;
 	size_t n, i = 0;
-	int fd, ret;
+	int ret;
 
 	snprintf(parent, sizeof(parent), "%s", group);
 	up_one(parent);
-	ret = read_pids(rg, group, file, &pids, &n);
-	if (ret < 0 || n == 0) {
-		if (ret == 0)
-			free(pids);
+	ret = read_pids(rg, group, flags ? rg->be->procs_file : rg->be->tasks_file,
+			&pids, &n);
+	if (ret < 0)
 		return ret;
-	}
-	for (;;) {
-		ret = gpath(path, sizeof(path), parent, file);
-		fd = ret < 0 ? ret : kattr_open(rg->m, path, O_WRONLY);
-		if (fd < 0) {
-			free(pids);
-			return fd;
-		}
-		ret = 0;
+	for (; n; up_one(parent)) {
+		ret = target_open(rg, parent, flags, &t);
+		if (ret < 0)
+			break;
 		for (; i < n && ret == 0; i++) {
-			ret = write_pid(fd, pids[i]);
+			ret = kattr_rg_target_attach(t, pids[i]);
 			if (ret == -ESRCH)	/* it exited meanwhile */
 				ret = 0;
 		}
-		close(fd);
+		kattr_rg_target_close(t);
 		if (ret != -EBUSY || rg->be->id != KATTR_RG_CGROUP2 ||
 		    !strcmp(parent, "/"))
 			break;
 		i--;			/* that task again, one level up */
-		up_one(parent);
 	}
 	free(pids);
 	return ret;
@@ -1202,60 +1369,67 @@ int kattr_rg_shares_set(struct kattr_rg *rg, const char *group,
 
 /* ---- tasks ---------------------------------------------------------------- */
 
-/* opendir(3) of an absolute path beneath the sysroot; NULL with errno. */
-static DIR *sysroot_opendir(const char *path)
+int kattr_rg_proc_foreach(pid_t pid, int (*cb)(pid_t id, void *data),
+			  void *data)
 {
-	int fd = kattr_sysroot_open(path, O_RDONLY | O_DIRECTORY);
+	char rel[64];
+	struct dirent *de;
+	int fd, ret = 0;
 	DIR *d;
 
-	if (fd < 0) {
-		errno = -fd;
-		return NULL;
-	}
+	if (pid)
+		snprintf(rel, sizeof(rel), "/proc/%d/task", (int)pid);
+	/* Resolved beneath the sysroot, like every /proc/PID file read: a
+	 * symlink planted in a captured tree is never followed out of it. */
+	fd = kattr_sysroot_open(pid ? rel : "/proc", O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return fd == -ENOENT && pid ? -ESRCH : fd;
 	d = fdopendir(fd);
 	if (!d) {
-		int err = errno;
-
+		ret = -errno;
 		close(fd);
-		errno = err;
+		return ret;
 	}
-	return d;
+	while (ret == 0 && (de = readdir(d))) {
+		pid_t id;
+
+		if (kattr_rg_parse_pid(de->d_name, &id) == 0)
+			ret = cb(id, data);
+	}
+	closedir(d);
+	return ret;
+}
+
+struct pid_vec {
+	pid_t *v;
+	size_t n, cap;
+};
+
+static int pid_vec_add(pid_t id, void *data)
+{
+	struct pid_vec *pv = data;
+
+	if (kattr_grow((void **)&pv->v, &pv->cap, pv->n, sizeof(*pv->v)) < 0)
+		return -ENOMEM;
+	pv->v[pv->n++] = id;
+	return 0;
 }
 
 /* The thread ids of process pid, from /proc/PID/task. */
 static int proc_tids(pid_t pid, pid_t **tids, size_t *n)
 {
-	char rel[64];
-	struct dirent *de;
-	size_t cnt = 0, cap = 0;
-	pid_t *v = NULL, *tmp;
-	DIR *d;
+	struct pid_vec pv = { 0 };
+	int ret = kattr_rg_proc_foreach(pid, pid_vec_add, &pv);
 
-	snprintf(rel, sizeof(rel), "/proc/%d/task", (int)pid);
-	d = sysroot_opendir(rel);
-	if (!d)
-		return errno == ENOENT ? -ESRCH : -errno;
-	while ((de = readdir(d))) {
-		pid_t tid;
-
-		if (kattr_rg_parse_pid(de->d_name, &tid) < 0)
-			continue;
-		if (cnt == cap) {
-			cap = cap ? cap * 2 : 16;
-			tmp = realloc(v, cap * sizeof(*v));
-			if (!tmp) {
-				free(v);
-				closedir(d);
-				return -ENOMEM;
-			}
-			v = tmp;
-		}
-		v[cnt++] = tid;
+	if (ret == 0 && pv.n == 0)
+		ret = -ESRCH;
+	if (ret < 0) {
+		free(pv.v);
+		return ret;
 	}
-	closedir(d);
-	*tids = v;
-	*n = cnt;
-	return cnt ? 0 : -ESRCH;
+	*tids = pv.v;
+	*n = pv.n;
+	return 0;
 }
 
 static bool pid_in(const pid_t *v, size_t n, pid_t p)
@@ -1303,93 +1477,94 @@ static int attach_threads(int fd, pid_t pid)
 	return ret;
 }
 
+int kattr_rg_target_attach(struct kattr_rg_target *t, pid_t pid)
+{
+	if (pid <= 0)
+		return -EINVAL;
+	if (t->threads)
+		return attach_threads(t->fd, pid);
+	return write_pid(t->fd, pid);
+}
+
 int kattr_rg_attach(struct kattr_rg *rg, const char *group, const pid_t *pids,
 		    size_t n, unsigned int flags, int *results)
 {
-	const char *file = (flags & KATTR_RG_THREADS) ? rg->be->attach_proc :
-				rg->be->attach_task;
-	char path[PATH_MAX];
-	int fd, ret, failed = 0;
+	struct kattr_rg_target *t;
+	int ret, failed = 0;
 
-	ret = kattr_rg_exists(rg, group);
+	ret = kattr_rg_target_open(rg, group, flags, &t);
 	if (ret < 0)
 		return ret;
-	ret = gpath(path, sizeof(path), group, file);
-	if (ret < 0)
-		return ret;
-	fd = kattr_open(rg->m, path, O_WRONLY);
-	if (fd < 0)
-		return fd;
 	for (size_t i = 0; i < n; i++) {
-		if (pids[i] <= 0)
-			ret = -EINVAL;
-		else if (rg->be->id == KATTR_RG_RGCS && (flags & KATTR_RG_THREADS))
-			ret = attach_threads(fd, pids[i]);
-		else
-			ret = write_pid(fd, pids[i]);
-		results[i] = ret;
-		failed += ret < 0;
+		results[i] = kattr_rg_target_attach(t, pids[i]);
+		failed += results[i] < 0;
 	}
-	close(fd);
+	kattr_rg_target_close(t);
 	return failed;
+}
+
+/* RGCS: a task's group as /proc/PID/task/TID/res_group says ("/db"). */
+static int res_group_of(pid_t pid, pid_t tid, char **text)
+{
+	char rel[96];
+	size_t len;
+	int ret;
+
+	snprintf(rel, sizeof(rel), "/proc/%d/task/%d/res_group", (int)pid, (int)tid);
+	ret = kattr_file_read(rel, text, &len);
+	if (ret < 0)
+		return ret;
+	while (len && (*text)[len - 1] == '\n')
+		(*text)[--len] = '\0';
+	return 0;
+}
+
+struct members_scan {
+	const char *want;	/* "/db" */
+	struct pid_vec found;
+};
+
+/* One process of /proc: its threads in the group wanted. */
+static int members_cb(pid_t pid, void *data)
+{
+	struct members_scan *ms = data;
+	pid_t *tids;
+	size_t ntids;
+	int ret = 0;
+
+	if (proc_tids(pid, &tids, &ntids) < 0)
+		return 0;
+	for (size_t i = 0; i < ntids && ret == 0; i++) {
+		char *text;
+
+		if (res_group_of(pid, tids[i], &text) < 0)
+			continue;
+		if (strcmp(text, ms->want) == 0)
+			ret = pid_vec_add(tids[i], &ms->found);
+		free(text);
+	}
+	free(tids);
+	return ret;
 }
 
 /* Scan /proc/PID/task/TID/res_group for the tasks of group (RGCS). */
 static int members_from_proc(const char *group, pid_t **out, size_t *nout)
 {
-	char want[PATH_MAX], rel[96], *text;
-	size_t n = 0, cap = 0;
-	pid_t *v = NULL, *tmp;
-	struct dirent *de;
-	DIR *d;
-	int ret = 0;
+	char want[PATH_MAX], *text;
+	struct members_scan ms = { .want = want };
+	int ret;
 
 	if (kattr_file_read("/proc/self/res_group", &text, NULL) < 0)
 		return -ENOSPC;		/* no other way to list them */
 	free(text);
 	snprintf(want, sizeof(want), "/%s", kattr_rg_name_is_root(group) ? "" : group);
-	d = sysroot_opendir("/proc");
-	if (!d)
-		return -errno;
-	while ((de = readdir(d)) && ret == 0) {
-		pid_t pid, *tids;
-		size_t ntids;
-
-		if (kattr_rg_parse_pid(de->d_name, &pid) < 0 ||
-		    proc_tids(pid, &tids, &ntids) < 0)
-			continue;
-		for (size_t i = 0; i < ntids && ret == 0; i++) {
-			size_t len;
-
-			snprintf(rel, sizeof(rel), "/proc/%d/task/%d/res_group",
-				 (int)pid, (int)tids[i]);
-			if (kattr_file_read(rel, &text, &len) < 0)
-				continue;
-			while (len && text[len - 1] == '\n')
-				text[--len] = '\0';
-			if (strcmp(text, want) == 0) {
-				if (n == cap) {
-					cap = cap ? cap * 2 : 64;
-					tmp = realloc(v, cap * sizeof(*v));
-					if (!tmp)
-						ret = -ENOMEM;
-					else
-						v = tmp;
-				}
-				if (ret == 0)
-					v[n++] = tids[i];
-			}
-			free(text);
-		}
-		free(tids);
-	}
-	closedir(d);
+	ret = kattr_rg_proc_foreach(0, members_cb, &ms);
 	if (ret < 0) {
-		free(v);
+		free(ms.found.v);
 		return ret;
 	}
-	*out = v;
-	*nout = n;
+	*out = ms.found.v;
+	*nout = ms.found.n;
 	return 0;
 }
 
@@ -1515,14 +1690,10 @@ static int whereis_rgcs(struct kattr_rg *rg, pid_t pid, char **group)
 {
 	struct find_task ft = { .pid = pid };
 	char rel[96], *text;
-	size_t len;
 	int ret;
 
-	snprintf(rel, sizeof(rel), "/proc/%d/task/%d/res_group", (int)pid, (int)pid);
-	ret = kattr_file_read(rel, &text, &len);
+	ret = res_group_of(pid, pid, &text);
 	if (ret == 0) {
-		while (len && text[len - 1] == '\n')
-			text[--len] = '\0';
 		if (text[0] != '/') {
 			free(text);
 			return -EBADMSG;

@@ -13,6 +13,7 @@
 
 #include "kattr/rg.h"
 #include "kattr/private.h"
+#include "internal.h"
 #include "rg_internal.h"
 
 static const char *const backend_names[] = {
@@ -120,8 +121,8 @@ static bool octal_looking(const char *s, size_t len)
 	return len > 1 && s[0] == '0';
 }
 
-static int format_cgroup(const char *value, long long lo, long long hi,
-			 char *buf, size_t size, const char **why)
+static int parse_cgroup(const char *value, long long lo, long long hi,
+			struct kattr_rg_share *out, const char **why)
 {
 	long long v;
 	int ret = rg_parse_ll(value, strlen(value), true, &v);
@@ -138,10 +139,8 @@ static int format_cgroup(const char *value, long long lo, long long hi,
 		*why = "out of range";
 		return -ERANGE;
 	}
-	if ((size_t)snprintf(buf, size, "%lld", v) >= size) {
-		*why = "buffer too small";
-		return -ENAMETOOLONG;
-	}
+	snprintf(out->res, sizeof(out->res), "cpu");
+	out->value = v;
 	return 0;
 }
 
@@ -160,98 +159,93 @@ static bool valid_res_name(const char *s, size_t len)
 	return true;
 }
 
+/* One "res=NAME" token into res; 0 or -EINVAL with *why. */
+static int rgcs_res_token(const char *name, size_t len, char *res,
+			  size_t res_size, const char **why)
+{
+	if (res[0]) {
+		*why = "res= given twice";
+		return -EINVAL;
+	}
+	if (!valid_res_name(name, len) || len >= res_size) {
+		*why = "res= needs a controller name such as cpu or numtasks";
+		return -EINVAL;
+	}
+	memcpy(res, name, len);
+	res[len] = '\0';
+	return 0;
+}
+
+/* One "KEY=VALUE" token of the three shares keys into vals/set. */
+static int rgcs_key_token(const char *p, size_t klen, const char *v,
+			  size_t vlen, long long vals[3], bool set[3],
+			  const char **why)
+{
+	unsigned int k;
+
+	for (k = 0; k < 3; k++)
+		if (strlen(rgcs_keys[k]) == klen &&
+		    memcmp(p, rgcs_keys[k], klen) == 0)
+			break;
+	if (k == 3) {
+		*why = "unknown key (RGCS knows res, min_shares, max_shares, child_shares_divisor)";
+		return -EINVAL;
+	}
+	if (set[k]) {
+		*why = "a key is given twice";
+		return -EINVAL;
+	}
+	if (rg_parse_ll(v, vlen, true, &vals[k]) == -EINVAL) {
+		*why = "a value is not a decimal integer";
+		return -EINVAL;
+	}
+	if (octal_looking(v, vlen)) {
+		*why = "a value has a leading 0 (RGCS would read it as octal): write it without";
+		return -EINVAL;
+	}
+	if (vlen > 11 || vals[k] > INT_MAX || vals[k] < KATTR_RG_DONT_CARE) {
+		*why = "a value is out of range (-3, -2, -1 or 0..2147483647)";
+		return -ERANGE;
+	}
+	set[k] = true;
+	return 0;
+}
+
 /* Parse "res=..,min_shares=..,.." into res and the three values. */
 static int parse_rgcs_value(const char *value, char *res, size_t res_size,
 			    long long vals[3], bool set[3], const char **why)
 {
 	const char *p = value;
+	int ret = 0;
 
 	res[0] = '\0';
-	while (*p) {
+	while (*p && ret == 0) {
 		const char *comma = strchr(p, ','), *eq;
 		size_t len = comma ? (size_t)(comma - p) : strlen(p), klen;
-		unsigned int k;
 
-		if (len == 0)
-			goto next;	/* empty tokens are skipped (ABI) */
-		eq = memchr(p, '=', len);
-		if (!eq) {
+		eq = len ? memchr(p, '=', len) : NULL;
+		klen = eq ? (size_t)(eq - p) : 0;
+		if (len == 0) {
+			/* empty tokens are skipped (ABI) */
+		} else if (!eq) {
 			*why = "expected KEY=VALUE tokens (min_shares=, max_shares=, child_shares_divisor=, res=)";
-			return -EINVAL;
-		}
-		klen = (size_t)(eq - p);
-		if (klen == 3 && memcmp(p, "res", 3) == 0) {
-			if (res[0]) {
-				*why = "res= given twice";
-				return -EINVAL;
-			}
-			if (!valid_res_name(eq + 1, len - 4) ||
-			    len - 4 >= res_size) {
-				*why = "res= needs a controller name such as cpu or numtasks";
-				return -EINVAL;
-			}
-			memcpy(res, eq + 1, len - 4);
-			res[len - 4] = '\0';
-			goto next;
-		}
-		for (k = 0; k < 3; k++)
-			if (strlen(rgcs_keys[k]) == klen &&
-			    memcmp(p, rgcs_keys[k], klen) == 0)
-				break;
-		if (k == 3) {
-			*why = "unknown key (RGCS knows res, min_shares, max_shares, child_shares_divisor)";
-			return -EINVAL;
-		}
-		if (set[k]) {
-			*why = "a key is given twice";
-			return -EINVAL;
-		}
-		if (rg_parse_ll(eq + 1, len - klen - 1, true, &vals[k]) == -EINVAL) {
-			*why = "a value is not a decimal integer";
-			return -EINVAL;
-		}
-		if (octal_looking(eq + 1, len - klen - 1)) {
-			*why = "a value has a leading 0 (RGCS would read it as octal): write it without";
-			return -EINVAL;
-		}
-		if (len - klen - 1 > 11 || vals[k] > INT_MAX ||
-		    vals[k] < KATTR_RG_DONT_CARE) {
-			*why = "a value is out of range (-3, -2, -1 or 0..2147483647)";
-			return -ERANGE;
-		}
-		set[k] = true;
-next:
+			ret = -EINVAL;
+		} else if (klen == 3 && memcmp(p, "res", 3) == 0)
+			ret = rgcs_res_token(eq + 1, len - 4, res, res_size, why);
+		else
+			ret = rgcs_key_token(p, klen, eq + 1, len - klen - 1,
+					     vals, set, why);
 		if (!comma)
 			break;
 		p = comma + 1;
 	}
-	return 0;
+	return ret;
 }
 
-static int format_rgcs(const char *value, const char *res, char *buf,
-		       size_t size, const char **why)
+/* What RGCS refuses of a whole value, or would misread. */
+static int rgcs_value_check(const char *res, const long long vals[3],
+			    const bool set[3], const char **why)
 {
-	char given[32];
-	long long vals[3] = { 0, 0, 0 };
-	bool set[3] = { false, false, false };
-	size_t off;
-	int ret;
-
-	for (const char *c = value; *c; c++) {
-		if (!isprint((unsigned char)*c) || *c == ' ') {
-			*why = "the value contains a space or a non-printable byte";
-			return -EINVAL;
-		}
-	}
-	ret = parse_rgcs_value(value, given, sizeof(given), vals, set, why);
-	if (ret < 0)
-		return ret;
-	if (res && given[0] && strcmp(res, given) != 0) {
-		*why = "res= in the value differs from --res";
-		return -EINVAL;
-	}
-	if (!res)
-		res = given[0] ? given : "cpu";
 	if (!valid_res_name(res, strlen(res))) {
 		*why = "not a controller name";
 		return -EINVAL;
@@ -269,43 +263,119 @@ static int format_rgcs(const char *value, const char *res, char *buf,
 		*why = "min_shares is larger than max_shares";
 		return -ERANGE;
 	}
-	off = (size_t)snprintf(buf, size, "res=%s", res);
-	for (unsigned int k = 0; k < 3 && off < size; k++)
-		if (set[k])
-			off += (size_t)snprintf(buf + off, size - off, ",%s=%lld",
-						rgcs_keys[k], vals[k]);
-	if (off >= size) {
-		*why = "buffer too small";
-		return -ENAMETOOLONG;
-	}
 	return 0;
 }
 
-int kattr_rg_shares_format(enum kattr_rg_backend b, const char *value,
-			   const char *res, char *buf, size_t size,
-			   const char **why)
+static int parse_rgcs(const char *value, const char *res,
+		      struct kattr_rg_share *out, unsigned int *keys,
+		      const char **why)
 {
+	char given[32];
+	long long vals[3] = { 0, 0, 0 };
+	bool set[3] = { false, false, false };
+	int ret;
+
+	for (const char *c = value; *c; c++) {
+		if (!isprint((unsigned char)*c) || *c == ' ') {
+			*why = "the value contains a space or a non-printable byte";
+			return -EINVAL;
+		}
+	}
+	ret = parse_rgcs_value(value, given, sizeof(given), vals, set, why);
+	if (ret < 0)
+		return ret;
+	if (res && given[0] && strcmp(res, given) != 0) {
+		*why = "res= in the value differs from --res";
+		return -EINVAL;
+	}
+	if (!res)
+		res = given[0] ? given : "cpu";
+	ret = rgcs_value_check(res, vals, set, why);
+	if (ret < 0)
+		return ret;
+	snprintf(out->res, sizeof(out->res), "%s", res);
+	out->value = out->min_shares = vals[0];
+	out->max_shares = vals[1];
+	out->child_shares_divisor = vals[2];
+	for (unsigned int k = 0; k < 3; k++)
+		if (set[k])
+			*keys |= 1u << k;
+	return 0;
+}
+
+int kattr_rg_share_parse(enum kattr_rg_backend b, const char *value,
+			 const char *res, struct kattr_rg_share *out,
+			 unsigned int *keys, const char **why)
+{
+	unsigned int dummy_keys;
 	const char *dummy;
 
 	if (!why)
 		why = &dummy;
+	if (!keys)
+		keys = &dummy_keys;
+	memset(out, 0, sizeof(*out));
+	*keys = 0;
 	if (!value || !*value) {
 		*why = "the value is empty";
 		return -EINVAL;
 	}
 	switch (b) {
 	case KATTR_RG_CGROUP1:
-		return format_cgroup(value, KATTR_RG_CG1_SHARES_MIN,
-				     KATTR_RG_CG1_SHARES_MAX, buf, size, why);
+		return parse_cgroup(value, KATTR_RG_CG1_SHARES_MIN,
+				    KATTR_RG_CG1_SHARES_MAX, out, why);
 	case KATTR_RG_CGROUP2:
-		return format_cgroup(value, KATTR_RG_CG2_WEIGHT_MIN,
-				     KATTR_RG_CG2_WEIGHT_MAX, buf, size, why);
+		return parse_cgroup(value, KATTR_RG_CG2_WEIGHT_MIN,
+				    KATTR_RG_CG2_WEIGHT_MAX, out, why);
 	case KATTR_RG_RGCS:
-		return format_rgcs(value, res, buf, size, why);
+		return parse_rgcs(value, res, out, keys, why);
 	default:
 		*why = "no backend";
 		return -EINVAL;
 	}
+}
+
+int kattr_rg_share_text(enum kattr_rg_backend b, const struct kattr_rg_share *s,
+			unsigned int keys, char *buf, size_t size)
+{
+	const long long vals[3] = { s->min_shares, s->max_shares,
+				    s->child_shares_divisor };
+	size_t off;
+
+	if (b != KATTR_RG_RGCS)
+		off = (size_t)snprintf(buf, size, "%lld", s->value);
+	else if (keys & KATTR_RG_SHARE_SHORT)
+		off = (size_t)snprintf(buf, size, "%s:%lld/%lld/%lld", s->res,
+				       vals[0], vals[1], vals[2]);
+	else {
+		off = (size_t)snprintf(buf, size, "res=%s", s->res);
+		for (unsigned int k = 0; k < 3 && off < size; k++)
+			if (keys & (1u << k))
+				off += (size_t)snprintf(buf + off, size - off,
+							",%s=%lld", rgcs_keys[k],
+							vals[k]);
+	}
+	return off < size ? 0 : -ENAMETOOLONG;
+}
+
+int kattr_rg_shares_format(enum kattr_rg_backend b, const char *value,
+			   const char *res, char *buf, size_t size,
+			   const char **why)
+{
+	struct kattr_rg_share s;
+	unsigned int keys;
+	const char *dummy;
+	int ret;
+
+	if (!why)
+		why = &dummy;
+	ret = kattr_rg_share_parse(b, value, res, &s, &keys, why);
+	if (ret < 0)
+		return ret;
+	ret = kattr_rg_share_text(b, &s, keys, buf, size);
+	if (ret < 0)
+		*why = "buffer too small";
+	return ret;
 }
 
 /* Next line of text: [*p, end) without the newline; false at the end. */
@@ -320,20 +390,6 @@ static bool next_line(const char **p, const char **start, size_t *len)
 	*len = nl ? (size_t)(nl - *p) : strlen(*p);
 	*p = nl ? nl + 1 : *p + *len;
 	return true;
-}
-
-static int grow(void **v, size_t *cap, size_t n, size_t elem)
-{
-	void *tmp;
-
-	if (n < *cap)
-		return 0;
-	*cap = *cap ? *cap * 2 : 8;
-	tmp = realloc(*v, *cap * elem);
-	if (!tmp)
-		return -ENOMEM;
-	*v = tmp;
-	return 0;
 }
 
 int kattr_rg_parse_rgcs_shares(const char *text, struct kattr_rg_share **out,
@@ -363,7 +419,7 @@ int kattr_rg_parse_rgcs_shares(const char *text, struct kattr_rg_share **out,
 			ret = -EINVAL;
 		if (ret < 0)
 			goto out_free;
-		ret = grow((void **)&v, &cap, cnt, sizeof(*v));
+		ret = kattr_grow((void **)&v, &cap, cnt, sizeof(*v));
 		if (ret < 0)
 			goto out_free;
 		memset(&v[cnt], 0, sizeof(v[cnt]));
@@ -398,7 +454,7 @@ static int stat_add(struct kattr_rg_stat **v, size_t *n, size_t *cap,
 {
 	struct kattr_rg_stat *s;
 
-	if (grow((void **)v, cap, *n, sizeof(**v)) < 0)
+	if (kattr_grow((void **)v, cap, *n, sizeof(**v)) < 0)
 		return -ENOMEM;
 	s = &(*v)[*n];
 	s->res = strndup(res, rlen);
@@ -529,7 +585,7 @@ int kattr_rg_parse_keyed(const char *text, const char *res,
 	const char *p = text, *line;
 	int ret;
 
-	/* *v may hold *n entries already; grow() doubles from there. */
+	/* *v may hold *n entries already; kattr_grow() doubles from there. */
 	while (next_line(&p, &line, &len)) {
 		const char *sp;
 		long long val;
@@ -573,7 +629,7 @@ int kattr_rg_parse_pids(const char *text, pid_t **pids, size_t *n)
 			free(v);
 			return -EINVAL;
 		}
-		if (grow((void **)&v, &cap, cnt, sizeof(*v)) < 0) {
+		if (kattr_grow((void **)&v, &cap, cnt, sizeof(*v)) < 0) {
 			free(v);
 			return -ENOMEM;
 		}

@@ -775,26 +775,67 @@ static int pre_number(struct pre *p, const char *s, const char *file,
 	return 0;
 }
 
+/* Copy s[0..len) (a comment or a string) into p->out, counting lines. */
+static void pre_span(struct pre *p, const char *s, size_t len,
+		     unsigned int *line)
+{
+	sb_add(&p->out, "%.*s", (int)len, s);
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == '\n') {
+			p->out_line++;
+			(*line)++;
+		}
+}
+
+/* The length of the token at s that is not a name, number or @include. */
+static size_t pre_span_len(const char *s)
+{
+	size_t adv = 1;
+
+	if (*s == '#' || (*s == '/' && s[1] == '/')) {
+		while (s[adv] && s[adv] != '\n')
+			adv++;
+	} else if (*s == '/' && s[1] == '*') {
+		const char *e = strstr(s + 2, "*/");
+
+		adv = e ? (size_t)(e + 2 - s) : strlen(s);
+	} else if (*s == '"') {
+		while (s[adv] && s[adv] != '"') {
+			if (s[adv] == '\\' && s[adv + 1])
+				adv++;
+			adv++;
+		}
+		if (s[adv])
+			adv++;
+	}
+	return adv;
+}
+
+/* Remember file's name for the whole run; the copy or NULL. */
+static const char *pre_file(struct pre *p, const char *file)
+{
+	char **files = realloc(p->files, (p->nfiles + 1) * sizeof(*files));
+
+	if (!files)
+		return NULL;
+	p->files = files;
+	p->files[p->nfiles] = strdup(file);
+	return p->files[p->nfiles] ? p->files[p->nfiles++] : NULL;
+}
+
 /* Copy text (named file) into p->out, see above. */
 static int pre_text(struct pre *p, const char *text, const char *file,
 		    unsigned int depth)
 {
-	char key[64] = "", *name;
+	char key[64] = "";
 	const char *s = text;
 	unsigned int line = 1;
 	bool line_start = true;
-	char **files;
 	int r;
 
-	files = realloc(p->files, (p->nfiles + 1) * sizeof(*files));
-	if (!files)
+	file = pre_file(p, file);
+	if (!file)
 		return -ENOMEM;
-	p->files = files;
-	name = strdup(file);
-	if (!name)
-		return -ENOMEM;
-	p->files[p->nfiles++] = name;
-	file = name;
 	r = pre_seg(p, file, 1);
 	while (r == 0 && *s) {
 		size_t adv = 1;
@@ -816,33 +857,9 @@ static int pre_text(struct pre *p, const char *text, const char *file,
 		if (c == '@' && line_start && strncmp(s, "@include", 8) == 0 &&
 		    (s[8] == ' ' || s[8] == '\t' || s[8] == '"')) {
 			r = pre_include(p, s, file, line, depth, &adv);
-		} else if (c == '#' || (c == '/' && s[1] == '/')) {
-			while (s[adv] && s[adv] != '\n')
-				adv++;
-			sb_add(&p->out, "%.*s", (int)adv, s);
-		} else if (c == '/' && s[1] == '*') {
-			const char *e = strstr(s + 2, "*/");
-
-			adv = e ? (size_t)(e + 2 - s) : strlen(s);
-			sb_add(&p->out, "%.*s", (int)adv, s);
-			for (size_t i = 0; i < adv; i++)
-				if (s[i] == '\n') {
-					p->out_line++;
-					line++;
-				}
-		} else if (c == '"') {
-			while (s[adv] && s[adv] != '"') {
-				if (s[adv] == '\\' && s[adv + 1])
-					adv++;
-				if (s[adv] == '\n') {
-					p->out_line++;
-					line++;
-				}
-				adv++;
-			}
-			if (s[adv])
-				adv++;
-			sb_add(&p->out, "%.*s", (int)adv, s);
+		} else if (c == '#' || c == '"' || (c == '/' && (s[1] == '/' || s[1] == '*'))) {
+			adv = pre_span_len(s);
+			pre_span(p, s, adv, &line);
 		} else if (is_name_start(c)) {
 			while (is_name_char((unsigned char)s[adv]))
 				adv++;

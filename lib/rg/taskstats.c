@@ -6,8 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/taskstats.h>
+
 #include "kattr/taskstats.h"
 #include "kattr/private.h"
+#include "rg_internal.h"
 
 KATTR_API int kattr_delayacct_enabled(void)
 {
@@ -34,7 +37,6 @@ KATTR_API int kattr_delayacct_enabled(void)
 #include <linux/cgroupstats.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
-#include <linux/taskstats.h>
 
 /*
  * Check the netlink and generic netlink headers of a reply: returns the
@@ -126,50 +128,56 @@ int kattr_taskstats_parse(const void *buf, size_t len,
 	return found ? 0 : -ENODATA;
 }
 
-int kattr_cgroupstats_parse(const void *buf, size_t len,
-			    struct kattr_cgroupstats *out)
+/* The first attribute of type in a reply, or NULL with *err set. */
+static const struct nlattr *reply_attr(const void *buf, size_t len,
+				       uint16_t type, int *err)
 {
 	const struct nlmsghdr *nlh;
 	const struct nlattr *a;
-	int r = reply_check(buf, len, &nlh);
 
-	if (r < 0)
+	*err = reply_check(buf, len, &nlh);
+	if (*err < 0)
+		return NULL;
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN)
+		if (mnl_attr_get_type(a) == type)
+			return a;
+	*err = -ENODATA;
+	return NULL;
+}
+
+int kattr_cgroupstats_parse(const void *buf, size_t len,
+			    struct kattr_cgroupstats *out)
+{
+	const struct nlattr *a;
+	struct cgroupstats cs;
+	size_t n;
+	int r;
+
+	a = reply_attr(buf, len, CGROUPSTATS_TYPE_CGROUP_STATS, &r);
+	if (!a)
 		return r;
-	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
-		struct cgroupstats cs;
-		size_t n;
-
-		if (mnl_attr_get_type(a) != CGROUPSTATS_TYPE_CGROUP_STATS)
-			continue;
-		n = mnl_attr_get_payload_len(a);
-		memset(&cs, 0, sizeof(cs));
-		memcpy(&cs, mnl_attr_get_payload(a), n < sizeof(cs) ? n : sizeof(cs));
-		out->nr_sleeping = cs.nr_sleeping;
-		out->nr_running = cs.nr_running;
-		out->nr_stopped = cs.nr_stopped;
-		out->nr_uninterruptible = cs.nr_uninterruptible;
-		out->nr_io_wait = cs.nr_io_wait;
-		return 0;
-	}
-	return -ENODATA;
+	n = mnl_attr_get_payload_len(a);
+	memset(&cs, 0, sizeof(cs));
+	memcpy(&cs, mnl_attr_get_payload(a), n < sizeof(cs) ? n : sizeof(cs));
+	out->nr_sleeping = cs.nr_sleeping;
+	out->nr_running = cs.nr_running;
+	out->nr_stopped = cs.nr_stopped;
+	out->nr_uninterruptible = cs.nr_uninterruptible;
+	out->nr_io_wait = cs.nr_io_wait;
+	return 0;
 }
 
 int kattr_genl_family_parse(const void *buf, size_t len)
 {
-	const struct nlmsghdr *nlh;
 	const struct nlattr *a;
-	int r = reply_check(buf, len, &nlh);
+	int r;
 
-	if (r < 0)
+	a = reply_attr(buf, len, CTRL_ATTR_FAMILY_ID, &r);
+	if (!a)
 		return r;
-	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
-		if (mnl_attr_get_type(a) != CTRL_ATTR_FAMILY_ID)
-			continue;
-		if (mnl_attr_validate(a, MNL_TYPE_U16) < 0)
-			return -EBADMSG;
-		return mnl_attr_get_u16(a);
-	}
-	return -ENODATA;
+	if (mnl_attr_validate(a, MNL_TYPE_U16) < 0)
+		return -EBADMSG;
+	return mnl_attr_get_u16(a);
 }
 
 struct kattr_taskstats_sock {
@@ -221,42 +229,40 @@ static int transact(struct kattr_taskstats_sock *s, struct nlmsghdr *nlh,
 	}
 }
 
+/* The id of the TASKSTATS family (ask the generic netlink controller). */
+static int family_id(struct kattr_taskstats_sock *s)
+{
+	struct nlmsghdr *nlh;
+	size_t len;
+	int r;
+
+	nlh = request(s, GENL_ID_CTRL, CTRL_CMD_GETFAMILY);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, TASKSTATS_GENL_NAME);
+	r = transact(s, nlh, &len);
+	return r < 0 ? r : kattr_genl_family_parse(s->buf, len);
+}
+
 KATTR_API int kattr_taskstats_open(struct kattr_taskstats_sock **out)
 {
 	struct kattr_taskstats_sock *s = calloc(1, sizeof(*s));
-	struct nlmsghdr *nlh;
-	size_t len;
 	int r;
 
 	if (!s)
 		return -ENOMEM;
 	s->seq = (uint32_t)time(NULL);
-	s->nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
-	if (!s->nl) {
-		r = -errno;
-		goto out_free;
+	r = rg_mnl_open(NETLINK_GENERIC, SOCK_CLOEXEC, 0, 0, &s->nl);
+	if (r == 0) {
+		r = family_id(s);
+		if (r < 0)
+			mnl_socket_close(s->nl);
 	}
-	if (mnl_socket_bind(s->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		r = -errno;
-		goto out_close;
+	if (r < 0) {
+		free(s);
+		return r;
 	}
-	nlh = request(s, GENL_ID_CTRL, CTRL_CMD_GETFAMILY);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, TASKSTATS_GENL_NAME);
-	r = transact(s, nlh, &len);
-	if (r < 0)
-		goto out_close;
-	r = kattr_genl_family_parse(s->buf, len);
-	if (r < 0)
-		goto out_close;
 	s->family = (uint16_t)r;
 	*out = s;
 	return 0;
-
-out_close:
-	mnl_socket_close(s->nl);
-out_free:
-	free(s);
-	return r;
 }
 
 KATTR_API void kattr_taskstats_close(struct kattr_taskstats_sock *s)
@@ -282,18 +288,6 @@ static int get_stats(struct kattr_taskstats_sock *s, uint16_t attr, pid_t id,
 	if (r < 0)
 		return r;
 	return kattr_taskstats_parse(s->buf, len, out);
-}
-
-KATTR_API int kattr_taskstats_get_pid(struct kattr_taskstats_sock *s, pid_t pid,
-				      struct kattr_taskstats *out)
-{
-	return get_stats(s, TASKSTATS_CMD_ATTR_PID, pid, out);
-}
-
-KATTR_API int kattr_taskstats_get_tgid(struct kattr_taskstats_sock *s, pid_t tgid,
-				       struct kattr_taskstats *out)
-{
-	return get_stats(s, TASKSTATS_CMD_ATTR_TGID, tgid, out);
 }
 
 KATTR_API int kattr_cgroupstats_get(struct kattr_taskstats_sock *s, int dirfd,
@@ -339,14 +333,8 @@ KATTR_API void kattr_taskstats_close(struct kattr_taskstats_sock *s)
 {
 }
 
-KATTR_API int kattr_taskstats_get_pid(struct kattr_taskstats_sock *s, pid_t pid,
-				      struct kattr_taskstats *out)
-{
-	return -EOPNOTSUPP;
-}
-
-KATTR_API int kattr_taskstats_get_tgid(struct kattr_taskstats_sock *s, pid_t tgid,
-				       struct kattr_taskstats *out)
+static int get_stats(struct kattr_taskstats_sock *s, uint16_t attr, pid_t id,
+		     struct kattr_taskstats *out)
 {
 	return -EOPNOTSUPP;
 }
@@ -358,3 +346,15 @@ KATTR_API int kattr_cgroupstats_get(struct kattr_taskstats_sock *s, int dirfd,
 }
 
 #endif
+
+KATTR_API int kattr_taskstats_get_pid(struct kattr_taskstats_sock *s, pid_t pid,
+				      struct kattr_taskstats *out)
+{
+	return get_stats(s, TASKSTATS_CMD_ATTR_PID, pid, out);
+}
+
+KATTR_API int kattr_taskstats_get_tgid(struct kattr_taskstats_sock *s, pid_t tgid,
+				       struct kattr_taskstats *out)
+{
+	return get_stats(s, TASKSTATS_CMD_ATTR_TGID, tgid, out);
+}

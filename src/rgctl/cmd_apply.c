@@ -39,6 +39,7 @@
 #include "rgctl.h"
 #include "rgctl_rgd.h"
 #include "rgctl_systemd.h"
+#include "xalloc.h"
 
 static int run_apply(struct rgctl *ctx, int argc, char **argv);
 static int run_dump(struct rgctl *ctx, int argc, char **argv);
@@ -116,15 +117,12 @@ static void note(struct notes *ns, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void note(struct notes *ns, const char *fmt, ...)
 {
-	char **v = realloc(ns->v, (ns->n + 1) * sizeof(*v));
 	va_list ap;
 
-	if (!v)
-		tool_die(EXIT_FAIL, "out of memory");
-	ns->v = v;
+	ns->v = xreallocarray(ns->v, ns->n + 1, sizeof(*ns->v));
 	va_start(ap, fmt);
 	if (vasprintf(&ns->v[ns->n], fmt, ap) < 0)
-		tool_die(EXIT_FAIL, "out of memory");
+		xalloc_die();
 	va_end(ap);
 	ns->n++;
 }
@@ -166,45 +164,22 @@ static struct step *plan_add(struct plan *p, enum step_kind kind,
 {
 	struct step *s;
 
-	if (p->n == p->cap) {
-		p->cap = p->cap ? p->cap * 2 : 16;
-		p->v = realloc(p->v, p->cap * sizeof(*p->v));
-		if (!p->v)
-			tool_die(EXIT_FAIL, "out of memory");
-	}
+	XGROW(p->v, p->n, p->cap);
 	s = &p->v[p->n++];
 	memset(s, 0, sizeof(*s));
 	s->kind = kind;
-	s->group = strdup(group);
-	if (!s->group)
-		tool_die(EXIT_FAIL, "out of memory");
+	s->group = xstrdup(group);
 	return s;
 }
 
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d)
-		tool_die(EXIT_FAIL, "out of memory");
-	return d;
-}
-
 /* One share as text the backend accepts back (for undo and dump). */
-static char *share_value(const struct kattr_rg *rg, const struct kattr_rg_share *s)
+static char *share_value(const struct kattr_rg *rg, const struct kattr_rg_share *s,
+			 unsigned int keys)
 {
-	char *t;
-	int n;
+	char buf[256];
 
-	if (kattr_rg_backend_of(rg) == KATTR_RG_RGCS)
-		n = asprintf(&t, "res=%s,min_shares=%lld,max_shares=%lld,child_shares_divisor=%lld",
-			     s->res, s->min_shares, s->max_shares,
-			     s->child_shares_divisor);
-	else
-		n = asprintf(&t, "%lld", s->value);
-	if (n < 0)
-		tool_die(EXIT_FAIL, "out of memory");
-	return t;
+	kattr_rg_share_text(kattr_rg_backend_of(rg), s, keys, buf, sizeof(buf));
+	return xstrdup(buf);
 }
 
 /* The share of the controller res (RGCS) or the only one (cgroups). */
@@ -214,37 +189,9 @@ static const struct kattr_rg_share *find_share(const struct kattr_rg *rg,
 {
 	for (size_t i = 0; i < n; i++)
 		if (kattr_rg_backend_of(rg) != KATTR_RG_RGCS ||
-		    (res && strcmp(v[i].res, res) == 0))
+		    strcmp(v[i].res, res) == 0)
 			return &v[i];
 	return NULL;
-}
-
-static const char *const rgcs_keys[3] = {
-	"min_shares", "max_shares", "child_shares_divisor"
-};
-
-/* The keys of an RGCS write as kattr_rg_shares_format() makes it. */
-static void rgcs_parse_write(const char *fmt, char *res, size_t rsz,
-			     long long vals[3], bool set[3])
-{
-	char *copy = xstrdup(fmt), *save = NULL, *tok;
-
-	snprintf(res, rsz, "cpu");
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '=');
-
-		if (!eq)
-			continue;
-		*eq = '\0';
-		if (strcmp(tok, "res") == 0)
-			snprintf(res, rsz, "%s", eq + 1);
-		for (int k = 0; k < 3; k++)
-			if (strcmp(tok, rgcs_keys[k]) == 0) {
-				vals[k] = atoll(eq + 1);
-				set[k] = vals[k] != KATTR_RG_UNCHANGED;
-			}
-	}
-	free(copy);
 }
 
 /*
@@ -255,66 +202,40 @@ static void rgcs_parse_write(const char *fmt, char *res, size_t rsz,
 static bool shares_equal(struct kattr_rg *rg, const char *group,
 			 const char *want, char **old)
 {
-	struct kattr_rg_share *cur = NULL;
+	struct kattr_rg_share *cur = NULL, w;
 	const struct kattr_rg_share *c;
-	long long vals[3] = { 0, 0, 0 };
-	bool set[3] = { false, false, false }, same = true;
+	bool same = false;
+	unsigned int keys;
 	size_t ncur = 0;
-	char res[32];
 	int ret;
 
 	ret = kattr_rg_shares_get(rg, group, &cur, &ncur);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot read the shares of '%s': %s",
 			 rgctl_q(group), rgctl_strerror(ret));
-	if (kattr_rg_backend_of(rg) != KATTR_RG_RGCS) {
-		c = ncur ? &cur[0] : NULL;
-		same = false;
-		if (c) {
-			*old = share_value(rg, c);
-			same = c->value == atoll(want);
-		}
-		free(cur);
-		return same;
-	}
-	rgcs_parse_write(want, res, sizeof(res), vals, set);
-	c = find_share(rg, cur, ncur, res);
-	if (c) {
-		const long long now[3] = { c->min_shares, c->max_shares,
-					   c->child_shares_divisor };
-		char buf[256];
-		size_t off;
-
-		off = (size_t)snprintf(buf, sizeof(buf), "res=%s", res);
-		for (int k = 0; k < 3; k++) {
-			if (!set[k])
-				continue;
-			off += (size_t)snprintf(buf + off, sizeof(buf) - off, ",%s=%lld",
-						rgcs_keys[k], now[k]);
-			same = same && now[k] == vals[k];
-		}
-		*old = xstrdup(buf);
-	} else {
-		same = false;	/* the controller is not there: the write says why */
+	kattr_rg_share_parse(kattr_rg_backend_of(rg), want, NULL, &w, &keys, NULL);
+	/* RGCS: a controller not there is not equal (the write says why). */
+	c = find_share(rg, cur, ncur, w.res);
+	if (c && kattr_rg_backend_of(rg) != KATTR_RG_RGCS) {
+		same = c->value == w.value;
+		*old = share_value(rg, c, 0);
+	} else if (c) {
+		same = (!(keys & KATTR_RG_SHARE_MIN) || c->min_shares == w.min_shares) &&
+		       (!(keys & KATTR_RG_SHARE_MAX) || c->max_shares == w.max_shares) &&
+		       (!(keys & KATTR_RG_SHARE_DIVISOR) ||
+			c->child_shares_divisor == w.child_shares_divisor);
+		*old = share_value(rg, c, keys);
 	}
 	free(cur);
 	return same;
-}
-
-static unsigned int depth_of(const char *name)
-{
-	unsigned int d = 1;
-
-	for (; *name; name++)
-		d += *name == '/';
-	return d;
 }
 
 static int by_depth(const void *a, const void *b)
 {
 	const struct kattr_rgconf_group *x = *(const struct kattr_rgconf_group *const *)a;
 	const struct kattr_rgconf_group *y = *(const struct kattr_rgconf_group *const *)b;
-	unsigned int dx = depth_of(x->name), dy = depth_of(y->name);
+	unsigned int dx = kattr_rg_name_depth(x->name);
+	unsigned int dy = kattr_rg_name_depth(y->name);
 
 	return dx != dy ? (dx < dy ? -1 : 1) : (x->line < y->line ? -1 : x->line > y->line);
 }
@@ -346,22 +267,16 @@ static char *plan_enable(struct kattr_rg *rg, const struct kattr_rgconf *c,
 	for (size_t i = 0; i < miss.n; i++) {
 		const char *f;
 		bool seen = false;
-		char *t;
 
 		for (size_t k = 0; k < planned->n && !seen; k++)
 			seen = strcmp(planned->groups[k], miss.groups[i]) == 0;
 		if (seen)
 			continue;
 		f = rgctl_subtree_file(rg, miss.groups[i]);
-		t = realloc(text, len + strlen(f) + 3);
-		if (!t)
-			tool_die(EXIT_FAIL, "out of memory");
-		text = t;
+		text = xreallocarray(text, len + strlen(f) + 3, 1);
 		len += (size_t)sprintf(text + len, "%s%s", len ? ", " : "", f);
-		planned->groups = realloc(planned->groups,
-					  (planned->n + 1) * sizeof(char *));
-		if (!planned->groups)
-			tool_die(EXIT_FAIL, "out of memory");
+		planned->groups = xreallocarray(planned->groups, planned->n + 1,
+						sizeof(char *));
 		planned->groups[planned->n++] = xstrdup(miss.groups[i]);
 	}
 	/* "": cpu is missing but an earlier step enables it. */
@@ -395,9 +310,7 @@ static void plan_groups(struct kattr_rg *rg, const struct kattr_rgconf *c,
 	struct kattr_rg_cpu_path planned = { 0 };
 	char fmt[512];
 
-	order = calloc(c->ngroups + 1, sizeof(*order));
-	if (!order)
-		tool_die(EXIT_FAIL, "out of memory");
+	order = xcalloc(c->ngroups + 1, sizeof(*order));
 	for (size_t i = 0; i < c->ngroups; i++)
 		order[i] = &c->groups[i];
 	qsort(order, c->ngroups, sizeof(*order), by_depth);
@@ -478,9 +391,7 @@ static void plan_prune(struct kattr_rg *rg, const struct kattr_rgconf *c,
 	ret = kattr_rg_list(rg, "/", &v, &n);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot list the groups: %s", rgctl_strerror(ret));
-	keep = calloc(n + 1, sizeof(*keep));
-	if (!keep)
-		tool_die(EXIT_FAIL, "out of memory");
+	keep = xcalloc(n + 1, sizeof(*keep));
 	/* The listing has parents before children: walk it backwards. */
 	for (size_t i = n; i-- > 0;) {
 		if (v[i].depth == 0 || kattr_rgconf_find_group(c, v[i].name))
@@ -590,9 +501,7 @@ static int save_attrs(struct kattr_rg *rg, struct step *s)
 	ret = kattr_list(m, path, &ents, &n);
 	if (ret < 0)
 		return ret;
-	s->attrs = calloc(n + 1, sizeof(*s->attrs));
-	if (!s->attrs)
-		tool_die(EXIT_FAIL, "out of memory");
+	s->attrs = xcalloc(n + 1, sizeof(*s->attrs));
 	for (size_t i = 0; i < n && ret == 0; i++) {
 		struct stat st;
 		char *text;
@@ -683,9 +592,7 @@ static void restore_group(struct kattr_rg *rg, const struct step *s,
 	if (ret < 0)
 		note(ns, "group '%s' could not be marked as rgctl's again: %s",
 		     rgctl_q(s->group), rgctl_strerror(ret));
-	err = calloc(s->nattrs + 1, sizeof(*err));
-	if (!err)
-		tool_die(EXIT_FAIL, "out of memory");
+	err = xcalloc(s->nattrs + 1, sizeof(*err));
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < s->nattrs; i++)
 			if (pass == 0 || err[i] < 0)
@@ -698,9 +605,7 @@ static void restore_group(struct kattr_rg *rg, const struct step *s,
 	free(err);
 	if (!s->ntids)
 		return;
-	res = calloc(s->ntids, sizeof(*res));
-	if (!res)
-		tool_die(EXIT_FAIL, "out of memory");
+	res = xcalloc(s->ntids, sizeof(*res));
 	/* One thread at a time (v1 tasks, RGCS members): each goes back. */
 	ret = kattr_rg_attach(rg, s->group, s->tids, s->ntids, 0, res);
 	if (ret < 0)
@@ -792,7 +697,7 @@ static void lock_hierarchy(struct kattr_rg *rg, const char *file, unsigned int w
 	struct timespec start, now;
 	int fd;
 
-	fd = kattr_open(kattr_rg_mount(rg), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = kattr_rg_group_open(rg, "/", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		tool_die(EXIT_FAIL, "cannot apply '%s': cannot open '%s' to lock it: %s; nothing was changed",
 			 rgctl_q(file), rgctl_q(kattr_rg_root(rg)), strerror(-fd));
@@ -984,6 +889,17 @@ static void roll_back(struct kattr_rg *rg, struct plan *p, size_t done)
 	notes_free(&ns);
 }
 
+/* Each step of the plan, one line each. */
+static void print_steps(struct kattr_rg *rg, const struct plan *p)
+{
+	char text[1024];
+
+	for (size_t i = 0; i < p->n; i++) {
+		step_text(rg, &p->v[i], text, sizeof(text));
+		printf("%s\n", text);
+	}
+}
+
 /*
  * Print what was done.  The changes are made: if stdout cannot take the
  * report (a full disk, a closed pipe), say so on stderr rather than let
@@ -991,13 +907,8 @@ static void roll_back(struct kattr_rg *rg, struct plan *p, size_t done)
  */
 static void report(struct kattr_rg *rg, const struct plan *p, const char *file)
 {
-	char text[1024];
-
 	signal(SIGPIPE, SIG_IGN);
-	for (size_t i = 0; i < p->n; i++) {
-		step_text(rg, &p->v[i], text, sizeof(text));
-		printf("%s\n", text);
-	}
+	print_steps(rg, p);
 	printf("%zu change%s\n", p->n, p->n == 1 ? "" : "s");
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		int e = errno;
@@ -1010,52 +921,144 @@ static void report(struct kattr_rg *rg, const struct plan *p, const char *file)
 	}
 }
 
-static int run_apply(struct rgctl *ctx, int argc, char **argv)
+/*
+ * The words for step i's failure (err): where enabling cpu refused, or
+ * why a deletion's tasks could not move; NULL: the cause is err's.
+ */
+static const char *step_why(struct kattr_rg *rg, const struct step *s, int err,
+			    const char *why, char *buf, size_t size)
 {
-	bool dry_run = false, prune = false, after = false, no_enable = false;
-	char busy[PATH_MAX + 256];
-	unsigned long fail_at = 0, wait_s = LOCK_WAIT_DEFAULT;
-	struct notes ns = { 0 };
-	struct kattr_rgconf *c;
-	struct plan p = { 0 };
-	struct kattr_rg *rg;
-	const char *env;
-	char text[1024];
-	size_t i;
+	const char *g = s->done.failed;
+
+	if (g) {
+		snprintf(buf, size, err == -EBUSY && !kattr_rg_name_is_root(g) ?
+			 "cannot enable cpu in %s: group '%s' has member processes "
+			 "and child groups with processes (cgroup v2 then enables no "
+			 "controller for its children)" : "cannot enable cpu in %s%.0s",
+			 rgctl_subtree_file(rg, g), rgctl_q(g));
+		why = buf;
+		if (err != -EBUSY || kattr_rg_name_is_root(g))
+			snprintf(buf + strlen(buf), size - strlen(buf), ": %s",
+				 rgctl_strerror(err));
+	}
+	if (s->kind == STEP_DELETE && err == -EBUSY)
+		why = "its tasks could not move to the parent: on cgroup v2 "
+		      "a group with a controller enabled for populated "
+		      "children holds no processes, and rgctl moves no task "
+		      "above its root";
+	return why;
+}
+
+/*
+ * Step i (0-based) with the fault hooks: 0 or -errno, *why the words,
+ * *done how many steps to undo if it failed.
+ */
+static int run_step(struct kattr_rg *rg, struct plan *p, size_t i,
+		    const char **why, size_t *done)
+{
+	const char *env = getenv(FAIL_STEP_ENV);
+	unsigned long fail_at = 0;
+	bool after = false;
+	int ret;
+
+	if (parse_uint(env, ~0UL, &fail_at))
+		after = strchr(env, '+') != NULL;
+	*done = i;
+	if (i + 1 == fail_at && !after) {
+		*why = "failure injected by " FAIL_STEP_ENV;
+		return -EIO;
+	}
+	ret = do_step(rg, &p->v[i], why);
+	if (ret == 0 && i + 1 == fail_at) {
+		ret = -EIO;
+		*why = "failure injected by " FAIL_STEP_ENV " after the step";
+	}
+	/* A failed deletion may have moved threads out: undo it too. */
+	if (ret < 0 && (p->v[i].kind == STEP_DELETE || i + 1 == fail_at))
+		*done = i + 1;
+	if (ret == 0 && p->v[i].kind == STEP_CREATE &&
+	    (ret = rgctl_own_mark(rg, p->v[i].group)) < 0) {
+		*why = "cannot mark it as made by rgctl";
+		*done = i + 1;
+	}
+	return ret;
+}
+
+/* Every step in order; on a failure, the message and the roll-back. */
+static int run_steps(struct kattr_rg *rg, struct plan *p, const char *file)
+{
+	char busy[PATH_MAX + 256], text[1024];
+
+	for (size_t i = 0; i < p->n; i++) {
+		const char *why = NULL;
+		size_t done;
+		int ret = run_step(rg, p, i, &why, &done);
+
+		if (ret == 0)
+			continue;
+		why = step_why(rg, &p->v[i], ret, why, busy, sizeof(busy));
+		step_text(rg, &p->v[i], text, sizeof(text));
+		tool_warn("cannot apply '%s': step %zu of %zu (%s) failed: %s",
+			  rgctl_q(file), i + 1, p->n, text,
+			  why ? why : rgctl_strerror(ret));
+		roll_back(rg, p, done);
+		return ret;
+	}
+	return 0;
+}
+
+struct apply_opts {
+	bool dry_run, prune, no_enable;
+	unsigned long wait_s;
+};
+
+/* apply's options; optind is then FILE's index. */
+static void apply_options(int argc, char **argv, struct apply_opts *o)
+{
 	int opt;
 
+	o->wait_s = LOCK_WAIT_DEFAULT;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "nh", apply_opts, NULL)) != -1) {
+	while ((opt = rgctl_getopt(&rgctl_cmd_apply, argc, argv)) != -1) {
 		switch (opt) {
 		case 'n':
-			dry_run = true;
+			o->dry_run = true;
 			break;
 		case OPT_PRUNE:
-			prune = true;
+			o->prune = true;
 			break;
 		case OPT_NO_ENABLE:
-			no_enable = true;
+			o->no_enable = true;
 			break;
 		case OPT_WAIT:
-			if (!parse_uint(optarg, 86400, &wait_s) || strchr(optarg, '+'))
+			if (!parse_uint(optarg, 86400, &o->wait_s) || strchr(optarg, '+'))
 				rgctl_cmd_usage(&rgctl_cmd_apply,
 						"--wait takes whole seconds, 0 to 86400");
 			break;
-		case 'h':
-			rgctl_cmd_help(&rgctl_cmd_apply);
-		default:
-			rgctl_bad_option(&rgctl_cmd_apply, argv);
 		}
 	}
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_apply, "give exactly one FILE");
+}
+
+static int run_apply(struct rgctl *ctx, int argc, char **argv)
+{
+	struct apply_opts o = { 0 };
+	struct notes ns = { 0 };
+	struct kattr_rgconf *c;
+	struct plan p = { 0 };
+	struct kattr_rg *rg;
+	size_t i;
+	int ret;
+
+	apply_options(argc, argv, &o);
 	c = rgctl_rgd_load(ctx, argv[optind]);
 	rg = rgctl_rg(ctx);
 	/* Plan under the lock: what another apply did is seen. */
-	if (!dry_run)
-		lock_hierarchy(rg, argv[optind], (unsigned int)wait_s);
-	plan_groups(rg, c, no_enable, &p);
-	if (prune)
+	if (!o.dry_run)
+		lock_hierarchy(rg, argv[optind], (unsigned int)o.wait_s);
+	plan_groups(rg, c, o.no_enable, &p);
+	if (o.prune)
 		plan_prune(rg, c, &p);
 	/* systemd: every step inside a delegated subtree (or --force). */
 	for (i = 0; i < p.n; i++) {
@@ -1065,67 +1068,14 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 		if (p.v[i].enable && *p.v[i].enable)
 			rgctl_sd_check_enable(ctx, p.v[i].group);
 	}
-	if (dry_run) {
-		for (i = 0; i < p.n; i++) {
-			step_text(rg, &p.v[i], text, sizeof(text));
-			printf("%s\n", text);
-		}
+	if (o.dry_run) {
+		print_steps(rg, &p);
 		printf("%zu change%s (dry run: nothing done)\n", p.n, p.n == 1 ? "" : "s");
 		plan_free(&p);
 		kattr_rgconf_free(c);
 		return EXIT_OK;
 	}
-	env = getenv(FAIL_STEP_ENV);
-	if (parse_uint(env, ~0UL, &fail_at))
-		after = strchr(env, '+') != NULL;
-	for (i = 0; i < p.n; i++) {
-		const char *why = NULL;
-		size_t done = i;
-		int ret;
-
-		if (i + 1 == fail_at && !after) {
-			ret = -EIO;
-			why = "failure injected by " FAIL_STEP_ENV;
-		} else {
-			ret = do_step(rg, &p.v[i], &why);
-			if (ret == 0 && i + 1 == fail_at) {
-				ret = -EIO;
-				why = "failure injected by " FAIL_STEP_ENV " after the step";
-			}
-			/* A failed deletion may have moved threads out: undo it too. */
-			if (ret < 0 && (p.v[i].kind == STEP_DELETE || i + 1 == fail_at))
-				done = i + 1;
-		}
-		if (ret == 0 && p.v[i].kind == STEP_CREATE &&
-		    (ret = rgctl_own_mark(rg, p.v[i].group)) < 0) {
-			why = "cannot mark it as made by rgctl";
-			done = i + 1;
-		}
-		if (ret == 0)
-			continue;
-		if (p.v[i].done.failed) {
-			const char *g = p.v[i].done.failed;
-
-			snprintf(busy, sizeof(busy), ret == -EBUSY && !kattr_rg_name_is_root(g) ?
-				 "cannot enable cpu in %s: group '%s' has member processes "
-				 "and child groups with processes (cgroup v2 then enables no "
-				 "controller for its children)" : "cannot enable cpu in %s%.0s",
-				 rgctl_subtree_file(rg, g), rgctl_q(g));
-			why = busy;
-			if (ret != -EBUSY || kattr_rg_name_is_root(g))
-				snprintf(busy + strlen(busy), sizeof(busy) - strlen(busy),
-					 ": %s", rgctl_strerror(ret));
-		}
-		if (p.v[i].kind == STEP_DELETE && ret == -EBUSY)
-			why = "its tasks could not move to the parent: on cgroup v2 "
-			      "a group with a controller enabled for populated "
-			      "children holds no processes, and rgctl moves no task "
-			      "above its root";
-		step_text(rg, &p.v[i], text, sizeof(text));
-		tool_warn("cannot apply '%s': step %zu of %zu (%s) failed: %s",
-			  rgctl_q(argv[optind]), i + 1, p.n, text,
-			  why ? why : rgctl_strerror(ret));
-		roll_back(rg, &p, done);
+	if (run_steps(rg, &p, argv[optind]) < 0) {
 		plan_free(&p);
 		kattr_rgconf_free(c);
 		return EXIT_FAIL;
@@ -1133,7 +1083,7 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 	for (i = 0; i < p.n; i++)
 		if (p.v[i].kind == STEP_DELETE)
 			rgctl_own_drop(rg, p.v[i].ino);
-	verify(rg, c, prune, &ns);
+	verify(rg, c, o.prune, &ns);
 	report(rg, &p, argv[optind]);
 	for (i = 0; i < p.n; i++)
 		rgctl_cpu_report(rg, &p.v[i].done);
@@ -1144,9 +1094,9 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 	}
 	plan_free(&p);
 	kattr_rgconf_free(c);
-	opt = ns.n ? EXIT_FAIL : EXIT_OK;
+	ret = ns.n ? EXIT_FAIL : EXIT_OK;
 	notes_free(&ns);
-	return opt;
+	return ret;
 }
 
 /*
@@ -1189,9 +1139,7 @@ static int run_dump(struct rgctl *ctx, int argc, char **argv)
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot list the groups: %s", rgctl_strerror(ret));
 	c.backend = (char *)kattr_rg_backend_name(kattr_rg_backend_of(rg));
-	c.groups = calloc(n + 1, sizeof(*c.groups));
-	if (!c.groups)
-		tool_die(EXIT_FAIL, "out of memory");
+	c.groups = xcalloc(n + 1, sizeof(*c.groups));
 	for (size_t i = 0; i < n; i++) {
 		struct kattr_rgconf_group *g;
 		const char *why;
@@ -1211,11 +1159,12 @@ static int run_dump(struct rgctl *ctx, int argc, char **argv)
 		for (size_t k = 0; k < v[i].nr_shares && !g->shares; k++)
 			if (kattr_rg_backend_of(rg) != KATTR_RG_RGCS ||
 			    strcmp(v[i].shares[k].res, "cpu") == 0)
-				g->shares = share_value(rg, &v[i].shares[k]);
+				g->shares = share_value(rg, &v[i].shares[k],
+							KATTR_RG_SHARE_ALL);
 	}
 	text = kattr_rgconf_format(&c);
 	if (!text)
-		tool_die(EXIT_FAIL, "out of memory");
+		xalloc_die();
 	dump_print(rg, &c, text);
 	if (left)
 		printf("# left out: %zu group%s whose names rgctl cannot use (see the warning)\n",

@@ -41,6 +41,7 @@
 #include "rgctl.h"
 #include "rgctl_systemd.h"
 #include "rgctl_rgd.h"
+#include "xalloc.h"
 
 static int run_classify(struct rgctl *ctx, int argc, char **argv);
 
@@ -95,8 +96,8 @@ struct cls {
 	int rcvbuf_max;
 	uint64_t last_ev_ts;	/* CLOCK_MONOTONIC ns of the last event seen */
 	uint64_t boot_off, tick_ns;	/* monotonic -> boot time, ns per tick */
-	int *procs_fd;		/* per group: its cgroup.procs, open (cgroups) */
-	size_t nfds;
+	struct kattr_rg_target **targets;	/* per group, opened on first use */
+	size_t ntargets;
 	pid_t *stack;		/* sweep()'s work list */
 	size_t nstack, capstack;
 	unsigned long moved, failed;
@@ -248,57 +249,41 @@ static void clock_init(struct cls *c)
 
 /* ---- moving ------------------------------------------------------------------ */
 
-static void close_fds(struct cls *c)
+static void close_targets(struct cls *c)
 {
-	for (size_t i = 0; i < c->nfds; i++)
-		if (c->procs_fd[i] >= 0)
-			close(c->procs_fd[i]);
-	free(c->procs_fd);
-	c->procs_fd = NULL;
-	c->nfds = 0;
+	for (size_t i = 0; i < c->ntargets; i++)
+		kattr_rg_target_close(c->targets[i]);
+	free(c->targets);
+	c->targets = NULL;
+	c->ntargets = 0;
 }
 
 /*
- * Move the whole process pid into group gi.  On cgroups the group's
- * cgroup.procs stays open (resolved beneath the mount once), so a move is
- * one write(2); RGCS goes through kattr_rg_attach() (one write per task).
+ * Move the whole process pid into group gi.  The group stays open as an
+ * attach target (resolved beneath the mount once), so a move is one
+ * write(2) (RGCS: one per thread).
  */
 static int attach(struct cls *c, pid_t pid, size_t gi)
 {
-	const char *group = c->conf->groups[gi].name;
-	char path[4200], num[16];
-	int res = 0, ret, n;
+	int ret;
 
-	if (kattr_rg_backend_of(c->rg) == KATTR_RG_RGCS) {
-		ret = kattr_rg_attach(c->rg, group, &pid, 1, KATTR_RG_THREADS, &res);
-		return ret == 1 ? res : ret;
+	if (c->ntargets != c->conf->ngroups) {
+		close_targets(c);
+		c->targets = xcalloc(c->conf->ngroups, sizeof(*c->targets));
+		c->ntargets = c->conf->ngroups;
 	}
-	if (c->nfds != c->conf->ngroups) {
-		close_fds(c);
-		c->procs_fd = malloc(c->conf->ngroups * sizeof(*c->procs_fd) + 1);
-		if (!c->procs_fd)
-			return -ENOMEM;
-		c->nfds = c->conf->ngroups;
-		for (size_t i = 0; i < c->nfds; i++)
-			c->procs_fd[i] = -1;
-	}
-	if (c->procs_fd[gi] < 0) {
-		snprintf(path, sizeof(path), "%s/cgroup.procs", group);
-		ret = kattr_open(kattr_rg_mount(c->rg), path, O_WRONLY);
+	if (!c->targets[gi]) {
+		ret = kattr_rg_target_open(c->rg, c->conf->groups[gi].name,
+					   KATTR_RG_THREADS, &c->targets[gi]);
 		if (ret < 0)
 			return ret;
-		c->procs_fd[gi] = ret;
 	}
-	n = snprintf(num, sizeof(num), "%d", (int)pid);
-	if (write(c->procs_fd[gi], num, (size_t)n) != n) {
-		ret = -errno;
-		if (ret != -ESRCH) {	/* the group may be gone: reopen next time */
-			close(c->procs_fd[gi]);
-			c->procs_fd[gi] = -1;
-		}
-		return ret;
+	ret = kattr_rg_target_attach(c->targets[gi], pid);
+	if (ret < 0 && ret != -ESRCH) {	/* the group may be gone: reopen next time */
+		kattr_rg_target_close(c->targets[gi]);
+		c->targets[gi] = NULL;
 	}
-	return 0;
+	return ret;
 }
 
 /* The file a rule was written in: an @include'd file or the configuration. */
@@ -471,70 +456,36 @@ static int by_start(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-/*
- * Read every process of /proc and put each where it belongs.  fresh
- * (start, reload): the map is built anew from /proc's parents.  Else
- * (events were lost): the map is brought up to date (the processes gone
- * removed, the ones started unseen added under their parent in /proc),
- * what it knew of the others' ancestry is kept, and every process the
- * map puts in a group is placed there again.
- */
-static int scan(struct cls *c, const char *why, bool fresh)
+/* The processes of /proc, read for the rules (kernel threads left out). */
+struct proc_list {
+	struct cls *c;
+	struct kattr_rgproc *v;
+	size_t n, cap;
+};
+
+static int proc_list_add(pid_t pid, void *data)
 {
-	struct dirent *d;
-	struct kattr_rgproc *ps = NULL;
-	size_t n = 0, cap = 0, unseen = 0;
-	unsigned long before = c->moved;
-	DIR *dir;
-	int ret;
+	struct proc_list *pl = data;
 
-	/* /proc of a --sysroot tree is resolved beneath it, like every
-	 * /proc/PID file read below: a symlink planted there is never
-	 * followed out of the tree. */
-	ret = kattr_sysroot_open("/proc", O_RDONLY | O_DIRECTORY);
-	if (ret < 0)
-		return ret;
-	dir = fdopendir(ret);
-	if (!dir) {
-		int e = errno;
+	if ((size_t)pid >= pl->c->npids)
+		return 0;
+	XGROW(pl->v, pl->n, pl->cap);
+	if (kattr_rgproc_read(pid, kattr_rgconf_needs(pl->c->conf), &pl->v[pl->n]) == 0 &&
+	    !pl->v[pl->n].kthread)
+		pl->n++;
+	return 0;
+}
 
-		close(ret);
-		return -e;
-	}
-	if (fresh || !c->node) {
-		ret = table_init(c);
-		if (ret < 0) {
-			closedir(dir);
-			return ret;
-		}
-	}
-	clock_init(c);
-	while ((d = readdir(dir))) {
-		char *end;
-		long pid = strtol(d->d_name, &end, 10);
+/*
+ * Bring the map up to date with ps (sorted oldest first): new processes
+ * added under their parent in /proc, those gone unseen (!fresh) removed.
+ * Returns how many started unseen.
+ */
+static size_t sync_map(struct cls *c, const struct kattr_rgproc *ps, size_t n,
+		       bool fresh)
+{
+	size_t unseen = 0;
 
-		if (*end || pid <= 0 || d->d_name[0] == '0' || (size_t)pid >= c->npids)
-			continue;
-		if (n == cap) {
-			struct kattr_rgproc *t;
-
-			cap = cap ? cap * 2 : 512;
-			t = realloc(ps, cap * sizeof(*ps));
-			if (!t) {
-				closedir(dir);
-				free(ps);
-				return -ENOMEM;
-			}
-			ps = t;
-		}
-		if (kattr_rgproc_read((pid_t)pid, kattr_rgconf_needs(c->conf), &ps[n]) < 0 ||
-		    ps[n].kthread)
-			continue;
-		n++;
-	}
-	closedir(dir);
-	/* Parents start before their children: oldest first. */
-	qsort(ps, n, sizeof(*ps), by_start);
 	for (size_t i = 0; i < n; i++) {
 		struct pnode *x = node(c, ps[i].pid);
 
@@ -559,6 +510,13 @@ static int scan(struct cls *c, const char *why, bool fresh)
 	}
 	for (size_t i = 0; i < n; i++)
 		node(c, ps[i].pid)->seen = 0;
+	return unseen;
+}
+
+/* Each process of ps into the group the rules or its ancestors give it. */
+static void place_all(struct cls *c, const struct kattr_rgproc *ps, size_t n,
+		      const char *why, bool fresh)
+{
 	/* The rules first, then the descendants of each process in a group
 	 * follow it, down to those the rules put elsewhere. */
 	for (size_t i = 0; i < n; i++) {
@@ -596,12 +554,44 @@ static int scan(struct cls *c, const char *why, bool fresh)
 				 (int)x->parent, why);
 		move(c, ps[i].pid, ps[i].comm, x->grp - 1U, reason);
 	}
-	free(ps);
+}
+
+/*
+ * Read every process of /proc and put each where it belongs.  fresh
+ * (start, reload): the map is built anew from /proc's parents.  Else
+ * (events were lost): the map is brought up to date (the processes gone
+ * removed, the ones started unseen added under their parent in /proc),
+ * what it knew of the others' ancestry is kept, and every process the
+ * map puts in a group is placed there again.
+ */
+static int scan(struct cls *c, const char *why, bool fresh)
+{
+	struct proc_list pl = { .c = c };
+	unsigned long before = c->moved;
+	size_t unseen;
+	int ret;
+
+	if (fresh || !c->node) {
+		ret = table_init(c);
+		if (ret < 0)
+			return ret;
+	}
+	clock_init(c);
+	ret = kattr_rg_proc_foreach(0, proc_list_add, &pl);
+	if (ret < 0) {
+		free(pl.v);
+		return ret;
+	}
+	/* Parents start before their children: oldest first. */
+	qsort(pl.v, pl.n, sizeof(*pl.v), by_start);
+	unseen = sync_map(c, pl.v, pl.n, fresh);
+	place_all(c, pl.v, pl.n, why, fresh);
+	free(pl.v);
 	if (fresh)
-		vlog(c, "scan (%s): %zu processes, %lu moved", why, n, c->moved - before);
+		vlog(c, "scan (%s): %zu processes, %lu moved", why, pl.n, c->moved - before);
 	else
 		tool_warn("resynchronised from /proc (%s): %zu processes, %zu started unseen, %lu moved",
-			  why, n, unseen, c->moved - before);
+			  why, pl.n, unseen, c->moved - before);
 	return 0;
 }
 
@@ -733,7 +723,7 @@ static void reload(struct cls *c)
 		rgctl_sd_notify("READY=1\nSTATUS=reload failed: kept the old rules");
 		return;
 	}
-	close_fds(c);
+	close_targets(c);
 	kattr_rgconf_free(c->conf);
 	c->conf = n;
 	tool_warn("reloaded %zu rule%s from %s", n->nrules, n->nrules == 1 ? "" : "s",
@@ -850,14 +840,16 @@ static int take_lock(struct cls *c)
 {
 	struct stat st;
 	char name[64], held[32] = "";
-	const char *mnt = kattr_mount_path(kattr_rg_mount(c->rg));
+	const char *mnt = kattr_rg_root(c->rg);
 	const char *rundir = getenv("RGCTL_RUNDIR");
 	char shown[4200];
 	int dir, fd, n;
 
-	if (fstat(kattr_mount_fd(kattr_rg_mount(c->rg)), &st) < 0)
+	fd = kattr_rg_group_open(c->rg, "/", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0)
 		tool_die(EXIT_FAIL, "cannot lock the hierarchy at %s: %s", mnt,
-			 strerror(errno));
+			 strerror(fd < 0 ? -fd : errno));
+	close(fd);
 	if (rundir && *rundir) {
 		if (mkdir(rundir, 0755) < 0 && errno != EEXIST)
 			tool_die(EXIT_FAIL, "cannot create %s for the daemon's lock: %s",
@@ -908,7 +900,7 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 	int opt, ret, lock;
 
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "vh", classify_opts, NULL)) != -1) {
+	while ((opt = rgctl_getopt(&rgctl_cmd_classify, argc, argv)) != -1) {
 		switch (opt) {
 		case OPT_ONCE:
 			once = true;
@@ -923,17 +915,11 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 				rgctl_cmd_usage(&rgctl_cmd_classify,
 						"--rcvbuf needs a byte count from 1 to %d", RCVBUF_MAX);
 			break;
-		case 'h':
-			rgctl_cmd_help(&rgctl_cmd_classify);
-		default:
-			rgctl_bad_option(&rgctl_cmd_classify, argv);
 		}
 	}
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_classify, "give exactly one FILE");
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		tool_die(EXIT_FAIL, "out of memory");
+	c = xcalloc(1, sizeof(*c));
 	c->verbose = verbose;
 	c->ctx = ctx;
 	c->file = argv[argc - 1];
@@ -968,7 +954,7 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 		ret = loop(c);
 	}
 	kattr_procev_close(c->ev);
-	close_fds(c);
+	close_targets(c);
 	kattr_rgconf_free(c->conf);
 	free(c->node);
 	free(c->stack);

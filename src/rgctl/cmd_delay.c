@@ -82,8 +82,7 @@ static int cgroupstats(struct kattr_rg *rg, struct kattr_taskstats_sock *s,
 {
 	int fd, ret;
 
-	fd = kattr_open(kattr_rg_mount(rg), kattr_rg_name_is_root(group) ? "." : group,
-			O_RDONLY | O_DIRECTORY);
+	fd = kattr_rg_group_open(rg, group, O_RDONLY);
 	if (fd < 0)
 		return fd;
 	ret = kattr_cgroupstats_get(s, fd, cs);
@@ -91,16 +90,97 @@ static int cgroupstats(struct kattr_rg *rg, struct kattr_taskstats_sock *s,
 	return ret;
 }
 
+/* The kernel names only threads, not whole processes: /proc's comm. */
+static void fill_comm(pid_t pid, struct kattr_taskstats *t)
+{
+	char path[64], *text = NULL;
+	size_t len;
+
+	if (t->comm[0])
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	if (kattr_file_read(path, &text, &len) == 0) {
+		if (len && text[len - 1] == '\n')
+			text[len - 1] = '\0';
+		snprintf(t->comm, sizeof(t->comm), "%s", text);
+	}
+	free(text);
+}
+
+/* cgroup v1: the task-state counts of group, printed or added to o. */
+static void show_cgroupstats(struct kattr_rg *rg, struct kattr_taskstats_sock *s,
+			     const char *group, json_object *o)
+{
+	struct kattr_cgroupstats cs;
+	json_object *x;
+	int ret = cgroupstats(rg, s, group, &cs);
+
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot read the cgroupstats of '%s': %s",
+			 rgctl_q(group), rgctl_strerror(ret));
+	if (!o) {
+		printf("tasks: %llu sleeping, %llu running, %llu stopped, "
+		       "%llu uninterruptible, %llu waiting for I/O\n",
+		       (unsigned long long)cs.nr_sleeping,
+		       (unsigned long long)cs.nr_running,
+		       (unsigned long long)cs.nr_stopped,
+		       (unsigned long long)cs.nr_uninterruptible,
+		       (unsigned long long)cs.nr_io_wait);
+		return;
+	}
+	x = json_object_new_object();
+	json_object_object_add(x, "sleeping", json_object_new_int64((int64_t)cs.nr_sleeping));
+	json_object_object_add(x, "running", json_object_new_int64((int64_t)cs.nr_running));
+	json_object_object_add(x, "stopped", json_object_new_int64((int64_t)cs.nr_stopped));
+	json_object_object_add(x, "uninterruptible", json_object_new_int64((int64_t)cs.nr_uninterruptible));
+	json_object_object_add(x, "io_wait", json_object_new_int64((int64_t)cs.nr_io_wait));
+	json_object_object_add(o, "tasks", x);
+}
+
+/* Each member's row (or JSON object into arr), summed into sum; the count. */
+static size_t show_members(struct kattr_taskstats_sock *s, bool rgcs,
+			   const pid_t *pids, size_t n, json_object *arr,
+			   struct kattr_taskstats *sum)
+{
+	struct kattr_taskstats t;
+	size_t shown = 0;
+	int ret;
+
+	for (size_t i = 0; i < n; i++) {
+		char who[16];
+
+		ret = rgcs ? kattr_taskstats_get_pid(s, pids[i], &t)
+			   : kattr_taskstats_get_tgid(s, pids[i], &t);
+		if (ret == -ESRCH)
+			continue;	/* exited meanwhile */
+		if (ret < 0)
+			tool_die(EXIT_FAIL, "cannot read the taskstats of pid %d: %s",
+				 (int)pids[i], ret == -EPERM ?
+				 "permission denied (needs CAP_NET_ADMIN)" : strerror(-ret));
+		fill_comm(pids[i], &t);
+		add(sum, &t);
+		shown++;
+		if (arr) {
+			json_object_array_add(arr, rgctl_json_taskstats(pids[i], &t));
+		} else {
+			char comm[4 * sizeof(t.comm) + 1];
+
+			snprintf(who, sizeof(who), "%d", (int)pids[i]);
+			tool_text_esc_into(comm, t.comm);
+			print_row(who, comm, &t);
+		}
+	}
+	return shown;
+}
+
 static int delay(struct rgctl *ctx, const char *group)
 {
 	struct kattr_taskstats_sock *s;
-	struct kattr_taskstats sum, t;
-	struct kattr_cgroupstats cs;
+	struct kattr_taskstats sum;
 	json_object *o = NULL, *arr = NULL;
 	struct kattr_rg *rg;
-	bool v1, rgcs;
 	pid_t *pids;
-	size_t n, shown = 0;
+	size_t n, shown;
 	int ret;
 
 	rgctl_check_group(group, true);
@@ -110,8 +190,6 @@ static int delay(struct rgctl *ctx, const char *group)
 	if (ret == 0)
 		tool_die(EXIT_FAIL, "delay accounting is off: turn it on with 'sysctl kernel.task_delayacct=1' (delays count from then on)");
 	rg = rgctl_rg(ctx);
-	rgcs = kattr_rg_backend_of(rg) == KATTR_RG_RGCS;
-	v1 = kattr_rg_backend_of(rg) == KATTR_RG_CGROUP1;
 	ret = kattr_taskstats_open(&s);
 	if (ret == -EOPNOTSUPP)
 		tool_die(EXIT_FAIL, "rgctl was built without libmnl: delay statistics are not supported");
@@ -136,42 +214,8 @@ static int delay(struct rgctl *ctx, const char *group)
 		       "CPU-DELAY", "CPU-WAITS", "BLKIO-DELAY", "SWAPIN-DELAY",
 		       "RECLAIM-DEL", "CPU-TIME");
 	}
-	for (size_t i = 0; i < n; i++) {
-		char who[16];
-
-		ret = rgcs ? kattr_taskstats_get_pid(s, pids[i], &t)
-			   : kattr_taskstats_get_tgid(s, pids[i], &t);
-		if (ret == -ESRCH)
-			continue;	/* exited meanwhile */
-		if (ret < 0)
-			tool_die(EXIT_FAIL, "cannot read the taskstats of pid %d: %s",
-				 (int)pids[i], ret == -EPERM ?
-				 "permission denied (needs CAP_NET_ADMIN)" : strerror(-ret));
-		if (!t.comm[0]) {
-			/* The kernel names only threads, not whole processes. */
-			char path[64], *text = NULL;
-			size_t len;
-
-			snprintf(path, sizeof(path), "/proc/%d/comm", (int)pids[i]);
-			if (kattr_file_read(path, &text, &len) == 0) {
-				if (len && text[len - 1] == '\n')
-					text[len - 1] = '\0';
-				snprintf(t.comm, sizeof(t.comm), "%s", text);
-			}
-			free(text);
-		}
-		add(&sum, &t);
-		shown++;
-		if (ctx->json) {
-			json_object_array_add(arr, rgctl_json_taskstats(pids[i], &t));
-		} else {
-			char comm[4 * sizeof(t.comm) + 1];
-
-			snprintf(who, sizeof(who), "%d", (int)pids[i]);
-			tool_text_esc_into(comm, t.comm);
-			print_row(who, comm, &t);
-		}
-	}
+	shown = show_members(s, kattr_rg_backend_of(rg) == KATTR_RG_RGCS, pids, n,
+			     arr, &sum);
 	free(pids);
 	if (ctx->json) {
 		json_object_object_add(o, "members", arr);
@@ -184,30 +228,8 @@ static int delay(struct rgctl *ctx, const char *group)
 		printf("(milliseconds; CPU-DELAY: waiting for a CPU, BLKIO: synchronous block I/O, "
 		       "SWAPIN: swapping in, RECLAIM: memory reclaim)\n");
 	}
-	if (v1) {
-		ret = cgroupstats(rg, s, group, &cs);
-		if (ret < 0)
-			tool_die(EXIT_FAIL, "cannot read the cgroupstats of '%s': %s",
-				 rgctl_q(group), rgctl_strerror(ret));
-		if (ctx->json) {
-			json_object *x = json_object_new_object();
-
-			json_object_object_add(x, "sleeping", json_object_new_int64((int64_t)cs.nr_sleeping));
-			json_object_object_add(x, "running", json_object_new_int64((int64_t)cs.nr_running));
-			json_object_object_add(x, "stopped", json_object_new_int64((int64_t)cs.nr_stopped));
-			json_object_object_add(x, "uninterruptible", json_object_new_int64((int64_t)cs.nr_uninterruptible));
-			json_object_object_add(x, "io_wait", json_object_new_int64((int64_t)cs.nr_io_wait));
-			json_object_object_add(o, "tasks", x);
-		} else {
-			printf("tasks: %llu sleeping, %llu running, %llu stopped, "
-			       "%llu uninterruptible, %llu waiting for I/O\n",
-			       (unsigned long long)cs.nr_sleeping,
-			       (unsigned long long)cs.nr_running,
-			       (unsigned long long)cs.nr_stopped,
-			       (unsigned long long)cs.nr_uninterruptible,
-			       (unsigned long long)cs.nr_io_wait);
-		}
-	}
+	if (kattr_rg_backend_of(rg) == KATTR_RG_CGROUP1)
+		show_cgroupstats(rg, s, group, o);
 	if (ctx->json)
 		rgctl_json_print(o);
 	kattr_taskstats_close(s);
@@ -232,16 +254,8 @@ static int run_stats_delay(struct rgctl *ctx, int argc, char **argv)
 	if (!with_delay)
 		return rgctl_cmd_stats.run(ctx, argc, argv);
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "h", stats_opts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_DELAY:
-			break;
-		case 'h':
-			rgctl_cmd_help(&rgctl_cmd_stats_delay);
-		default:
-			rgctl_bad_option(&rgctl_cmd_stats_delay, argv);
-		}
-	}
+	while (rgctl_getopt(&rgctl_cmd_stats_delay, argc, argv) != -1)
+		continue;	/* --delay: already seen */
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_stats_delay, "give exactly one GROUP");
 	return delay(ctx, argv[optind]);

@@ -52,18 +52,67 @@ const struct rgctl_cmd rgctl_cmd_delete = {
 	.opts = delete_opts, .shortopts = "R", .opt_help = delete_help,
 };
 
+/* Die with the message for a create refused before the tree is touched. */
+static void create_refused(struct kattr_rg *rg, const char *group,
+			   const char *shares, int err,
+			   const struct kattr_rg_reason *r)
+{
+	switch (r->what) {
+	case KATTR_RG_WHY_ROOT:
+		tool_die(EXIT_FAIL, "cannot create the root group: %s", r->text);
+	case KATTR_RG_WHY_NAME:
+		tool_die(EXIT_USAGE, "invalid group name '%s': %s", rgctl_q(group),
+			 r->text);
+	case KATTR_RG_WHY_RES:
+		rgctl_cmd_usage(&rgctl_cmd_create, "--res is for the rgcs backend only");
+	case KATTR_RG_WHY_SHARES:
+		tool_die(EXIT_USAGE, "invalid shares '%s' for %s: %s", rgctl_q(shares),
+			 kattr_rg_backend_name(kattr_rg_backend_of(rg)), r->text);
+	default:
+		tool_die(EXIT_FAIL, "cannot create '%s': %s", rgctl_q(group),
+			 kattr_rg_reason_text(r, err));
+	}
+}
+
+/* Die with the message for a create that failed. */
+static void create_failed(struct kattr_rg *rg, const char *group, int err,
+			  const struct kattr_rg_reason *r)
+{
+	char cause[3 * 4096];
+
+	switch (r->what) {
+	case KATTR_RG_WHY_PARENT:
+		tool_die(EXIT_FAIL, "cannot create '%s': %s (use -p)", rgctl_q(group),
+			 r->text);
+	case KATTR_RG_WHY_NO_SHARES:
+		if (kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2) {
+			rgctl_cpu_why(rg, group, cause, sizeof(cause));
+			tool_die(EXIT_FAIL, "cannot create '%s' with shares: %s; nothing was created",
+				 rgctl_q(group), cause);
+		}
+		tool_die(EXIT_FAIL, "cannot create '%s' with shares: %s has no %s (%s); nothing was created",
+			 rgctl_q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg),
+			 rgctl_no_shares_why(rg));
+	case KATTR_RG_WHY_NONE:
+		tool_die(EXIT_FAIL, "cannot create '%s': %s", rgctl_q(group),
+			 err == -ENOENT ? strerror(ENOENT) : rgctl_strerror(err));
+	default:
+		tool_die(EXIT_FAIL, "cannot create '%s': %s", rgctl_q(group), r->text);
+	}
+}
+
 static int run_create(struct rgctl *ctx, int argc, char **argv)
 {
-	const char *shares = NULL, *res = NULL, *group, *why = NULL;
+	const char *shares = NULL, *res = NULL, *group;
 	struct kattr_rg_cpu_path done = { 0 };
 	unsigned int flags = KATTR_RG_ENABLE;
-	char buf[256], cause[3 * 4096];
+	struct kattr_rg_reason why;
 	struct kattr_rg *rg;
 	unsigned int existing;
 	int c, ret;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "ph", create_opts, NULL)) != -1) {
+	while ((c = rgctl_getopt(&rgctl_cmd_create, argc, argv)) != -1) {
 		switch (c) {
 		case 'p':
 			flags |= KATTR_RG_PARENTS;
@@ -77,31 +126,16 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 		case OPT_NO_ENABLE:
 			flags &= ~KATTR_RG_ENABLE;
 			break;
-		case 'h':
-			rgctl_cmd_help(&rgctl_cmd_create);
-		default:
-			rgctl_bad_option(&rgctl_cmd_create, argv);
 		}
 	}
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_create, "give exactly one GROUP");
 	group = argv[optind];
-	if (kattr_rg_name_is_root(group))
-		tool_die(EXIT_FAIL, "cannot create the root group: it always exists");
-	rgctl_check_group(group, false);
 	rg = rgctl_rg(ctx);
-	if (res && kattr_rg_backend_of(rg) != KATTR_RG_RGCS)
-		rgctl_cmd_usage(&rgctl_cmd_create, "--res is for the rgcs backend only");
-	/* Validate everything before the tree is touched. */
-	if (shares && kattr_rg_shares_format(kattr_rg_backend_of(rg), shares, res,
-					     buf, sizeof(buf), &why) < 0)
-		tool_die(EXIT_USAGE, "invalid shares '%s' for %s: %s", rgctl_q(shares),
-			 kattr_rg_backend_name(kattr_rg_backend_of(rg)), why);
-	if (kattr_rg_backend_of(rg) == KATTR_RG_RGCS &&
-	    kattr_rg_name_depth(group) > KATTR_RG_RGCS_DEPTH)
-		tool_die(EXIT_FAIL, "cannot create '%s': it would be %u levels deep; %s",
-			 rgctl_q(group), kattr_rg_name_depth(group),
-			 rgctl_strerror(-EMLINK));
+	/* Everything is checked before the tree is touched. */
+	ret = kattr_rg_create_check(rg, group, shares, res, &why);
+	if (ret < 0)
+		create_refused(rg, group, shares, ret, &why);
 	/* --no-enable: refuse before anything is made where cpu is missing. */
 	if (shares && !(flags & KATTR_RG_ENABLE))
 		rgctl_cpu_enable(rg, group, true, &done, "nothing was created");
@@ -109,40 +143,14 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 	if (shares && (flags & KATTR_RG_ENABLE))
 		rgctl_sd_check_enable(ctx, group);
 	existing = rgctl_own_existing(rg, group);
-	ret = kattr_rg_create_enable(rg, group, flags, shares, res, &done);
+	ret = kattr_rg_create_why(rg, group, flags, shares, res, &done, &why);
 	if (ret < 0 && done.failed)
-		rgctl_cpu_enable_die(rg, &done, ret,
-				     "nothing was created or enabled");
-	switch (ret) {
-	case 0:
-		rgctl_own_mark_made(rg, group, existing);
-		rgctl_cpu_report(rg, &done);
-		return EXIT_OK;
-	case -EEXIST:
-		if (kattr_rg_exists(rg, group) == -ENOTDIR)
-			tool_die(EXIT_FAIL, "cannot create '%s': an attribute file of that name is there (not a group)",
-				 rgctl_q(group));
-		tool_die(EXIT_FAIL, "cannot create '%s': the group already exists",
-			 rgctl_q(group));
-	case -ENOTDIR:
-		tool_die(EXIT_FAIL, "cannot create '%s': a component of the name is an attribute file, not a group",
-			 rgctl_q(group));
-	case -ENXIO:
-		tool_die(EXIT_FAIL, "cannot create '%s': its parent group does not exist (use -p)",
-			 rgctl_q(group));
-	case -EOPNOTSUPP:
-		if (kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2) {
-			rgctl_cpu_why(rg, group, cause, sizeof(cause));
-			tool_die(EXIT_FAIL, "cannot create '%s' with shares: %s; nothing was created",
-				 rgctl_q(group), cause);
-		}
-		tool_die(EXIT_FAIL, "cannot create '%s' with shares: %s has no %s (%s); nothing was created",
-			 rgctl_q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg),
-			 rgctl_no_shares_why(rg));
-	default:
-		tool_die(EXIT_FAIL, "cannot create '%s': %s", rgctl_q(group),
-			 ret == -ENOENT ? strerror(ENOENT) : rgctl_strerror(ret));
-	}
+		rgctl_cpu_enable_die(rg, &done, ret, "nothing was created or enabled");
+	if (ret < 0)
+		create_failed(rg, group, ret, &why);
+	rgctl_own_mark_made(rg, group, existing);
+	rgctl_cpu_report(rg, &done);
+	return EXIT_OK;
 }
 
 static int run_delete(struct rgctl *ctx, int argc, char **argv)
@@ -153,15 +161,11 @@ static int run_delete(struct rgctl *ctx, int argc, char **argv)
 	int c, ret;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "Rh", delete_opts, NULL)) != -1) {
+	while ((c = rgctl_getopt(&rgctl_cmd_delete, argc, argv)) != -1) {
 		switch (c) {
 		case 'R':
 			flags |= KATTR_RG_RECURSIVE;
 			break;
-		case 'h':
-			rgctl_cmd_help(&rgctl_cmd_delete);
-		default:
-			rgctl_bad_option(&rgctl_cmd_delete, argv);
 		}
 	}
 	if (argc - optind != 1)

@@ -19,6 +19,7 @@
 
 #include "rgctl.h"
 #include "rgctl_systemd.h"
+#include "xalloc.h"
 
 enum { COL_NAME, COL_GROUP, COL_DEPTH, COL_TASKS, COL_SHARES, NCOLS };
 
@@ -133,7 +134,7 @@ static void parse_list_options(struct list_opts *lo, int argc, char **argv)
 	for (size_t i = 0; i < sizeof(default_cols) / sizeof(default_cols[0]); i++)
 		lo->cols[lo->ncols++] = default_cols[i];
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "o:nrTh", list_opts, NULL)) != -1) {
+	while ((c = rgctl_getopt(&rgctl_cmd_list, argc, argv)) != -1) {
 		switch (c) {
 		case 'o':
 			parse_columns(lo, optarg);
@@ -154,23 +155,10 @@ static void parse_list_options(struct list_opts *lo, int argc, char **argv)
 		case 'T':
 			lo->tree = true;
 			break;
-		case 'h':
-			rgctl_cmd_help(&rgctl_cmd_list);
-		default:
-			rgctl_bad_option(&rgctl_cmd_list, argv);
 		}
 	}
 	if (output && all)
 		rgctl_cmd_usage(&rgctl_cmd_list, "give only one of --output and --output-all");
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d)
-		tool_die(EXIT_FAIL, "out of memory");
-	return d;
 }
 
 /* A name from the tree as a cell: invalid UTF-8 (a name another tool
@@ -183,7 +171,7 @@ static char *name_text(const char *name)
 		return xstrdup(name);
 	r = tool_utf8_repair(name);
 	if (!r)
-		tool_die(EXIT_FAIL, "out of memory");
+		xalloc_die();
 	return r;
 }
 
@@ -191,7 +179,7 @@ static char *name_text(const char *name)
 static char *cell(const struct kattr_rg *rg, const struct kattr_rg_info *g,
 		  int col, bool json)
 {
-	char buf[64], *s, *t;
+	char buf[64], *s;
 	const char *slash;
 	size_t len = 0;
 
@@ -214,11 +202,9 @@ static char *cell(const struct kattr_rg *rg, const struct kattr_rg_info *g,
 			return json ? NULL : xstrdup("-");
 		s = xstrdup("");
 		for (size_t k = 0; k < g->nr_shares; k++) {
-			rgctl_share_text(rg, &g->shares[k], buf, sizeof(buf));
-			t = realloc(s, len + strlen(buf) + 2);
-			if (!t)
-				tool_die(EXIT_FAIL, "out of memory");
-			s = t;
+			kattr_rg_share_text(kattr_rg_backend_of(rg), &g->shares[k],
+					    KATTR_RG_SHARE_SHORT, buf, sizeof(buf));
+			s = xreallocarray(s, len + strlen(buf) + 2, 1);
 			len += (size_t)sprintf(s + len, "%s%s", k ? " " : "", buf);
 		}
 		return s;
@@ -235,7 +221,7 @@ static struct libscols_table *make_table(const struct kattr_rg *rg,
 	bool tree_done = false;
 
 	if (!tb || !at_depth)
-		tool_die(EXIT_FAIL, "out of memory");
+		xalloc_die();
 	scols_table_set_name(tb, "groups");
 	/* One output format: raw would replace JSON, so it is not asked. */
 	scols_table_enable_json(tb, json);
@@ -257,7 +243,7 @@ static struct libscols_table *make_table(const struct kattr_rg *rg,
 		}
 		cl = scols_table_new_column(tb, col->name, col->whint, flags);
 		if (!cl)
-			tool_die(EXIT_FAIL, "out of memory");
+			xalloc_die();
 		/* RGCS shares are text ("cpu:30/-2/100"); the cgroups' a number. */
 		scols_column_set_json_type(cl, lo->cols[i] == COL_SHARES &&
 					   kattr_rg_backend_of(rg) != KATTR_RG_RGCS ?
@@ -275,7 +261,7 @@ static struct libscols_table *make_table(const struct kattr_rg *rg,
 			parent = at_depth[k - 1];
 		ln = scols_table_new_line(tb, parent);
 		if (!ln)
-			tool_die(EXIT_FAIL, "out of memory");
+			xalloc_die();
 		at_depth[d] = ln;
 		if (d < n)
 			at_depth[d + 1] = NULL;
@@ -283,7 +269,7 @@ static struct libscols_table *make_table(const struct kattr_rg *rg,
 			char *data = cell(rg, &v[i], lo->cols[k], json);
 
 			if (data && scols_line_refer_data(ln, k, data) < 0)
-				tool_die(EXIT_FAIL, "out of memory");
+				xalloc_die();
 		}
 	}
 	free(at_depth);
@@ -306,7 +292,7 @@ static void add_tree(json_object *o, const struct kattr_rg *rg,
 	 * as the groups are. */
 	tok = json_tokener_new_ex((int)(2 * n + 16));
 	if (!tok)
-		tool_die(EXIT_FAIL, "out of memory");
+		xalloc_die();
 	nested = json_tokener_parse_ex(tok, text, (int)strlen(text));
 	json_tokener_free(tok);
 	if (!nested || !json_object_object_get_ex(nested, "groups", &groups))

@@ -49,9 +49,8 @@ static int show(struct rgctl *ctx, struct kattr_rg *rg, const char *group,
 	size_t n;
 	int ret = kattr_rg_shares_get(rg, group, &v, &n);
 	json_object *o = NULL, *a = NULL;
+	char cause[3 * 4096], text[256];
 	bool any = false;
-
-	char cause[3 * 4096];
 
 	if (ret == -EOPNOTSUPP && kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2) {
 		rgctl_cpu_why(rg, group, cause, sizeof(cause));
@@ -76,17 +75,15 @@ static int show(struct rgctl *ctx, struct kattr_rg *rg, const char *group,
 		if (res && strcmp(res, v[i].res) != 0)
 			continue;
 		any = true;
-		if (a)
+		if (a) {
 			json_object_array_add(a, rgctl_json_share(rg, &v[i]));
-		else if (kattr_rg_backend_of(rg) == KATTR_RG_RGCS) {
-			fputs("res=", stdout);
-			tool_fputs_esc(v[i].res, stdout);
-			printf(",min_shares=%lld,max_shares=%lld,child_shares_divisor=%lld\n",
-			       v[i].min_shares, v[i].max_shares,
-			       v[i].child_shares_divisor);
+		} else {
+			/* res is read from the system: escaped */
+			kattr_rg_share_text(kattr_rg_backend_of(rg), &v[i],
+					    KATTR_RG_SHARE_ALL, text, sizeof(text));
+			tool_fputs_esc(text, stdout);
+			putchar('\n');
 		}
-		else
-			printf("%lld\n", v[i].value);
 	}
 	free(v);
 	if (o) {
@@ -99,17 +96,58 @@ static int show(struct rgctl *ctx, struct kattr_rg *rg, const char *group,
 	return EXIT_OK;
 }
 
+/* Die with the message for a failed "shares GROUP VALUE". */
+__attribute__((noreturn))
+static void set_failed(struct kattr_rg *rg, const char *group,
+		       const char *value, int ret, const char *why)
+{
+	char cause[3 * 4096];
+
+	if (ret == -EINVAL && why)
+		tool_die(EXIT_USAGE, "invalid shares '%s' for %s: %s", rgctl_q(value),
+			 kattr_rg_backend_name(kattr_rg_backend_of(rg)), why);
+	if (ret == -ERANGE && why) {
+		switch (kattr_rg_backend_of(rg)) {
+		case KATTR_RG_CGROUP1:
+			tool_die(EXIT_USAGE, "invalid shares '%s' for cgroup1: out of range (%d..%d)",
+				 rgctl_q(value), KATTR_RG_CG1_SHARES_MIN,
+				 KATTR_RG_CG1_SHARES_MAX);
+		case KATTR_RG_CGROUP2:
+			tool_die(EXIT_USAGE, "invalid shares '%s' for cgroup2: out of range (%d..%d)",
+				 rgctl_q(value), KATTR_RG_CG2_WEIGHT_MIN,
+				 KATTR_RG_CG2_WEIGHT_MAX);
+		default:
+			tool_die(EXIT_USAGE, "invalid shares '%s' for rgcs: %s",
+				 rgctl_q(value), why);
+		}
+	}
+	if (ret == -EOPNOTSUPP && kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2) {
+		rgctl_cpu_why(rg, group, cause, sizeof(cause));
+		tool_die(EXIT_FAIL, "cannot set the shares of '%s': %s", rgctl_q(group),
+			 cause);
+	}
+	if (ret == -EOPNOTSUPP)
+		tool_die(EXIT_FAIL, "cannot set the shares of '%s': %s has no %s there (%s)",
+			 rgctl_q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg),
+			 rgctl_no_shares_why(rg));
+	if (ret == -EINVAL)
+		tool_die(EXIT_FAIL, "cannot set the shares of '%s' to '%s': the kernel refused the value (invalid argument)",
+			 rgctl_q(group), rgctl_q(value));
+	tool_die(EXIT_FAIL, "cannot set the shares of '%s': %s",
+		 rgctl_q(group), rgctl_strerror(ret));
+}
+
 static int run_shares(struct rgctl *ctx, int argc, char **argv)
 {
 	const char *res = NULL, *group, *value, *why = NULL;
 	struct kattr_rg_cpu_path done = { 0 };
-	char buf[256], cause[3 * 4096];
 	bool no_enable = false;
+	char buf[256];
 	struct kattr_rg *rg;
 	int c, ret;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", shares_opts, NULL)) != -1) {
+	while ((c = rgctl_getopt(&rgctl_cmd_shares, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_RES:
 			res = optarg;
@@ -117,10 +155,6 @@ static int run_shares(struct rgctl *ctx, int argc, char **argv)
 		case OPT_NO_ENABLE:
 			no_enable = true;
 			break;
-		case 'h':
-			rgctl_cmd_help(&rgctl_cmd_shares);
-		default:
-			rgctl_bad_option(&rgctl_cmd_shares, argv);
 		}
 	}
 	if (argc - optind < 1 || argc - optind > 2)
@@ -154,39 +188,8 @@ static int run_shares(struct rgctl *ctx, int argc, char **argv)
 		if (u < 0)
 			tool_warn("could not disable cpu again: %s", rgctl_strerror(u));
 	}
-	if (ret == -EINVAL && why)
-		tool_die(EXIT_USAGE, "invalid shares '%s' for %s: %s", rgctl_q(value),
-			 kattr_rg_backend_name(kattr_rg_backend_of(rg)), why);
-	if (ret == -ERANGE && why) {
-		switch (kattr_rg_backend_of(rg)) {
-		case KATTR_RG_CGROUP1:
-			tool_die(EXIT_USAGE, "invalid shares '%s' for cgroup1: out of range (%d..%d)",
-				 rgctl_q(value), KATTR_RG_CG1_SHARES_MIN,
-				 KATTR_RG_CG1_SHARES_MAX);
-		case KATTR_RG_CGROUP2:
-			tool_die(EXIT_USAGE, "invalid shares '%s' for cgroup2: out of range (%d..%d)",
-				 rgctl_q(value), KATTR_RG_CG2_WEIGHT_MIN,
-				 KATTR_RG_CG2_WEIGHT_MAX);
-		default:
-			tool_die(EXIT_USAGE, "invalid shares '%s' for rgcs: %s",
-				 rgctl_q(value), why);
-		}
-	}
-	if (ret == -EOPNOTSUPP && kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2) {
-		rgctl_cpu_why(rg, group, cause, sizeof(cause));
-		tool_die(EXIT_FAIL, "cannot set the shares of '%s': %s", rgctl_q(group),
-			 cause);
-	}
-	if (ret == -EOPNOTSUPP)
-		tool_die(EXIT_FAIL, "cannot set the shares of '%s': %s has no %s there (%s)",
-			 rgctl_q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg),
-			 rgctl_no_shares_why(rg));
-	if (ret == -EINVAL)
-		tool_die(EXIT_FAIL, "cannot set the shares of '%s' to '%s': the kernel refused the value (invalid argument)",
-			 rgctl_q(group), rgctl_q(value));
 	if (ret < 0)
-		tool_die(EXIT_FAIL, "cannot set the shares of '%s': %s",
-			 rgctl_q(group), rgctl_strerror(ret));
+		set_failed(rg, group, value, ret, why);
 	rgctl_cpu_report(rg, &done);
 	return EXIT_OK;
 }

@@ -10,6 +10,7 @@
 
 #include "rgctl.h"
 #include "rgctl_systemd.h"
+#include "xalloc.h"
 
 static int run_attach(struct rgctl *ctx, int argc, char **argv);
 static int run_members(struct rgctl *ctx, int argc, char **argv);
@@ -59,23 +60,15 @@ const struct rgctl_cmd rgctl_cmd_whereis = {
 };
 
 static unsigned int threads_option(const struct rgctl_cmd *cmd, int argc,
-				   char **argv, const char *shortopts)
+				   char **argv)
 {
 	unsigned int flags = 0;
 	int c;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, shortopts, threads_opts, NULL)) != -1) {
-		switch (c) {
-		case 't':
+	while ((c = rgctl_getopt(cmd, argc, argv)) != -1)
+		if (c == 't')
 			flags |= KATTR_RG_THREADS;
-			break;
-		case 'h':
-			rgctl_cmd_help(cmd);
-		default:
-			rgctl_bad_option(cmd, argv);
-		}
-	}
 	return flags;
 }
 
@@ -108,16 +101,14 @@ static int run_attach(struct rgctl *ctx, int argc, char **argv)
 	pid_t *pids;
 	int *res, n, ret, bad = 0;
 
-	flags = threads_option(&rgctl_cmd_attach, argc, argv, "th");
+	flags = threads_option(&rgctl_cmd_attach, argc, argv);
 	if (argc - optind < 2)
 		rgctl_cmd_usage(&rgctl_cmd_attach, "give a GROUP and at least one PID");
 	group = argv[optind++];
 	n = argc - optind;
 	rgctl_check_group(group, true);
-	pids = calloc((size_t)n, sizeof(*pids));
-	res = calloc((size_t)n, sizeof(*res));
-	if (!pids || !res)
-		tool_die(EXIT_FAIL, "out of memory");
+	pids = xcalloc((size_t)n, sizeof(*pids));
+	res = xcalloc((size_t)n, sizeof(*res));
 	/* Every pid is checked before any task moves. */
 	for (int i = 0; i < n; i++)
 		if (rgctl_parse_pid(argv[optind + i], &pids[i]) < 0)
@@ -155,7 +146,7 @@ static int run_members(struct rgctl *ctx, int argc, char **argv)
 	size_t n;
 	int ret;
 
-	flags = threads_option(&rgctl_cmd_members, argc, argv, "th");
+	flags = threads_option(&rgctl_cmd_members, argc, argv);
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_members, "give exactly one GROUP");
 	group = argv[optind];

@@ -36,9 +36,7 @@ static const char *const own_xattrs[] = { "trusted.rgctl", "user.rgctl" };
 /* Open group's directory beneath the hierarchy (-errno). */
 static int group_fd(struct kattr_rg *rg, const char *group)
 {
-	return kattr_open(kattr_rg_mount(rg),
-			  kattr_rg_name_is_root(group) ? "." : group,
-			  O_RDONLY | O_DIRECTORY);
+	return kattr_rg_group_open(rg, group, O_RDONLY);
 }
 
 /* Tests: RGCTL_OWN_STATE=1 uses the state file on cgroup v2 too. */
@@ -59,8 +57,16 @@ static int state_open(struct kattr_rg *rg, int lock, bool create)
 
 	if (!dir || !*dir)
 		dir = OWN_RUNDIR;
-	if (fstat(kattr_mount_fd(kattr_rg_mount(rg)), &st) < 0)
-		return -errno;
+	fd = kattr_rg_group_open(rg, "/", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0) {
+		int err = errno;
+
+		close(fd);
+		return -err;
+	}
+	close(fd);
 	snprintf(path, sizeof(path), "%s/owned.%u-%u", dir, major(st.st_dev),
 		 minor(st.st_dev));
 	if (create && mkdir(dir, 0755) < 0 && errno != EEXIST)
@@ -84,22 +90,9 @@ static int state_open(struct kattr_rg *rg, int lock, bool create)
 /* The state file's text (malloc'ed, NUL-terminated) or NULL. */
 static char *state_text(int fd)
 {
-	struct stat st;
 	char *text;
-	ssize_t n;
 
-	if (fstat(fd, &st) < 0 || st.st_size > 16 << 20)
-		return NULL;
-	text = malloc((size_t)st.st_size + 1);
-	if (!text)
-		return NULL;
-	n = pread(fd, text, (size_t)st.st_size, 0);
-	if (n < 0) {
-		free(text);
-		return NULL;
-	}
-	text[n] = '\0';
-	return text;
+	return kattr_read_fd(fd, &text, NULL) == 0 ? text : NULL;
 }
 
 /* The line of ino in text, or NULL. */
@@ -115,11 +108,29 @@ static char *state_find(char *text, unsigned long long ino)
 	return NULL;
 }
 
+/*
+ * Whether the state file (opened with lock, made if create) lists ino;
+ * the file stays open in *sfd for the caller to close (-errno: not open).
+ */
+static bool state_has(struct kattr_rg *rg, int lock, bool create,
+		      unsigned long long ino, int *sfd)
+{
+	char *text;
+	bool found;
+
+	*sfd = state_open(rg, lock, create);
+	if (*sfd < 0)
+		return false;
+	text = state_text(*sfd);
+	found = text && state_find(text, ino);
+	free(text);
+	return found;
+}
+
 int rgctl_own_mark(struct kattr_rg *rg, const char *group)
 {
 	struct stat st;
 	char line[PATH_MAX + 32];
-	char *text;
 	int fd, sfd, ret = 0;
 	bool found;
 
@@ -137,12 +148,9 @@ int rgctl_own_mark(struct kattr_rg *rg, const char *group)
 	close(fd);
 	if (ret < 0)
 		return ret;
-	sfd = state_open(rg, LOCK_EX, true);
+	found = state_has(rg, LOCK_EX, true, (unsigned long long)st.st_ino, &sfd);
 	if (sfd < 0)
 		return sfd;
-	text = state_text(sfd);
-	found = text && state_find(text, (unsigned long long)st.st_ino);
-	free(text);
 	if (!found) {
 		int n = snprintf(line, sizeof(line), "%llu %s\n",
 				 (unsigned long long)st.st_ino,
@@ -158,7 +166,7 @@ int rgctl_own_mark(struct kattr_rg *rg, const char *group)
 bool rgctl_own_is_ours(struct kattr_rg *rg, const char *group)
 {
 	struct stat st;
-	char v[8], *text;
+	char v[8];
 	bool ours = false;
 	int fd, sfd;
 
@@ -179,13 +187,9 @@ bool rgctl_own_is_ours(struct kattr_rg *rg, const char *group)
 		return ours;
 	}
 	close(fd);
-	sfd = state_open(rg, LOCK_SH, false);
-	if (sfd < 0)
-		return false;
-	text = state_text(sfd);
-	ours = text && state_find(text, (unsigned long long)st.st_ino);
-	free(text);
-	close(sfd);
+	ours = state_has(rg, LOCK_SH, false, (unsigned long long)st.st_ino, &sfd);
+	if (sfd >= 0)
+		close(sfd);
 	return ours;
 }
 

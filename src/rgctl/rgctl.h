@@ -70,6 +70,12 @@ __attribute__((noreturn, format(printf, 2, 3)))
 void rgctl_cmd_usage(const struct rgctl_cmd *cmd, const char *fmt, ...);
 /* Print cmd's help (usage, options) on stdout and exit 0. */
 __attribute__((noreturn)) void rgctl_cmd_help(const struct rgctl_cmd *cmd);
+/*
+ * getopt_long() over cmd's options (and -h): the next option, or -1; -h
+ * prints the help, an unknown option or a missing argument dies (exit 2).
+ * Set optind = 0 before the first call.
+ */
+int rgctl_getopt(const struct rgctl_cmd *cmd, int argc, char **argv);
 /* For commands without options: handles -h, dies on anything else;
  * optind is then the first operand. */
 void rgctl_no_options(const struct rgctl_cmd *cmd, int argc, char **argv);
@@ -109,10 +115,6 @@ json_object *rgctl_json_whereis(pid_t pid, const char *group,
 				const char *backend);
 /* One member's (pid) or the sum's (pid 0) delays, for stats --delay. */
 json_object *rgctl_json_taskstats(pid_t pid, const struct kattr_taskstats *t);
-
-/* "1024", or "cpu:0/-2/100" for RGCS, into buf. */
-void rgctl_share_text(const struct kattr_rg *rg, const struct kattr_rg_share *s,
-		      char *buf, size_t size);
 
 /*
  * cgroup v2: enable cpu along the path to group (kattr_rg_cpu_enable())

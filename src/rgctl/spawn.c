@@ -85,10 +85,9 @@ int rgctl_exec_clone3(struct kattr_rg *rg, const char *group, char **argv)
 
 	if (kattr_rg_backend_of(rg) != KATTR_RG_CGROUP2 || (e && *e == '1'))
 		return -ENOSYS;
-	fd = kattr_open(kattr_rg_mount(rg), kattr_rg_name_is_root(group) ? "." : group,
-			O_RDONLY | O_DIRECTORY);
+	fd = kattr_rg_group_open(rg, group, O_RDONLY);
 	if (fd < 0)
-		return fd == -ENOENT ? -ENOENT : fd;
+		return fd;
 	memset(&args, 0, sizeof(args));
 	args.flags = CLONE_INTO_CGROUP;
 	args.exit_signal = SIGCHLD;

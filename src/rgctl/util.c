@@ -314,20 +314,25 @@ json_object *rgctl_json_share(const struct kattr_rg *rg,
 				   kattr_rg_shares_file(rg), s);
 }
 
-void rgctl_share_text(const struct kattr_rg *rg, const struct kattr_rg_share *s,
-		      char *buf, size_t size)
-{
-	if (kattr_rg_backend_of(rg) == KATTR_RG_RGCS)
-		snprintf(buf, size, "%s:%lld/%lld/%lld", s->res, s->min_shares,
-			 s->max_shares, s->child_shares_divisor);
-	else
-		snprintf(buf, size, "%lld", s->value);
-}
-
 static const struct option help_only[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
+
+int rgctl_getopt(const struct rgctl_cmd *cmd, int argc, char **argv)
+{
+	char shortopts[64];
+	int c;
+
+	snprintf(shortopts, sizeof(shortopts), "%sh",
+		 cmd->shortopts ? cmd->shortopts : "");
+	c = getopt_long(argc, argv, shortopts, cmd->opts, NULL);
+	if (c == 'h')
+		rgctl_cmd_help(cmd);
+	if (c == '?' || c == ':')
+		rgctl_bad_option(cmd, argv);
+	return c;
+}
 
 void rgctl_no_options(const struct rgctl_cmd *cmd, int argc, char **argv)
 {

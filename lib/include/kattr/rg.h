@@ -137,6 +137,35 @@ struct kattr_rg_share {
 	long long child_shares_divisor;
 };
 
+/*
+ * The one share formatter and its parser.  Which RGCS keys a value sets
+ * (kattr_rg_share_parse()) or a text shows (kattr_rg_share_text()), and
+ * KATTR_RG_SHARE_SHORT for the short form tables use.
+ */
+enum kattr_rg_share_keys {
+	KATTR_RG_SHARE_MIN = 1u << 0,
+	KATTR_RG_SHARE_MAX = 1u << 1,
+	KATTR_RG_SHARE_DIVISOR = 1u << 2,
+	KATTR_RG_SHARE_ALL = 7u,
+	KATTR_RG_SHARE_SHORT = 1u << 3,
+};
+/*
+ * Validate a shares VALUE for backend b as kattr_rg_shares_format() does,
+ * into *out (res resolved: "cpu" by default), and *keys (may be NULL) the
+ * RGCS keys it sets (0 on cgroups).  -EINVAL, -ERANGE with *why set.
+ */
+KATTR_API int kattr_rg_share_parse(enum kattr_rg_backend b, const char *value,
+				   const char *res, struct kattr_rg_share *out,
+				   unsigned int *keys, const char **why);
+/*
+ * One share as text into buf: cgroups "1024"; RGCS as the backend takes
+ * it back, "res=cpu" and each key in keys ("res=cpu,min_shares=0,..."),
+ * or with KATTR_RG_SHARE_SHORT "cpu:0/-2/100".  0 or -ENAMETOOLONG.
+ */
+KATTR_API int kattr_rg_share_text(enum kattr_rg_backend b,
+				  const struct kattr_rg_share *s,
+				  unsigned int keys, char *buf, size_t size);
+
 /* One statistic. */
 struct kattr_rg_stat {
 	char *res;		/* "cpu", "cpuacct", "numtasks" */
@@ -194,6 +223,76 @@ KATTR_API int kattr_rg_cpu_enable(struct kattr_rg *rg, const char *group,
 KATTR_API int kattr_rg_cpu_undo(struct kattr_rg *rg,
 				struct kattr_rg_cpu_path *done);
 
+/*
+ * Why creating a group failed, in words the caller can print after
+ * "cannot create 'G': " (kattr_rg_create_check(), kattr_rg_create_why()),
+ * instead of errno values that mean several things.  what says which
+ * check refused; text is empty for KATTR_RG_WHY_NONE (then only the
+ * -errno tells).
+ */
+enum kattr_rg_why {
+	KATTR_RG_WHY_NONE = 0,
+	KATTR_RG_WHY_ROOT,	/* the root group (always exists, never deleted) */
+	KATTR_RG_WHY_NAME,	/* the group name is invalid */
+	KATTR_RG_WHY_RES,	/* a controller (res) given outside RGCS */
+	KATTR_RG_WHY_SHARES,	/* the shares value is invalid */
+	KATTR_RG_WHY_DEPTH,	/* RGCS: deeper than KATTR_RG_RGCS_DEPTH */
+	KATTR_RG_WHY_NO_SHARES,	/* no shares file where they would be set */
+	KATTR_RG_WHY_PARENT,	/* a parent group is missing */
+	KATTR_RG_WHY_EXISTS,	/* the group exists already */
+	KATTR_RG_WHY_ATTR,	/* an attribute file has the group's name */
+	KATTR_RG_WHY_ATTR_ABOVE, /* a component of the name is an attribute file */
+};
+struct kattr_rg_reason {
+	enum kattr_rg_why what;
+	char text[192];
+};
+/* r's words, or strerror(-err) when r has none. */
+KATTR_API const char *kattr_rg_reason_text(const struct kattr_rg_reason *r,
+					   int err);
+
+/*
+ * Everything kattr_rg_create() checks before it touches the tree: the
+ * name (KATTR_RG_WHY_ROOT, _NAME: -EINVAL), res only on RGCS (_RES:
+ * -EINVAL), the shares value (_SHARES: -EINVAL, -ERANGE) and the RGCS
+ * depth (_DEPTH: -EMLINK), in that order.
+ * shares and res may be NULL.  0, or -errno with *r filled in.
+ */
+KATTR_API int kattr_rg_create_check(const struct kattr_rg *rg,
+				    const char *group, const char *shares,
+				    const char *res, struct kattr_rg_reason *r);
+
+/*
+ * An attach target: a group opened once (its tasks, cgroup.procs or
+ * members file, as kattr_rg_attach() picks by flags), tasks moved into it
+ * one write(2) each, then closed.  The group is checked once, at open.
+ */
+struct kattr_rg_target;
+KATTR_API int kattr_rg_target_open(struct kattr_rg *rg, const char *group,
+				   unsigned int flags,
+				   struct kattr_rg_target **out);
+/* Move pid (0 or -errno: -ESRCH, -EPERM, -EINVAL for pid <= 0, ...). */
+KATTR_API int kattr_rg_target_attach(struct kattr_rg_target *t, pid_t pid);
+KATTR_API void kattr_rg_target_close(struct kattr_rg_target *t);
+
+/*
+ * The directory of group, opened with flags (O_DIRECTORY added), resolved
+ * beneath the hierarchy's root: for cgroupstats, flock(2), fstat(2),
+ * xattrs.  group may be a name read from the tree (any byte but '/').
+ * fd or -errno.
+ */
+KATTR_API int kattr_rg_group_open(struct kattr_rg *rg, const char *group,
+				  int flags);
+
+/*
+ * Each pid of /proc (pid 0: the processes) or of /proc/PID/task (its
+ * threads), beneath the sysroot, in directory order; cb returns 0 to go
+ * on, anything else stops the walk and is returned.  -ESRCH when PID is
+ * gone.
+ */
+KATTR_API int kattr_rg_proc_foreach(pid_t pid, int (*cb)(pid_t id, void *data),
+				    void *data);
+
 /* Whether the group exists (0), -ENOENT, -ENOTDIR, -ELOOP, ... */
 KATTR_API int kattr_rg_exists(struct kattr_rg *rg, const char *group);
 /*
@@ -221,6 +320,16 @@ KATTR_API int kattr_rg_create_enable(struct kattr_rg *rg, const char *group,
 				     unsigned int flags, const char *shares,
 				     const char *res,
 				     struct kattr_rg_cpu_path *done);
+/*
+ * kattr_rg_create_enable() that says why it failed in *r (may be NULL):
+ * besides kattr_rg_create_check()'s, KATTR_RG_WHY_NO_SHARES
+ * (-EOPNOTSUPP), _PARENT (-ENXIO), _EXISTS and _ATTR (-EEXIST),
+ * _ATTR_ABOVE (-ENOTDIR); KATTR_RG_WHY_NONE for other errors.
+ */
+KATTR_API int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
+				  unsigned int flags, const char *shares,
+				  const char *res, struct kattr_rg_cpu_path *done,
+				  struct kattr_rg_reason *r);
 /*
  * Delete group after moving its members to the parent (RGCS does that
  * itself).  KATTR_RG_RECURSIVE: child groups first, deepest first.

@@ -2,6 +2,7 @@
  * and opening a hierarchy from a captured tree (--sysroot). */
 #include "testutil.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
 #include "kattr/rg.h"
@@ -449,6 +450,199 @@ static void rgcs_from_sysroot(void **state)
 	free(root);
 }
 
+/* The one share parser and formatter (kattr_rg_share_parse/_text). */
+static void share_text(void **state)
+{
+	struct kattr_rg_share s;
+	const char *why = NULL;
+	unsigned int keys = 99;
+	char buf[128];
+
+	(void)state;
+	assert_int_equal(kattr_rg_share_parse(KATTR_RG_CGROUP1, "1024", NULL, &s,
+					      &keys, &why), 0);
+	assert_int_equal(s.value, 1024);
+	assert_string_equal(s.res, "cpu");
+	assert_int_equal(keys, 0);
+	assert_int_equal(kattr_rg_share_text(KATTR_RG_CGROUP1, &s, 0, buf,
+					     sizeof(buf)), 0);
+	assert_string_equal(buf, "1024");
+	assert_int_equal(kattr_rg_share_parse(KATTR_RG_CGROUP2, "0", NULL, &s,
+					      &keys, &why), -ERANGE);
+	assert_string_equal(why, "out of range");
+	assert_int_equal(kattr_rg_share_parse(KATTR_RG_RGCS,
+					      "max_shares=50,res=numtasks", NULL,
+					      &s, &keys, &why), 0);
+	assert_int_equal(keys, KATTR_RG_SHARE_MAX);
+	assert_string_equal(s.res, "numtasks");
+	assert_int_equal(s.max_shares, 50);
+	assert_int_equal(kattr_rg_share_text(KATTR_RG_RGCS, &s, keys, buf,
+					     sizeof(buf)), 0);
+	assert_string_equal(buf, "res=numtasks,max_shares=50");
+	s.min_shares = 10;
+	s.child_shares_divisor = 100;
+	assert_int_equal(kattr_rg_share_text(KATTR_RG_RGCS, &s, KATTR_RG_SHARE_ALL,
+					     buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "res=numtasks,min_shares=10,max_shares=50,child_shares_divisor=100");
+	assert_int_equal(kattr_rg_share_text(KATTR_RG_RGCS, &s, KATTR_RG_SHARE_SHORT,
+					     buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "numtasks:10/50/100");
+	assert_int_equal(kattr_rg_share_text(KATTR_RG_RGCS, &s, KATTR_RG_SHARE_ALL,
+					     buf, 12), -ENAMETOOLONG);
+	/* the parser refuses what the formatter would refuse */
+	assert_int_equal(kattr_rg_share_parse(KATTR_RG_RGCS,
+					      "min_shares=5,max_shares=1", NULL,
+					      &s, &keys, &why), -ERANGE);
+	assert_int_equal(kattr_rg_share_parse(KATTR_RG_RGCS, "cpu", NULL, &s, &keys,
+					      &why), -EINVAL);
+	assert_non_null(why);
+	/* parse then text is what kattr_rg_shares_format() writes */
+	assert_int_equal(kattr_rg_share_parse(KATTR_RG_RGCS,
+					      "child_shares_divisor=4,min_shares=-1",
+					      "cpu", &s, &keys, NULL), 0);
+	assert_int_equal(kattr_rg_share_text(KATTR_RG_RGCS, &s, keys, buf,
+					     sizeof(buf)), 0);
+	assert_string_equal(buf, "res=cpu,min_shares=-1,child_shares_divisor=4");
+}
+
+/* A cgroup v1 cpu hierarchy with group db (and an attribute file "file")
+ * and processes 4242 (threads 4242, 4243) and 77 in a captured tree. */
+static char *v1_tree(void)
+{
+	char *root = tu_mkdtemp(), rel[PATH_MAX];
+
+	snprintf(rel, sizeof(rel), "proc/%ld", (long)getpid());
+	mkdirs(root, rel);
+	mkdirs(root, "proc/4242/task/4242");
+	mkdirs(root, "proc/4242/task/4243");
+	mkdirs(root, "proc/77/task/77");
+	mkdirs(root, "proc/sys");
+	mkdirs(root, "sys/fs/cgroup/cpu/db");
+	snprintf(rel, sizeof(rel), "proc/%ld/mountinfo", (long)getpid());
+	tu_write_file(root, rel,
+		      "23 1 0:21 / / rw - ext4 /dev/sda1 rw\n"
+		      "32 23 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n");
+	tu_write_file(root, "sys/fs/cgroup/cpu/cpu.shares", "1024\n");
+	tu_write_file(root, "sys/fs/cgroup/cpu/tasks", "1\n");
+	tu_write_file(root, "sys/fs/cgroup/cpu/file", "x\n");
+	tu_write_file(root, "sys/fs/cgroup/cpu/db/cpu.shares", "512\n");
+	tu_write_file(root, "sys/fs/cgroup/cpu/db/tasks", "");
+	assert_int_equal(kattr_set_sysroot(root), 0);
+	return root;
+}
+
+static void v1_tree_free(char *root)
+{
+	assert_int_equal(kattr_set_sysroot(NULL), 0);
+	tu_rmtree(root);
+	free(root);
+}
+
+#define WHY(call, want_ret, want_what)                                       \
+	do {                                                                 \
+		struct kattr_rg_reason r_;                                   \
+		memset(&r_, 0x55, sizeof(r_));                               \
+		assert_int_equal(call, want_ret);                            \
+		assert_int_equal(r_.what, want_what);                        \
+		if (want_what != KATTR_RG_WHY_NONE)                          \
+			assert_true(r_.text[0] != '\0');                     \
+	} while (0)
+
+/* kattr_rg_create_check() and kattr_rg_create_why(): a reason each. */
+static void create_reasons(void **state)
+{
+	struct kattr_rg_reason r;
+	char *root = v1_tree();
+	struct kattr_rg *rg;
+
+	(void)state;
+	assert_int_equal(kattr_rg_open(KATTR_RG_CGROUP1, NULL, &rg), 0);
+	WHY(kattr_rg_create_check(rg, "/", NULL, NULL, &r_), -EINVAL, KATTR_RG_WHY_ROOT);
+	WHY(kattr_rg_create_check(rg, "../x", NULL, NULL, &r_), -EINVAL, KATTR_RG_WHY_NAME);
+	WHY(kattr_rg_create_check(rg, "web", "100", "cpu", &r_), -EINVAL, KATTR_RG_WHY_RES);
+	WHY(kattr_rg_create_check(rg, "web", "1", NULL, &r_), -ERANGE, KATTR_RG_WHY_SHARES);
+	WHY(kattr_rg_create_check(rg, "a/b/c/d/e/f/g", "100", NULL, &r_), 0, KATTR_RG_WHY_NONE);
+	WHY(kattr_rg_create_why(rg, "a/b", 0, NULL, NULL, NULL, &r_), -ENXIO, KATTR_RG_WHY_PARENT);
+	WHY(kattr_rg_create_why(rg, "db", 0, NULL, NULL, NULL, &r_), -EEXIST, KATTR_RG_WHY_EXISTS);
+	WHY(kattr_rg_create_why(rg, "file", 0, NULL, NULL, NULL, &r_), -EEXIST, KATTR_RG_WHY_ATTR);
+	WHY(kattr_rg_create_why(rg, "file/x", KATTR_RG_PARENTS, NULL, NULL, NULL, &r_),
+	    -ENOTDIR, KATTR_RG_WHY_ATTR_ABOVE);
+	/* nothing was made by the refused ones */
+	assert_int_equal(kattr_rg_exists(rg, "web"), -ENOENT);
+	assert_int_equal(kattr_rg_exists(rg, "a"), -ENOENT);
+	/* a directory in a captured tree has no cpu.shares: made, then removed */
+	WHY(kattr_rg_create_why(rg, "web", 0, "2048", NULL, NULL, &r_), -EOPNOTSUPP,
+	    KATTR_RG_WHY_NO_SHARES);
+	assert_int_equal(kattr_rg_exists(rg, "web"), -ENOENT);
+	assert_int_equal(kattr_rg_create_why(rg, "web", 0, NULL, NULL, NULL, &r), 0);
+	assert_int_equal(kattr_rg_exists(rg, "web"), 0);
+	assert_string_equal(kattr_rg_reason_text(&r, -ENOENT), strerror(ENOENT));
+	kattr_rg_close(rg);
+	v1_tree_free(root);
+}
+
+/* An attach target, a group's fd. */
+static void targets(void **state)
+{
+	char *root = v1_tree(), *text;
+	struct kattr_rg_target *t;
+	struct kattr_rg *rg;
+	struct stat st;
+	int fd;
+
+	(void)state;
+	assert_int_equal(kattr_rg_open(KATTR_RG_CGROUP1, NULL, &rg), 0);
+	assert_int_equal(kattr_rg_target_open(rg, "nope", 0, &t), -ENOENT);
+	assert_int_equal(kattr_rg_target_open(rg, "../x", 0, &t), -EINVAL);
+	assert_int_equal(kattr_rg_target_open(rg, "db", 0, &t), 0);
+	assert_int_equal(kattr_rg_target_attach(t, 0), -EINVAL);
+	assert_int_equal(kattr_rg_target_attach(t, 4242), 0);
+	kattr_rg_target_close(t);
+	assert_int_equal(kattr_file_read("/sys/fs/cgroup/cpu/db/tasks", &text, NULL), 0);
+	assert_string_equal(text, "4242");
+	free(text);
+	fd = kattr_rg_group_open(rg, "db", O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	close(fd);
+	fd = kattr_rg_group_open(rg, "/", O_RDONLY);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(kattr_rg_group_open(rg, "nope", O_RDONLY), -ENOENT);
+	assert_int_equal(kattr_rg_group_open(rg, "file", O_RDONLY), -ENOTDIR);
+	kattr_rg_close(rg);
+	v1_tree_free(root);
+}
+
+static int count_pid(pid_t id, void *data)
+{
+	int *n = data;
+
+	assert_true(id > 0);
+	(*n)++;
+	return id == 4243 ? 7 : 0;
+}
+
+/* /proc's processes and a process's threads, beneath the sysroot. */
+static void proc_pids(void **state)
+{
+	char *root = v1_tree();
+	int n = 0, ret;
+
+	(void)state;
+	assert_int_equal(kattr_rg_proc_foreach(0, count_pid, &n), 0);
+	assert_int_equal(n, 3);		/* ours, 4242, 77; not "sys" */
+	n = 0;
+	assert_int_equal(kattr_rg_proc_foreach(77, count_pid, &n), 0);
+	assert_int_equal(n, 1);
+	n = 0;
+	ret = kattr_rg_proc_foreach(4242, count_pid, &n);
+	assert_true(ret == 7);		/* the callback stopped the walk */
+	assert_int_equal(kattr_rg_proc_foreach(5, count_pid, &n), -ESRCH);
+	v1_tree_free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -464,6 +658,10 @@ int main(void)
 		cmocka_unit_test(proc_cgroup),
 		cmocka_unit_test(open_from_sysroot),
 		cmocka_unit_test(rgcs_from_sysroot),
+		cmocka_unit_test(share_text),
+		cmocka_unit_test(create_reasons),
+		cmocka_unit_test(targets),
+		cmocka_unit_test(proc_pids),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
