@@ -20,7 +20,9 @@ expect_match "$err" "sysctl kernel.task_delayacct=1" "off message"
 echo 1 >$SYSCTL
 n=$(($(nproc) + 1))
 for ((i = 0; i < n; i++)); do
-	"$RG" --backend cgroup2 exec "$G/busy" -- "$HELPER" spin 6 &
+	# 20 s: both reads below must find them alive, under TCG on a busy
+	# host too (6 s was once not enough for the second); killed at the end
+	"$RG" --backend cgroup2 exec "$G/busy" -- "$HELPER" spin 20 &
 	SPAWNED+=($!)
 done
 sleep 3
