@@ -45,6 +45,9 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "$outdir" ] || { [ $systemd = yes ] && outdir=$top/out/vm-systemd || outdir=$top/out/vm; }
+# absolute: QEMU's 9p share of it is set up from another directory (a
+# relative --out left the guest without its root share)
+outdir=$(realpath -m -- "$outdir")
 case $timeout_s in '' | *[!0-9]*) [ -z "$timeout_s" ] || { echo "vm: --timeout: not a number of seconds: $timeout_s" >&2; exit 2; } ;; esac
 
 skip() { echo "vm: skipped: $*"; exit 77; }
