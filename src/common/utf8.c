@@ -106,24 +106,15 @@ char *tool_text_esc_into(char *p, const char *s)
 
 int tool_fputs_esc(const char *s, FILE *f)
 {
-	char part[256], buf[4 * sizeof(part) + 1];
+	char *buf = malloc(4 * strlen(s) + 1);
+	int ret;
 
-	while (*s) {
-		/* whole sequences only, at most 255 bytes a round */
-		size_t n = 0, k;
-
-		while (s[n] && n < sizeof(part) - 4) {
-			k = tool_utf8_seq(s + n);
-			n += k ? k : 1;
-		}
-		memcpy(part, s, n);
-		part[n] = '\0';
-		tool_text_esc_into(buf, part);
-		if (fputs(buf, f) == EOF)
-			return EOF;
-		s += n;
-	}
-	return 0;
+	if (!buf)
+		return EOF;
+	tool_text_esc_into(buf, s);
+	ret = fputs(buf, f) == EOF ? EOF : 0;
+	free(buf);
+	return ret;
 }
 
 json_object *tool_json_str(const char *s)
