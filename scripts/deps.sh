@@ -16,6 +16,8 @@ pkgs=(
 	jq tmux gnuplot-nox libxml2-utils hyperfine
 	attr                              # setfattr: systemd's delegation mark in tests
 	systemd libsystemd-dev            # systemd-analyze verify of the units; sd_notify (optional)
+	debhelper dpkg-dev lintian fakeroot  # the Debian packages (scripts/deb.sh)
+	ansible-core                      # examples/ansible, tested against localhost
 )
 if [ "${1:-}" = vm ]; then
 	pkgs=(qemu-system-x86 linux-source-6.1 flex bison bc libelf-dev libssl-dev
