@@ -186,7 +186,10 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 	for (int i = 0; i < n; i++)
 		create_check(ctx, rg, argv[i], shares, res, flags);
 	for (int i = 0; i < n; i++) {
-		existing[i] = rgctl_own_existing(rg, argv[i]);
+		/* Without -p only the last component can be made: no probes. */
+		existing[i] = flags & KATTR_RG_PARENTS ?
+			      rgctl_own_existing(rg, argv[i]) :
+			      kattr_rg_name_depth(argv[i]) - 1;
 		ret = kattr_rg_create_why(rg, argv[i], flags, shares, res, &done, &why);
 		if (ret < 0 && i > 0)
 			create_undo(rg, argv, existing, i, &done);
