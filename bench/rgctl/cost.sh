@@ -31,7 +31,7 @@ done
 CPU=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i+1) == "cgroup" && ("," $(i+3) ",") ~ /,cpu,/) { print $5; exit } }' /proc/self/mountinfo)
 [ -n "$CPU" ] || { echo "cost.sh: no cgroup v1 cpu hierarchy mounted"; exit 1; }
 P=rgcost$$
-work=$(mktemp -d /tmp/rgctl-cost.XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}/rgctl-cost.XXXXXX")
 export RGCTL_RUNDIR=$work/run
 
 cleanup() {
@@ -42,19 +42,19 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 mkdir "$CPU/$P" "$CPU/$P/big" || exit 1
 
-# rgctl as a user types it (the hierarchy detected), if that is $CPU here.
-RGARGS=()
-"$RG" create "$P/probe" 2>/dev/null && [ -d "$CPU/$P/probe" ] || RGARGS=(-b cgroup1 --root "$CPU")
-rmdir "$CPU/$P/probe" 2>/dev/null; rm -rf "$RGCTL_RUNDIR"
+# rgctl finds the hierarchy in the mount table as cgcreate does; -b cgroup1
+# as cgcreate's "cpu:" (an RGCS or cgroup v2 mount elsewhere on the host,
+# such as a test's, would otherwise come first).
+RGARGS=(-b cgroup1)
 
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
 declare -A WALL CPUT
 measure() {	# measure KEY CMD... [-- CMD...]: one runcost, times appended to KEY
-	local w c
-	read -r w c < <("$RC" -q "${@:2}") || true
-	[ -n "${w:-}" ] || { echo "cost.sh: $1 failed"; exit 1; }
+	local w c rc
+	{ read -r w c && read -r rc; } < <("$RC" -q "${@:2}"; echo $?)
+	[ "${rc:-1}" = 0 ] && [ -n "${w:-}" ] || { echo "cost.sh: $1 failed"; exit 1; }
 	WALL[$1]+="$w " CPUT[$1]+="$c "
 }
 one_rg() { measure "$1" "$2" "${RGARGS[@]}" create "$P/g" -- "$2" "${RGARGS[@]}" delete "$P/g"; }
@@ -69,7 +69,7 @@ one() {
 }
 
 echo "rgctl cost benchmark: $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), cgroup v1 cpu at $CPU"
-echo "rgctl $("$RG" --version | awk '{print $NF}') (${RGARGS[*]:-hierarchy detected}), $(dpkg-query -W -f='cgroup-tools ${Version}' cgroup-tools 2>/dev/null)"
+echo "rgctl $("$RG" --version | awk '{print $NF}') (${RGARGS[*]}), $(dpkg-query -W -f='cgroup-tools ${Version}' cgroup-tools 2>/dev/null)"
 echo "rgctl maps $(ldd "$RG" | grep -c '=>') shared libraries${BEFORE:+ (before: $(ldd "$BEFORE" | grep -c '=>'))}, cgcreate $(ldd "$(command -v cgcreate)" | grep -c '=>'), mkdir $(ldd "$(command -v mkdir)" | grep -c '=>')"
 
 # ---- 1. one group: create + delete, one call each ----
