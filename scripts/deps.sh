@@ -7,7 +7,7 @@ set -eu
 pkgs=(
 	build-essential cmake pkg-config git
 	libjson-c-dev libconfig-dev libmnl-dev libncurses-dev libcmocka-dev
-	libsmartcols-dev libmount-dev      # util-linux: tables, the mount table
+	libsmartcols-dev                  # util-linux: tables
 	libfuse3-dev fuse3
 	bash-completion                   # completions are installed where it says
 	clang libclang-rt-14-dev          # libFuzzer targets
