@@ -108,7 +108,6 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 	unsigned int flags = KATTR_RG_ENABLE;
 	struct kattr_rg_reason why;
 	struct kattr_rg *rg;
-	unsigned int existing;
 	int c, ret;
 
 	optind = 0;
@@ -142,13 +141,11 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 	rgctl_sd_check(ctx, group, RGCTL_SD_CREATE);
 	if (shares && (flags & KATTR_RG_ENABLE))
 		rgctl_sd_check_enable(ctx, group);
-	existing = rgctl_own_existing(rg, group);
 	ret = kattr_rg_create_why(rg, group, flags, shares, res, &done, &why);
 	if (ret < 0 && done.failed)
 		rgctl_cpu_enable_die(rg, &done, ret, "nothing was created or enabled");
 	if (ret < 0)
 		create_failed(rg, group, ret, &why);
-	rgctl_own_mark_made(rg, group, existing);
 	rgctl_cpu_report(rg, &done);
 	return EXIT_OK;
 }
