@@ -1,8 +1,10 @@
 #!/bin/bash
-# owner.sh cgroup1|rgcs: which groups count as rgctl's (issue 24), under
-# attack.  cgroup1: a named hierarchy this test mounts (the group's own
-# xattr trusted.rgctl); rgcs: the RGCS emulator (no xattrs: the sealed
-# registry in $RGCTL_RUNDIR).  A foreign group (made by mkdir) must never
+# owner.sh cgroup1|cgroup2|rgcs: which groups count as rgctl's (issue 24),
+# under attack.  cgroup1: a named hierarchy this test mounts (the group's
+# own xattr trusted.rgctl); cgroup2: a subtree of the v2 hierarchy, seen
+# also through a second mount of it (tests/vm/owner.sh runs this in the
+# guest); rgcs: the RGCS emulator (no xattrs: the sealed registry in
+# $RGCTL_RUNDIR).  A foreign group (made by mkdir) must never
 # be marked by dump, deleted by apply --prune, or claimed after rgctl's
 # delete, whatever was done around it:
 #   - a group rmdir'd and remade by mkdir under the same name;
@@ -50,6 +52,17 @@ if [ "$BACKEND" = cgroup1 ]; then
 	ROOT=$D
 	setfattr -n trusted.rgctl.probe -v 1 "$ROOT" 2>/dev/null && setfattr -x trusted.rgctl.probe "$ROOT" ||
 		skip_test "no trusted.* xattrs on cgroup v1 here"
+elif [ "$BACKEND" = cgroup2 ]; then
+	V2=$(mount_of cgroup2)
+	[ -n "$V2" ] || skip_test "no cgroup v2 hierarchy mounted"
+	ROOT=$V2/rgtown.$$
+	mkdir "$ROOT" 2>/dev/null || skip_test "cannot create a group under $V2"
+	# one v2 hierarchy per kernel: "remount" is a second mount of it
+	mount_h() { mount -t cgroup2 none "$D"; }
+	unmount_h() { umount "$D"; }
+	unmount_all() { mountpoint -q "$D" && umount "$D"; cg_remove "$V2" "$ROOT"; }
+	setfattr -n trusted.rgctl.probe -v 1 "$ROOT" 2>/dev/null && setfattr -x trusted.rgctl.probe "$ROOT" ||
+		skip_test "no trusted.* xattrs on cgroup v2 here"
 else
 	. "$SRC_DIR/tests/rgcsfs/lib.sh"
 	mount_h() { rgcsfs_start "$D"; }
@@ -83,7 +96,7 @@ mkdir "$ROOT/foreign"
 expect_mine own "baseline"
 expect_mine own/sub "baseline (a parent made by -p too)"
 expect_foreign foreign "baseline"
-if [ "$BACKEND" = cgroup1 ]; then
+if [ "$BACKEND" != rgcs ]; then
 	v=$(getfattr --only-values -n trusted.rgctl "$ROOT/own/sub" 2>/dev/null)
 	expect_match "$v" $'^rgctl-owner 1\nname=own/sub\nuid=0\npid=[0-9]+\ntime=[0-9]+\ncmd=create\n$' "the xattr says who, when, what"
 	[ -e "$RGCTL_RUNDIR" ] && fail "a registry was written on a hierarchy with xattrs" || ok
@@ -116,13 +129,13 @@ if mv "$ROOT/mv1" "$ROOT/mv1.renamed" 2>/dev/null; then
 	expect_foreign mv1 "foreign group renamed to rgctl's name"
 	prune_keeps mv1 mv1.renamed
 else
-	# RGCS (configfs, the emulator): rename(2) is refused, nothing to fool
-	[ "$BACKEND" = rgcs ] && ok || fail "rename refused on $BACKEND"
+	# cgroup v2, RGCS (configfs, the emulator): rename(2) is refused
+	[ "$BACKEND" != cgroup1 ] && ok || fail "rename refused on $BACKEND"
 	"$RG" "${R[@]}" delete mv1 >/dev/null
 fi
 
 # --- hand-written marks ------------------------------------------------------
-if [ "$BACKEND" = cgroup1 ]; then
+if [ "$BACKEND" != rgcs ]; then
 	mkdir "$ROOT/forged1" "$ROOT/forged2" "$ROOT/forged3"
 	setfattr -n trusted.rgctl -v 1 "$ROOT/forged1"		# the old mark
 	setfattr -n trusted.rgctl -v $'rgctl-owner 1\nname=other\nuid=0\n' "$ROOT/forged2"
@@ -163,6 +176,24 @@ else
 	expect_foreign real2 "a world-writable registry"
 	chmod 0600 "$f"
 	expect_mine real2 "the registry once private again"
+fi
+
+if [ "$BACKEND" = cgroup2 ]; then
+	# rgctl's groups remade by mkdir; and a second mount of the hierarchy
+	# sees the same marks (they are the groups')
+	"$RG" "${R[@]}" create -p h/a >/dev/null
+	"$RG" "${R[@]}" create h2 >/dev/null
+	rmdir "$ROOT/h/a" "$ROOT/h" && mkdir -p "$ROOT/h/a"
+	expect_foreign h "rmdir + mkdir -p"
+	expect_foreign h/a "rmdir + mkdir -p"
+	mount_h || { fail "cannot mount cgroup v2 a second time"; finish; }
+	R=(--root "$D/${ROOT#"$V2"/}")
+	expect_mine h2 "through a second mount"
+	expect_foreign h/a "through a second mount"
+	prune_keeps h h/a foreign again del
+	[ -d "$ROOT/h2" ] && fail "prune through a second mount kept h2, which rgctl made" || ok
+	unmount_h
+	finish
 fi
 
 # --- the issue's case: unmounted, mounted again, same names -------------------
