@@ -22,18 +22,6 @@
 #include "internal.h"
 #include "rg_internal.h"
 
-struct rg_backend {
-	enum kattr_rg_backend id;
-	const char *fstype;		/* mountinfo type (RGCS: configfs) */
-	unsigned long magic;
-	const char *shares_file;
-	const char *tasks_file;		/* thread ids */
-	const char *procs_file;		/* process ids */
-	const char *attach_task;	/* where one task is moved */
-	const char *attach_proc;	/* where a whole process is moved */
-	bool rmdir_moves_members;
-};
-
 static const struct rg_backend backends[] = {
 	[KATTR_RG_RGCS] = {
 		.id = KATTR_RG_RGCS, .fstype = "configfs",
@@ -54,18 +42,6 @@ static const struct rg_backend backends[] = {
 		.tasks_file = "cgroup.threads", .procs_file = "cgroup.procs",
 		.attach_task = "cgroup.procs", .attach_proc = "cgroup.procs",
 	},
-};
-
-#define RGCSFS_FSTYPE	"fuse.rgcsfs"
-
-struct kattr_rg {
-	const struct rg_backend *be;
-	struct kattr_mount *m;
-	struct kattr_mount *acct;	/* v1: a separate cpuacct hierarchy */
-	char *ctrls;			/* v1: controllers, "cpu,cpuacct" */
-	char *prefix;			/* root within its hierarchy, "/x" or "" */
-	bool has_shares;
-	bool acct_comounted;
 };
 
 /* ---- finding the mount --------------------------------------------------- */
@@ -188,7 +164,7 @@ static char *v1_controllers(const char *opts)
 	return out;
 }
 
-static int file_has_word(struct kattr_mount *m, const char *rel,
+int rg_file_has_word(struct kattr_mount *m, const char *rel,
 			 const char *word)
 {
 	char *text, *save, *tok;
@@ -279,9 +255,9 @@ static int open_at(enum kattr_rg_backend kind, const struct mnt_found *f,
 	} else {
 		/* cpu available here; enabled below it or not (cpu.weight
 		 * exists only where every group above enables it). */
-		rg->has_shares = file_has_word(rg->m, "cgroup.controllers",
+		rg->has_shares = rg_file_has_word(rg->m, "cgroup.controllers",
 					       "cpu") > 0 ||
-				 file_has_word(rg->m, "cgroup.subtree_control",
+				 rg_file_has_word(rg->m, "cgroup.subtree_control",
 					       "cpu") > 0;
 	}
 	*out = rg;
@@ -460,7 +436,7 @@ const char *kattr_rg_shares_file(const struct kattr_rg *rg)
 /* ---- groups ------------------------------------------------------------- */
 
 /* "group/file", "file" for the root, "." or "group" when file is NULL. */
-static int gpath(char *buf, size_t size, const char *group, const char *file)
+int rg_gpath(char *buf, size_t size, const char *group, const char *file)
 {
 	int n;
 
@@ -481,7 +457,7 @@ int kattr_rg_exists(struct kattr_rg *rg, const char *group)
 	ret = kattr_rg_name_check(group, true, NULL);
 	if (ret < 0)
 		return ret;
-	ret = gpath(path, sizeof(path), group, NULL);
+	ret = rg_gpath(path, sizeof(path), group, NULL);
 	if (ret < 0)
 		return ret;
 	ret = kattr_stat(rg->m, path, &st);
@@ -503,201 +479,15 @@ static void undo_mkdirs(struct kattr_rg *rg, char *name, size_t *ends,
 	}
 }
 
-/* ---- cgroup v2: the cpu controller along a path ------------------------- */
-
-void kattr_rg_cpu_path_free(struct kattr_rg_cpu_path *p)
-{
-	if (!p)
-		return;
-	for (size_t i = 0; i < p->n; i++)
-		free(p->groups[i]);
-	free(p->groups);
-	free(p->failed);
-	memset(p, 0, sizeof(*p));
-}
-
-static int cpu_path_add(struct kattr_rg_cpu_path *p, const char *group)
-{
-	char **tmp = realloc(p->groups, (p->n + 1) * sizeof(*tmp));
-
-	if (!tmp)
-		return -ENOMEM;
-	p->groups = tmp;
-	p->groups[p->n] = strdup(group);
-	if (!p->groups[p->n])
-		return -ENOMEM;
-	p->n++;
-	return 0;
-}
-
-/* 1 when cpu is enabled in group's cgroup.subtree_control, 0 when not (or
- * when the group does not exist), -errno. */
-static int cpu_enabled_in(struct kattr_rg *rg, const char *group)
-{
-	char path[PATH_MAX];
-	int ret = gpath(path, sizeof(path), group, "cgroup.subtree_control");
-
-	if (ret < 0)
-		return ret;
-	ret = file_has_word(rg->m, path, "cpu");
-	return ret == -ENOENT ? 0 : ret;
-}
-
-/*
- * cgroup v2: wait out another process enabling cpu in group's parent.  The
- * kernel sets the parent's cgroup.subtree_control before it creates the
- * children's cpu.* files, under cgroup_mutex, so a reader can see "cpu"
- * enabled while the child's cpu.weight is not there yet.  Writing "+cpu"
- * where it is already enabled changes nothing but takes the same mutex, so
- * when it returns the files are there.  1 when a retry may succeed (cpu is
- * enabled in the parent), 0 when not, -errno.
- */
-static int cpu_settle(struct kattr_rg *rg, const char *group)
-{
-	char parent[PATH_MAX], path[PATH_MAX], *slash;
-	size_t len = strlen(group);
-	int ret;
-
-	if (rg->be->id != KATTR_RG_CGROUP2 || kattr_rg_name_is_root(group))
-		return 0;
-	if (len >= sizeof(parent))
-		return -ENAMETOOLONG;
-	memcpy(parent, group, len + 1);
-	while (len && parent[len - 1] == '/')
-		parent[--len] = '\0';
-	slash = strrchr(parent, '/');
-	if (slash)
-		*slash = '\0';
-	else
-		parent[0] = '\0';	/* the root */
-	ret = cpu_enabled_in(rg, parent);
-	if (ret <= 0)
-		return ret;
-	ret = gpath(path, sizeof(path), parent, "cgroup.subtree_control");
-	if (ret == 0)
-		ret = kattr_write_str(rg->m, path, "+cpu");
-	return ret < 0 ? ret : 1;
-}
-
 /* Write value to group's shares file; on cgroup v2 a file missing while the
- * parent has cpu enabled is waited for once (cpu_settle()). */
+ * parent has cpu enabled is waited for once (rg_cpu_settle()). */
 static int shares_write(struct kattr_rg *rg, const char *group,
 			const char *path, const char *value)
 {
 	int ret = kattr_write_str(rg->m, path, value);
 
-	if (ret == -ENOENT && cpu_settle(rg, group) > 0)
+	if (ret == -ENOENT && rg_cpu_settle(rg, group) > 0)
 		ret = kattr_write_str(rg->m, path, value);
-	return ret;
-}
-
-int kattr_rg_cpu_missing(struct kattr_rg *rg, const char *group,
-			 struct kattr_rg_cpu_path *out)
-{
-	char name[PATH_MAX];
-	bool lacking = false;
-	size_t len;
-	int ret;
-
-	memset(out, 0, sizeof(*out));
-	ret = kattr_rg_name_check(group, true, NULL);
-	if (ret < 0)
-		return ret;
-	if (rg->be->id != KATTR_RG_CGROUP2 || kattr_rg_name_is_root(group))
-		return 0;
-	len = strlen(group);
-	if (len >= sizeof(name))
-		return -ENAMETOOLONG;
-	memcpy(name, group, len + 1);
-	/* The root, then each parent: name up to each '/'. */
-	for (size_t i = 0; i < len && ret == 0; i++) {
-		const char *anc = "/";
-
-		if (i > 0) {
-			if (name[i] != '/')
-				continue;
-			name[i] = '\0';
-			anc = name;
-		}
-		/* Below a group without cpu none can have it. */
-		if (!lacking) {
-			ret = cpu_enabled_in(rg, anc);
-			lacking = ret == 0;
-		}
-		if (ret >= 0 && lacking)
-			ret = cpu_path_add(out, anc);
-		else if (ret > 0)
-			ret = 0;
-		if (i > 0)
-			name[i] = '/';
-	}
-	if (ret < 0)
-		kattr_rg_cpu_path_free(out);
-	return ret < 0 ? ret : 0;
-}
-
-/* Disable cpu in done's groups from the last down to index start. */
-static int cpu_undo_from(struct kattr_rg *rg, struct kattr_rg_cpu_path *done,
-			 size_t start)
-{
-	int first = 0;
-
-	while (done->n > start) {
-		char path[PATH_MAX], *g = done->groups[--done->n];
-		int ret = gpath(path, sizeof(path), g, "cgroup.subtree_control");
-
-		if (ret == 0)
-			ret = kattr_write_str(rg->m, path, "-cpu");
-		if (ret < 0 && first == 0)
-			first = ret;
-		free(g);
-	}
-	return first;
-}
-
-int kattr_rg_cpu_undo(struct kattr_rg *rg, struct kattr_rg_cpu_path *done)
-{
-	int ret = cpu_undo_from(rg, done, 0);
-
-	free(done->groups);
-	done->groups = NULL;
-	return ret;
-}
-
-int kattr_rg_cpu_enable(struct kattr_rg *rg, const char *group,
-			struct kattr_rg_cpu_path *done)
-{
-	struct kattr_rg_cpu_path miss;
-	size_t start = done->n;
-	int ret;
-
-	if (rg->be->id != KATTR_RG_CGROUP2)
-		return 0;
-	if (!rg->has_shares)
-		return -EOPNOTSUPP;
-	ret = kattr_rg_cpu_missing(rg, group, &miss);
-	if (ret < 0)
-		return ret;
-	for (size_t i = 0; i < miss.n && ret == 0; i++) {
-		char path[PATH_MAX];
-
-		ret = gpath(path, sizeof(path), miss.groups[i],
-			    "cgroup.subtree_control");
-		if (ret == 0)
-			ret = kattr_write_str(rg->m, path, "+cpu");
-		if (ret == 0) {
-			ret = cpu_path_add(done, miss.groups[i]);
-			if (ret < 0)	/* cannot remember it: take it back */
-				kattr_write_str(rg->m, path, "-cpu");
-		}
-		if (ret < 0) {
-			free(done->failed);
-			done->failed = strdup(miss.groups[i]);
-		}
-	}
-	if (ret < 0)
-		cpu_undo_from(rg, done, start);
-	kattr_rg_cpu_path_free(&miss);
 	return ret;
 }
 
@@ -843,14 +633,14 @@ static int create_shares(struct kattr_rg *rg, const char *group,
 		ret = kattr_rg_cpu_enable(rg, group, done);
 	if (ret < 0)
 		return ret;
-	ret = gpath(path, sizeof(path), group, rg->be->shares_file);
+	ret = rg_gpath(path, sizeof(path), group, rg->be->shares_file);
 	if (ret == 0)
 		ret = shares_write(rg, group, path, value);
 	if (ret == -ENOENT)	/* cgroup v2: cpu not enabled here */
 		ret = reason(r, KATTR_RG_WHY_NO_SHARES, -EOPNOTSUPP,
 			     "no %s there", rg->be->shares_file);
 	if (ret < 0 && done)
-		cpu_undo_from(rg, done, start);
+		rg_cpu_undo_from(rg, done, start);
 	return ret;
 }
 
@@ -901,7 +691,7 @@ static int read_group_file(struct kattr_rg *rg, const char *group,
 	char path[PATH_MAX];
 	int ret;
 
-	ret = gpath(path, sizeof(path), group, file);
+	ret = rg_gpath(path, sizeof(path), group, file);
 	if (ret < 0)
 		return ret;
 	return kattr_read_alloc(rg->m, path, text, NULL);
@@ -951,7 +741,7 @@ static int target_open(struct kattr_rg *rg, const char *group,
 	char path[PATH_MAX];
 	int ret;
 
-	ret = gpath(path, sizeof(path), group, file);
+	ret = rg_gpath(path, sizeof(path), group, file);
 	if (ret < 0)
 		return ret;
 	t = calloc(1, sizeof(*t));
@@ -990,7 +780,7 @@ void kattr_rg_target_close(struct kattr_rg_target *t)
 int kattr_rg_group_open(struct kattr_rg *rg, const char *group, int flags)
 {
 	char path[PATH_MAX];
-	int ret = gpath(path, sizeof(path), group, NULL);
+	int ret = rg_gpath(path, sizeof(path), group, NULL);
 
 	if (ret < 0)
 		return ret;
@@ -1048,172 +838,6 @@ static int move_to_parent(struct kattr_rg *rg, const char *group)
 	return ret;
 }
 
-static int child_groups(struct kattr_rg *rg, const char *group,
-			struct kattr_dirent **ents, size_t *n)
-{
-	char path[PATH_MAX];
-	size_t w = 0;
-	int ret;
-
-	ret = gpath(path, sizeof(path), group, NULL);
-	if (ret < 0)
-		return ret;
-	ret = kattr_list(rg->m, path, ents, n);
-	if (ret < 0)
-		return ret;
-	for (size_t i = 0; i < *n; i++) {
-		if ((*ents)[i].type == DT_DIR)
-			(*ents)[w++] = (*ents)[i];
-		else
-			free((*ents)[i].name);
-	}
-	*n = w;
-	return 0;
-}
-
-/* ---- walking the tree ------------------------------------------------ */
-
-/*
- * What a walk callback returns besides 0 (go on) and -errno (stop with
- * that error): stop and return WALK_STOP; the group is gone (skip it and
- * what is below it); list the group's children again (new ones appeared).
- */
-enum { WALK_STOP = 1, WALK_GONE = 2, WALK_AGAIN = 3 };
-
-typedef int (*walk_cb)(struct kattr_rg *rg, const char *group,
-		       unsigned int depth, void *data);
-
-/*
- * Whether err, met on a group below the start of a walk, means the group
- * was removed meanwhile: its directory or a file every group has is gone
- * (ENOENT), or was removed while open (cgroup: ENODEV; FUSE: ESTALE).  A
- * group of the same name may already have been made again: the one we
- * were reading is gone all the same.
- */
-static bool group_gone(int err)
-{
-	return err == -ENOENT || err == -ENODEV || err == -ESTALE;
-}
-
-/* One group on the walk's stack: its child groups and the next one. */
-struct walk_level {
-	struct kattr_dirent *kids;
-	size_t n, next;
-	size_t len;		/* length of the group's name */
-	unsigned int again;	/* times its children were listed again */
-};
-
-struct walk {
-	struct kattr_rg *rg;
-	walk_cb pre, post;
-	void *data;
-	struct walk_level *st;
-	size_t depth, cap;
-	char *name;		/* the current group ("" is the root) */
-	size_t name_cap;
-};
-
-static int walk_name(struct walk *w, size_t at, const char *kid)
-{
-	size_t klen = strlen(kid), need = at + 1 + klen + 1;
-	char *tmp;
-
-	if (need > w->name_cap) {
-		tmp = realloc(w->name, need * 2);
-		if (!tmp)
-			return -ENOMEM;
-		w->name = tmp;
-		w->name_cap = need * 2;
-	}
-	if (at)
-		w->name[at++] = '/';
-	memcpy(w->name + at, kid, klen + 1);
-	return 0;
-}
-
-/* Visit w->name: pre, then push it with its children. */
-static int walk_enter(struct walk *w)
-{
-	struct walk_level *lv, *tmp;
-	int ret = 0;
-
-	if (w->pre)
-		ret = w->pre(w->rg, w->name, (unsigned int)w->depth, w->data);
-	if (ret == WALK_GONE)
-		return 0;
-	if (ret != 0)
-		return ret;
-	if (w->depth == w->cap) {
-		w->cap = w->cap ? w->cap * 2 : 16;
-		tmp = realloc(w->st, w->cap * sizeof(*tmp));
-		if (!tmp)
-			return -ENOMEM;
-		w->st = tmp;
-	}
-	lv = &w->st[w->depth];
-	memset(lv, 0, sizeof(*lv));
-	lv->len = strlen(w->name);
-	ret = child_groups(w->rg, w->name, &lv->kids, &lv->n);
-	if (ret < 0 && w->depth && group_gone(ret))
-		return 0;	/* removed while we walked: skipped */
-	if (ret < 0)
-		return ret;
-	w->depth++;
-	return 0;
-}
-
-/*
- * Visit group and every group below it, parents first and by name: pre
- * before a group's children, post after them.  Iterative, so any depth
- * whose names fit in PATH_MAX is walked; a group removed meanwhile is
- * skipped with what is below it.
- */
-static int walk_tree(struct kattr_rg *rg, const char *group, walk_cb pre,
-		     walk_cb post, void *data)
-{
-	struct walk w = { .rg = rg, .pre = pre, .post = post, .data = data };
-	int ret;
-
-	ret = walk_name(&w, 0, kattr_rg_name_is_root(group) ? "" : group);
-	if (ret == 0)
-		ret = walk_enter(&w);
-	while (ret == 0 && w.depth) {
-		struct walk_level *lv = &w.st[w.depth - 1];
-
-		if (lv->next < lv->n) {
-			ret = walk_name(&w, lv->len, lv->kids[lv->next++].name);
-			if (ret == 0)
-				ret = walk_enter(&w);
-			continue;
-		}
-		w.name[lv->len] = '\0';
-		ret = post ? post(rg, w.name, (unsigned int)w.depth - 1, data) : 0;
-		if (ret == WALK_AGAIN && lv->again++ < 64) {
-			kattr_list_free(lv->kids, lv->n);
-			lv->kids = NULL;
-			lv->n = lv->next = 0;
-			ret = child_groups(rg, w.name, &lv->kids, &lv->n);
-			if (ret < 0 && group_gone(ret))
-				ret = WALK_GONE;
-			if (ret != WALK_GONE)
-				continue;
-		}
-		if (ret == WALK_AGAIN)
-			ret = -EBUSY;	/* children keep appearing */
-		if (ret == WALK_GONE)
-			ret = 0;
-		kattr_list_free(lv->kids, lv->n);
-		w.depth--;
-		if (w.depth)
-			w.name[w.st[w.depth - 1].len] = '\0';
-	}
-	while (w.depth--)
-		kattr_list_free(w.st[w.depth].kids, w.st[w.depth].n);
-	free(w.st);
-	free(w.name);
-	return ret;
-}
-
 /* ---- delete ---------------------------------------------------------------- */
 
 /* Remove one group whose children are gone (post-order callback). */
@@ -1237,7 +861,7 @@ static int remove_group(struct kattr_rg *rg, const char *group,
 		if (ret != -EBUSY)
 			break;
 		/* cgroup v1 says EBUSY for a child group too */
-		if (child_groups(rg, group, &kids, &nkids) == 0) {
+		if (rg_child_groups(rg, group, &kids, &nkids) == 0) {
 			kattr_list_free(kids, nkids);
 			if (nkids)
 				return WALK_AGAIN;
@@ -1245,7 +869,7 @@ static int remove_group(struct kattr_rg *rg, const char *group,
 	}
 	if (ret == -ENOTEMPTY)
 		return WALK_AGAIN;	/* a child group was created meanwhile */
-	if (ret < 0 && group_gone(ret))
+	if (ret < 0 && rg_group_gone(ret))
 		return WALK_GONE;	/* removed by someone else: done */
 	return ret;
 }
@@ -1262,7 +886,7 @@ int kattr_rg_delete(struct kattr_rg *rg, const char *group, unsigned int flags)
 	if (ret < 0)
 		return ret;
 	if (!(flags & KATTR_RG_RECURSIVE)) {
-		ret = child_groups(rg, group, &kids, &nkids);
+		ret = rg_child_groups(rg, group, &kids, &nkids);
 		if (ret < 0)
 			return ret;
 		kattr_list_free(kids, nkids);
@@ -1273,7 +897,7 @@ int kattr_rg_delete(struct kattr_rg *rg, const char *group, unsigned int flags)
 			return -ENOTEMPTY;
 		return ret == WALK_GONE ? 0 : ret;
 	}
-	ret = walk_tree(rg, group, NULL, remove_group, NULL);
+	ret = rg_walk_tree(rg, group, NULL, remove_group, NULL);
 	/* The group itself removed by someone else while we walked. */
 	if (ret == -ENOENT && kattr_rg_exists(rg, group) == -ENOENT)
 		ret = 0;
@@ -1292,7 +916,7 @@ static int shares_path(struct kattr_rg *rg, const char *group, char *path,
 		return ret;
 	if (!rg->has_shares)
 		return -EOPNOTSUPP;
-	return gpath(path, size, group, rg->be->shares_file);
+	return rg_gpath(path, size, group, rg->be->shares_file);
 }
 
 /*
@@ -1310,7 +934,7 @@ static int shares_read(struct kattr_rg *rg, const char *group,
 
 	if (!rg->has_shares)
 		return -EOPNOTSUPP;
-	ret = gpath(path, sizeof(path), group, rg->be->shares_file);
+	ret = rg_gpath(path, sizeof(path), group, rg->be->shares_file);
 	if (ret < 0)
 		return ret;
 	if (rg->be->id == KATTR_RG_RGCS) {
@@ -1322,7 +946,7 @@ static int shares_read(struct kattr_rg *rg, const char *group,
 		return ret == -EINVAL ? -EBADMSG : ret;
 	}
 	ret = kattr_read_u64(rg->m, path, &v);
-	if (ret == -ENOENT && cpu_settle(rg, group) > 0)
+	if (ret == -ENOENT && rg_cpu_settle(rg, group) > 0)
 		ret = kattr_read_u64(rg->m, path, &v);
 	if (ret == -ENOENT)
 		return -EOPNOTSUPP;	/* v2 root, or cpu not enabled here */
@@ -1367,79 +991,6 @@ int kattr_rg_shares_set(struct kattr_rg *rg, const char *group,
 	return ret == -ENOENT ? -EOPNOTSUPP : ret;
 }
 
-/* ---- tasks ---------------------------------------------------------------- */
-
-int kattr_rg_proc_foreach(pid_t pid, int (*cb)(pid_t id, void *data),
-			  void *data)
-{
-	char rel[64];
-	struct dirent *de;
-	int fd, ret = 0;
-	DIR *d;
-
-	if (pid)
-		snprintf(rel, sizeof(rel), "/proc/%d/task", (int)pid);
-	/* Resolved beneath the sysroot, like every /proc/PID file read: a
-	 * symlink planted in a captured tree is never followed out of it. */
-	fd = kattr_sysroot_open(pid ? rel : "/proc", O_RDONLY | O_DIRECTORY);
-	if (fd < 0)
-		return fd == -ENOENT && pid ? -ESRCH : fd;
-	d = fdopendir(fd);
-	if (!d) {
-		ret = -errno;
-		close(fd);
-		return ret;
-	}
-	while (ret == 0 && (de = readdir(d))) {
-		pid_t id;
-
-		if (kattr_rg_parse_pid(de->d_name, &id) == 0)
-			ret = cb(id, data);
-	}
-	closedir(d);
-	return ret;
-}
-
-struct pid_vec {
-	pid_t *v;
-	size_t n, cap;
-};
-
-static int pid_vec_add(pid_t id, void *data)
-{
-	struct pid_vec *pv = data;
-
-	if (kattr_grow((void **)&pv->v, &pv->cap, pv->n, sizeof(*pv->v)) < 0)
-		return -ENOMEM;
-	pv->v[pv->n++] = id;
-	return 0;
-}
-
-/* The thread ids of process pid, from /proc/PID/task. */
-static int proc_tids(pid_t pid, pid_t **tids, size_t *n)
-{
-	struct pid_vec pv = { 0 };
-	int ret = kattr_rg_proc_foreach(pid, pid_vec_add, &pv);
-
-	if (ret == 0 && pv.n == 0)
-		ret = -ESRCH;
-	if (ret < 0) {
-		free(pv.v);
-		return ret;
-	}
-	*tids = pv.v;
-	*n = pv.n;
-	return 0;
-}
-
-static bool pid_in(const pid_t *v, size_t n, pid_t p)
-{
-	for (size_t i = 0; i < n; i++)
-		if (v[i] == p)
-			return true;
-	return false;
-}
-
 /* RGCS: every thread, one write each, until a pass finds no new thread. */
 static int attach_threads(int fd, pid_t pid)
 {
@@ -1450,7 +1001,7 @@ static int attach_threads(int fd, pid_t pid)
 	for (int pass = 0; pass < 16; pass++) {
 		bool fresh = false;
 
-		ret = proc_tids(pid, &tids, &n);
+		ret = rg_proc_tids(pid, &tids, &n);
 		if (ret < 0)
 			break;
 		tmp = realloc(done, (ndone + n) * sizeof(*done));
@@ -1461,7 +1012,7 @@ static int attach_threads(int fd, pid_t pid)
 		}
 		done = tmp;
 		for (size_t i = 0; i < n && ret == 0; i++) {
-			if (pid_in(done, ndone, tids[i]))
+			if (rg_pid_in(done, ndone, tids[i]))
 				continue;
 			fresh = true;
 			ret = write_pid(fd, tids[i]);
@@ -1521,7 +1072,7 @@ static int res_group_of(pid_t pid, pid_t tid, char **text)
 
 struct members_scan {
 	const char *want;	/* "/db" */
-	struct pid_vec found;
+	struct rg_pid_vec found;
 };
 
 /* One process of /proc: its threads in the group wanted. */
@@ -1532,7 +1083,7 @@ static int members_cb(pid_t pid, void *data)
 	size_t ntids;
 	int ret = 0;
 
-	if (proc_tids(pid, &tids, &ntids) < 0)
+	if (rg_proc_tids(pid, &tids, &ntids) < 0)
 		return 0;
 	for (size_t i = 0; i < ntids && ret == 0; i++) {
 		char *text;
@@ -1540,7 +1091,7 @@ static int members_cb(pid_t pid, void *data)
 		if (res_group_of(pid, tids[i], &text) < 0)
 			continue;
 		if (strcmp(text, ms->want) == 0)
-			ret = pid_vec_add(tids[i], &ms->found);
+			ret = rg_pid_vec_add(tids[i], &ms->found);
 		free(text);
 	}
 	free(tids);
@@ -1588,7 +1139,7 @@ static int add_file(struct kattr_mount *m, const char *group, const char *file,
 		    const char *res, struct kattr_rg_stat **v, size_t *n)
 {
 	char path[PATH_MAX], *text;
-	int ret = gpath(path, sizeof(path), group, file);
+	int ret = rg_gpath(path, sizeof(path), group, file);
 
 	if (ret < 0)
 		return ret;
@@ -1626,7 +1177,7 @@ int kattr_rg_stats(struct kattr_rg *rg, const char *group,
 
 		if (am) {
 			/* cpuacct.usage is one number: key "usage". */
-			ret = gpath(path, sizeof(path), group, "cpuacct.usage");
+			ret = rg_gpath(path, sizeof(path), group, "cpuacct.usage");
 			if (ret == 0 && kattr_read_alloc(am, path, &text, NULL) == 0) {
 				char *line;
 
@@ -1669,7 +1220,7 @@ static int find_task_cb(struct kattr_rg *rg, const char *group,
 	if (depth == 0)
 		return 0;	/* the root lists only tasks moved back to it */
 	ret = read_pids(rg, group, rg->be->tasks_file, &pids, &n);
-	if (ret < 0 && group_gone(ret))
+	if (ret < 0 && rg_group_gone(ret))
 		return WALK_GONE;
 	if (ret < 0) {
 		/* It may be in there: unless it is found elsewhere, the
@@ -1678,7 +1229,7 @@ static int find_task_cb(struct kattr_rg *rg, const char *group,
 			ft->unreadable = ret;
 		return 0;
 	}
-	hit = pid_in(pids, n, ft->pid);
+	hit = rg_pid_in(pids, n, ft->pid);
 	free(pids);
 	if (!hit)
 		return 0;
@@ -1708,7 +1259,7 @@ static int whereis_rgcs(struct kattr_rg *rg, pid_t pid, char **group)
 	if (ret < 0)
 		return ret == -ENOENT ? -ESRCH : ret;
 	close(ret);
-	ret = walk_tree(rg, "/", find_task_cb, NULL, &ft);
+	ret = rg_walk_tree(rg, "/", find_task_cb, NULL, &ft);
 	if (ret < 0)
 		return ret;
 	if (!ft.group && ft.unreadable)
@@ -1800,7 +1351,7 @@ static int list_cb(struct kattr_rg *rg, const char *group, unsigned int depth,
 out_gone:
 	/* Removed while we listed: not there any more (unless it is the
 	 * group asked for). */
-	if (depth > 0 && group_gone(ret))
+	if (depth > 0 && rg_group_gone(ret))
 		ret = WALK_GONE;
 out_free:
 	free(info.shares);
@@ -1815,7 +1366,7 @@ int kattr_rg_list(struct kattr_rg *rg, const char *group,
 
 	if (ret < 0)
 		return ret;
-	ret = walk_tree(rg, group, list_cb, NULL, &lc);
+	ret = rg_walk_tree(rg, group, list_cb, NULL, &lc);
 	if (ret < 0) {
 		kattr_rg_list_free(lc.v, lc.n);
 		return ret;
