@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * cgroup v2 controller delegation: which groups' cgroup.subtree_control
- * enable a controller for their children, enabling it along a path and
- * taking it back.
+ * Controller delegation (cgroup v2, backends with rg_ops.delegates): which
+ * groups' cgroup.subtree_control enable a controller for their children,
+ * enabling one along a path and taking it back.  Written for any controller
+ * ("cpu", "memory", "io", "pids", "cpuset"); the kattr_rg_cpu_* calls are
+ * these with "cpu".
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,7 +20,9 @@
 #include "internal.h"
 #include "rg_internal.h"
 
-/* ---- cgroup v2: the cpu controller along a path ------------------------- */
+/* ---- a controller along a path ----------------------------------------- */
+
+#define SUBTREE_CONTROL	"cgroup.subtree_control"
 
 void kattr_rg_cpu_path_free(struct kattr_rg_cpu_path *p)
 {
@@ -31,7 +35,7 @@ void kattr_rg_cpu_path_free(struct kattr_rg_cpu_path *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static int cpu_path_add(struct kattr_rg_cpu_path *p, const char *group)
+static int path_add(struct kattr_rg_cpu_path *p, const char *group)
 {
 	char **tmp = realloc(p->groups, (p->n + 1) * sizeof(*tmp));
 
@@ -45,35 +49,51 @@ static int cpu_path_add(struct kattr_rg_cpu_path *p, const char *group)
 	return 0;
 }
 
-/* 1 when cpu is enabled in group's cgroup.subtree_control, 0 when not (or
- * when the group does not exist), -errno. */
-static int cpu_enabled_in(struct kattr_rg *rg, const char *group)
+/* Write "+ctl" (sign '+') or "-ctl" to group's cgroup.subtree_control. */
+static int ctl_write(struct kattr_rg *rg, const char *group, char sign,
+		     const char *ctl)
 {
-	char path[PATH_MAX];
-	int ret = rg_gpath(path, sizeof(path), group, "cgroup.subtree_control");
+	char path[PATH_MAX], word[64];
+	int ret = rg_gpath(path, sizeof(path), group, SUBTREE_CONTROL);
 
 	if (ret < 0)
 		return ret;
-	ret = rg_file_has_word(rg->m, path, "cpu");
+	ret = snprintf(word, sizeof(word), "%c%s", sign, ctl);
+	if (ret < 0 || (size_t)ret >= sizeof(word))
+		return -ENAMETOOLONG;
+	return kattr_write_str(rg->m, path, word);
+}
+
+/* 1 when ctl is enabled in group's cgroup.subtree_control, 0 when not (or
+ * when the group does not exist), -errno. */
+static int ctl_enabled_in(struct kattr_rg *rg, const char *group,
+			  const char *ctl)
+{
+	char path[PATH_MAX];
+	int ret = rg_gpath(path, sizeof(path), group, SUBTREE_CONTROL);
+
+	if (ret < 0)
+		return ret;
+	ret = rg_file_has_word(rg->m, path, ctl);
 	return ret == -ENOENT ? 0 : ret;
 }
 
 /*
- * cgroup v2: wait out another process enabling cpu in group's parent.  The
- * kernel sets the parent's cgroup.subtree_control before it creates the
- * children's cpu.* files, under cgroup_mutex, so a reader can see "cpu"
- * enabled while the child's cpu.weight is not there yet.  Writing "+cpu"
- * where it is already enabled changes nothing but takes the same mutex, so
- * when it returns the files are there.  1 when a retry may succeed (cpu is
- * enabled in the parent), 0 when not, -errno.
+ * Wait out another process enabling ctl in group's parent.  The kernel sets
+ * the parent's cgroup.subtree_control before it creates the children's
+ * ctl.* files, under cgroup_mutex, so a reader can see ctl enabled while
+ * the child's file (cpu.weight) is not there yet.  Writing "+ctl" where it
+ * is already enabled changes nothing but takes the same mutex, so when it
+ * returns the files are there.  1 when a retry may succeed (ctl is enabled
+ * in the parent), 0 when not (or the backend does not delegate), -errno.
  */
-int rg_cpu_settle(struct kattr_rg *rg, const char *group)
+int rg_ctl_settle(struct kattr_rg *rg, const char *group, const char *ctl)
 {
-	char parent[PATH_MAX], path[PATH_MAX], *slash;
+	char parent[PATH_MAX], *slash;
 	size_t len = strlen(group);
 	int ret;
 
-	if (rg->be->id != KATTR_RG_CGROUP2 || kattr_rg_name_is_root(group))
+	if (!rg->ops->delegates || kattr_rg_name_is_root(group))
 		return 0;
 	if (len >= sizeof(parent))
 		return -ENAMETOOLONG;
@@ -85,17 +105,15 @@ int rg_cpu_settle(struct kattr_rg *rg, const char *group)
 		*slash = '\0';
 	else
 		parent[0] = '\0';	/* the root */
-	ret = cpu_enabled_in(rg, parent);
+	ret = ctl_enabled_in(rg, parent, ctl);
 	if (ret <= 0)
 		return ret;
-	ret = rg_gpath(path, sizeof(path), parent, "cgroup.subtree_control");
-	if (ret == 0)
-		ret = kattr_write_str(rg->m, path, "+cpu");
+	ret = ctl_write(rg, parent, '+', ctl);
 	return ret < 0 ? ret : 1;
 }
 
-int kattr_rg_cpu_missing(struct kattr_rg *rg, const char *group,
-			 struct kattr_rg_cpu_path *out)
+int rg_ctl_missing(struct kattr_rg *rg, const char *group, const char *ctl,
+		   struct kattr_rg_cpu_path *out)
 {
 	char name[PATH_MAX];
 	bool lacking = false;
@@ -106,7 +124,7 @@ int kattr_rg_cpu_missing(struct kattr_rg *rg, const char *group,
 	ret = kattr_rg_name_check(group, true, NULL);
 	if (ret < 0)
 		return ret;
-	if (rg->be->id != KATTR_RG_CGROUP2 || kattr_rg_name_is_root(group))
+	if (!rg->ops->delegates || kattr_rg_name_is_root(group))
 		return 0;
 	len = strlen(group);
 	if (len >= sizeof(name))
@@ -122,13 +140,13 @@ int kattr_rg_cpu_missing(struct kattr_rg *rg, const char *group,
 			name[i] = '\0';
 			anc = name;
 		}
-		/* Below a group without cpu none can have it. */
+		/* Below a group without ctl none can have it. */
 		if (!lacking) {
-			ret = cpu_enabled_in(rg, anc);
+			ret = ctl_enabled_in(rg, anc, ctl);
 			lacking = ret == 0;
 		}
 		if (ret >= 0 && lacking)
-			ret = cpu_path_add(out, anc);
+			ret = path_add(out, anc);
 		else if (ret > 0)
 			ret = 0;
 		if (i > 0)
@@ -139,18 +157,15 @@ int kattr_rg_cpu_missing(struct kattr_rg *rg, const char *group,
 	return ret < 0 ? ret : 0;
 }
 
-/* Disable cpu in done's groups from the last down to index start. */
-int rg_cpu_undo_from(struct kattr_rg *rg, struct kattr_rg_cpu_path *done,
-			 size_t start)
+int rg_ctl_undo_from(struct kattr_rg *rg, const char *ctl,
+		     struct kattr_rg_cpu_path *done, size_t start)
 {
 	int first = 0;
 
 	while (done->n > start) {
-		char path[PATH_MAX], *g = done->groups[--done->n];
-		int ret = rg_gpath(path, sizeof(path), g, "cgroup.subtree_control");
+		char *g = done->groups[--done->n];
+		int ret = ctl_write(rg, g, '-', ctl);
 
-		if (ret == 0)
-			ret = kattr_write_str(rg->m, path, "-cpu");
 		if (ret < 0 && first == 0)
 			first = ret;
 		free(g);
@@ -158,9 +173,47 @@ int rg_cpu_undo_from(struct kattr_rg *rg, struct kattr_rg_cpu_path *done,
 	return first;
 }
 
+int rg_ctl_enable(struct kattr_rg *rg, const char *group, const char *ctl,
+		  struct kattr_rg_cpu_path *done)
+{
+	struct kattr_rg_cpu_path miss;
+	size_t start = done->n;
+	int ret;
+
+	if (!rg->ops->delegates)
+		return 0;
+	ret = rg_ctl_missing(rg, group, ctl, &miss);
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < miss.n && ret == 0; i++) {
+		ret = ctl_write(rg, miss.groups[i], '+', ctl);
+		if (ret == 0) {
+			ret = path_add(done, miss.groups[i]);
+			if (ret < 0)	/* cannot remember it: take it back */
+				ctl_write(rg, miss.groups[i], '-', ctl);
+		}
+		if (ret < 0) {
+			free(done->failed);
+			done->failed = strdup(miss.groups[i]);
+		}
+	}
+	if (ret < 0)
+		rg_ctl_undo_from(rg, ctl, done, start);
+	kattr_rg_cpu_path_free(&miss);
+	return ret;
+}
+
+/* ---- the cpu controller (the exported calls) ---------------------------- */
+
+int kattr_rg_cpu_missing(struct kattr_rg *rg, const char *group,
+			 struct kattr_rg_cpu_path *out)
+{
+	return rg_ctl_missing(rg, group, "cpu", out);
+}
+
 int kattr_rg_cpu_undo(struct kattr_rg *rg, struct kattr_rg_cpu_path *done)
 {
-	int ret = rg_cpu_undo_from(rg, done, 0);
+	int ret = rg_ctl_undo_from(rg, "cpu", done, 0);
 
 	free(done->groups);
 	done->groups = NULL;
@@ -170,36 +223,9 @@ int kattr_rg_cpu_undo(struct kattr_rg *rg, struct kattr_rg_cpu_path *done)
 int kattr_rg_cpu_enable(struct kattr_rg *rg, const char *group,
 			struct kattr_rg_cpu_path *done)
 {
-	struct kattr_rg_cpu_path miss;
-	size_t start = done->n;
-	int ret;
-
-	if (rg->be->id != KATTR_RG_CGROUP2)
+	if (!rg->ops->delegates)
 		return 0;
 	if (!rg->has_shares)
 		return -EOPNOTSUPP;
-	ret = kattr_rg_cpu_missing(rg, group, &miss);
-	if (ret < 0)
-		return ret;
-	for (size_t i = 0; i < miss.n && ret == 0; i++) {
-		char path[PATH_MAX];
-
-		ret = rg_gpath(path, sizeof(path), miss.groups[i],
-			    "cgroup.subtree_control");
-		if (ret == 0)
-			ret = kattr_write_str(rg->m, path, "+cpu");
-		if (ret == 0) {
-			ret = cpu_path_add(done, miss.groups[i]);
-			if (ret < 0)	/* cannot remember it: take it back */
-				kattr_write_str(rg->m, path, "-cpu");
-		}
-		if (ret < 0) {
-			free(done->failed);
-			done->failed = strdup(miss.groups[i]);
-		}
-	}
-	if (ret < 0)
-		rg_cpu_undo_from(rg, done, start);
-	kattr_rg_cpu_path_free(&miss);
-	return ret;
+	return rg_ctl_enable(rg, group, "cpu", done);
 }
