@@ -93,6 +93,8 @@ struct kattr_rg {
 	char *prefix;			/* root within its hierarchy, "/x" or "" */
 	bool has_shares;
 	bool acct_comounted;
+	kattr_rg_made_fn made_fn;	/* kattr_rg_on_create() */
+	void *made_data;
 };
 
 struct kattr_rg_target {
