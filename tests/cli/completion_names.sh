@@ -45,6 +45,20 @@ while IFS= read -r -d '' n; do
 done < <(find "$mnt" -mindepth 1 -type d -print0)
 [ ${#groups[@]} -eq 16 ] || fail "expected 16 groups (e\$((1 is one), found ${#groups[@]}"
 
+# rgctl list --names0: every group's real bytes, NUL-ended, "/" the root;
+# alone (no other output option, no --json).
+want=$( (printf '/\0'; printf '%s\0' "${groups[@]}") | sort -z | od -An -tx1)
+got=$("$RGDIR/rgctl" -b cgroup1 --root "$mnt" list --names0 | sort -z | od -An -tx1)
+[ "$got" = "$want" ] && ok || fail "list --names0: $got, expected $want"
+got=$("$RGDIR/rgctl" -b cgroup1 --root "$mnt" list --names0 'e$((1' | od -An -c | tr -s ' \n' ' ')
+[ "$got" = ' e $ ( ( 1 \0 e $ ( ( 1 / 0 ) ) \0 ' ] && ok || fail "list --names0 GROUP: $got"
+for o in -r -n -T --output-all "-o GROUP"; do
+	"$RGDIR/rgctl" -b cgroup1 --root "$mnt" list --names0 $o >/dev/null 2>&1
+	[ $? = 2 ] && ok || fail "list --names0 $o: not a usage error"
+done
+"$RGDIR/rgctl" -b cgroup1 --root "$mnt" --json list --names0 >/dev/null 2>&1
+[ $? = 2 ] && ok || fail "--json list --names0: not a usage error"
+
 # Files (apply FILE, --root DIR), commands (exec -- CMD), profile pids.
 for n in 'a$(touch${IFS}F5)' 'b`touch F5`' 'c;touch F5' 'f*' $'g\nnewline' 'h space' $'i\xff'; do
 	: >"$tmp/files/$n"
