@@ -206,6 +206,7 @@ no_files_ran "a hostile rgctl's names"
 # 3. A real interactive bash under tmux: Tab Tab lists the candidates
 # (one a line), each pasted back names a group; Tab on a prefix, then run.
 cat >"$tmp/rc" <<EOF
+unset HISTFILE	# written at exit, maybe after the cleanup removed \$HOME
 PS1='\$ '
 . '$comp'
 bind 'set completion-display-width 0'
