@@ -776,8 +776,11 @@ static int remove_group(struct kattr_rg *rg, const char *group,
 	}
 	if (ret == -ENOTEMPTY)
 		return WALK_AGAIN;	/* a child group was created meanwhile */
+	/* removed by someone else: done; but only when the group is really
+	 * gone (a "gone" error from one of its files while the directory is
+	 * still there is tried again, bounded by the walk) */
 	if (ret < 0 && rg_group_gone(ret))
-		return WALK_GONE;	/* removed by someone else: done */
+		return kattr_rg_exists(rg, group) < 0 ? WALK_GONE : WALK_AGAIN;
 	return ret;
 }
 
