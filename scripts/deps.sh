@@ -15,7 +15,7 @@ pkgs=(
 	cgroup-tools                      # the peer rgctl is tested and measured against
 	jq tmux gnuplot-nox libxml2-utils hyperfine
 	attr                              # setfattr: systemd's delegation mark in tests
-	systemd libsystemd-dev            # systemd-analyze verify of the units; sd_notify (optional)
+	systemd                           # systemd-analyze verify of the units
 )
 if [ "${1:-}" = vm ]; then
 	pkgs=(qemu-system-x86 linux-source-6.1 flex bison bc libelf-dev libssl-dev
