@@ -434,14 +434,11 @@ KATTR_API int kattr_taskexit_open(int rcvbuf, struct kattr_taskexit_sock **out)
 
 KATTR_API void kattr_taskexit_close(struct kattr_taskexit_sock *s)
 {
-	int fd;
-
 	if (!s)
 		return;
-	/* The kernel forgets a closed listener at its next record anyway. */
-	fd = mnl_socket_get_fd(s->ts.nl);
-	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0)
-		(void)listen_cpus(s, TASKSTATS_CMD_ATTR_DEREGISTER_CPUMASK);
+	/* Not deregistered (the acknowledgement would queue behind every
+	 * record not read): the kernel forgets a closed listener at its
+	 * next record for it. */
 	mnl_socket_close(s->ts.nl);
 	free(s);
 }

@@ -52,9 +52,11 @@
 #include "rgctl_atexec.h"
 
 #define SEEN_SLOTS	256	/* recent execs, by pid */
-#define READS_PER_CALL	16	/* reads of the group per atexec_handle() */
+#define READS_PER_CALL	2	/* reads of the group per atexec_handle(): the
+				 * loop sees signals and other events between */
 #define MARKS_MAX	64	/* filesystems marked */
-#define RUNNING_NS	2000000	/* wait for an exec to sleep in its event */
+#define RUNNING_NS	20000000 /* an exec not asleep in its event: asked again */
+#define PEND_MAX	64	/* events asked again */
 
 struct seen {
 	pid_t pid;
@@ -62,8 +64,16 @@ struct seen {
 	uint64_t key;		/* hash of /proc/PID/syscall: this exec */
 };
 
+struct pend {
+	int fd;
+	pid_t pid;
+	uint64_t t0;
+};
+
 struct atexec {
 	int fd;
+	struct pend pend[PEND_MAX];	/* events whose process was not asleep */
+	size_t npend;
 	const struct kattr_rgconf *conf;
 	bool fs_wide;		/* a rule without exe: filesystems marked */
 	bool has_exe;		/* a rule with exe */
@@ -138,20 +148,13 @@ static int exec_path(struct atexec *a, pid_t pid, char *path, size_t size,
 	int r;
 
 	snprintf(file, sizeof(file), "/proc/%d/syscall", (int)pid);
+	if (read_small(file, line, sizeof(line)) <= 0)
+		return -ENOENT;
 	/* "running": it queued the event and was preempted before it could
-	 * sleep (or another thread execs): let it run, for RUNNING_NS. */
-	for (uint64_t t0 = 0;;) {
-		if (read_small(file, line, sizeof(line)) <= 0)
-			return -ENOENT;
-		if (sscanf(line, "%ld %lx %lx %lx %lx %lx %lx", &nr, &arg[0], &arg[1],
-			   &arg[2], &arg[3], &arg[4], &arg[5]) == 7)
-			break;
-		if (!t0)
-			t0 = now_ns();
-		else if (now_ns() - t0 > RUNNING_NS)
-			return -ENOENT;
-		usleep(10);
-	}
+	 * sleep (or another thread execs): asked again later. */
+	if (sscanf(line, "%ld %lx %lx %lx %lx %lx %lx", &nr, &arg[0], &arg[1], &arg[2],
+		   &arg[3], &arg[4], &arg[5]) != 7)
+		return -EAGAIN;
 	for (const char *s = line; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
 	*key = h;
@@ -196,8 +199,20 @@ static bool may_match(const struct kattr_rgconf *conf, const char *comm)
 	return false;
 }
 
-/* Classify the exec of pid (its file open as fd) and place it. */
-static void on_exec(struct atexec *a, pid_t pid, int fd)
+/* Whether a rule before rule r looks at exe. */
+static bool exe_before(const struct kattr_rgconf *conf, size_t r)
+{
+	for (size_t i = 0; i < r; i++)
+		if (conf->rules[i].exe)
+			return true;
+	return false;
+}
+
+/*
+ * Classify the exec of pid (its file open as fd) and place it.  false
+ * when it is to be asked again (not asleep in its exec yet), unless last.
+ */
+static bool on_exec(struct atexec *a, pid_t pid, int fd, bool last)
 {
 	static struct kattr_rgproc p;	/* 5 KiB: not on the stack */
 	char path[PATH_MAX], self[64], comm[17];
@@ -208,10 +223,13 @@ static void on_exec(struct atexec *a, pid_t pid, int fd)
 	ssize_t n;
 	int r;
 
-	known = exec_path(a, pid, path, sizeof(path), &key) == 0;
+	r = exec_path(a, pid, path, sizeof(path), &key);
+	if (r == -EAGAIN && !last)
+		return false;
+	known = r == 0;
 	if (known && s->pid == pid && s->key == key && (s->final || !a->has_exe)) {
 		a->st.repeats++;	/* the interpreter of an exec decided */
-		return;
+		return true;
 	}
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
 	if (!known) {
@@ -228,11 +246,11 @@ static void on_exec(struct atexec *a, pid_t pid, int fd)
 	*s = (struct seen){ .pid = known ? pid : 0, .key = key,
 			    .final = !(script && a->has_exe) };
 	if (!may_match(a->conf, comm))
-		return;
+		return true;
 	a->st.classified++;
 	if (a->needs & KATTR_RGPROC_IDS) {
 		if (kattr_rgproc_read(pid, KATTR_RGPROC_IDS, &p) < 0)
-			return;	/* gone (killed while it waited) */
+			return true;	/* gone (killed while it waited) */
 		if (!script)
 			setid_ids(fd, &p);
 	} else {
@@ -246,10 +264,15 @@ static void on_exec(struct atexec *a, pid_t pid, int fd)
 		p.exe[n > 0 ? n : 0] = '\0';
 	}
 	r = kattr_rgconf_match(a->conf, &p);
+	/* A match no exe rule comes before is what the interpreter's event
+	 * would find too: decided. */
+	if (r >= 0 && !exe_before(a->conf, (size_t)r))
+		s->final = true;
 	if (r < 0)
-		return;
+		return true;
 	a->st.placed++;
 	a->place(a->data, &p, r);
+	return true;
 }
 
 /* ---- answering ------------------------------------------------------------ */
@@ -281,8 +304,10 @@ static void batch(struct atexec *a, const void *buf, ssize_t n, uint64_t t0,
 			;
 		else if (now_ns() - t0 > ATEXEC_BUDGET_MS * 1000000ULL)
 			a->st.over_budget++;
-		else
-			on_exec(a, m->pid, m->fd);
+		else if (!on_exec(a, m->pid, m->fd, a->npend == PEND_MAX)) {
+			a->pend[a->npend++] = (struct pend){ m->fd, m->pid, now_ns() };
+			continue;	/* asked again, answered then */
+		}
 		if (m->vers == FANOTIFY_METADATA_VERSION)
 			answer(a, m->fd);
 		else
@@ -292,7 +317,7 @@ static void batch(struct atexec *a, const void *buf, ssize_t n, uint64_t t0,
 
 static unsigned long drain(struct atexec *a, bool classify)
 {
-	char buf[16384] __attribute__((aligned(8)));
+	char buf[4096] __attribute__((aligned(8)));
 	unsigned long before = a->st.events;
 	uint64_t t0 = now_ns();
 
@@ -476,14 +501,40 @@ int atexec_fd(const struct atexec *a)
 	return a->fd;
 }
 
+/* Ask again the processes that were not asleep in their exec. */
+static void retry(struct atexec *a, bool classify)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < a->npend; i++) {
+		struct pend *e = &a->pend[i];
+
+		if (classify && !on_exec(a, e->pid, e->fd, now_ns() - e->t0 > RUNNING_NS)) {
+			a->pend[k++] = *e;
+			continue;
+		}
+		answer(a, e->fd);
+	}
+	a->npend = k;
+}
+
+int atexec_timeout_ms(const struct atexec *a)
+{
+	return a && a->npend ? 1 : -1;
+}
+
 void atexec_handle(struct atexec *a)
 {
 	char msg[512];
 
+	retry(a, true);
 	drain(a, true);
 	if (!a->broken)
 		return;
 	/* Closing the group allows every exec it held; then anew. */
+	for (size_t i = 0; i < a->npend; i++)
+		close(a->pend[i].fd);
+	a->npend = 0;
 	close(a->fd);
 	a->fd = -1;
 	a->broken = false;
@@ -503,7 +554,9 @@ unsigned long atexec_close(struct atexec *a)
 	if (!a)
 		return 0;
 	if (a->fd >= 0) {
-		n = drain(a, false);
+		n = a->npend;
+		retry(a, false);
+		n += drain(a, false);
 		close(a->fd);	/* and whatever came since is allowed */
 	}
 	free(a);

@@ -534,7 +534,7 @@ static void drain_exits(struct cls *c)
 
 	if (!c->tx)
 		return;
-	while ((r = kattr_taskexit_recv(c->tx, 64, keep_exit, c)) == -ENOBUFS) {
+	while ((r = kattr_taskexit_recv(c->tx, 0, keep_exit, c)) == -ENOBUFS) {
 		c->records_lost++;
 		tool_warn("exit records were lost (the taskstats receive buffer overflowed): "
 			  "a process that exits before /proc is read may be missed (and logged)");
@@ -1100,13 +1100,15 @@ static int loop(struct cls *c)
 	watch(ep, c->ax ? atexec_fd(c->ax) : -1);
 	for (;;) {
 		struct epoll_event got[5];
-		int n = epoll_wait(ep, got, 5, -1);
+		int n = epoll_wait(ep, got, 5, atexec_timeout_ms(c->ax));
 
 		if (n < 0 && errno != EINTR) {
 			tool_warn("epoll_wait: %s", strerror(errno));
 			ret = EXIT_FAIL;
 			break;
 		}
+		if (n == 0 && c->ax)
+			on_execs(c);	/* execs asked again */
 		for (int i = 0; i < n; i++) {
 			int fd = got[i].data.fd;
 

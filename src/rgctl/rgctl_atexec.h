@@ -11,7 +11,7 @@
 #include "kattr/rgconf.h"
 
 /* An event is answered unclassified once its batch has taken this long. */
-#define ATEXEC_BUDGET_MS 20
+#define ATEXEC_BUDGET_MS 250
 
 struct atexec;
 
@@ -37,8 +37,11 @@ struct atexec_stats {
 int atexec_open(const struct kattr_rgconf *conf, atexec_place_fn place, void *data,
 		struct atexec **out, char *msg, size_t msgsz);
 int atexec_fd(const struct atexec *a);
-/* Read and answer every queued event (FAN_ALLOW, always). */
+/* Read and answer every queued event (FAN_ALLOW, always); one whose
+ * process has yet to sleep in its exec is asked again, for 20 ms at most. */
 void atexec_handle(struct atexec *a);
+/* epoll_wait's timeout: 1 ms while events are to be asked again, else -1. */
+int atexec_timeout_ms(const struct atexec *a);
 /* Answer what is queued unclassified, drop the marks; how many answered. */
 unsigned long atexec_close(struct atexec *a);
 const struct atexec_stats *atexec_stats(const struct atexec *a);
