@@ -571,43 +571,60 @@ static const char *record_exe(const struct cls *c, const struct xrec *x)
 }
 
 /*
- * Process pid exits, and its exec (or id or comm change) found it gone
- * from /proc: classify it by its exit record, so its descendants follow
- * it.  Without one, count and name the miss.
+ * Classify gone process pid by its exit record, so its descendants (still
+ * linked to it) follow it.  gone: its exec (or id or comm change) found
+ * it gone from /proc; else its exit came unseen (a rescan after lost
+ * events) and only a group other than the map's is acted on.  false when
+ * no record of it is kept.
  */
-static void classify_gone(struct cls *c, pid_t pid)
+static bool by_record(struct cls *c, pid_t pid, bool gone)
 {
 	static struct kattr_rgproc p;
-	const struct xrec *x;
+	struct pnode *n = node(c, pid);
+	const struct xrec *x = c->tx ? find_exit(c, pid, n->start) : NULL;
+	size_t gi;
 	int r;
 
-	drain_exits(c);	/* its record was sent before this exit event */
-	x = c->tx ? find_exit(c, pid, node(c, pid)->start) : NULL;
-	if (!x) {
-		c->missed++;
-		tool_warn("missed %d (comm unknown): it exited before /proc could be read, "
-			  "and %s; the rules were not checked for it or what it started",
-			  (int)pid, c->tx ? "no exit record of it came (lost or overwritten)" :
-			  c->tx_why);
-		return;
-	}
+	if (!x)
+		return false;
 	memset(&p, 0, sizeof(p));
 	p.pid = pid;
 	memcpy(p.comm, x->comm, sizeof(x->comm));
 	p.uid = x->uid;		/* real ids: the effective ones are not sent */
 	p.gid = x->gid;
 	snprintf(p.exe, sizeof(p.exe), "%s", record_exe(c, x));
-	c->from_records++;
 	r = kattr_rgconf_match(c->conf, &p);
 	if (r < 0) {
-		if (c->verbose > 1)
+		if (gone && c->verbose > 1)
 			vlog(c, "%d (%s): no rule matches (exit record)", (int)pid,
 			     rgctl_q(p.comm));
-		return;
+		c->from_records += gone;
+		return true;
 	}
-	vlog(c, "%d (%s) exited before /proc was read: classified by its exit record",
-	     (int)pid, rgctl_q(p.comm));
+	gi = (size_t)(kattr_rgconf_find_group(c->conf, c->conf->rules[r].group) -
+		      c->conf->groups);
+	if (!gone && n->grp == gi + 1)
+		return true;	/* where the map has it already */
+	c->from_records++;
+	vlog(c, "%d (%s) exited %s: classified by its exit record", (int)pid,
+	     rgctl_q(p.comm), gone ? "before /proc was read" : "unseen (events were lost)");
 	own(c, pid, p.comm, r, "exit record");
+	return true;
+}
+
+/* Process pid exits, and its exec (or id or comm change) found it gone
+ * from /proc: its exit record classifies it; without one, the miss is
+ * counted and named. */
+static void classify_gone(struct cls *c, pid_t pid)
+{
+	drain_exits(c);	/* its record was sent before this exit event */
+	if (by_record(c, pid, true))
+		return;
+	c->missed++;
+	tool_warn("missed %d (comm unknown): it exited before /proc could be read, "
+		  "and %s; the rules were not checked for it or what it started",
+		  (int)pid, c->tx ? "no exit record of it came (lost or overwritten)" :
+		  c->tx_why);
 }
 
 /* The exe rules' files, to know a binary from an exit record's ids. */
@@ -701,8 +718,15 @@ static size_t sync_map(struct cls *c, const struct kattr_rgproc *ps, size_t n,
 	for (size_t pid = 1; !fresh && pid < c->npids; pid++) {
 		struct pnode *x = &c->node[pid];
 
-		if ((x->flags & PN_LIVE) && !x->seen)
-			node_exit(c, (pid_t)pid);
+		if (!(x->flags & PN_LIVE) || x->seen)
+			continue;
+		/* Its exit event is lost or still queued: what it was decides
+		 * for its descendants before they are relinked to its parent. */
+		if (x->flags & PN_GONE)
+			classify_gone(c, (pid_t)pid);
+		else if (c->tx)
+			by_record(c, (pid_t)pid, false);
+		node_exit(c, (pid_t)pid);
 	}
 	for (size_t i = 0; i < n; i++)
 		node(c, ps[i].pid)->seen = 0;
