@@ -193,8 +193,8 @@ int kattr_genl_family_parse(const void *buf, size_t len);
 /*
  * Parse one datagram of exit records (TASKSTATS_CMD_NEW: AGGR_PID, and
  * AGGR_TGID for the last thread of a multi-threaded process), calling cb
- * for each AGGR_PID one.  The count, or -EBADMSG, or an NLMSG_ERROR's
- * error (0 for an acknowledgement), or cb's error.
+ * for each AGGR_PID one.  The count, or -EBADMSG (an acknowledgement
+ * too), or an NLMSG_ERROR's error, or cb's error.
  */
 int kattr_taskexit_parse(const void *buf, size_t len, kattr_taskexit_cb cb,
 			 void *data);
