@@ -127,17 +127,20 @@ done
 echo "rgctl classify: $(grep -c 'were lost' "$WORK/rgctl.log") loss reports (each followed by a rescan)"
 echo "cgrulesengd: $(grep -ci 'buffer full' "$WORK/cgred.log" 2>/dev/null) 'NETLINK BUFFER FULL' reports in its log"
 
-# The cost of an exec storm: PAIRS alternating pairs (without, with the
-# daemon) of STORM execs of /bin/true; the median of the pairs' ratios.
+# The cost of an exec storm: PAIRS alternating pairs (without and with the
+# daemon, in turn first) of STORM execs of /bin/true; the median of the pairs' ratios.
 median() { sort -g | awk '{ v[n++] = $1 } END { print v[int(n / 2)] }'; }
 TRUE=$(command -v true)
 for d in rgctl rgctl-atexec rgctl-exe cgrulesengd; do
 	: >"$WORK/ratios.$d"
 	for ((r = 1; r <= PAIRS; r++)); do
-		without=$("$DRIVER" execs "$STORM" "$TRUE")
+		# odd pairs measure without first, even ones with: an order
+		# effect (caches, the other sessions' rhythm) cancels out
+		((r % 2)) && without=$("$DRIVER" execs "$STORM" "$TRUE")
 		start_daemon $d
 		with=$("$DRIVER" execs "$STORM" "$TRUE")
 		stop_daemon
+		((r % 2)) || without=$("$DRIVER" execs "$STORM" "$TRUE")
 		echo "$with $without" | awk '{ printf "%.4f\n", $1 / $2 }' >>"$WORK/ratios.$d"
 		echo "$without" >>"$WORK/without.$d"
 		echo "$with" >>"$WORK/with.$d"
