@@ -15,8 +15,11 @@ rgd_setup atexec "${1:-v1}"
 needs_libconfig
 needs_libmnl
 expect_eq() { [ "$1" = "$2" ] && ok || fail "$3: got '$1', want '$2'"; }
-RUNS=${2:-${RGD_ATEXEC_RUNS:-1000}}
-BOUND=${RGD_ATEXEC_BOUND:-240}	# seconds a daemon may live
+# the sanitizer build checks memory, not the count: fewer runs, a longer
+# bound (under ASan and a loaded machine 4,000 runs outlived 240 s)
+if [ "${SANITIZE:-OFF}" = ON ]; then RUNS_DEF=250 BOUND_DEF=480; else RUNS_DEF=1000 BOUND_DEF=240; fi
+RUNS=${2:-${RGD_ATEXEC_RUNS:-$RUNS_DEF}}
+BOUND=${RGD_ATEXEC_BOUND:-$BOUND_DEF}	# seconds a daemon may live
 SELFCG=$BUILD_DIR/tests/classify/rgd_selfcg
 cd "$WORK" || exit 1
 chmod 755 "$WORK"	# the uid rule's program runs as another user
@@ -55,7 +58,11 @@ start_daemon() {	# start_daemon LOG [classify options...]: until it marked
 }
 stop_daemon() { kill -TERM "$DAEMON" 2>/dev/null; wait "$T"; }
 
-start_daemon all.log -v --at-exec=required all.conf || fail "the daemon did not start: $(cat all.log)"
+start_daemon all.log -v --at-exec=required all.conf
+# no fanotify permission events in this kernel: say why, skip
+why=$(sed -n 's/.*cannot place processes at exec (--at-exec=required): //p' all.log | head -1)
+[ -n "$why" ] && skip_test "--at-exec is unavailable: $why"
+grep -q "placing processes at exec" all.log || fail "the daemon did not start: $(cat all.log)"
 expect_match "$(cat all.log)" "placing processes at exec: every exec from these filesystems waits for the daemon \\(a rule names no exe\\): .*/ \\(" "the marked filesystems said at start"
 for k in E L S; do
 	g=g$(echo $k | tr ELS els)
@@ -115,7 +122,8 @@ for sig in KILL TERM; do
 	"$HELPER" execs 20 /bin/true
 	storm_ends 100 && ok || fail "SIG$sig: the exec storm did not end: an exec waits"
 	if [ $sig = TERM ]; then
-		lim=100; [ "${SANITIZE:-OFF}" = ON ] && lim=300
+		# under ASan the exit runs LeakSanitizer's scan (1,086 ms once, loaded)
+		lim=100; [ "${SANITIZE:-OFF}" = ON ] && lim=2000
 		[ "$ms" -le $lim ] && ok || fail "SIGTERM: stopped in $ms ms (bound $lim ms)"
 		expect_match "$(cat storm.TERM.log)" "Terminated: marks removed, [0-9]+ waiting execs? answered" "SIGTERM: the waiting execs answered"
 		echo "SIGTERM in an exec storm: stopped in $ms ms; $(grep -o 'at exec: [0-9]* events answered' storm.TERM.log)"

@@ -28,6 +28,7 @@ tests=(
 	"apply.sh"
 	"delay.sh"
 	"classify.sh"
+	"atexec.sh"
 	"likelytop.sh"
 	"splicebench.sh"
 	"$KATTR_TOP/tests/rgctl/cgroup2.sh"
