@@ -17,9 +17,12 @@
 rgd_setup forkstorm "${1:-v1}"
 needs_libconfig
 needs_libmnl
+# the sanitizer build checks memory: 3 rounds, and a longer bound (10
+# rounds under ASan outlived 300 s, and the killed daemon logged nothing)
+if [ "${SANITIZE:-OFF}" = ON ]; then ROUNDS_DEF=3 BOUND_DEF=600; else ROUNDS_DEF=10 BOUND_DEF=300; fi
 CHAINS=${2:-${RGD_FORKSTORM_CHAINS:-40}}
-ROUNDS=${3:-${RGD_FORKSTORM_ROUNDS:-10}}
-BOUND=${RGD_FORKSTORM_BOUND:-300}	# seconds a daemon may live
+ROUNDS=${3:-${RGD_FORKSTORM_ROUNDS:-$ROUNDS_DEF}}
+BOUND=${RGD_FORKSTORM_BOUND:-$BOUND_DEF}	# seconds a daemon may live
 cd "$WORK" || exit 1
 tag=$$
 CHAIN=rgdF$tag		# the matched program (a #! script)
