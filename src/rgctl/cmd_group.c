@@ -7,7 +7,24 @@
 #include <string.h>
 
 #include "rgctl.h"
+#include "rgctl_res.h"
 #include "rgctl_systemd.h"
+#include "xalloc.h"
+
+/* create --set: the values written; on failure the group made is deleted. */
+static int create_set(struct rgctl *ctx, struct kattr_rg *rg, const char *group,
+		      unsigned int flags, const struct kattr_rgres_value *v,
+		      size_t n)
+{
+	unsigned long long ino = rgctl_own_ino(rg, group);
+	int status = rgctl_res_write(ctx, group, v, n,
+				     (flags & KATTR_RG_ENABLE) ? KATTR_RGRES_ENABLE : 0,
+				     "the group was deleted again");
+
+	if (status != EXIT_OK && kattr_rg_delete(rg, group, 0) == 0)
+		rgctl_own_drop(rg, ino);
+	return status;
+}
 
 static int run_create(struct rgctl *ctx, int argc, char **argv);
 static int run_delete(struct rgctl *ctx, int argc, char **argv);
@@ -17,6 +34,7 @@ static const struct option create_opts[] = {
 	{ "shares",  required_argument, NULL, OPT_SHARES },
 	{ "res",     required_argument, NULL, OPT_RES },
 	{ "no-enable", no_argument,     NULL, OPT_NO_ENABLE },
+	{ "set",     required_argument, NULL, OPT_CMD_FIRST + 9 },
 	{ "help",    no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -25,6 +43,7 @@ static const char *const create_help[] = {
 	"    --shares VALUE", "Set the shares (as 'rgctl shares' takes them) on creation.",
 	"    --res NAME", "RGCS: the controller --shares is for (default: cpu).",
 	"    --no-enable", "On cgroup v2, refuse instead of enabling cpu above the group.",
+	"    --set KEY=VALUE", "Set a resource on creation, as 'rgctl set' does (repeatable).",
 	NULL
 };
 static const struct option delete_opts[] = {
@@ -105,6 +124,9 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 {
 	const char *shares = NULL, *res = NULL, *group;
 	struct kattr_rg_cpu_path done = { 0 };
+	struct kattr_rgres_value *sv = NULL;
+	char **sets = xcalloc((size_t)argc, sizeof(*sets));
+	size_t nsets = 0;
 	unsigned int flags = KATTR_RG_ENABLE;
 	struct kattr_rg_reason why;
 	struct kattr_rg *rg;
@@ -126,10 +148,15 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 		case OPT_NO_ENABLE:
 			flags &= ~KATTR_RG_ENABLE;
 			break;
+		case OPT_CMD_FIRST + 9:
+			sets[nsets++] = optarg;
+			break;
 		}
 	}
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_create, "give exactly one GROUP");
+	if (nsets)	/* every value checked before anything is made */
+		sv = rgctl_res_parse(sets, nsets);
 	group = argv[optind];
 	rg = rgctl_rg(ctx);
 	/* Everything is checked before the tree is touched. */
@@ -150,7 +177,10 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 		create_failed(rg, group, ret, &why);
 	rgctl_own_mark_made(rg, group, existing);
 	rgctl_cpu_report(rg, &done);
-	return EXIT_OK;
+	ret = nsets ? create_set(ctx, rg, group, flags, sv, nsets) : EXIT_OK;
+	free(sv);
+	free(sets);
+	return ret;
 }
 
 static int run_delete(struct rgctl *ctx, int argc, char **argv)

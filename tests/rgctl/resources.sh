@@ -118,4 +118,15 @@ if [ -n "$disk" ]; then
 	r get "$G" io.max -o VALUE -n
 	expect_eq "$out" "$disk rbps=1M wbps=2M wiops=100" "io.max read back"
 fi
+# create --set: checked first, deleted again when a value cannot be set
+r create "$G/n" --set cpu.weight=200 --set CPUQuota=30%
+expect_rc 0 "create --set"
+expect_eq "$(cat "$CPU/$G/n/cpu.shares") $(cat "$CPU/$G/n/cpu.cfs_quota_us")" "2048 30000" "create --set values"
+r create "$G/m" --set memory.max=1GB
+expect_rc 2 "create --set with a bad value"
+[ ! -d "$CPU/$G/m" ] && ok || fail "create with a bad --set made the group"
+r create "$G/m" --set cpu.weight=5 --set memory.max=1G
+expect_rc 1 "create --set where the group has no memory directory"
+expect_match "$err" "the group was deleted again" "create --set failure message"
+[ ! -d "$CPU/$G/m" ] && ok || fail "create --set left the group after a failure"
 finish
