@@ -129,4 +129,33 @@ r create "$G/m" --set cpu.weight=5 --set memory.max=1G
 expect_rc 1 "create --set where the group has no memory directory"
 expect_match "$err" "the group was deleted again" "create --set failure message"
 [ ! -d "$CPU/$G/m" ] && ok || fail "create --set left the group after a failure"
+# dump writes every setting that differs from a new group's; apply of the
+# dump changes nothing; a changed value is planned old -> new and applied
+r set "$G/n" TasksMax=33 2>/dev/null
+r set "$G" memory.max=64M
+expect_rc 0 "memory.max back to 64M"
+r dump
+expect_rc 0 "dump"
+line=$(printf '%s\n' "$out" | grep "name = \"$G\";")
+expect_match "$line" 'shares = 3072; cpu_max = "20ms/50ms"; cpuset_cpus = "0"; memory_low = "16M"; memory_max = "64M";' "dump writes the resources"
+expect_match "$line" 'pids_max = "20";' "dump writes pids_max"
+conf=$(mktemp /tmp/rgctl-res.XXXXXX)
+CLEANUPS+=("rm -f '$conf'")
+# only this test's group: other tests' groups come and go meanwhile
+printf 'groups = (\n%s\n);\n' "${line%,}" >"$conf"
+r apply "$conf"
+expect_rc 0 "apply of the dump"
+expect_match "$out" "0 changes" "apply of the dump changes nothing"
+sed -i "s/name = \"$G\"; \(.*\)memory_max = \"64M\"/name = \"$G\"; \1memory_max = \"128M\"/" "$conf"
+r apply --dry-run "$conf"
+expect_match "$out" "set $G memory.max=128M \(was 64M\)" "apply plan: old -> new with units"
+r apply "$conf"
+expect_rc 0 "apply of a change"
+expect_eq "$(cat "${H[memory]}/$G/memory.limit_in_bytes")" 134217728 "memory.limit_in_bytes after apply"
+r apply "$conf"
+expect_match "$out" "0 changes" "apply again: nothing left"
+sed -i "s/memory_max = \"128M\"/memory_max = \"1GB\"/" "$conf"
+r apply "$conf"
+expect_rc 1 "apply of a bad value"
+expect_match "$err" "memory_max: '1GB'" "apply names the bad value"
 finish
