@@ -786,26 +786,25 @@ static int mkpath_one(struct kattr_rg *rg, struct mkpath *mp, size_t i,
 {
 	int ret;
 
-	if (i < mp->len && !(flags & KATTR_RG_PARENTS)) {
+	/* Without -p the group's own mkdir checks its parents (ENOENT). */
+	if (i < mp->len && !(flags & KATTR_RG_PARENTS))
+		return 0;
+	ret = kattr_mkdir(rg->m, mp->name, 0755);
+	if (ret == -ENOENT && !(flags & KATTR_RG_PARENTS))
+		return reason(r, KATTR_RG_WHY_PARENT, -ENXIO,
+			      "its parent group does not exist");
+	if (ret == -ENOMEM && rg->be->id == KATTR_RG_RGCS)
+		ret = -EMLINK;
+	if (ret == -EEXIST && (i < mp->len || (flags & KATTR_RG_PARENTS)))
 		ret = kattr_rg_exists(rg, mp->name);
-		if (ret == -ENOENT)
-			return reason(r, KATTR_RG_WHY_PARENT, -ENXIO,
-				      "its parent group does not exist");
-	} else {
-		ret = kattr_mkdir(rg->m, mp->name, 0755);
-		if (ret == -ENOMEM && rg->be->id == KATTR_RG_RGCS)
-			ret = -EMLINK;
-		if (ret == -EEXIST && (i < mp->len || (flags & KATTR_RG_PARENTS)))
-			ret = kattr_rg_exists(rg, mp->name);
-		else if (ret == 0)
-			mp->made[mp->nmade++] = i;
-		if (ret == -EEXIST)
-			return kattr_rg_exists(rg, mp->name) == -ENOTDIR ?
-				reason(r, KATTR_RG_WHY_ATTR, ret,
-				       "an attribute file of that name is there (not a group)") :
-				reason(r, KATTR_RG_WHY_EXISTS, ret,
-				       "the group already exists");
-	}
+	else if (ret == 0)
+		mp->made[mp->nmade++] = i;
+	if (ret == -EEXIST)
+		return kattr_rg_exists(rg, mp->name) == -ENOTDIR ?
+			reason(r, KATTR_RG_WHY_ATTR, ret,
+			       "an attribute file of that name is there (not a group)") :
+			reason(r, KATTR_RG_WHY_EXISTS, ret,
+			       "the group already exists");
 	if (ret == -ENOTDIR)
 		return reason(r, KATTR_RG_WHY_ATTR_ABOVE, ret,
 			      "a component of the name is an attribute file, not a group");

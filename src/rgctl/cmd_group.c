@@ -11,18 +11,16 @@
 #include "rgctl_systemd.h"
 #include "xalloc.h"
 
-/* create --set: the values written; on failure the group made is deleted. */
-static int create_set(struct rgctl *ctx, struct kattr_rg *rg, const char *group,
-		      unsigned int flags, const struct kattr_rgres_value *v,
-		      size_t n)
+/* create --set: the values written to each group (0 when none). */
+static int create_set(struct rgctl *ctx, char **groups, int n, unsigned int flags,
+		      const struct kattr_rgres_value *v, size_t nv)
 {
-	unsigned long long ino = rgctl_own_ino(rg, group);
-	int status = rgctl_res_write(ctx, group, v, n,
-				     (flags & KATTR_RG_ENABLE) ? KATTR_RGRES_ENABLE : 0,
-				     "the group was deleted again");
+	int status = EXIT_OK;
 
-	if (status != EXIT_OK && kattr_rg_delete(rg, group, 0) == 0)
-		rgctl_own_drop(rg, ino);
+	for (int i = 0; i < n && nv && status == EXIT_OK; i++)
+		status = rgctl_res_write(ctx, groups[i], v, nv,
+					 (flags & KATTR_RG_ENABLE) ? KATTR_RGRES_ENABLE : 0,
+					 "the groups this call made were deleted again");
 	return status;
 }
 
@@ -58,8 +56,8 @@ static const char *const delete_help[] = {
 
 const struct rgctl_cmd rgctl_cmd_create = {
 	.name = "create",
-	.args = "GROUP",
-	.help = "Create a group (with -p its missing parents too)",
+	.args = "GROUP...",
+	.help = "Create groups (with -p their missing parents too)",
 	.run = run_create,
 	.opts = create_opts, .shortopts = "p", .opt_help = create_help,
 };
@@ -120,18 +118,65 @@ static void create_failed(struct kattr_rg *rg, const char *group, int err,
 	}
 }
 
+/* Everything checked before the tree is touched, for each group. */
+static void create_check(struct rgctl *ctx, struct kattr_rg *rg,
+			 const char *group, const char *shares,
+			 const char *res, unsigned int flags)
+{
+	struct kattr_rg_cpu_path done = { 0 };
+	struct kattr_rg_reason why;
+	int ret = kattr_rg_create_check(rg, group, shares, res, &why);
+
+	if (ret < 0)
+		create_refused(rg, group, shares, ret, &why);
+	/* --no-enable: refuse before anything is made where cpu is missing. */
+	if (shares && !(flags & KATTR_RG_ENABLE))
+		rgctl_cpu_enable(rg, group, true, &done, "nothing was created");
+	rgctl_sd_check(ctx, group, RGCTL_SD_CREATE);
+	if (shares && (flags & KATTR_RG_ENABLE))
+		rgctl_sd_check_enable(ctx, group);
+}
+
+/*
+ * A later group failed: remove what this call made for the groups before
+ * it (deepest first; existing[i]: how many components of group i were
+ * there before) and the cpu it enabled, so nothing is left half-done.
+ */
+static void create_undo(struct kattr_rg *rg, char **groups,
+			const unsigned int *existing, int n,
+			struct kattr_rg_cpu_path *done)
+{
+	char name[4096];
+
+	for (int i = n - 1; i >= 0; i--) {
+		unsigned int depth = kattr_rg_name_depth(groups[i]);
+
+		snprintf(name, sizeof(name), "%s", groups[i]);
+		for (unsigned int k = depth; k > existing[i]; k--) {
+			int ret = kattr_rg_delete(rg, name, 0);
+
+			if (ret < 0)
+				tool_warn("cannot remove '%s' again: %s", rgctl_q(name),
+					  rgctl_strerror(ret));
+			if (k > 1)	/* its parent next (names never end in '/') */
+				*strrchr(name, '/') = '\0';
+		}
+	}
+	if (done->n)
+		kattr_rg_cpu_undo(rg, done);
+}
+
 static int run_create(struct rgctl *ctx, int argc, char **argv)
 {
-	const char *shares = NULL, *res = NULL, *group;
+	const char *shares = NULL, *res = NULL;
 	struct kattr_rg_cpu_path done = { 0 };
 	struct kattr_rgres_value *sv = NULL;
 	char **sets = xcalloc((size_t)argc, sizeof(*sets));
 	size_t nsets = 0;
-	unsigned int flags = KATTR_RG_ENABLE;
+	unsigned int flags = KATTR_RG_ENABLE, *existing;
 	struct kattr_rg_reason why;
 	struct kattr_rg *rg;
-	unsigned int existing;
-	int c, ret;
+	int c, ret, n;
 
 	optind = 0;
 	while ((c = rgctl_getopt(&rgctl_cmd_create, argc, argv)) != -1) {
@@ -153,31 +198,39 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 			break;
 		}
 	}
-	if (argc - optind != 1)
-		rgctl_cmd_usage(&rgctl_cmd_create, "give exactly one GROUP");
+	n = argc - optind;
+	if (n < 1)
+		rgctl_cmd_usage(&rgctl_cmd_create, "give at least one GROUP");
 	if (nsets)	/* every value checked before anything is made */
 		sv = rgctl_res_parse(sets, nsets);
-	group = argv[optind];
+	argv += optind;
 	rg = rgctl_rg(ctx);
-	/* Everything is checked before the tree is touched. */
-	ret = kattr_rg_create_check(rg, group, shares, res, &why);
-	if (ret < 0)
-		create_refused(rg, group, shares, ret, &why);
-	/* --no-enable: refuse before anything is made where cpu is missing. */
-	if (shares && !(flags & KATTR_RG_ENABLE))
-		rgctl_cpu_enable(rg, group, true, &done, "nothing was created");
-	rgctl_sd_check(ctx, group, RGCTL_SD_CREATE);
-	if (shares && (flags & KATTR_RG_ENABLE))
-		rgctl_sd_check_enable(ctx, group);
-	existing = rgctl_own_existing(rg, group);
-	ret = kattr_rg_create_why(rg, group, flags, shares, res, &done, &why);
-	if (ret < 0 && done.failed)
-		rgctl_cpu_enable_die(rg, &done, ret, "nothing was created or enabled");
-	if (ret < 0)
-		create_failed(rg, group, ret, &why);
-	rgctl_own_mark_made(rg, group, existing);
-	rgctl_cpu_report(rg, &done);
-	ret = nsets ? create_set(ctx, rg, group, flags, sv, nsets) : EXIT_OK;
+	existing = calloc((size_t)n, sizeof(*existing));
+	if (!existing)
+		tool_die(EXIT_FAIL, "out of memory");
+	for (int i = 0; i < n; i++)
+		create_check(ctx, rg, argv[i], shares, res, flags);
+	for (int i = 0; i < n; i++) {
+		/* Without -p only the last component can be made: no probes. */
+		existing[i] = flags & KATTR_RG_PARENTS ?
+			      rgctl_own_existing(rg, argv[i]) :
+			      kattr_rg_name_depth(argv[i]) - 1;
+		ret = kattr_rg_create_why(rg, argv[i], flags, shares, res, &done, &why);
+		if (ret < 0 && i > 0)
+			create_undo(rg, argv, existing, i, &done);
+		if (ret < 0 && done.failed)
+			rgctl_cpu_enable_die(rg, &done, ret, "nothing was created or enabled");
+		if (ret < 0)
+			create_failed(rg, argv[i], ret, &why);
+	}
+	ret = create_set(ctx, argv, n, flags, sv, nsets);
+	if (ret != EXIT_OK)	/* the groups this call made go again */
+		create_undo(rg, argv, existing, n, &done);
+	for (int i = 0; i < n && ret == EXIT_OK; i++)
+		rgctl_own_mark_made(rg, argv[i], existing[i]);
+	free(existing);
+	if (ret == EXIT_OK)
+		rgctl_cpu_report(rg, &done);
 	free(sv);
 	free(sets);
 	return ret;

@@ -59,7 +59,7 @@ const char *rgctl_strerror(int err)
 		return "no such process";
 	case EPERM:
 	case EACCES:
-		return "permission denied";
+		return "permission denied (needs root, or a subtree delegated to this user)";
 	case ENOENT:
 		return "no such group";
 	case ENOTDIR:
