@@ -127,7 +127,7 @@ expect_rc 2 "create --set with a bad value"
 [ ! -d "$CPU/$G/m" ] && ok || fail "create with a bad --set made the group"
 r create "$G/m" --set cpu.weight=5 --set memory.max=1G
 expect_rc 1 "create --set where the group has no memory directory"
-expect_match "$err" "the group was deleted again" "create --set failure message"
+expect_match "$err" "the groups this call made were deleted again" "create --set failure message"
 [ ! -d "$CPU/$G/m" ] && ok || fail "create --set left the group after a failure"
 # dump writes every setting that differs from a new group's; apply of the
 # dump changes nothing; a changed value is planned old -> new and applied
