@@ -383,6 +383,11 @@ static int parse_cpu_max(const char *s, const struct kattr_rgres_limits *l,
 		return ret;
 	if (v->quota < CPU_QUOTA_MIN || v->quota > CPU_QUOTA_MAX)
 		return fail(why, "a quota outside 1ms..2^44-1us", -ERANGE);
+	/* the same bound as a percent: no more CPUs than there are */
+	if (v->quota / v->period > cap / 100 ||
+	    (v->quota / v->period == cap / 100 && v->quota % v->period))
+		return fail(why, l && l->nr_cpus ? "a quota over the machine's CPUs (quota/period > CPUs)" :
+			    "a quota over 1000 CPUs", -ERANGE);
 	return 0;
 }
 
@@ -976,7 +981,6 @@ static int io_line(const char *line, int field, struct kattr_rgres_vec *vals,
 {
 	struct kattr_rgres_value tmp = { .res = res }, *v;
 	const char *why;
-	char *copy;
 	int ret;
 
 	if (field < 0) {
@@ -985,15 +989,13 @@ static int io_line(const char *line, int field, struct kattr_rgres_vec *vals,
 		/* "8:0 0": v1's "no limit" */
 		size_t len = strcspn(line, " ");
 
+		const char *lim = line[len] ? line + len + 1 : "";
+
 		ret = parse_dev(line, len, &tmp, &why);
-		copy = strdup(line[len] ? line + len + 1 : "");
-		if (!copy)
-			return -ENOMEM;
-		if (ret == 0 && strcmp(copy, "0") == 0)
-			strcpy(copy, "max");
+		if (strcmp(lim, "0") == 0)
+			lim = "max";
 		if (ret == 0)
-			ret = parse_io_limit(copy, strlen(copy), field, &tmp, &why);
-		free(copy);
+			ret = parse_io_limit(lim, strlen(lim), field, &tmp, &why);
 	}
 	if (ret < 0 || tmp.dev_path[0])
 		return -EBADMSG;
