@@ -144,6 +144,10 @@ CLEANUPS+=("rm -f '$conf'")
 # only this test's group: other tests' groups come and go meanwhile
 printf 'groups = (\n%s\n);\n' "${line%,}" >"$conf"
 r apply "$conf"
+if [[ $err == *"built without libconfig"* ]]; then
+	echo "note: rgctl built without libconfig: apply of the dump not checked"
+	finish
+fi
 expect_rc 0 "apply of the dump"
 expect_match "$out" "0 changes" "apply of the dump changes nothing"
 sed -i "s/name = \"$G\"; \(.*\)memory_max = \"64M\"/name = \"$G\"; \1memory_max = \"128M\"/" "$conf"
