@@ -8,6 +8,7 @@ pkgs=(
 	build-essential cmake pkg-config git
 	libjson-c-dev libconfig-dev libmnl-dev libncurses-dev libcmocka-dev
 	libsmartcols-dev                  # util-linux: tables
+	nettle-dev                        # rgctl: HMAC of its registry of groups made
 	libfuse3-dev fuse3
 	bash-completion                   # completions are installed where it says
 	clang libclang-rt-14-dev          # libFuzzer targets

@@ -1156,6 +1156,7 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 	int ret;
 
 	apply_options(argc, argv, &o);
+	rgctl_own_context("apply", argv[optind]);
 	c = rgctl_rgd_load(ctx, argv[optind]);
 	rg = rgctl_rg(ctx);
 	/* Plan under the lock: what another apply did is seen. */

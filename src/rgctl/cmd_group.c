@@ -118,6 +118,24 @@ static void create_failed(struct kattr_rg *rg, const char *group, int err,
 	}
 }
 
+/* How many leading components of group exist (for undo after -p). */
+static unsigned int existing_depth(struct kattr_rg *rg, const char *group)
+{
+	unsigned int depth = kattr_rg_name_depth(group), k;
+	char buf[4096];
+	const char *p = group;
+
+	for (k = 0; k < depth; k++) {
+		p = strchr(p, '/');
+		snprintf(buf, sizeof(buf), "%.*s", p ? (int)(p - group) : (int)strlen(group), group);
+		if (kattr_rg_exists(rg, buf) < 0)
+			break;
+		if (p)
+			p++;
+	}
+	return k;
+}
+
 /* Everything checked before the tree is touched, for each group. */
 static void create_check(struct rgctl *ctx, struct kattr_rg *rg,
 			 const char *group, const char *shares,
@@ -213,7 +231,7 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 	for (int i = 0; i < n; i++) {
 		/* Without -p only the last component can be made: no probes. */
 		existing[i] = flags & KATTR_RG_PARENTS ?
-			      rgctl_own_existing(rg, argv[i]) :
+			      existing_depth(rg, argv[i]) :
 			      kattr_rg_name_depth(argv[i]) - 1;
 		ret = kattr_rg_create_why(rg, argv[i], flags, shares, res, &done, &why);
 		if (ret < 0 && i > 0)
@@ -226,8 +244,6 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 	ret = create_set(ctx, argv, n, flags, sv, nsets);
 	if (ret != EXIT_OK)	/* the groups this call made go again */
 		create_undo(rg, argv, existing, n, &done);
-	for (int i = 0; i < n && ret == EXIT_OK; i++)
-		rgctl_own_mark_made(rg, argv[i], existing[i]);
 	free(existing);
 	if (ret == EXIT_OK)
 		rgctl_cpu_report(rg, &done);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rgctl.h"
+#include "rgctl_systemd.h"
 #include "xalloc.h"
 
 /* The options every command takes, anywhere on the line. */
@@ -282,6 +283,7 @@ int main(int argc, char **argv)
 	if (!cmd)
 		unknown_command(NULL, argv[optind]);
 	parse_command(&ctx, cmd, argc - optind, argv + optind);
+	rgctl_own_context(cmd->name, NULL);	/* what made a group, in its mark */
 	status = cmd->run(&ctx, line.argc, line.argv);
 	kattr_rg_close(ctx.rg);
 	return status;

@@ -263,6 +263,7 @@ struct kattr_rg *rgctl_rg(struct rgctl *ctx)
 	if (ret < 0)
 		die_open(ctx, ret);
 	rgctl_sd_default_root(ctx);
+	rgctl_own_install(ctx->rg);	/* what rgctl makes, it marks */
 	opened = ctx->rg;
 	return ctx->rg;
 }
