@@ -444,52 +444,46 @@ static int set_failed_file(struct kattr_rgres_done *d, struct kattr_mount *m,
 	return 0;
 }
 
-/* cgroup v2: "-ctrl" in what d enabled from index start on, deepest first. */
+/* cgroup v2: "-ctrl" in what d enabled, deepest first (ctl.c). */
 static void undo_enable(struct kattr_rgres_group *g, struct kattr_rgres_done *d,
 			size_t start)
 {
-	struct kattr_mount *m = kattr_rg_mount(g->rg);
-
 	while (d->nr_enabled > start) {
 		struct kattr_rgres_enabled *e = &d->enabled[--d->nr_enabled];
-		char path[PATH_MAX], text[20];
+		struct kattr_rg_cpu_path one = { 0 };
 
-		snprintf(text, sizeof(text), "-%s", e->ctrl);
-		if (gfile(path, sizeof(path), strcmp(e->group, "/") ? e->group : "",
-			  "cgroup.subtree_control") == 0 &&
-		    kattr_write_str(m, path, text) < 0)
+		one.groups = malloc(sizeof(*one.groups));
+		if (one.groups) {
+			one.groups[0] = e->group;	/* taken over and freed */
+			one.n = 1;
+		}
+		if (!one.groups || rg_ctl_undo_from(g->rg, e->ctrl, &one, 0) < 0)
 			d->rolled_back = false;
-		free(e->group);
+		if (!one.groups)
+			free(e->group);
+		kattr_rg_cpu_path_free(&one);
 	}
 }
 
-/* cgroup v2: enable ctrl in every group above g lacking it, top-down. */
+/* cgroup v2: enable ctrl in every group above g lacking it, top-down
+ * (ctl.c's delegation); dry: only say where. */
 static int enable_ctrl(struct kattr_rgres_group *g, const char *ctrl,
 		       bool dry, struct kattr_rgres_done *d)
 {
-	struct kattr_mount *m = kattr_rg_mount(g->rg);
-	char anc[PATH_MAX], path[PATH_MAX], text[20];
-	size_t len = strlen(g->group);
-	int ret = 0;
+	struct kattr_rg_cpu_path path = { 0 };
+	int ret = dry ? rg_ctl_missing(g->rg, g->group, ctrl, &path) :
+		  rg_ctl_enable(g->rg, g->group, ctrl, &path);
 
-	if (len >= sizeof(anc))
-		return -ENAMETOOLONG;
-	snprintf(text, sizeof(text), "+%s", ctrl);
-	for (size_t i = 0; i < len && ret == 0; i++) {
-		if (i > 0 && g->group[i] != '/')
-			continue;
-		memcpy(anc, g->group, i);
-		anc[i] = '\0';
-		ret = gfile(path, sizeof(path), anc, "cgroup.subtree_control");
-		if (ret == 0)
-			ret = has_word(m, path, ctrl);
-		if (ret != 0)
-			ret = ret > 0 ? 0 : ret;
-		else if (!dry && (ret = kattr_write_str(m, path, text)) < 0)
-			set_failed_file(d, m, path);
-		else
-			ret = done_add(d, anc, ctrl);
+	if (ret < 0 && path.failed) {
+		char file[PATH_MAX];
+
+		if (gfile(file, sizeof(file), strcmp(path.failed, "/") ? path.failed : "",
+			  "cgroup.subtree_control") == 0)
+			set_failed_file(d, kattr_rg_mount(g->rg), file);
 	}
+	for (size_t i = 0; ret == 0 && i < path.n; i++)
+		ret = done_add(d, path.groups[i], ctrl);
+	kattr_rg_cpu_path_free(&path);
 	return ret;
 }
 
