@@ -19,6 +19,7 @@
 
 #include "kattr/kattr.h"
 #include "hintscan.h"
+#include "outfile.h"
 #include "suggest.h"
 
 #define PLACEHOLDER "YOUR NAME <YOUR.EMAIL@EXAMPLE.ORG>"
@@ -1018,39 +1019,52 @@ static int write_all(int fd, const char *s, size_t n)
 	return 0;
 }
 
+/* Each patch into a temporary file of dir first, then all renamed into
+ * place (outfile.h): a failure before the renames changes nothing. */
 static int write_series(const struct lt_suggestions *sg, int dfd,
 			const char *dir, char *err, size_t errsize)
 {
+	struct tool_out *outs = calloc(sg->npatches ? sg->npatches : 1,
+				       sizeof(*outs));
 	char name[80];
-	size_t i;
-	int ret = 0, fd;
+	size_t i, opened = 0;
+	int ret = 0;
 
+	if (!outs)
+		return -ENOMEM;
 	for (i = 0; i < sg->npatches && ret == 0; i++) {
 		patch_name(name, sizeof(name), i + 1, sg->patches[i].subject);
-		fd = openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-			    O_CLOEXEC, 0644);
-		if (fd < 0) {
-			ret = -errno;
-		} else {
-			ret = write_all(fd, sg->patches[i].text,
+		ret = tool_out_openat(&outs[i], dfd, name);
+		if (ret == 0) {
+			opened++;
+			ret = write_all(outs[i].fd, sg->patches[i].text,
 					strlen(sg->patches[i].text));
-			if (close(fd) < 0 && ret == 0)
-				ret = -errno;
 		}
 		if (ret < 0)
 			snprintf(err, errsize, "%s/%s", dir, name);
 	}
-	if (ret < 0)	/* nothing half-done: remove what was written */
-		for (size_t k = 0; k < i; k++) {
-			patch_name(name, sizeof(name), k + 1, sg->patches[k].subject);
-			unlinkat(dfd, name, 0);
+	for (i = 0; i < opened; i++) {
+		int r;
+
+		if (ret < 0) {	/* nothing half-done */
+			tool_out_abort(&outs[i]);
+			continue;
 		}
+		patch_name(name, sizeof(name), i + 1, sg->patches[i].subject);
+		r = tool_out_commit(&outs[i]);
+		if (r < 0 && ret == 0) {
+			ret = r;
+			snprintf(err, errsize, "%s/%s", dir, name);
+		}
+	}
+	free(outs);
 	return ret;
 }
 
 int lt_suggest_write(const struct lt_suggestions *sg, const char *out,
 		     FILE *fp, char *err, size_t errsize)
 {
+	struct tool_out o;
 	int fd, ret = 0;
 
 	snprintf(err, errsize, "%s", out ? out : "standard output");
@@ -1060,25 +1074,27 @@ int lt_suggest_write(const struct lt_suggestions *sg, const char *out,
 				return errno ? -errno : -EIO;
 		return fflush(fp) == EOF ? (errno ? -errno : -EIO) : 0;
 	}
-	fd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* A directory, not through a symlink: the series goes there. */
+	fd = open(out, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0) {
 		ret = write_series(sg, fd, out, err, errsize);
 		close(fd);
 		return ret;
 	}
-	if (errno != ENOTDIR && errno != ENOENT)
+	if (errno != ENOTDIR && errno != ENOENT && errno != ELOOP)
 		return -errno;
 	if (out[0] && out[strlen(out) - 1] == '/')
 		return -ENOENT;	/* a directory was meant */
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	for (size_t i = 0; i < sg->npatches && ret == 0; i++)
-		ret = write_all(fd, sg->patches[i].text,
-				strlen(sg->patches[i].text));
-	if (close(fd) < 0 && ret == 0)
-		ret = -errno;
+	/* One file: replaced whole, never written through a symlink. */
+	ret = tool_out_open(&o, out);
 	if (ret < 0)
-		unlink(out);
-	return ret;
+		return ret;
+	for (size_t i = 0; i < sg->npatches && ret == 0; i++)
+		ret = write_all(o.fd, sg->patches[i].text,
+				strlen(sg->patches[i].text));
+	if (ret < 0) {
+		tool_out_abort(&o);
+		return ret;
+	}
+	return tool_out_commit(&o);
 }
