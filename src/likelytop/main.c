@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/timerfd.h>
@@ -656,6 +657,36 @@ static int run_batch(struct lt_app *a)
 	return status;
 }
 
+/*
+ * The heap a snapshot of this source will need (text, entries, sort
+ * keys: about three times the file), set aside at once in transparent
+ * huge pages where the kernel gives them on request (THP "madvise"):
+ * 200,000 sites touch 40 MB, some 10,000 page faults in 4 KiB pages, a
+ * sixth of a batch pass's CPU time, against a few dozen.  The block is
+ * freed at once and stays at the top of the heap (M_TRIM_THRESHOLD) for
+ * the snapshot's buffers; nothing is touched here.
+ */
+static void reserve_heap(const struct lt_source *s)
+{
+	const size_t huge = 2 << 20, piece = 16 << 20;	/* below the mmap
+							 * threshold: heap */
+	char *p[16];
+	struct stat st;
+	size_t n = 0, want;
+
+	if (!s->path || stat(s->path, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < (off_t)(4 << 20) || st.st_size > (off_t)KATTR_READ_MAX)
+		return;
+	want = 3 * (size_t)st.st_size;
+	for (; n < 16 && n * piece < want && (p[n] = malloc(piece)); n++)
+		/* the whole huge pages inside the piece */
+		(void)madvise((void *)(((uintptr_t)p[n] + huge - 1) &
+				       ~(uintptr_t)(huge - 1)),
+			      piece - huge, MADV_HUGEPAGE);
+	while (n)
+		free(p[--n]);
+}
+
 #if !WITH_NCURSES
 int lt_view_run(struct lt_app *a)
 {
@@ -675,6 +706,7 @@ int main(int argc, char **argv)
 	 * refresh instead of mapping, faulting in and zeroing fresh pages. */
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+	mallopt(M_TOP_PAD, 2 << 20);
 	parse_args(argc, argv, &app.o);
 	app.sfd = app.tfd = -1;
 	lt_model_init(&app.model);
@@ -688,6 +720,7 @@ int main(int argc, char **argv)
 	/* User-space profiles count in 64 bits (likely_prof(3)): a count
 	 * going down is a restart, never a wrap. */
 	app.model.counters64 = app.src.kind == LT_SRC_USER;
+	reserve_heap(&app.src);
 	status = app.o.batch ? run_batch(&app) : lt_view_run(&app);
 	cleanup();
 	return status;

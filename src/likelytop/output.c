@@ -60,19 +60,37 @@ void lt_fmt_rate(char *buf, size_t size, double rate)
 	snprintf(buf, size, "%.1f%c", rate, units[u]);
 }
 
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* v in decimal, ending at end (written backwards, two digits a step);
+ * returns where it starts. */
+static inline char *dec_back(char *end, uint64_t v)
+{
+	while (v >= 100) {
+		end -= 2;
+		memcpy(end, digit_pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		end -= 2;
+		memcpy(end, digit_pairs + 2 * v, 2);
+	} else {
+		*--end = (char)('0' + v);
+	}
+	return end;
+}
+
 /* Unsigned decimal into p (no NUL); returns the end. */
 static char *put_u64(char *p, uint64_t v)
 {
-	char tmp[24];
-	int n = 0;
+	char tmp[24], *q = dec_back(tmp + sizeof(tmp), v);
+	size_t n = (size_t)(tmp + sizeof(tmp) - q);
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	memcpy(p, q, n);
+	return p + n;
 }
 
 /* One decimal, fixed width, right-aligned. */
@@ -118,6 +136,40 @@ static bool plain(const char *s)
 		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
 			return false;
 	return true;
+}
+
+/* n bytes of s are printable ASCII but the backslash (which escapers
+ * may double): the cell is the name itself.  Eight bytes a step. */
+static inline bool plain_word(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = ones << 7;
+	uint64_t bs = w ^ (ones * '\\');
+
+	/* a byte < 0x20, >= 0x7f (w + 1 carries into bit 7), or '\\':
+	 * exact as a yes/no answer (borrows and carries start only at a
+	 * byte that is itself one of them) */
+	return !(((w - ones * 0x20) | (w + ones) | w | ((bs - ones) & ~bs)) & highs);
+}
+
+static inline bool plain_n(const char *s, size_t n)
+{
+	uint64_t w;
+	size_t i = 0;
+
+	if (n < 8) {
+		for (; i < n; i++)
+			if ((unsigned char)s[i] < 0x20 ||
+			    (unsigned char)s[i] >= 0x7f || s[i] == '\\')
+				return false;
+		return true;
+	}
+	for (; i + 8 < n; i += 8) {
+		memcpy(&w, s + i, 8);
+		if (!plain_word(w))
+			return false;
+	}
+	memcpy(&w, s + n - 8, 8);	/* the last 8, overlapping */
+	return plain_word(w);
 }
 
 /*
@@ -330,12 +382,9 @@ static size_t digits(uint64_t v)
  * one pass for the usual plain ASCII name. */
 static size_t name_width(const char *s)
 {
-	const char *p = s;
+	size_t n = strlen(s);
 
-	for (; *p; p++)
-		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
-			return text_width(s, false);
-	return (size_t)(p - s);
+	return plain_n(s, n) ? n : text_width(s, false);
 }
 
 /* What the widths of the columns depend on, over all rows. */
@@ -554,32 +603,99 @@ static int text_header(FILE *fp, const struct lt_out_meta *meta,
 	return 0;
 }
 
+/* A number right-aligned in width columns (no padding when wider). */
+static inline char *put_u64_right(char *p, uint64_t v, size_t width)
+{
+	char tmp[24], *q = dec_back(tmp + sizeof(tmp), v);
+	size_t n = (size_t)(tmp + sizeof(tmp) - q);
+
+	if (n < width) {
+		memset(p, ' ', width - n);
+		p += width - n;
+	}
+	memcpy(p, q, n);
+	return p + n;
+}
+
+/* A name cell: the name itself when plain (the usual case: one length,
+ * one check, one copy), else escaped; *w gets its display width. */
+static inline char *put_name(char *p, const char *s, bool raw, size_t *w)
+{
+	size_t n = strlen(s);
+	char *start = p;
+
+	if (!raw && plain_n(s, n)) {
+		memcpy(p, s, n);
+		*w = n;
+		return p + n;
+	}
+	p = raw ? raw_str(p, s) : text_str(p, s);
+	*w = shown_width(start, p);
+	return p;
+}
+
+/* Left-aligned cell of w columns at [.., p): pad to width. */
+static inline char *pad_left(char *p, size_t w, size_t width)
+{
+	if (w < width) {
+		memset(p, ' ', width - w);
+		p += width - w;
+	}
+	return p;
+}
+
+/* One cell of row e in column c, padded to width (0: not padded). */
+static inline char *text_cell(char *p, enum lt_column_id c,
+			      const struct kattr_prof_entry *e, size_t width,
+			      bool raw)
+{
+	char tmp[64], *q;
+	size_t w;
+
+	switch (c) {
+	case LT_COL_CORRECT:
+		return put_u64_right(p, e->correct, width);
+	case LT_COL_INCORRECT:
+		return put_u64_right(p, e->incorrect, width);
+	case LT_COL_LINE:
+		return put_u64_right(p, e->line, width);
+	case LT_COL_FUNCTION:
+		p = put_name(p, e->function, raw, &w);
+		return pad_left(p, w, width);
+	case LT_COL_FILE:
+		p = put_name(p, e->file, raw, &w);
+		return pad_left(p, w, width);
+	case LT_COL_LOCATION:
+		p = put_name(p, e->file, raw, &w);
+		*p++ = ':';
+		q = put_u64(p, e->line);
+		return pad_left(q, w + 1 + (size_t)(q - p), width);
+	default:
+		break;
+	}
+	/* the others, short: into tmp, then aligned */
+	q = put_cell(tmp, c, e, raw);
+	w = (size_t)(q - tmp);
+	if (columns[c].right && w < width) {
+		memset(p, ' ', width - w);
+		p += width - w;
+	}
+	memcpy(p, tmp, w);
+	p += w;
+	return columns[c].right ? p : pad_left(p, w, width);
+}
+
 /* Row e's cells at p (room enough), padded to the widths; returns the
  * end of the row, its '\n' written. */
 static char *text_row(char *p, const struct text_table *tt,
 		      const struct kattr_prof_entry *e)
 {
 	for (size_t k = 0; k < tt->ncols; k++) {
-		const struct lt_column *c = &columns[tt->cols[k]];
-		size_t w, width = tt->width[k];
-		char *start;
-
 		if (k)
 			*p++ = ' ';
-		start = p;
-		p = put_cell(p, tt->cols[k], e, tt->raw);
-		if (tt->raw || k == tt->last)
-			continue;
-		w = c->right ? (size_t)(p - start) : shown_width(start, p);
-		if (w >= width)
-			continue;
-		if (c->right) {
-			memmove(start + (width - w), start, (size_t)(p - start));
-			memset(start, ' ', width - w);
-		} else {
-			memset(p, ' ', width - w);
-		}
-		p += width - w;
+		p = text_cell(p, tt->cols[k], e,
+			      tt->raw || k == tt->last ? 0 : tt->width[k],
+			      tt->raw);
 	}
 	*p++ = '\n';
 	return p;
@@ -595,9 +711,10 @@ static char *text_row(char *p, const struct text_table *tt,
 static int write_text(FILE *fp, const struct lt_out_meta *meta,
 		      const struct kattr_prof_entry *const *rows, size_t n)
 {
+	enum { CHUNK = 1 << 16 };	/* rows go out 64 KiB at a time */
 	struct text_table tt;
-	size_t cap = 0, cells = 0;
-	char *line = NULL, *p;
+	size_t cap = 0, cells = 0, used = 0;
+	char *buf = NULL;
 
 	text_widths(&tt, meta, rows, n);
 	for (size_t k = 0; k < tt.ncols; k++)
@@ -606,16 +723,24 @@ static int write_text(FILE *fp, const struct lt_out_meta *meta,
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		const struct kattr_prof_entry *e = rows[i];
-		size_t need = 4 * (strlen(e->function) + strlen(e->file)) * 2 +
-			      256 + cells;
+		/* escapes take at most 4 bytes a byte; a row names its file
+		 * at most twice (FILE, LOCATION) per column given */
+		size_t need = 4 * (strlen(e->function) + strlen(e->file)) *
+			      tt.ncols + 32 * tt.ncols + cells;
 
 		fetch_ahead(rows, i, n);
-		if (line_room(&line, &cap, need) < 0)
-			return -ENOMEM;
-		p = text_row(line, &tt, e);
-		fwrite(line, 1, (size_t)(p - line), fp);
+		if (used + need > cap) {
+			if (used)
+				fwrite(buf, 1, used, fp);
+			used = 0;
+			if (line_room(&buf, &cap, need > CHUNK ? need : CHUNK) < 0)
+				return -ENOMEM;
+		}
+		used = (size_t)(text_row(buf + used, &tt, e) - buf);
 	}
-	free(line);
+	if (used)
+		fwrite(buf, 1, used, fp);
+	free(buf);
 	if (!meta->noheadings)
 		fputc('\n', fp);
 	return 0;
