@@ -97,11 +97,32 @@ static unsigned int k_reverse(struct lt_ui *ui, int key)
 	return LT_REDO_SORT | LT_REDO_DRAW;
 }
 
+/* w: only the wrong hints (--wrong-only), or all sites again. */
+static unsigned int k_wrong_only(struct lt_ui *ui, int key)
+{
+	(void)key;
+	ui->wrong_only = !ui->wrong_only;
+	ui->sel = ui->top = 0;
+	return LT_REDO_SORT | LT_REDO_DRAW;
+}
+
+/* m: type a minimum total (--min-total; 0 or empty: none). */
+static unsigned int k_min_total(struct lt_ui *ui, int key)
+{
+	(void)key;
+	ui->editing = true;
+	ui->editing_delay = false;
+	ui->editing_min = true;
+	ui->edit[0] = '\0';
+	return LT_REDO_DRAW;
+}
+
 static unsigned int k_filter(struct lt_ui *ui, int key)
 {
 	(void)key;
 	ui->editing = true;
 	ui->editing_delay = false;
+	ui->editing_min = false;
 	strcpy(ui->edit, ui->filter);
 	return LT_REDO_DRAW;
 }
@@ -112,6 +133,7 @@ static unsigned int k_delay(struct lt_ui *ui, int key)
 	(void)key;
 	ui->editing = true;
 	ui->editing_delay = true;
+	ui->editing_min = false;
 	ui->edit[0] = '\0';
 	return LT_REDO_DRAW;
 }
@@ -247,6 +269,7 @@ static const struct lt_binding bindings[] = {
 	{ 'd', k_delay }, { 's', k_delay }, { LT_KEY_LEFT, k_hscroll },
 	{ LT_KEY_RIGHT, k_hscroll }, { LT_KEY_F1, k_help }, { LT_KEY_F3, k_filter },
 	{ LT_KEY_F6, k_sort_right }, { LT_KEY_F10, k_quit }, { 'p', k_suggest },
+	{ 'w', k_wrong_only }, { 'm', k_min_total },
 };
 
 const char *const lt_help_lines[] = {
@@ -256,10 +279,13 @@ const char *const lt_help_lines[] = {
 	"/ F3       filter: sites whose function or file contains the text",
 	"           (Enter applies, Esc cancels, an empty filter shows all)",
 	"Esc        clear the filter; leave help or details",
-	"f Z        freeze / thaw the display (no reading)",
+	"Z f        freeze / thaw the display (no reading; htop's Z)",
 	"d s        change the delay between refreshes (0.05 to 86400 s)",
 	"Left Right scroll the function and file names sideways",
-	"z          zero: show counts since now (the kernel cannot reset)",
+	"z          zero: show counts since now (the kernel cannot reset);",
+	"           z again shows the totals",
+	"w          only the sites whose hint is wrong (--wrong-only), or all",
+	"m          only sites evaluated at least N times (--min-total; 0: all)",
 	"space      refresh now",
 	"Enter      details of the selected site (Enter or Esc to go back)",
 	"p          the patch suggested for the selected site (-S SRCDIR)",
@@ -267,6 +293,25 @@ const char *const lt_help_lines[] = {
 	"h ? F1     this help (any key leaves it)",
 	NULL,
 };
+
+/* Enter after m: a count (empty: 0, none). */
+static unsigned int min_total_typed(struct lt_ui *ui)
+{
+	char *end;
+	unsigned long long v;
+
+	ui->editing_min = false;
+	errno = 0;
+	v = ui->edit[0] ? strtoull(ui->edit, &end, 10) : 0;
+	if (ui->edit[0] && (errno || *end || ui->edit[0] < '0' || ui->edit[0] > '9')) {
+		ui->note = "invalid minimum total: give a count of evaluations";
+		return LT_REDO_DRAW;
+	}
+	ui->note = NULL;
+	ui->min_total = v;
+	ui->sel = ui->top = 0;
+	return LT_REDO_SORT | LT_REDO_DRAW;
+}
 
 /* Typing a filter: printable bytes, Backspace, Enter applies, Esc cancels. */
 static unsigned int edit_key(struct lt_ui *ui, int key)
@@ -276,6 +321,8 @@ static unsigned int edit_key(struct lt_ui *ui, int key)
 	switch (key) {
 	case LT_KEY_ENTER: case '\n': case '\r':
 		ui->editing = false;
+		if (ui->editing_min)
+			return min_total_typed(ui);
 		if (ui->editing_delay) {
 			if (!lt_parse_delay(ui->edit, &ui->delay)) {
 				ui->note = "invalid delay: give seconds between 0.05 and 86400";

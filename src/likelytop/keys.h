@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "kattr/profile.h"
 
@@ -65,6 +66,9 @@ struct lt_ui {
 	enum lt_screen screen;
 	bool editing;			/* typing after '/' or 'd' */
 	bool editing_delay;		/* what is typed is a delay */
+	bool editing_min;		/* what is typed is a minimum total */
+	bool wrong_only;		/* w: only sites with a wrong hint */
+	uint64_t min_total;		/* m: only sites evaluated this often */
 	char filter[LT_FILTER_MAX];	/* in force */
 	char edit[LT_FILTER_MAX];	/* being typed */
 	double delay;			/* seconds between refreshes */

@@ -138,8 +138,35 @@ static void note_exited(struct lt_app *a)
 		 (int)a->src.pid);
 }
 
+/*
+ * A 64-bit digest of a snapshot's bytes, four words a step: a procfs,
+ * tracefs or FUSE file has no stat that tells a change, so the bytes do
+ * (a static 200,000-site profile is 15 MB hashed in about a millisecond,
+ * instead of parsed again every refresh).
+ */
+static uint64_t digest(const char *s, size_t n)
+{
+	const uint64_t m = 0x9e3779b97f4a7c15ULL;
+	uint64_t h[4] = { n, m, ~n, m ^ n }, w;
+	size_t i = 0;
+
+	for (; i + 32 <= n; i += 32)
+		for (int j = 0; j < 4; j++) {
+			memcpy(&w, s + i + 8 * j, 8);
+			h[j] = (h[j] ^ w) * m;
+			h[j] ^= h[j] >> 29;
+		}
+	for (; i < n; i++)
+		h[i & 3] = (h[i & 3] ^ (unsigned char)s[i]) * m;
+	w = h[0] ^ (h[1] * 3) ^ (h[2] * 5) ^ (h[3] * 7);
+	return w ^ (w >> 31);
+}
+
 int lt_collect(struct lt_app *a)
 {
+	static uint64_t last_digest;
+	static bool have_digest;
+	uint64_t d;
 	enum kattr_prof_format before = a->model.raw ? a->model.raw->format : 0;
 	char *buf;
 	size_t len;
@@ -157,6 +184,17 @@ int lt_collect(struct lt_app *a)
 			 a->src.name, lt_strerror(ret));
 		a->last_err = ret;
 		return ret;
+	}
+	/* Bytes that are the last snapshot's again: unchanged too. */
+	if (ret == 0) {
+		d = digest(buf, len);
+		if (have_digest && d == last_digest && a->model.raw &&
+		    !a->last_err) {
+			free(buf);
+			ret = 1;
+		}
+		last_digest = d;
+		have_digest = true;
 	}
 	if (ret == 1) {		/* the same file, unchanged */
 		a->last_err = 0;

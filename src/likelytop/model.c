@@ -151,6 +151,17 @@ int lt_model_zero(struct lt_model *m, double now)
 	return make_shown(m);
 }
 
+int lt_model_unzero(struct lt_model *m)
+{
+	if (!m->base)
+		return 0;
+	drop_shown(m);
+	if (m->base != m->raw)
+		kattr_profile_free(m->base);
+	m->base = NULL;
+	return make_shown(m);
+}
+
 int lt_model_select(struct lt_model *m, const struct kattr_prof_filter *f,
 		    enum kattr_prof_sort key, bool reverse, size_t k)
 {

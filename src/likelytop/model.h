@@ -71,6 +71,8 @@ int lt_model_update(struct lt_model *m, char *buf, size_t len,
 bool lt_model_unchanged(struct lt_model *m, double now);
 /* Counts from now on (z); the display is rebased at once. */
 int lt_model_zero(struct lt_model *m, double now);
+/* Totals again (z a second time): the zero base is dropped. */
+int lt_model_unzero(struct lt_model *m);
 /*
  * Fill rows from shown with filter f, sorted; with k > 0 only the first k
  * rows are in order (m->sorted says how many are).  -ENOMEM.

@@ -23,10 +23,27 @@ int lt_out_parse(const char *name, enum lt_out_format *f)
 	return 0;
 }
 
+/* A miss rate below 100 that one decimal would round up to 100.0: its
+ * first two decimals, cut (99.99), so only a site that always missed
+ * shows 100.0. */
+static bool pct_near_100(double pct)
+{
+	return pct >= 99.95 && pct < 100;
+}
+
+static double pct_cut2(double pct)
+{
+	double t = (double)(uint64_t)(pct * 100) / 100;
+
+	return t >= 100 ? 99.99 : t;
+}
+
 void lt_fmt_pct(char *buf, size_t size, double pct)
 {
 	if (pct < 0)
 		snprintf(buf, size, "-");
+	else if (pct_near_100(pct))
+		snprintf(buf, size, "%.2f", pct_cut2(pct));
 	else
 		snprintf(buf, size, "%.1f", pct);
 }
@@ -341,8 +358,13 @@ static char *put_cell(char *p, enum lt_column_id c,
 		return put_u64(p, e->correct);
 	case LT_COL_INCORRECT:
 		return put_u64(p, e->incorrect);
-	case LT_COL_MISS:
-		return put_pad_dec1(p, kattr_prof_entry_pct(e), 0);
+	case LT_COL_MISS: {
+		double pct = kattr_prof_entry_pct(e);
+
+		if (pct_near_100(pct))
+			return p + sprintf(p, "%.2f", pct_cut2(pct));
+		return put_pad_dec1(p, pct, 0);
+	}
 	case LT_COL_RATE:
 		if (e->reset)	/* a counter went down: no rate */
 			return stpcpy(p, "reset");
@@ -581,9 +603,9 @@ static int text_header(FILE *fp, const struct lt_out_meta *meta,
 	if (!source)
 		return -ENOMEM;
 	text_str(source, meta->source);
-	fprintf(fp, "likelytop - %s - %s (%s) - %zu sites, %zu shown, %zu wrong hints",
+	fprintf(fp, "likelytop - %s - %s (%s) - %zu sites, %zu shown, %zu wrong hint%s",
 		tbuf, source, kattr_prof_format_name(meta->format),
-		meta->sites, n, wrong);
+		meta->sites, n, wrong, wrong == 1 ? "" : "s");
 	free(source);
 	if (meta->bad_rows)
 		fprintf(fp, ", %zu malformed rows skipped", meta->bad_rows);

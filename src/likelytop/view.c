@@ -190,8 +190,8 @@ static void select_rows_k(struct view *v, size_t k)
 {
 	struct lt_app *a = v->app;
 	struct kattr_prof_filter f = {
-		.substr = v->ui.filter, .min_total = a->o.min_total,
-		.wrong_only = a->o.wrong_only,
+		.substr = v->ui.filter, .min_total = v->ui.min_total,
+		.wrong_only = v->ui.wrong_only,
 	};
 
 	if (lt_model_select(&a->model, &f, v->ui.sort, v->ui.reverse, k) < 0)
@@ -269,17 +269,27 @@ static void draw_header(struct view *v)
 	put(0, 0, "likelytop - %s - %s (%s)", tbuf, a->src.name,
 		 kattr_prof_format_name(p->format));
 	clrtoeol();
-	put(1, 0, "%zu sites, %zu shown, %zu wrong hints | sort: %s%s | every %gs%s%s",
-		 p->n, a->model.nrows, wrong, kattr_prof_sort_name(v->ui.sort),
+	put(1, 0, "%zu sites, %zu shown, %zu wrong hint%s | sort: %s%s | every %gs%s%s",
+		 p->n, a->model.nrows, wrong, wrong == 1 ? "" : "s",
+		 kattr_prof_sort_name(v->ui.sort),
 		 v->ui.reverse ? " (reversed)" : "", a->o.delay,
 		 v->ui.frozen ? " | FROZEN" : "",
 		 a->model.base ? " | zeroed" : "");
+	if (v->ui.wrong_only)
+		put_more(" | wrong only");
+	if (v->ui.min_total)
+		put_more(" | min total %llu", (unsigned long long)v->ui.min_total);
 	if (v->ui.filter[0])
 		put_more(" | filter: %s", v->ui.filter);
 	clrtoeol();
 	move(2, 0);
 	clrtoeol();
-	if (a->status[0] || a->child_gone) {
+	if (!a->status[0] && !a->child_gone && v->ui.sort == KATTR_PROF_SORT_RATE &&
+	    !v->ui.reverse && a->model.nrows &&
+	    (!a->model.rows[0]->has_rate || a->model.rows[0]->rate == 0)) {
+		/* the highest rate is none or 0: the order is the tie-break */
+		put(2, 0, "no rate yet (-): sorted by function and file until the counts move");
+	} else if (a->status[0] || a->child_gone) {
 		hl_on(v, PAIR_STATUS, A_BOLD);
 		put(2, 0, "%s", a->status);
 		hl_off(v, PAIR_STATUS, A_BOLD);
@@ -585,7 +595,10 @@ static void draw(struct view *v)
 	default:
 		draw_list(v);
 	}
-	if (v->ui.editing && v->ui.editing_delay)
+	if (v->ui.editing && v->ui.editing_min)
+		put(LINES - 1, 0, "minimum total (now %llu, 0: all): %s",
+		    (unsigned long long)v->ui.min_total, v->ui.edit);
+	else if (v->ui.editing && v->ui.editing_delay)
 		put(LINES - 1, 0, "delay in seconds (now %g): %s", v->app->o.delay,
 		    v->ui.edit);
 	else if (v->ui.editing)
@@ -593,7 +606,7 @@ static void draw(struct view *v)
 	else if (v->ui.note)
 		put(LINES - 1, 0, "%s", v->ui.note);
 	else
-		put(LINES - 1, 0, "q quit  h help  < > sort  R reverse  / filter  d delay  f freeze  z zero  Enter details  p patch");
+		put(LINES - 1, 0, "q quit  h help  < > sort  R reverse  / filter  w wrong  m min  d delay  Z freeze  z zero  Enter  p");
 	clrtoeol();
 	refresh();
 }
@@ -615,7 +628,11 @@ static unsigned int apply(struct view *v, unsigned int redo)
 		clear();
 	}
 	if (redo & LT_REDO_ZERO) {
-		lt_model_zero(&a->model, lt_now());
+		/* a toggle: counts since now, then the totals again */
+		if (a->model.base)
+			lt_model_unzero(&a->model);
+		else
+			lt_model_zero(&a->model, lt_now());
 		redo |= LT_REDO_SORT;
 	}
 	if (redo & LT_REDO_COLLECT) {
@@ -698,6 +715,8 @@ int lt_view_run(struct lt_app *a)
 
 	lt_ui_init(&v.ui, a->o.sort, a->o.reverse);
 	v.ui.delay = a->o.delay;
+	v.ui.wrong_only = a->o.wrong_only;
+	v.ui.min_total = a->o.min_total;
 	if (a->o.filter)
 		snprintf(v.ui.filter, sizeof(v.ui.filter), "%s", a->o.filter);
 	ep = epoll_create1(EPOLL_CLOEXEC);

@@ -91,8 +91,18 @@ wait_for a "FUNCTION" "any key leaves help"
 keys a z
 wait_for a "\| zeroed" "z zeroes"
 expect_match "$(row a 1)" " 0 +0 +- " "zeroed counts are 0 on a static file"
-keys a f
-wait_for a "FROZEN" "f freezes"
+keys a z
+wait_for a "6 shown, 3 wrong hints \| sort: correct \| every [0-9.]+s *$" "z again: totals (not zeroed)"
+expect_match "$(row a 1)" "900000 +12 " "z again: the totals are back"
+keys a w
+wait_for a "3 shown, 3 wrong hints.*\| wrong only" "w: wrong hints only"
+keys a w m 1 0 0 0 0 0 Enter
+wait_for a "\| min total 100000" "m: minimum total in the status line"
+expect_match "$(screen a | grep -c 'shown')" "1" "one summary line"
+keys a m Enter
+wait_for a "6 shown" "m, empty: all sites again"
+keys a Z
+wait_for a "FROZEN" "Z freezes"
 keys a q
 wait_exit a 0
 

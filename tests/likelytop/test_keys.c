@@ -284,6 +284,33 @@ static const char SNAP2[] =
 	"+unlikely |      300|       20\tkfree()@:mm/slab.c@3380\n"
 	" likely   |       90|        1\tmain_loop()@:a.c@7\n";
 
+/* w and m: the live view's --wrong-only and --min-total. */
+static void wrong_only_and_min_total(void **state)
+{
+	struct lt_ui ui;
+
+	(void)state;
+	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
+	assert_true(lt_ui_key(&ui, 'w') & LT_REDO_SORT);
+	assert_true(ui.wrong_only);
+	lt_ui_key(&ui, 'w');
+	assert_false(ui.wrong_only);
+	lt_ui_key(&ui, 'm');
+	assert_true(ui.editing && ui.editing_min);
+	lt_ui_key(&ui, '5');
+	lt_ui_key(&ui, '0');
+	assert_true(lt_ui_key(&ui, LT_KEY_ENTER) & LT_REDO_SORT);
+	assert_int_equal(ui.min_total, 50);
+	lt_ui_key(&ui, 'm');
+	lt_ui_key(&ui, 'x');
+	lt_ui_key(&ui, LT_KEY_ENTER);
+	assert_non_null(ui.note);
+	assert_int_equal(ui.min_total, 50);
+	lt_ui_key(&ui, 'm');
+	lt_ui_key(&ui, LT_KEY_ENTER);	/* empty: all sites */
+	assert_int_equal(ui.min_total, 0);
+}
+
 static void model_zero_and_history(void **state)
 {
 	struct lt_model m;
@@ -313,6 +340,11 @@ static void model_zero_and_history(void **state)
 	/* Recording twice for one snapshot adds nothing. */
 	lt_model_record(&m, 2, NULL);
 	assert_int_equal(h->n, 1);
+	/* z again: the totals (kfree's 200 since z are 67521 in all). */
+	assert_int_equal(lt_model_unzero(&m), 0);
+	assert_null(m.base);
+	lt_model_select(&m, NULL, KATTR_PROF_SORT_INCORRECT, false, 0);
+	assert_true(m.rows[0]->incorrect > 200);
 	/* A snapshot that does not parse keeps the previous one. */
 	assert_int_equal(lt_model_update(&m, strdup("junk\n"), 5, 13.0, NULL), -ENODATA);
 	assert_int_equal(m.shown.n, 2);
@@ -349,6 +381,7 @@ int main(void)
 		cmocka_unit_test(htop_keys),
 		cmocka_unit_test(rate_units),
 		cmocka_unit_test(model_zero_and_history),
+		cmocka_unit_test(wrong_only_and_min_total),
 		cmocka_unit_test(sparkline),
 	};
 
