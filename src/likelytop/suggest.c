@@ -62,6 +62,7 @@ struct site {
 	const char *rel;	/* in the tree (owned by s->files or cache) */
 	char *relbuf;
 	char *note;		/* how the file was resolved, if not plainly */
+	size_t note_keep;	/* its first bytes never wrapped: the path and "in the profile" */
 	struct lt_hint_call call;
 	bool flip;
 	char *expr;		/* the hint call's first line, for the body */
@@ -327,6 +328,7 @@ static int resolve(struct lt_suggest *s, struct site *st, const char **why,
 			if (p != st->file &&
 			    asprintf(&st->note, "%s in the profile", st->file) < 0)
 				st->note = NULL;
+			st->note_keep = st->note ? strlen(st->note) : 0;
 			return st->rel ? 0 : -1;
 		}
 	}
@@ -384,6 +386,7 @@ static int resolve(struct lt_suggest *s, struct site *st, const char **why,
 	if (asprintf(&st->note, "%s in the profile: of the %s files so named, the only one with that hint at line %u and a call or definition of %s()",
 		     p, tmp, st->line, st->function) < 0)
 		st->note = NULL;
+	st->note_keep = strlen(p) + strlen(" in the profile:");
 	return 0;
 }
 
@@ -591,14 +594,20 @@ static char *subject_of(const struct site *const *g, size_t n)
 }
 
 /* text wrapped at 72 columns, the first line after first, the others
- * after cont (both no longer than 20). */
-static void wrap(FILE *f, const char *first, const char *cont, const char *text)
+ * after cont (both no longer than 20); its first keep bytes (a path, which
+ * may hold spaces, with the words that belong to it) are never broken, so a
+ * long path makes a long line rather than a split one. */
+static void wrap(FILE *f, const char *first, const char *cont, const char *text,
+		 size_t keep)
 {
 	const char *pfx = first;
 
 	while (*text) {
 		size_t room = 72 - strlen(pfx), n = strlen(text), cut = n;
 
+		if (keep > room)
+			room = keep < n ? keep : n;
+		keep = 0;
 		if (n > room) {
 			for (cut = room; cut > 0 && text[cut] != ' '; cut--)
 				;
@@ -625,11 +634,11 @@ static void body_site(FILE *f, const struct lt_suggest *s, const struct site *st
 
 	fprintf(f, "  hint:      %s\n", st->expr);
 	if (asprintf(&in, "%s(), %s:%u", fn ? fn : "?", st->rel, st->line) >= 0) {
-		wrap(f, "  in:        ", "             ", in);
+		wrap(f, "  in:        ", "             ", in, strlen(in));
 		free(in);
 	}
 	if (st->note)
-		wrap(f, "  file:      ", "             ", st->note);
+		wrap(f, "  file:      ", "             ", st->note, st->note_keep);
 	fprintf(f, "  correct:   %llu\n", (unsigned long long)st->correct);
 	fprintf(f, "  incorrect: %llu (%s%% of %llu evaluations%s)\n",
 		(unsigned long long)st->incorrect,
@@ -737,6 +746,7 @@ static int make_patch(struct lt_suggest *s, const struct site *const *g,
 	size_t changed = 0, size;
 	bool any_flip = false;
 	char *text, *para;
+	const char *prof;
 	FILE *f;
 
 	if (l->err < 0)
@@ -762,11 +772,12 @@ static int make_patch(struct lt_suggest *s, const struct site *const *g,
 		     any_flip ? "use the other hint" : "remove the hint",
 		     s->o.min_miss, (unsigned long long)s->o.min_total,
 		     s->o.flip_miss) >= 0) {
-		wrap(f, "", "", para);
+		wrap(f, "", "", para, 0);
 		free(para);
 	}
 	fputc('\n', f);
-	wrap(f, "Profile: ", "", s->o.profile ? s->o.profile : "?");
+	prof = s->o.profile ? s->o.profile : "?";
+	wrap(f, "Profile: ", "", prof, strlen(prof));
 	fprintf(f, "(%s format), read by likelytop --suggest.\n\n",
 		kattr_prof_format_name(s->o.format));
 	fprintf(f, "Signed-off-by: %s\n---\n", PLACEHOLDER);
