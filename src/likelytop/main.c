@@ -96,7 +96,7 @@ __attribute__((noreturn)) static void usage(void)
 	printf("  -V, --version         show the version and exit\n");
 	printf("\nColumns (-o):\n");
 	lt_out_columns_help(stdout);
-	printf("Default: MARK,HINT,CORRECT,INCORRECT,MISS,RATE,FUNCTION,LOCATION.\n");
+	printf("Default: MARK,HINT,CORRECT,INCORRECT,MISS%%,WRONG/s,FUNCTION,LOCATION.\n");
 	printf("\nLive view keys: q quit, < > sort column, R reverse, / filter, f freeze,\n"
 	       "z zero, space refresh, Enter details, p suggested patch, h or ? help.\n");
 	printf("\nSee likelytop(8).\n");

@@ -235,24 +235,26 @@ static bool is_all(const struct lt_out_meta *m)
 }
 
 /*
- * The text columns (-o).  Names are what -o takes; each has its title
- * for hinted profiles and for branch_all profiles (taken / not taken).
+ * The text columns (-o).  One name per column: the -o name is the title
+ * (the live view's too); branch_all profiles title the counts by what
+ * they are (taken / not taken), and -o takes those titles as well.
+ * aliases: the names -o took before (kept so that scripts do not break).
  */
 static const struct lt_column {
-	const char *name, *title, *title_all, *help;
+	const char *name, *title_all, *aliases, *help;
 	bool right;
 } columns[LT_COL_COUNT] = {
-	[LT_COL_MARK]      = { "MARK", " ", " ", "! when the hint is wrong more often than right", false },
-	[LT_COL_HINT]      = { "HINT", "HINT", "HINT", "likely, unlikely, annotated or none", false },
-	[LT_COL_CORRECT]   = { "CORRECT", "CORRECT", "NOT-TAKEN", "evaluations that went as hinted (branch_all: not taken)", true },
-	[LT_COL_INCORRECT] = { "INCORRECT", "INCORRECT", "TAKEN", "evaluations that did not (branch_all: taken)", true },
-	[LT_COL_MISS]      = { "MISS", "MISS%", "TAKEN%", "incorrect in percent of all evaluations", true },
-	[LT_COL_RATE]      = { "RATE", "WRONG/s", "TAKEN/s", "incorrect per second since the previous snapshot", true },
-	[LT_COL_CONSTANT]  = { "CONSTANT", "CONSTANT", "CONSTANT", "constant evaluations (branch_annotated)", true },
-	[LT_COL_FUNCTION]  = { "FUNCTION", "FUNCTION", "FUNCTION", "function name", false },
-	[LT_COL_LOCATION]  = { "LOCATION", "FILE:LINE", "FILE:LINE", "source file and line", false },
-	[LT_COL_FILE]      = { "FILE", "FILE", "FILE", "source file", false },
-	[LT_COL_LINE]      = { "LINE", "LINE", "LINE", "source line", true },
+	[LT_COL_MARK]      = { "MARK", "MARK", "!", "! when the hint is wrong more often than right", false },
+	[LT_COL_HINT]      = { "HINT", "HINT", "", "likely, unlikely, annotated or none", false },
+	[LT_COL_CORRECT]   = { "CORRECT", "NOT-TAKEN", "NOTTAKEN", "evaluations that went as hinted (branch_all: not taken)", true },
+	[LT_COL_INCORRECT] = { "INCORRECT", "TAKEN", "", "evaluations that did not (branch_all: taken)", true },
+	[LT_COL_MISS]      = { "MISS%", "TAKEN%", "MISS", "incorrect in percent of all evaluations", true },
+	[LT_COL_RATE]      = { "WRONG/s", "TAKEN/s", "RATE", "incorrect per second since the previous snapshot", true },
+	[LT_COL_CONSTANT]  = { "CONSTANT", "CONSTANT", "", "constant evaluations (branch_annotated)", true },
+	[LT_COL_FUNCTION]  = { "FUNCTION", "FUNCTION", "", "function name", false },
+	[LT_COL_LOCATION]  = { "LOCATION", "LOCATION", "FILE:LINE", "source file and line", false },
+	[LT_COL_FILE]      = { "FILE", "FILE", "", "source file", false },
+	[LT_COL_LINE]      = { "LINE", "LINE", "", "source line", true },
 };
 
 static const enum lt_column_id default_columns[] = {
@@ -260,13 +262,40 @@ static const enum lt_column_id default_columns[] = {
 	LT_COL_RATE, LT_COL_FUNCTION, LT_COL_LOCATION,
 };
 
+static bool name_is(const char *name, const char *s, size_t len)
+{
+	return strlen(name) == len && !strncasecmp(name, s, len);
+}
+
 static int column_by_name(const char *s, size_t len)
 {
 	for (int i = 0; i < LT_COL_COUNT; i++)
-		if (strlen(columns[i].name) == len &&
-		    !strncasecmp(columns[i].name, s, len))
+		if (name_is(columns[i].name, s, len) ||
+		    name_is(columns[i].title_all, s, len) ||
+		    (columns[i].aliases[0] && name_is(columns[i].aliases, s, len)))
 			return i;
 	return -1;
+}
+
+const char *lt_out_column_title(enum lt_column_id c, bool branch_all)
+{
+	return branch_all ? columns[c].title_all : columns[c].name;
+}
+
+bool lt_out_column_right(enum lt_column_id c)
+{
+	return columns[c].right;
+}
+
+const char *lt_out_column_help(enum lt_column_id c)
+{
+	return columns[c].help;
+}
+
+const enum lt_column_id *lt_out_columns_default(size_t *n)
+{
+	*n = sizeof(default_columns) / sizeof(*default_columns);
+	return default_columns;
 }
 
 int lt_out_columns_parse(const char *list, enum lt_column_id *cols,
@@ -308,7 +337,9 @@ size_t lt_out_columns_all(enum lt_column_id *cols)
 void lt_out_columns_help(FILE *fp)
 {
 	for (int i = 0; i < LT_COL_COUNT; i++)
-		fprintf(fp, " %11s  %s\n", columns[i].name, columns[i].help);
+		fprintf(fp, " %11s  %s%s%s%s\n", columns[i].name, columns[i].help,
+			columns[i].aliases[0] ? " (also " : "", columns[i].aliases,
+			columns[i].aliases[0] ? ")" : "");
 }
 
 /* Display columns of text_str(s) (raw: spaces escaped too): one per
@@ -565,8 +596,7 @@ static void text_widths(struct text_table *tt, const struct lt_out_meta *meta,
 	tt->all = is_all(meta);
 	tt->raw = meta->raw;
 	for (size_t k = 0; k < tt->ncols; k++)
-		tt->width[k] = strlen(tt->all ? columns[tt->cols[k]].title_all :
-				      columns[tt->cols[k]].title);
+		tt->width[k] = strlen(lt_out_column_title(tt->cols[k], tt->all));
 	/* The last column is not padded (unless right-aligned): no need to
 	 * measure it. */
 	tt->last = columns[tt->cols[tt->ncols - 1]].right ? tt->ncols :
@@ -612,11 +642,9 @@ static int text_header(FILE *fp, const struct lt_out_meta *meta,
 	fputs("\n\n", fp);
 	for (size_t k = 0; k < tt->ncols; k++) {
 		const struct lt_column *c = &columns[tt->cols[k]];
-		const char *title = tt->all ? c->title_all : c->title;
+		const char *title = tt->all ? c->title_all : c->name;
 		int pad = tt->raw ? 0 : (int)(tt->width[k] - strlen(title));
 
-		if (tt->raw && tt->cols[k] == LT_COL_MARK)
-			title = "MARK";
 		fprintf(fp, "%s%*s%s%*s", k ? " " : "",
 			c->right ? pad : 0, "", title,
 			c->right || k == tt->last ? 0 : pad, "");

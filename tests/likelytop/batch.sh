@@ -13,7 +13,7 @@ run "$bin" -b -f "$lp"
 expect_rc 0 "text output"
 [ -z "$err" ] && ok || fail "text output wrote to stderr: $err"
 first=$(printf '%s\n' "$out" | sed -n 4p)
-expect_match "$first" '^! unlikely +67321 +84123 +55\.5 +- +kfree +mm/slab\.c:3380$' "text: kfree first (most incorrect)"
+expect_match "$first" '^! +unlikely +67321 +84123 +55\.5 +- +kfree +mm/slab\.c:3380$' "text: kfree first (most incorrect)"
 expect_match "$out" '6 sites, 6 shown, 3 wrong hints' "text summary line"
 
 # --- json: keys, values, every sort order ------------------------------------
