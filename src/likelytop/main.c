@@ -480,8 +480,8 @@ static void check_args(const struct args *a)
 		tool_usage_error("give only one of --file, --pid and --exec");
 	if (!o->batch && (o->iterations >= 0 || o->format != LT_OUT_TEXT))
 		tool_usage_error("--iterations and --format need --batch");
-	if (!o->batch && (a->columns || o->raw || o->noheadings))
-		tool_usage_error("--output, --output-all, --raw and --noheadings need --batch");
+	if (!o->batch && (o->raw || o->noheadings))
+		tool_usage_error("--raw and --noheadings need --batch");
 	if (o->format != LT_OUT_TEXT && (a->columns || o->raw))
 		tool_usage_error("--output, --output-all and --raw choose text columns; CSV and JSON always carry every field");
 	if (o->format == LT_OUT_JSON && o->noheadings)

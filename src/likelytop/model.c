@@ -116,6 +116,10 @@ static bool zero_rates(struct kattr_prof_entry *entries, size_t n)
 
 		if (e->has_rate && !e->d_correct && !e->d_incorrect)
 			continue;
+		/* never two different snapshots: no rate yet, as in batch
+		 * (a static file is not one that stopped) */
+		if (!e->has_rate && !e->reset)
+			continue;
 		changed = true;
 		e->has_rate = true;
 		e->reset = false;

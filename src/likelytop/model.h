@@ -66,7 +66,9 @@ int lt_model_update(struct lt_model *m, char *buf, size_t len,
 		    double now, size_t *bad);
 /*
  * The source did not change since the last snapshot (at time now): every
- * delta and rate is zero.  Returns true when that changed anything shown.
+ * delta and rate is zero, but for the sites that have no rate yet (the
+ * source never changed since they appeared): they keep none, as batch
+ * output shows them.  Returns true when that changed anything shown.
  */
 bool lt_model_unchanged(struct lt_model *m, double now);
 /* Counts from now on (z); the display is rebased at once. */
