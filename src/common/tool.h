@@ -125,4 +125,11 @@ int tool_fputs_esc(const char *s, FILE *f);
 struct json_object;
 struct json_object *tool_json_str(const char *s);
 
+/*
+ * The name in names[0..n) closest to word (at most 1 edit for words of up
+ * to 3 bytes, else 2; or word a prefix of it), for "did you mean"; NULL
+ * when none is that close.
+ */
+const char *tool_closest(const char *word, const char *const *names, size_t n);
+
 #endif
