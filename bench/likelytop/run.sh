@@ -100,30 +100,50 @@ done
 
 # CPU seconds (utime + stime) of a pid, from /proc/PID/stat.
 cpu() { awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) / hz }' "/proc/$1/stat"; }
-# live NAME CMD...: run CMD in a 132x40 tmux pane for $secs s; print its CPU %.
+# live NAME CMD... [-- NAME2 CMD2...]: run CMD (and CMD2, at the same
+# time, so that both see the same load) in 132x40 tmux panes for $secs s;
+# print their CPU % of one CPU.
 live() {
-	local name=$1 pid c0 c1 t0 t1
-	shift
-	tmux -L "$sock" new-session -d -s "$name" -x 132 -y 40 "$(printf '%q ' "$@")"
+	local names=() pids=() c0=() c1=() t0 t1 i cmd=()
+	while [ $# -gt 0 ]; do
+		names+=("$1"); shift
+		cmd=()
+		while [ $# -gt 0 ] && [ "$1" != -- ]; do cmd+=("$1"); shift; done
+		[ $# -gt 0 ] && shift
+		tmux -L "$sock" new-session -d -s "${names[-1]}" -x 132 -y 40 "$(printf '%q ' "${cmd[@]}")"
+	done
 	sleep 3	# the first read and draw are not what is measured
 	# keys to press first ($keys, e.g. z: counts from now on)
-	[ -z "${keys:-}" ] || { tmux -L "$sock" send-keys -t "$name" $keys; sleep 1; }
-	pid=$(tmux -L "$sock" list-panes -t "$name" -F '#{pane_pid}')
-	c0=$(cpu "$pid"); t0=$(date +%s.%N)
+	for i in "${!names[@]}"; do
+		[ -z "${keys:-}" ] || tmux -L "$sock" send-keys -t "${names[$i]}" $keys
+		pids+=("$(tmux -L "$sock" list-panes -t "${names[$i]}" -F '#{pane_pid}')")
+	done
+	[ -z "${keys:-}" ] || sleep 1
+	t0=$(date +%s.%N)
+	for i in "${!pids[@]}"; do c0+=("$(cpu "${pids[$i]}")"); done
 	sleep "$secs"
-	c1=$(cpu "$pid"); t1=$(date +%s.%N)
-	tmux -L "$sock" kill-session -t "$name"
-	awk -v a="$c0" -v b="$c1" -v s="$t0" -v e="$t1" 'BEGIN { printf "%.2f", (b - a) * 100 / (e - s) }'
+	for i in "${!pids[@]}"; do c1+=("$(cpu "${pids[$i]}")"); done
+	t1=$(date +%s.%N)
+	for i in "${!names[@]}"; do
+		tmux -L "$sock" kill-session -t "${names[$i]}"
+		awk -v a="${c0[$i]}" -v b="${c1[$i]}" -v s="$t0" -v e="$t1" 'BEGIN { printf "%.2f ", (b - a) * 100 / (e - s) }'
+	done
 }
 echo
 echo "== 2. live view, -d 1, ${secs}s each (CPU % of one CPU; goal <= 1%)"
+echo "  (this build and the previous one run side by side, over the same ${secs}s)"
 # both LABEL CMD-after-binary...: this build's figure, and the previous one's
 both() {
-	local label=$1 name=$2 f1 f2=""
+	local label=$1 name=$2 f f1 f2=""
 	shift 2
-	f1=$(live "$name" "$lt" "$@")
-	[ -n "$lp" ] && f2=$(live "${name}p" "$lp" "$@")
-	printf '  %-52s %6s%%%s\n' "$label" "$f1" "${f2:+   (previous build: $f2%)}"
+	if [ -n "$lp" ]; then
+		f=$(live "$name" "$lt" "$@" -- "${name}p" "$lp" "$@")
+	else
+		f=$(live "$name" "$lt" "$@")
+	fi
+	f1=${f%% *}
+	[ -n "$lp" ] && f2=$(echo "$f" | awk '{ print $2 }')
+	printf '  %-52s %6s%%%s\n' "$label" "$f1" "${f2:+   (previous build: $f2%, ratio $(awk -v a="$f1" -v b="$f2" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }'))}"
 }
 both "likelytop -d 1 -f (static 200k-site file)" a -d 1 -f "$tmp/prof"
 # moving NAME LABEL A B: the live view on a file that is A and B in turn,
@@ -141,7 +161,7 @@ moving b "likelytop -d 1 -f (file rewritten every second)" "$tmp/prof" "$tmp/pro
 moving d "likelytop -d 1 -f (branch_all, rewritten every second)" "$tmp/all" "$tmp/all2"
 # zeroed (z): every refresh also rebases on a snapshot older than the last
 keys=z moving f "likelytop -d 1 -f (rewritten every second, zeroed)" "$tmp/prof" "$tmp/prof2"
-printf '  %-52s %6s%%\n' "top -d 1 (peer, for scale)" "$(live c top -d 1)"
+printf '  %-52s %6s%%\n' "top -d 1 (peer, for scale)" "$(live c top -d 1 | awk '{ print $1 }')"
 # The static profile on a /proc-like file (pseudofs serves src/prof.1 on
 # every open): no stat shortcut there, every refresh reads the bytes.
 pfs="$B/tests/likelytop/pseudofs"

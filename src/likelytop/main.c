@@ -185,8 +185,12 @@ int lt_collect(struct lt_app *a)
 		a->last_err = ret;
 		return ret;
 	}
-	/* Bytes that are the last snapshot's again: unchanged too. */
-	if (ret == 0) {
+	/* Bytes that are the last snapshot's again: unchanged too.  A file
+	 * whose stat tells a change (read_path()) changed: no hash (1.5 ms
+	 * for 15 MB, a tenth of a refresh). */
+	if (ret == 0 && a->src.read_trusted) {
+		have_digest = false;
+	} else if (ret == 0) {
 		d = digest(buf, len);
 		if (have_digest && d == last_digest && a->model.raw &&
 		    !a->last_err) {

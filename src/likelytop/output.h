@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* likelytop batch output: text (like top -b), CSV and JSON (json-c). */
+/* likelytop batch output: text (like top -b), CSV and JSON. */
 #ifndef LIKELYTOP_OUTPUT_H
 #define LIKELYTOP_OUTPUT_H
 
