@@ -142,8 +142,10 @@ both() {
 		f=$(live "$name" "$lt" "$@")
 	fi
 	f1=${f%% *}
-	[ -n "$lp" ] && f2=$(echo "$f" | awk '{ print $2 }')
-	printf '  %-52s %6s%%%s\n' "$label" "$f1" "${f2:+   (previous build: $f2%, ratio $(awk -v a="$f1" -v b="$f2" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }'))}"
+	if [ -n "$lp" ]; then
+		f2=$(echo "$f" | awk '{ printf "%s, this/previous %.2f", $2, ($2 > 0 ? $1 / $2 : 0) }')
+	fi
+	printf '  %-52s %6s%%%s\n' "$label" "$f1" "${f2:+   (previous build: $f2)}"
 }
 both "likelytop -d 1 -f (static 200k-site file)" a -d 1 -f "$tmp/prof"
 # moving NAME LABEL A B: the live view on a file that is A and B in turn,
