@@ -162,7 +162,8 @@ static unsigned int k_delay(struct lt_ui *ui, int key)
 static unsigned int k_fields(struct lt_ui *ui, int key)
 {
 	(void)key;
-	ui->screen = ui->screen == LT_SCREEN_FIELDS ? LT_SCREEN_LIST : LT_SCREEN_FIELDS;
+	ui->screen = ui->screen == LT_SCREEN_FIELDS ? LT_SCREEN_LIST :
+		     LT_SCREEN_FIELDS;
 	return LT_REDO_DRAW;
 }
 
@@ -187,7 +188,8 @@ static void toggle_field(struct lt_ui *ui, enum lt_column_id c)
 	/* shown again where the table puts it */
 	for (at = 0; at < ui->ncols && ui->cols[at] < c; at++)
 		;
-	memmove(ui->cols + at + 1, ui->cols + at, (ui->ncols - at) * sizeof(ui->cols[0]));
+	memmove(ui->cols + at + 1, ui->cols + at,
+		(ui->ncols - at) * sizeof(ui->cols[0]));
 	ui->cols[at] = c;
 	ui->ncols++;
 }
@@ -339,7 +341,8 @@ struct lt_binding {
 static const struct lt_binding bindings[] = {
 	{ 'q', k_quit }, { '<', k_sort_left }, { '>', k_sort_right },
 	{ 'R', k_reverse }, { 'I', k_reverse }, { '/', k_filter },
-	{ 'f', k_fields }, { 'F', k_fields }, { 'Z', k_freeze }, { 'z', k_zero },
+	{ 'f', k_fields }, { 'F', k_fields }, { 'Z', k_freeze },
+	{ 'z', k_zero },
 	{ ' ', k_refresh }, { 'h', k_help }, { '?', k_help },
 	{ LT_KEY_ENTER, k_detail }, { '\n', k_detail }, { '\r', k_detail },
 	{ LT_KEY_ESC, k_back }, { LT_KEY_UP, k_move }, { LT_KEY_DOWN, k_move },

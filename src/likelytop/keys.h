@@ -58,7 +58,7 @@ enum lt_redo {
 enum lt_screen {
 	LT_SCREEN_LIST = 0, LT_SCREEN_HELP, LT_SCREEN_DETAIL,
 	LT_SCREEN_SUGGEST,	/* p: the suggested patch of the selected site */
-	LT_SCREEN_FIELDS,	/* f: choose the columns (top's f, htop's F2) */
+	LT_SCREEN_FIELDS,	/* f: the columns (top's f, htop's F2) */
 };
 
 struct lt_ui {
@@ -75,9 +75,9 @@ struct lt_ui {
 	char edit[LT_FILTER_MAX];	/* being typed */
 	double delay;			/* seconds between refreshes */
 	const char *note;		/* a message for the status line, or NULL */
-	size_t hscroll;			/* Right presses times LT_HSCROLL_STEP:
-					 * columns, then names, scroll */
-	enum lt_column_id cols[LT_COL_MAX];	/* shown (-o; f changes them) */
+	size_t hscroll;		/* Right presses times LT_HSCROLL_STEP:
+				 * columns, then names, scroll */
+	enum lt_column_id cols[LT_COL_MAX];	/* shown (-o, f) */
 	size_t ncols;
 	size_t field;			/* f: the field under the cursor */
 	size_t sel;			/* selected row */

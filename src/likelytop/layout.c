@@ -122,11 +122,13 @@ void lt_layout(struct lt_layout *l, const enum lt_column_id *cols, size_t n,
 	for (int last = 0; last < 2; last++)
 		if (used(w, show, n) > screen_cols)
 			for (size_t i = 0; i < n; i++)
-				if (lt_layout_is_name(cols[i]) && cut_last(cols[i]) == last)
+				if (lt_layout_is_name(cols[i]) &&
+				    cut_last(cols[i]) == last)
 					w[i] = narrow[cols[i]];
 	if (used(w, show, n) > screen_cols)	/* then columns scroll */
 		s = scroll_columns(l, cols, n, w, show, screen_cols, steps);
-	l->name_from = (steps - s) * LT_HSCROLL_STEP + hscroll % LT_HSCROLL_STEP;
+	l->name_from = (steps - s) * LT_HSCROLL_STEP +
+		       hscroll % LT_HSCROLL_STEP;
 	spread(cols, n, wide, w, show, screen_cols);
 	for (size_t i = 0; i < n; i++) {
 		if (!show[i])

@@ -23,14 +23,14 @@
 #define LT_LOCATION_MIN 14
 
 struct lt_layout {
-	size_t n;				/* columns on screen */
+	size_t n;			/* columns on screen */
 	enum lt_column_id id[LT_COL_MAX];
 	int x[LT_COL_MAX], width[LT_COL_MAX];
-	bool compact;				/* counts shortened */
-	size_t skipped;				/* columns scrolled off the left */
-	size_t hidden;				/* columns not shown at the right */
-	size_t name_from;			/* names shown from this character */
-	size_t col_steps;			/* Right presses that move columns */
+	bool compact;			/* counts shortened */
+	size_t skipped;			/* columns off to the left */
+	size_t hidden;			/* columns off to the right */
+	size_t name_from;		/* names shown from this character */
+	size_t col_steps;		/* Right presses that move columns */
 };
 
 /* Whether a column is a name (cut with a mark, kept on screen). */

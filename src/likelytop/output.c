@@ -271,7 +271,8 @@ static int column_by_name(const char *s, size_t len)
 	for (int i = 0; i < LT_COL_COUNT; i++)
 		if (name_is(columns[i].name, s, len) ||
 		    name_is(columns[i].title_all, s, len) ||
-		    (columns[i].aliases[0] && name_is(columns[i].aliases, s, len)))
+		    (columns[i].aliases[0] &&
+		     name_is(columns[i].aliases, s, len)))
 			return i;
 	return -1;
 }
@@ -595,7 +596,8 @@ static void text_widths(struct text_table *tt, const struct lt_out_meta *meta,
 	tt->all = is_all(meta);
 	tt->raw = meta->raw;
 	for (size_t k = 0; k < tt->ncols; k++)
-		tt->width[k] = strlen(lt_out_column_title(tt->cols[k], tt->all));
+		tt->width[k] = strlen(lt_out_column_title(tt->cols[k],
+							  tt->all));
 	/* The last column is not padded (unless right-aligned): no need to
 	 * measure it. */
 	tt->last = columns[tt->cols[tt->ncols - 1]].right ? tt->ncols :
