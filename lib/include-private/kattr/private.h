@@ -233,6 +233,10 @@ int kattr_profile_match(const struct kattr_profile *prev,
  */
 void kattr_prof_sort(const struct kattr_prof_entry **v, size_t n,
 		     enum kattr_prof_sort key, bool reverse);
+/* The same order by one comparison sort (qsort_r): the reference the
+ * radix passes of kattr_prof_sort() are tested against. */
+void kattr_prof_sort_ref(const struct kattr_prof_entry **v, size_t n,
+			 enum kattr_prof_sort key, bool reverse);
 
 bool kattr_prof_filter_match(const struct kattr_prof_filter *f,
 			     const struct kattr_prof_entry *e);
