@@ -666,6 +666,47 @@ int rg_attach_pid(int fd, pid_t pid, unsigned int flags)
 	return w == len ? 0 : -EIO;
 }
 
+/*
+ * Every thread of pid, one write each, until a pass finds no new thread: a
+ * thread that ended meanwhile is no failure, one that keeps appearing after
+ * RG_THREAD_PASSES passes is (-EAGAIN: the process spawns faster than it
+ * can be moved).
+ */
+#define RG_THREAD_PASSES 16
+int rg_attach_threads(int fd, pid_t pid)
+{
+	pid_t *done = NULL, *tids, *tmp;
+	size_t ndone = 0, n;
+	bool fresh = true;
+	int ret = 0;
+
+	for (int pass = 0; pass < RG_THREAD_PASSES && fresh && ret == 0; pass++) {
+		fresh = false;
+		ret = rg_proc_tids(pid, &tids, &n);
+		if (ret < 0)
+			break;
+		tmp = realloc(done, (ndone + n) * sizeof(*done));
+		if (!tmp) {
+			free(tids);
+			ret = -ENOMEM;
+			break;
+		}
+		done = tmp;
+		for (size_t i = 0; i < n && ret == 0; i++) {
+			if (rg_pid_in(done, ndone, tids[i]))
+				continue;
+			fresh = true;
+			ret = rg_attach_pid(fd, tids[i], 0);
+			if (ret == -ESRCH && tids[i] != pid)
+				ret = 0;	/* that thread ended */
+			done[ndone++] = tids[i];
+		}
+		free(tids);
+	}
+	free(done);
+	return ret == 0 && fresh ? -EAGAIN : ret;
+}
+
 int rg_target_open(struct kattr_rg *rg, const char *group, unsigned int flags,
 		   struct kattr_rg_target **out)
 {
@@ -682,6 +723,13 @@ int rg_target_open(struct kattr_rg *rg, const char *group, unsigned int flags,
 	if (!t)
 		return -ENOMEM;
 	t->fd = kattr_open(rg->m, path, O_WRONLY);
+	if (t->fd == -ENOENT && (flags & KATTR_RG_THREADS) &&
+	    strcmp(file, rg->ops->attach_task) != 0 &&
+	    rg_gpath(path, sizeof(path), group, rg->ops->attach_task) == 0) {
+		/* no cgroup.procs (old v1 kernels): each thread through tasks */
+		t->fd = kattr_open(rg->m, path, O_WRONLY);
+		t->each_thread = true;
+	}
 	if (t->fd < 0) {
 		ret = t->fd;
 		free(t);
@@ -715,6 +763,8 @@ int kattr_rg_target_attach(struct kattr_rg_target *t, pid_t pid)
 {
 	if (pid <= 0)
 		return -EINVAL;
+	if (t->each_thread)
+		return rg_attach_threads(t->fd, pid);
 	return t->rg->ops->attach(t->fd, pid, t->flags);
 }
 

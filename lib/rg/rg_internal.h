@@ -101,6 +101,8 @@ struct kattr_rg_target {
 	struct kattr_rg *rg;
 	int fd;			/* the tasks, cgroup.procs or members file */
 	unsigned int flags;	/* as opened */
+	bool each_thread;	/* a whole process, one thread per write (v1
+				 * without cgroup.procs) */
 };
 
 /* rg.c: the handle and the generic operations */
@@ -129,6 +131,9 @@ int rg_read_pids(struct kattr_rg *rg, const char *group, const char *file,
 		 pid_t **pids, size_t *n);
 /* Write pid to fd in one write(2) (an rg_ops.attach for every flag). */
 int rg_attach_pid(int fd, pid_t pid, unsigned int flags);
+/* Every thread of pid through fd, one write each, bounded retry while new
+ * threads appear (-EAGAIN past the bound); ended threads are skipped. */
+int rg_attach_threads(int fd, pid_t pid);
 /* The rg_ops.members that reads the tasks or procs file (by flags). */
 int rg_members_read(struct kattr_rg *rg, const char *group,
 		    unsigned int flags, pid_t **pids, size_t *n);

@@ -71,48 +71,11 @@ static int rgcs_mkdir(struct kattr_rg *rg, const char *name)
 
 /* ---- tasks ---------------------------------------------------------------- */
 
-/* Every thread of pid, one write each, until a pass finds no new thread. */
-static int attach_threads(int fd, pid_t pid)
-{
-	pid_t *done = NULL, *tids, *tmp;
-	size_t ndone = 0, n;
-	int ret = 0;
-
-	for (int pass = 0; pass < 16; pass++) {
-		bool fresh = false;
-
-		ret = rg_proc_tids(pid, &tids, &n);
-		if (ret < 0)
-			break;
-		tmp = realloc(done, (ndone + n) * sizeof(*done));
-		if (!tmp) {
-			free(tids);
-			ret = -ENOMEM;
-			break;
-		}
-		done = tmp;
-		for (size_t i = 0; i < n && ret == 0; i++) {
-			if (rg_pid_in(done, ndone, tids[i]))
-				continue;
-			fresh = true;
-			ret = rg_attach_pid(fd, tids[i], 0);
-			if (ret == -ESRCH && tids[i] != pid)
-				ret = 0;	/* that thread ended */
-			done[ndone++] = tids[i];
-		}
-		free(tids);
-		if (ret < 0 || !fresh)
-			break;
-	}
-	free(done);
-	return ret;
-}
-
 /* RGCS moves one task per write: KATTR_RG_THREADS writes every thread. */
 static int rgcs_attach(int fd, pid_t pid, unsigned int flags)
 {
 	if (flags & KATTR_RG_THREADS)
-		return attach_threads(fd, pid);
+		return rg_attach_threads(fd, pid);
 	return rg_attach_pid(fd, pid, flags);
 }
 

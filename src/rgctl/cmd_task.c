@@ -17,13 +17,20 @@ static int run_members(struct rgctl *ctx, int argc, char **argv);
 static int run_exec(struct rgctl *ctx, int argc, char **argv);
 static int run_whereis(struct rgctl *ctx, int argc, char **argv);
 
-static const struct option threads_opts[] = {
+static const struct option attach_opts[] = {
+	{ "thread",  no_argument, NULL, 'T' },
+	{ "threads", no_argument, NULL, 't' },
+	{ "help",    no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+static const struct option members_opts[] = {
 	{ "threads", no_argument, NULL, 't' },
 	{ "help",    no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 static const char *const attach_help[] = {
-	"-t, --threads", "Move every thread of each process (without: the task itself; on cgroup v2 its process).",
+	"-T, --thread", "Move only the thread given (by default every thread of each process moves).",
+	"-t, --threads", "Every thread of each process: the default, accepted for older scripts.",
 	NULL
 };
 static const char *const members_help[] = {
@@ -36,14 +43,14 @@ const struct rgctl_cmd rgctl_cmd_attach = {
 	.args = "GROUP PID...",
 	.help = "Move tasks into a group",
 	.run = run_attach,
-	.opts = threads_opts, .shortopts = "t", .opt_help = attach_help,
+	.opts = attach_opts, .shortopts = "Tt", .opt_help = attach_help,
 };
 const struct rgctl_cmd rgctl_cmd_members = {
 	.name = "members",
 	.args = "GROUP",
 	.help = "List the tasks of a group (cgroups: processes)",
 	.run = run_members,
-	.opts = threads_opts, .shortopts = "t", .opt_help = members_help,
+	.opts = members_opts, .shortopts = "t", .opt_help = members_help,
 };
 const struct rgctl_cmd rgctl_cmd_exec = {
 	.name = "exec",
@@ -59,17 +66,36 @@ const struct rgctl_cmd rgctl_cmd_whereis = {
 	.run = run_whereis,
 };
 
+/* members: -t lists threads.  attach: whole processes unless -T. */
 static unsigned int threads_option(const struct rgctl_cmd *cmd, int argc,
 				   char **argv)
 {
-	unsigned int flags = 0;
+	bool attach = cmd == &rgctl_cmd_attach, one = false, all = false;
 	int c;
 
 	optind = 0;
-	while ((c = rgctl_getopt(cmd, argc, argv)) != -1)
-		if (c == 't')
-			flags |= KATTR_RG_THREADS;
-	return flags;
+	while ((c = rgctl_getopt(cmd, argc, argv)) != -1) {
+		one |= c == 'T';
+		all |= c == 't';
+	}
+	if (one && all)
+		rgctl_cmd_usage(cmd, "--thread (one thread) and --threads (every thread) contradict each other");
+	if (attach)
+		return one ? 0 : KATTR_RG_THREADS;
+	return all ? KATTR_RG_THREADS : 0;
+}
+
+/* Moving the shell rgctl runs from, or its session: said, not refused. */
+static void attach_note(pid_t pid)
+{
+	pid_t sid = getsid(0);
+
+	if (pid == getppid())
+		tool_warn("note: pid %d is rgctl's parent (your shell): it and every command it starts from now on run in the group",
+			  (int)pid);
+	else if (sid > 0 && pid == sid)
+		tool_warn("note: pid %d is the leader of rgctl's session (your login shell or terminal): what it starts from now on runs in the group",
+			  (int)pid);
 }
 
 static const char *attach_cause(struct kattr_rg *rg, int err)
@@ -121,6 +147,12 @@ static int run_attach(struct rgctl *ctx, int argc, char **argv)
 	}
 	rg = rgctl_rg(ctx);
 	rgctl_sd_check(ctx, group, RGCTL_SD_ATTACH);
+	if (!flags && kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2) {
+		free(pids);
+		free(res);
+		tool_die(EXIT_USAGE, "--thread: cgroup v2 moves whole processes (a thread alone "
+			 "moves only inside a threaded subtree, through cgroup.threads); nothing moved");
+	}
 	ret = kattr_rg_attach(rg, group, pids, (size_t)n, flags, res);
 	if (ret < 0) {
 		free(pids);
@@ -128,13 +160,76 @@ static int run_attach(struct rgctl *ctx, int argc, char **argv)
 		tool_die(EXIT_FAIL, "cannot move tasks to '%s': %s", rgctl_q(group),
 			 rgctl_strerror(ret));
 	}
-	for (int i = 0; i < n; i++)
-		if (res[i] < 0)
+	for (int i = 0; i < n; i++) {
+		if (res[i] == -EAGAIN)
+			tool_warn("cannot move every thread of pid %d to '%s': new threads kept appearing "
+				  "(some may be left behind; see 'rgctl members --threads')",
+				  (int)pids[i], rgctl_q(group));
+		else if (res[i] < 0)
 			tool_warn("cannot move pid %d to '%s': %s", (int)pids[i],
 				  rgctl_q(group), attach_cause(rg, res[i]));
+		else
+			attach_note(pids[i]);
+	}
 	free(pids);
 	free(res);
 	return ret ? EXIT_FAIL : EXIT_OK;
+}
+
+struct thread_count {
+	const pid_t *in;	/* the group's threads */
+	size_t nin;
+	int total, out;
+};
+
+static int count_thread(pid_t tid, void *data)
+{
+	struct thread_count *tc = data;
+	bool in = false;
+
+	for (size_t i = 0; i < tc->nin && !in; i++)
+		in = tc->in[i] == tid;
+	tc->total++;
+	tc->out += !in;
+	return 0;
+}
+
+/*
+ * For each process listed, how many of its threads are in other groups
+ * (elsewhere[i], total[i]; 0 when it is whole here or gone).  Cgroups only:
+ * the group's threads against /proc/PID/task.
+ */
+static void members_split(struct kattr_rg *rg, const char *group,
+			  const pid_t *pids, size_t n, int *elsewhere,
+			  int *total)
+{
+	struct thread_count tc;
+	pid_t *tids;
+	size_t ntids;
+
+	if (kattr_rg_members(rg, group, KATTR_RG_THREADS, &tids, &ntids) < 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		tc = (struct thread_count){ .in = tids, .nin = ntids };
+		if (kattr_rg_proc_foreach(pids[i], count_thread, &tc) == 0) {
+			elsewhere[i] = tc.out;
+			total[i] = tc.total;
+		}
+	}
+	free(tids);
+}
+
+static void members_text(bool tasks, const pid_t *pids, size_t n,
+			 const int *elsewhere, const int *total)
+{
+	printf("# %s\n", tasks ? "threads" : "processes");
+	for (size_t i = 0; i < n; i++) {
+		if (elsewhere[i])
+			printf("%d\t# split: %d of its %d threads in other groups\n",
+			       (int)pids[i], elsewhere[i], total[i]);
+		else
+			printf("%d\n", (int)pids[i]);
+	}
 }
 
 static int run_members(struct rgctl *ctx, int argc, char **argv)
@@ -143,7 +238,9 @@ static int run_members(struct rgctl *ctx, int argc, char **argv)
 	const char *group;
 	struct kattr_rg *rg;
 	pid_t *pids;
+	int *elsewhere, *total;
 	size_t n;
+	bool tasks;
 	int ret;
 
 	flags = threads_option(&rgctl_cmd_members, argc, argv);
@@ -161,16 +258,20 @@ static int run_members(struct rgctl *ctx, int argc, char **argv)
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot list the members of '%s': %s",
 			 rgctl_q(group), rgctl_strerror(ret));
-	if (ctx->json) {
-		bool tasks = (flags & KATTR_RG_THREADS) ||
-			     kattr_rg_backend_of(rg) == KATTR_RG_RGCS;
-
+	tasks = (flags & KATTR_RG_THREADS) ||
+		kattr_rg_backend_of(rg) == KATTR_RG_RGCS;
+	elsewhere = xcalloc(n + 1, sizeof(*elsewhere));
+	total = xcalloc(n + 1, sizeof(*total));
+	if (!tasks)
+		members_split(rg, group, pids, n, elsewhere, total);
+	if (ctx->json)
 		rgctl_json_print(rgctl_json_members(
-			kattr_rg_name_is_root(group) ? "/" : group, tasks, pids, n));
-	} else {
-		for (size_t i = 0; i < n; i++)
-			printf("%d\n", (int)pids[i]);
-	}
+			kattr_rg_name_is_root(group) ? "/" : group, tasks, pids, n,
+			elsewhere, total));
+	else
+		members_text(tasks, pids, n, elsewhere, total);
+	free(elsewhere);
+	free(total);
 	free(pids);
 	return EXIT_OK;
 }

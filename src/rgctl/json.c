@@ -108,14 +108,27 @@ json_object *rgctl_json_stats(const char *group, const char *backend,
 }
 
 json_object *rgctl_json_members(const char *group, bool tasks,
-				const pid_t *pids, size_t n)
+				const pid_t *pids, size_t n,
+				const int *elsewhere, const int *total)
 {
 	json_object *o = json_object_new_object(), *a = json_object_new_array();
+	json_object *split = json_object_new_array();
 
 	json_object_object_add(o, "group", tool_json_str(group));
-	for (size_t i = 0; i < n; i++)
+	json_object_object_add(o, "lists", tool_json_str(tasks ? "threads" : "processes"));
+	for (size_t i = 0; i < n; i++) {
 		json_object_array_add(a, json_object_new_int(pids[i]));
+		if (elsewhere && elsewhere[i]) {
+			json_object *s = json_object_new_object();
+
+			json_object_object_add(s, "pid", json_object_new_int(pids[i]));
+			json_object_object_add(s, "threads", json_object_new_int(total[i]));
+			json_object_object_add(s, "elsewhere", json_object_new_int(elsewhere[i]));
+			json_object_array_add(split, s);
+		}
+	}
 	json_object_object_add(o, tasks ? "tasks" : "processes", a);
+	json_object_object_add(o, "split", split);
 	return o;
 }
 

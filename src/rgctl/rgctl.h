@@ -118,7 +118,8 @@ json_object *rgctl_json_list(const struct rgctl_json_hier *h,
 json_object *rgctl_json_stats(const char *group, const char *backend,
 			      const struct kattr_rg_stat *v, size_t n);
 json_object *rgctl_json_members(const char *group, bool tasks,
-				const pid_t *pids, size_t n);
+				const pid_t *pids, size_t n,
+				const int *elsewhere, const int *total);
 json_object *rgctl_json_whereis(pid_t pid, const char *group,
 				const char *backend);
 /* One member's (pid) or the sum's (pid 0) delays, for stats --delay. */

@@ -180,7 +180,7 @@ static inline int rgc_small(const struct rgc_in *in, char *why, size_t size)
 	snprintf(t.comm, sizeof(t.comm), "%s", in->s[in->n - 1]);
 	memcpy(&t.cpu_count, &in->num[0], sizeof(t.cpu_count));
 	memcpy(&t.cpu_delay_total, &in->num[in->n - 1], sizeof(t.cpu_delay_total));
-	doc[0] = rgctl_json_members(in->s[0], in->num[0] & 1, pids, in->n);
+	doc[0] = rgctl_json_members(in->s[0], in->num[0] & 1, pids, in->n, NULL, NULL);
 	doc[1] = rgctl_json_whereis(pids[0], in->s[in->n - 1], in->s[0]);
 	doc[2] = rgctl_json_taskstats(pids[0], &t);
 	for (int d = 0; d < 3; d++) {

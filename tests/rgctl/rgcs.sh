@@ -98,7 +98,7 @@ expect_eq "$(members_of a/b)" "" "nothing moved by 0x10"
 r attach a/b 010
 expect_rc 2 "attach 010 (RGCS would read 8)"
 r members db
-expect_eq "$(printf '%s\n' "$out" | sort -n | tr '\n' ' ')" "$(printf '%s\n' "$p1" "$p2" | sort -n | tr '\n' ' ')" "members"
+expect_eq "$(printf '%s\n' "$out" | grep -v '^#' | sort -n | tr '\n' ' ')" "$(printf '%s\n' "$p1" "$p2" | sort -n | tr '\n' ' ')" "members"
 r --json members db
 expect_eq "$(json_get "$out" '.tasks | length')" 2 "--json members"
 r whereis "$p2"
@@ -117,7 +117,8 @@ r --json list
 expect_eq "$(json_get "$out" '[.groups[] | select(.name == "db") | .tasks][0]')" 2 "--json list tasks"
 expect_eq "$(json_get "$out" '[.groups[].name] | join(",")')" "/,a,a/b,a/b/c,a/b/c/d,a/b/c/d/e,db" "--json list names"
 
-# --threads: every thread of a process (RGCS moves one thread per write)
+# every thread of a process by default, --threads its old spelling (RGCS
+# moves one thread per write); --thread one thread
 if command -v python3 >/dev/null; then
 	python3 -c 'import threading, time
 for _ in range(3): threading.Thread(target=time.sleep, args=(300,), daemon=True).start()
@@ -127,8 +128,8 @@ time.sleep(300)' &
 	for _ in $(seq 50); do [ "$(ls /proc/$mt/task | wc -l)" -ge 4 ] && break; sleep 0.1; done
 	# the emulator learns of tasks when it re-reads /proc (a members read)
 	cat "$R/members" >/dev/null
-	r attach a "$mt"
-	expect_eq "$(members_of a | wc -l)" 1 "attach without --threads moves one thread"
+	r attach a --thread "$mt"
+	expect_eq "$(members_of a | wc -l)" 1 "attach --thread moves one thread"
 	r attach a/b --threads "$mt"
 	expect_rc 0 "attach --threads"
 	expect_eq "$(members_of a/b | sort -n | tr '\n' ' ')" "$(ls /proc/$mt/task | sort -n | tr '\n' ' ')" "attach --threads moves every thread"

@@ -54,7 +54,30 @@ r attach "$G/a" "$p3" 999999
 expect_rc 1 "attach with a missing pid"
 in_file "$U/$G/a/cgroup.procs" "$p3" && ok || fail "the good pid did not move"
 r members "$G/a"
-expect_eq "$(printf '%s\n' "$out" | sort -n | tr '\n' ' ')" "$(printf '%s\n' "$p1" "$p2" "$p3" | sort -n | tr '\n' ' ')" "members"
+expect_eq "$(printf '%s\n' "$out" | head -1)" "# processes" "members header"
+expect_eq "$(printf '%s\n' "$out" | grep -v '^#' | sort -n | tr '\n' ' ')" "$(printf '%s\n' "$p1" "$p2" "$p3" | sort -n | tr '\n' ' ')" "members"
+# a 4-thread process: every thread moves (the default); --thread is refused
+# on v2, which moves whole processes (issue 24)
+MT=$BUILD_DIR/tests/rgctl/mt_helper
+if [ -x "$MT" ]; then
+	"$MT" &
+	mt=$!
+	SPAWNED+=($mt)
+	for _ in $(seq 100); do [ "$(ls /proc/$mt/task | wc -l)" -ge 4 ] && break; sleep 0.05; done
+	r attach "$G/a" "$mt"
+	expect_rc 0 "attach of a 4-thread process"
+	n=0
+	for t in /proc/$mt/task/*; do grep -qx "0::/$G/a" "$t/cgroup" && n=$((n + 1)); done
+	expect_eq "$n" 4 "all 4 threads in $G/a (/proc/PID/task/*/cgroup)"
+	expect_eq "$(sort -n "$U/$G/a/cgroup.threads" | grep -c .)" "$(( $(ls /proc/$mt/task | wc -l) + 3 ))" "cgroup.threads: the helper's 4 and the 3 sleeps"
+	r attach "$G" --thread "$(ls /proc/$mt/task | sort -n | tail -1)"
+	expect_rc 2 "attach --thread on cgroup v2"
+	grep -qx "0::/$G/a" /proc/$mt/cgroup && ok || fail "a refused --thread moved the process"
+	kill "$mt"
+	wait "$mt" 2>/dev/null
+else
+	echo "SKIP (part): $MT is not built: the multi-threaded attach checks did not run"
+fi
 r whereis "$p2"
 expect_eq "$out" "$G/a" "whereis"
 r exec "$G/a" -- "$HELPER" spin 1

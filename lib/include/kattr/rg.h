@@ -386,8 +386,11 @@ KATTR_API int kattr_rg_shares_set(struct kattr_rg *rg, const char *group,
  * results[i] gets 0 or -errno for pids[i] (ESRCH: no such process, EPERM:
  * not allowed).  Without KATTR_RG_THREADS the task itself moves (RGCS and
  * cgroup v1: that thread; cgroup v2: its process, as v2 moves processes);
- * with it every thread of the process moves.  Returns the number of
- * failures, or -errno when the group itself cannot be used.
+ * with it every thread of the process moves (cgroup.procs; where only a
+ * per-thread file exists, RGCS or v1 without cgroup.procs, each thread of
+ * /proc/PID/task in turn: threads that end meanwhile are skipped, and
+ * -EAGAIN when new ones keep appearing after 16 passes).  Returns the
+ * number of failures, or -errno when the group itself cannot be used.
  */
 KATTR_API int kattr_rg_attach(struct kattr_rg *rg, const char *group,
 			      const pid_t *pids, size_t n, unsigned int flags,
