@@ -217,8 +217,10 @@ static void key_make(int dir)
 		    0600);
 	if (fd < 0)
 		return;
-	if (write(fd, key, sizeof(key)) == (ssize_t)sizeof(key))
-		(void)linkat(dir, tmp, dir, REG_KEY, 0);	/* EEXIST: another won */
+	/* linkat failing with EEXIST: another run won, its key stands */
+	if (write(fd, key, sizeof(key)) == (ssize_t)sizeof(key) &&
+	    linkat(dir, tmp, dir, REG_KEY, 0) < 0 && errno != EEXIST)
+		errno = 0;	/* the key is read back below either way */
 	close(fd);
 	unlinkat(dir, tmp, 0);
 }
