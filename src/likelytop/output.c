@@ -100,66 +100,6 @@ static char *put_pad_dec1(char *p, double v, int width)
 	return p + n;
 }
 
-/*
- * Names come from the profile as bytes: any byte but NUL and '\n' may be
- * in them.  The length of the well-formed UTF-8 sequence at s (1 to 4),
- * or 0 when s starts an invalid one (tool_utf8_seq(), shared with rgctl's
- * and splicebench's outputs).
- */
-static inline size_t utf8_seq(const unsigned char *s)
-{
-	return tool_utf8_seq((const char *)s);
-}
-
-/* Plain printable ASCII only: nothing to escape (the usual case). */
-static bool plain(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
-			return false;
-	return true;
-}
-
-/*
- * Text: one line per row, and nothing the terminal would obey.  Control
- * bytes (C0, DEL, C1) and bytes of invalid UTF-8 become \xNN (at most 4 bytes out per
- * byte in); valid UTF-8 stays.
- */
-static char *text_esc(char *p, const char *s, bool blank)
-{
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *u = (const unsigned char *)s;
-
-	if (!blank && plain(s))
-		return stpcpy(p, s);
-	while (*u) {
-		size_t n = utf8_seq(u);
-
-		if (n == 2 && u[0] == 0xc2 && u[1] < 0xa0)
-			n = 0;		/* C1 controls (U+0080..U+009F) too */
-		if (n == 1 && *u >= 0x20 + blank && *u != 0x7f) {
-			*p++ = (char)*u++;
-		} else if (n > 1) {
-			memcpy(p, u, n);
-			p += n;
-			u += n;
-		} else {
-			*p++ = '\\';
-			*p++ = 'x';
-			*p++ = hex[*u >> 4];
-			*p++ = hex[*u & 15];
-			u++;
-		}
-	}
-	*p = '\0';
-	return p;
-}
-
-static char *text_str(char *p, const char *s)
-{
-	return text_esc(p, s, false);
-}
-
 static bool is_all(const struct lt_out_meta *m)
 {
 	return m->format == KATTR_PROF_FMT_ALL;
@@ -242,39 +182,6 @@ void lt_out_columns_help(FILE *fp)
 		fprintf(fp, " %11s  %s\n", columns[i].name, columns[i].help);
 }
 
-/* Display columns of text_str(s) (raw: spaces escaped too): one per
- * character, four per \xNN.  A wide character counts as one. */
-static size_t text_width(const char *s, bool raw)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t w = 0;
-
-	if (!raw && plain(s))
-		return strlen(s);
-	while (*u) {
-		size_t n = utf8_seq(u);
-
-		if (n == 2 && u[0] == 0xc2 && u[1] < 0xa0)
-			n = 0;
-		if (n == 1 && *u > 0x20 && *u != 0x7f)
-			w += 1;
-		else if (n == 1 && *u == ' ' && !raw)
-			w += 1;
-		else if (n > 1)
-			w += 1;
-		else
-			w += 4, n = 1;
-		u += n;
-	}
-	return w;
-}
-
-/* text_str() with blanks as \x20 too, so that --raw splits on them. */
-static char *raw_str(char *p, const char *s)
-{
-	return text_esc(p, s, true);
-}
-
 /* Cell text of column c for e (no padding); returns the end. */
 static char *put_cell(char *p, enum lt_column_id c,
 		      const struct kattr_prof_entry *e, bool raw)
@@ -300,13 +207,13 @@ static char *put_cell(char *p, enum lt_column_id c,
 			return stpcpy(p, "-");
 		return put_u64(p, e->constant);
 	case LT_COL_FUNCTION:
-		return raw ? raw_str(p, e->function) : text_str(p, e->function);
+		return tool_esc(p, e->function, raw ? TOOL_ESC_BLANK : 0);
 	case LT_COL_LOCATION:
-		p = raw ? raw_str(p, e->file) : text_str(p, e->file);
+		p = tool_esc(p, e->file, raw ? TOOL_ESC_BLANK : 0);
 		*p++ = ':';
 		return put_u64(p, e->line);
 	case LT_COL_FILE:
-		return raw ? raw_str(p, e->file) : text_str(p, e->file);
+		return tool_esc(p, e->file, raw ? TOOL_ESC_BLANK : 0);
 	case LT_COL_LINE:
 		return put_u64(p, e->line);
 	case LT_COL_COUNT:
@@ -326,15 +233,15 @@ static size_t digits(uint64_t v)
 	return n;
 }
 
-/* Display columns of s as text_str() shows it (see text_width()), in
+/* Display columns of s as tool_esc() shows it (tool_esc_width()), in
  * one pass for the usual plain ASCII name. */
 static size_t name_width(const char *s)
 {
 	const char *p = s;
 
 	for (; *p; p++)
-		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
-			return text_width(s, false);
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f || *p == '\\')
+			return tool_esc_width(s, 0);
 	return (size_t)(p - s);
 }
 
@@ -531,7 +438,7 @@ static int text_header(FILE *fp, const struct lt_out_meta *meta,
 	source = malloc(4 * strlen(meta->source) + 1);
 	if (!source)
 		return -ENOMEM;
-	text_str(source, meta->source);
+	tool_esc(source, meta->source, 0);
 	fprintf(fp, "likelytop - %s - %s (%s) - %zu sites, %zu shown, %zu wrong hints",
 		tbuf, source, kattr_prof_format_name(meta->format),
 		meta->sites, n, wrong);
@@ -646,44 +553,6 @@ static char *put_fixed(char *p, double v, int decimals)
 	return p;
 }
 
-/*
- * RFC 4180: quote a field holding a comma, quote, CR or LF (or starting
- * or ending with a blank, which some readers trim), doubling quotes; and
- * valid UTF-8 (U+FFFD for invalid bytes).  At most 3 bytes per byte.
- */
-static char *csv_str(char *p, const char *s)
-{
-	size_t len = strlen(s);
-	bool quote = strpbrk(s, ",\"\r\n") ||
-		     (len && (s[0] == ' ' || s[0] == '\t' ||
-			      s[len - 1] == ' ' || s[len - 1] == '\t'));
-	const unsigned char *u = (const unsigned char *)s;
-
-	if (!quote && plain(s))
-		return stpcpy(p, s);
-	if (quote)
-		*p++ = '"';
-	while (*u) {
-		size_t n = utf8_seq(u);
-
-		if (n == 1 && *u == '"') {
-			*p++ = '"';
-			*p++ = '"';
-		} else if (n) {
-			memcpy(p, u, n);
-			p += n;
-		} else {
-			memcpy(p, "\xef\xbf\xbd", 3);
-			p += 3;
-			n = 1;
-		}
-		u += n;
-	}
-	if (quote)
-		*p++ = '"';
-	return p;
-}
-
 static int write_csv(FILE *fp, const struct lt_out_meta *meta,
 		     const struct kattr_prof_entry *const *rows, size_t n)
 {
@@ -717,9 +586,9 @@ static int write_csv(FILE *fp, const struct lt_out_meta *meta,
 		if (e->has_constant)
 			p = put_u64(p, e->constant);
 		*p++ = ',';
-		p = csv_str(p, e->function);
+		p = tool_csv(p, e->function);
 		*p++ = ',';
-		p = csv_str(p, e->file);
+		p = tool_csv(p, e->file);
 		*p++ = ',';
 		p = put_u64(p, e->line);
 		*p++ = ',';
@@ -751,20 +620,6 @@ static json_object *json_fixed(double v, int decimals)
 	return json_object_new_double_s(strtod(buf, NULL), buf);
 }
 
-/* s as valid UTF-8: s itself, or a repaired copy in *buf (grown). */
-static const char *json_name(const char *s, char **buf, size_t *cap)
-{
-	size_t need;
-
-	if (tool_utf8_valid(s))
-		return s;
-	need = 3 * strlen(s) + 1;
-	if (line_room(buf, cap, need) < 0)
-		return NULL;
-	tool_utf8_repair_into(*buf, s);
-	return *buf;
-}
-
 /*
  * One json-c object, refilled for each row and printed at once: a tree of
  * 200,000 objects cost more to allocate and free than to print.  json-c
@@ -788,8 +643,8 @@ static int write_json(FILE *fp, const struct lt_out_meta *meta,
 		double pct = kattr_prof_entry_pct(e);
 		const char *text, *fn, *file;
 
-		fn = json_name(e->function, &fbuf, &fcap);
-		file = json_name(e->file, &lbuf, &lcap);
+		fn = tool_json_text(e->function, &fbuf, &fcap);
+		file = tool_json_text(e->file, &lbuf, &lcap);
 		if (!fn || !file)
 			goto nomem;
 		if (json_object_object_add(o, "hint",

@@ -20,6 +20,7 @@
 #include "kattr/kattr.h"
 #include "hintscan.h"
 #include "suggest.h"
+#include "tool.h"
 
 #define PLACEHOLDER "YOUR NAME <YOUR.EMAIL@EXAMPLE.ORG>"
 #define CONTEXT 3
@@ -472,7 +473,7 @@ static int locate(struct lt_suggest *s, struct site *st, const char **why,
 	l = load(s, st->rel);
 	if (l->err < 0) {
 		snprintf(whybuf, whysize, "cannot read %s: %s", st->rel,
-			 strerror(-l->err));
+			 tool_strerror(-l->err));
 		*why = whybuf;
 		return -1;
 	}

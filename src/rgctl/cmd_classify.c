@@ -307,8 +307,8 @@ static int move(struct cls *c, pid_t pid, const char *comm, size_t gi,
 	ret = kattr_rg_whereis(c->rg, pid, &cur);
 	if (ret == 0 && strcmp(cur, group) == 0) {
 		free(cur);
-		vlog(c, "%d (%s) is in '%s' already: %s", (int)pid, rgctl_q(comm),
-		     rgctl_q(group), why);
+		vlog(c, "%d (%s) is in '%s' already: %s", (int)pid, TOOL_Q(comm),
+		     TOOL_Q(group), why);
 		return 0;
 	}
 	free(cur);
@@ -317,18 +317,18 @@ static int move(struct cls *c, pid_t pid, const char *comm, size_t gi,
 	ret = attach(c, pid, gi);
 	if (ret == -ESRCH) {
 		vlog(c, "%d (%s) exited before it could be moved", (int)pid,
-		     rgctl_q(comm));
+		     TOOL_Q(comm));
 		return ret;
 	}
 	if (ret < 0) {
 		c->failed++;
 		tool_warn("cannot move pid %d (%s) to '%s': %s", (int)pid,
-			  rgctl_q(comm), rgctl_q(group), rgctl_strerror(ret));
+			  TOOL_Q(comm), TOOL_Q(group), rgctl_strerror(ret));
 		return ret;
 	}
 	c->moved++;
-	tool_warn("moved %d (%s) to '%s': %s", (int)pid, rgctl_q(comm),
-		  rgctl_q(group), why);
+	tool_warn("moved %d (%s) to '%s': %s", (int)pid, TOOL_Q(comm),
+		  TOOL_Q(group), why);
 	return 1;
 }
 
@@ -425,7 +425,7 @@ static void classify(struct cls *c, pid_t pid, const char *reason)
 	if (r < 0) {
 		if (c->verbose > 1)
 			vlog(c, "%d (%s): no rule matches (%s)", (int)pid,
-			     rgctl_q(p.comm), reason);
+			     TOOL_Q(p.comm), reason);
 		if (!n->grp && grp_get(c, n->parent)) {
 			n->grp = (uint16_t)grp_get(c, n->parent);
 			snprintf(why, sizeof(why), "child of %d (%s)", (int)n->parent,
@@ -609,7 +609,7 @@ static int on_event(const struct kattr_procev *ev, void *data)
 	case KATTR_PROCEV_NONE:
 		if (ev->ack_err)
 			tool_warn("the proc connector refused the subscription: %s",
-				  strerror((int)ev->ack_err));
+				  tool_strerror((int)ev->ack_err));
 		break;
 	case KATTR_PROCEV_FORK:
 		/* A new thread is in its process's group; a process forked
@@ -690,7 +690,7 @@ static int check_groups(struct cls *c, const struct kattr_rgconf *conf,
 		if (ret < 0) {
 			snprintf(err, errsz, "%s:%u: rules[%zu].group: '%s': %s%s",
 				 rule_file(conf, i), conf->rules[i].line, i + 1,
-				 rgctl_q(conf->rules[i].group), rgctl_strerror(ret),
+				 TOOL_Q(conf->rules[i].group), rgctl_strerror(ret),
 				 ret == -ENOENT ? " (run 'rgctl apply' first)" : "");
 			return ret;
 		}
@@ -744,10 +744,10 @@ static int loop(struct cls *c)
 	sigaddset(&set, SIGINT);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
 	    (sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
-		tool_die(EXIT_FAIL, "cannot set up signal handling: %s", strerror(errno));
+		tool_die(EXIT_FAIL, "cannot set up signal handling: %s", tool_strerror(errno));
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	if (ep < 0)
-		tool_die(EXIT_FAIL, "cannot create an epoll instance: %s", strerror(errno));
+		tool_die(EXIT_FAIL, "cannot create an epoll instance: %s", tool_strerror(errno));
 	e.data.fd = sfd;
 	epoll_ctl(ep, EPOLL_CTL_ADD, sfd, &e);
 	e.data.fd = kattr_procev_fd(c->ev);
@@ -759,7 +759,7 @@ static int loop(struct cls *c)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			tool_warn("epoll_wait: %s", strerror(errno));
+			tool_warn("epoll_wait: %s", tool_strerror(errno));
 			ret = EXIT_FAIL;
 			break;
 		}
@@ -785,7 +785,7 @@ static int loop(struct cls *c)
 			if (r == -ENOBUFS)
 				recover(c, lost, true);
 			else if (r < 0)
-				tool_warn("cannot receive process events: %s", strerror(-r));
+				tool_warn("cannot receive process events: %s", tool_strerror(-r));
 			else if (lost)
 				recover(c, lost, false);
 		}
@@ -872,11 +872,11 @@ static int take_lock(struct cls *c)
 	close(dir);
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		tool_die(EXIT_FAIL, "cannot open the lock %s/%s: %s", rundir, name,
-			 fd < 0 ? strerror(errno) : "not a regular file");
+			 fd < 0 ? tool_strerror(errno) : "not a regular file");
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		if (errno != EWOULDBLOCK)
 			tool_die(EXIT_FAIL, "cannot lock %s/%s: %s", rundir, name,
-				 strerror(errno));
+				 tool_strerror(errno));
 		n = (int)pread(fd, held, sizeof(held) - 1, 0);
 		held[n > 0 ? n : 0] = '\0';
 		held[strcspn(held, "\n")] = '\0';
@@ -886,7 +886,7 @@ static int take_lock(struct cls *c)
 	n = snprintf(held, sizeof(held), "%d\n", (int)getpid());
 	if (ftruncate(fd, 0) < 0 || pwrite(fd, held, (size_t)n, 0) != n)
 		tool_warn("cannot write the pid to %s/%s: %s", rundir, name,
-			  strerror(errno));
+			  tool_strerror(errno));
 	return fd;
 }
 
@@ -939,13 +939,13 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 		if (ret < 0)
 			tool_die(EXIT_FAIL, "cannot subscribe to process events (proc connector): %s",
 				 ret == -EPERM ? "permission denied (needs root in the initial namespaces)"
-					       : strerror(-ret));
+					       : tool_strerror(-ret));
 		vlog(c, "listening to process events, receive buffer %d KiB",
 		     kattr_procev_rcvbuf(c->ev) / 2048);
 	}
 	ret = scan(c, "start", true);
 	if (ret < 0)
-		tool_die(EXIT_FAIL, "cannot scan /proc: %s", strerror(-ret));
+		tool_die(EXIT_FAIL, "cannot scan /proc: %s", tool_strerror(-ret));
 	if (once) {
 		ret = c->failed ? EXIT_FAIL : EXIT_OK;
 	} else {

@@ -110,7 +110,7 @@ static int run_help(struct rgctl *ctx, int argc, char **argv)
 	cmd = find_command(argv[2]);
 	if (!cmd)
 		rgctl_cmd_usage(&rgctl_cmd_help_cmd, "unknown command '%s'",
-				rgctl_q(argv[2]));
+				TOOL_Q(argv[2]));
 	rgctl_cmd_help(cmd);
 }
 
@@ -128,7 +128,7 @@ static bool global_option(struct rgctl *ctx, int c)
 	case 'b':
 		if (kattr_rg_backend_parse(optarg, &ctx->backend) < 0)
 			tool_usage_error("unknown backend '%s' (rgcs, cgroup1 or cgroup2)",
-					 rgctl_q(optarg));
+					 TOOL_Q(optarg));
 		return true;
 	case OPT_FORCE:
 		ctx->force = true;
@@ -262,7 +262,7 @@ int main(int argc, char **argv)
 		tool_usage_error("no command given");
 	cmd = find_command(argv[optind]);
 	if (!cmd)
-		tool_usage_error("unknown command '%s'", rgctl_q(argv[optind]));
+		tool_usage_error("unknown command '%s'", TOOL_Q(argv[optind]));
 	parse_command(&ctx, cmd, argc - optind, argv + optind);
 	status = cmd->run(&ctx, line.argc, line.argv);
 	kattr_rg_close(ctx.rg);
