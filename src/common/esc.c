@@ -55,11 +55,16 @@ char *tool_esc(char *p, const char *s, unsigned int flags)
 	unsigned char lo = lowest(flags);
 
 	while (*u) {
+		const unsigned char *a = u;
 		size_t n;
 
-		/* printable ASCII but the backslash: the usual byte */
-		if (*u >= lo && *u < 0x7f && *u != '\\') {
-			*p++ = (char)*u++;
+		/* printable ASCII but the backslash: the usual run of bytes */
+		while (*a >= lo && *a < 0x7f && *a != '\\')
+			a++;
+		if (a != u) {
+			memcpy(p, u, (size_t)(a - u));
+			p += a - u;
+			u = a;
 			continue;
 		}
 		n = kept(u, lo, flags);
@@ -192,15 +197,27 @@ char *tool_csv(char *p, const char *s)
 	const unsigned char *u = (const unsigned char *)s;
 	bool quote = csv_quoted(s);
 
+	if (!quote) {		/* the usual name: nothing to do */
+		const unsigned char *a = u;
+
+		while (*a && *a < 0x80)
+			a++;
+		if (!*a)
+			return stpcpy(p, s);
+	}
 	if (quote)
 		*p++ = '"';
 	while (*u) {
-		size_t n = *u < 0x80 ? 1 : tool_utf8_seq((const char *)u);
+		size_t n;
 
-		if (*u == '"') {
-			*p++ = '"';
-			*p++ = '"';
-		} else if (n) {
+		if (*u < 0x80) {
+			if (*u == '"')
+				*p++ = '"';
+			*p++ = (char)*u++;
+			continue;
+		}
+		n = tool_utf8_seq((const char *)u);
+		if (n) {
 			memcpy(p, u, n);
 			p += n;
 		} else {
