@@ -54,6 +54,8 @@ if scripts/build.sh out/build; then
 else
 	echo "default build FAILED"; status=1
 fi
+section "Debian packages: build, lintian, install, purge (scripts/deb.sh)"
+scripts/deb.sh out/deb || { echo "Debian packages FAILED"; status=1; }
 section "real kernel: the patched 6.1 under QEMU (scripts/vm.sh)"
 wait "$kbuild"
 echo "kernel (built in the background since the start):"

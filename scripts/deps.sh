@@ -7,7 +7,8 @@ set -eu
 pkgs=(
 	build-essential cmake pkg-config git
 	libjson-c-dev libconfig-dev libmnl-dev libncurses-dev libcmocka-dev
-	libsmartcols-dev libmount-dev      # util-linux: tables, the mount table
+	libsmartcols-dev                  # util-linux: tables
+	nettle-dev                        # rgctl: HMAC of its registry of groups made
 	libfuse3-dev fuse3
 	bash-completion                   # completions are installed where it says
 	clang libclang-rt-14-dev          # libFuzzer targets
@@ -16,6 +17,8 @@ pkgs=(
 	jq tmux gnuplot-nox libxml2-utils hyperfine
 	attr                              # setfattr: systemd's delegation mark in tests
 	systemd libsystemd-dev            # systemd-analyze verify of the units; sd_notify (optional)
+	debhelper dpkg-dev lintian fakeroot  # the Debian packages (scripts/deb.sh)
+	ansible-core                      # examples/ansible, tested against localhost
 )
 if [ "${1:-}" = vm ]; then
 	pkgs=(qemu-system-x86 linux-source-6.1 flex bison bc libelf-dev libssl-dev

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* /proc/PID/mountinfo, read with libmount: parse lines and find mounts by
- * filesystem type. */
+/* /proc/PID/mountinfo: parse lines and find mounts by filesystem type. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -9,101 +8,137 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <libmount/libmount.h>
-
 #include "kattr/kattr.h"
 #include "kattr/private.h"
 #include "likely_prof.h"
 
 /*
- * Each line goes to libmount (mnt_table_parse_stream()) on its own, through
- * fmemopen(3).  Two things libmount does not do for us, and why:
- *  - it guesses the format from the first line it reads and offers no way
- *    to force mountinfo: a captured file whose first line is garbage would
- *    be read as an fstab and every mount lost (the old parser skipped that
- *    line and read the rest).  One line per table keeps each line's fate
- *    its own; mnt_fs_is_kernel() tells a mountinfo entry from a line that
- *    merely parsed as fstab ("a b c d").
- *  - mnt_table_parse_file() opens the path itself, following symlinks:
- *    under a sysroot that could leave the captured tree.  The file is
- *    opened with kattr_sysroot_open() and read here instead.
- * Fields come back decoded (\040 and friends) as libmount returns them;
- * what they name (a mount point such as /../../../tmp/x) is resolved
- * beneath the sysroot by whoever opens it (kattr_mount_open()).
+ * The kernel writes each line as show_mountinfo() (fs/proc_namespace.c)
+ * does, a format stable since 2.6.26 (Documentation/filesystems/proc.rst,
+ * "3.5 /proc/<pid>/mountinfo"):
+ *
+ *   ID PARENT MAJ:MIN ROOT MOUNT_POINT MOUNT_OPTS [OPTIONAL...] - FSTYPE SOURCE SUPER_OPTS
+ *
+ * fields separated by one space, a space, tab, newline or backslash inside
+ * a field written as a 3-digit octal escape (\040).  This is all we read
+ * of it, so it is parsed here rather than through libmount: libmount
+ * cost every rgctl call more than the call's own work (four shared
+ * libraries, libselinux's start-up probes, a table and an fmemopen(3)
+ * per line, and a getcwd(2) and readlink(2) per line to guess a thread
+ * id we never use).  What libmount did for us and is kept: fields come
+ * back decoded, a line that is not mountinfo (an fstab's "a b c d",
+ * garbage) is refused on its own and the others still read, and the
+ * file is opened beneath the sysroot by kattr_sysroot_open(), never
+ * through a symlink out of a captured tree.  What a field names (a mount
+ * point such as /../../../tmp/x) is resolved beneath the sysroot by
+ * whoever opens it (kattr_mount_open()).
  */
-static int skip_line(struct libmnt_table *tb, const char *file, int line)
+
+/* The next field of *p (separated by spaces or tabs), NUL-terminated in
+ * place; NULL at the end of the line. */
+static char *next_field(char **p)
 {
-	(void)tb;
-	(void)file;
-	(void)line;
-	return 1;		/* a malformed line: ignore it */
+	char *s = *p, *e;
+
+	s += strspn(s, " \t");
+	if (!*s)
+		return NULL;
+	e = s + strcspn(s, " \t");
+	if (*e)
+		*e++ = '\0';
+	*p = e;
+	return s;
 }
 
-/* Copy s to *w (within end), advancing it; the copy, or NULL if no room. */
-static const char *put_field(char **w, const char *end, const char *s)
+static bool is_octal(char c)
 {
-	size_t n = s ? strlen(s) : 0;
-	char *start = *w;
+	return c >= '0' && c <= '7';
+}
 
-	if (!s || n + 1 > (size_t)(end - *w))
-		return NULL;
-	memcpy(start, s, n + 1);
-	*w += n + 1;
-	return start;
+/* Decode \ooo escapes in place (as the kernel's mangle() wrote them). */
+static char *unescape(char *s)
+{
+	char *r = s, *w = s;
+
+	while (*r) {
+		if (r[0] == '\\' && is_octal(r[1]) && is_octal(r[2]) &&
+		    is_octal(r[3]) && r[1] <= '3') {
+			*w++ = (char)((r[1] - '0') << 6 | (r[2] - '0') << 3 |
+				      (r[3] - '0'));
+			r += 4;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
+	return s;
+}
+
+/* A decimal number 0..INT_MAX, the whole of s; -1 if not. */
+static long number(const char *s, const char **end)
+{
+	long v = 0;
+	const char *p = s;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		v = v * 10 + (*p - '0');
+		if (v > INT_MAX)
+			return -1;
+	}
+	if (p == s)
+		return -1;
+	*end = p;
+	return v;
+}
+
+static bool is_number(const char *s, long *v)
+{
+	const char *end = NULL;
+
+	*v = s ? number(s, &end) : -1;
+	return *v >= 0 && !*end;
+}
+
+/* "MAJ:MIN", both decimal. */
+static bool is_dev(const char *s)
+{
+	const char *end = NULL;
+	long v;
+
+	if (!s || number(s, &end) < 0 || *end != ':')
+		return false;
+	return is_number(end + 1, &v);
 }
 
 int kattr_mountinfo_parse(char *line, struct kattr_mnt *out)
 {
-	size_t len = strcspn(line, "\n");
-	struct libmnt_table *tb;
-	struct libmnt_fs *fs = NULL;
-	int ret = -EINVAL, id, parent;
-	char *w = line, *end = line + strlen(line) + 1;
-	FILE *f;
+	char *p = line, *f, *dev, *v[6] = { NULL };	/* root ... super_opts */
+	long id, parent;
 
 	memset(out, 0, sizeof(*out));
-	if (!len)
+	line[strcspn(line, "\n")] = '\0';
+	if (!is_number(next_field(&p), &id) ||
+	    !is_number(next_field(&p), &parent))
 		return -EINVAL;
-	tb = mnt_new_table();
-	if (!tb)
-		return -ENOMEM;
-	mnt_table_set_parser_errcb(tb, skip_line);
-	f = fmemopen(line, len, "r");
-	if (!f) {
-		ret = -errno;
-		goto out_table;
-	}
-	if (mnt_table_parse_stream(tb, f, "mountinfo") < 0 ||
-	    mnt_table_get_nents(tb) != 1 || mnt_table_first_fs(tb, &fs) != 0 ||
-	    !mnt_fs_is_kernel(fs))
-		goto out_file;
-	id = mnt_fs_get_id(fs);
-	parent = mnt_fs_get_parent_id(fs);
-	if (id < 0 || parent < 0)
-		goto out_file;
-	fclose(f);
-	f = NULL;
-	/* The decoded fields are never longer than the line they came from:
-	 * they go back into it, as the caller's line owns them. */
+	dev = next_field(&p);
+	for (int i = 0; i < 3; i++)	/* root, mount point, mount options */
+		v[i] = next_field(&p);
+	/* the optional fields (shared:N, master:N, ...) end at "-" */
+	while ((f = next_field(&p)) && strcmp(f, "-") != 0)
+		;
+	for (int i = 3; f && i < 6; i++)	/* fstype, source, super options */
+		v[i] = next_field(&p);
+	if (!is_dev(dev) || !v[2] || !v[5])
+		return -EINVAL;
 	out->id = (unsigned int)id;
 	out->parent_id = (unsigned int)parent;
-	out->root = put_field(&w, end, mnt_fs_get_root(fs));
-	out->mount_point = put_field(&w, end, mnt_fs_get_target(fs));
-	out->mount_opts = put_field(&w, end, mnt_fs_get_vfs_options(fs));
-	out->fstype = put_field(&w, end, mnt_fs_get_fstype(fs));
-	out->source = put_field(&w, end, mnt_fs_get_source(fs));
-	out->super_opts = put_field(&w, end, mnt_fs_get_fs_options(fs));
-	if (out->root && out->mount_point && out->mount_opts && out->fstype &&
-	    out->source && out->super_opts)
-		ret = 0;
-	else
-		memset(out, 0, sizeof(*out));
-out_file:
-	if (f)
-		fclose(f);
-out_table:
-	mnt_unref_table(tb);
-	return ret;
+	out->root = unescape(v[0]);
+	out->mount_point = unescape(v[1]);
+	out->mount_opts = unescape(v[2]);
+	out->fstype = unescape(v[3]);
+	out->source = unescape(v[4]);
+	out->super_opts = unescape(v[5]);
+	return 0;
 }
 
 bool kattr_opt_has(const char *opts, const char *opt)
@@ -126,12 +161,49 @@ bool kattr_opt_has(const char *opts, const char *opt)
 	return false;
 }
 
+/* The whole of fd's file, NUL-terminated, into *buf (malloc'ed). */
+static int read_all(int fd, char **buf, size_t *size)
+{
+	size_t cap = 8192, len = 0;
+	char *b = malloc(cap), *nb;
+	ssize_t n;
+
+	if (!b)
+		return -ENOMEM;
+	/* /proc hands out whole lines, at most a page per read */
+	while ((n = read(fd, b + len, cap - len - 1)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(b);
+			return -errno;
+		}
+		len += (size_t)n;
+		if (len > 64 << 20) {	/* no mount table is that long */
+			free(b);
+			return -EFBIG;
+		}
+		if (cap - len - 1 < 4096) {
+			nb = realloc(b, cap * 2);
+			if (!nb) {
+				free(b);
+				return -ENOMEM;
+			}
+			b = nb;
+			cap *= 2;
+		}
+	}
+	b[len] = '\0';
+	*buf = b;
+	*size = len;
+	return 0;
+}
+
 int kattr_mountinfo_foreach(kattr_mnt_cb cb, void *data)
 {
-	char path[64], *line = NULL;
-	size_t cap = 0;
-	FILE *f;
-	int fd, ret = 0;
+	char path[64], *text = NULL, *line, *next, *end;
+	size_t len = 0;
+	int fd, ret;
 
 	/* /proc/self is a symlink; name our own pid so a captured tree can
 	 * hold a plain directory there as well. */
@@ -142,24 +214,22 @@ int kattr_mountinfo_foreach(kattr_mnt_cb cb, void *data)
 		fd = kattr_sysroot_open("/proc/self/mountinfo", O_RDONLY);
 	if (fd < 0)
 		return fd;
-	f = fdopen(fd, "re");
-	if (!f) {
-		ret = -errno;
-		close(fd);
+	ret = read_all(fd, &text, &len);
+	close(fd);
+	if (ret < 0)
 		return ret;
-	}
-	ret = 0;
-	while (getline(&line, &cap, f) > 0) {
+	end = text + len;
+	for (line = text; line < end && ret == 0; line = next) {
 		struct kattr_mnt mnt;
 
+		next = memchr(line, '\n', (size_t)(end - line));
+		next = next ? next : end;
+		*next++ = '\0';	/* (end is the NUL read_all() put there) */
 		if (unlikely(kattr_mountinfo_parse(line, &mnt) < 0))
 			continue;
 		ret = cb(&mnt, data);
-		if (ret != 0)
-			break;
 	}
-	free(line);
-	fclose(f);
+	free(text);
 	return ret;
 }
 

@@ -66,6 +66,8 @@ struct kattr_rg {
 	char *prefix;			/* root within its hierarchy, "/x" or "" */
 	bool has_shares;
 	bool acct_comounted;
+	kattr_rg_made_fn made_fn;	/* kattr_rg_on_create() */
+	void *made_data;
 };
 
 /* ---- finding the mount --------------------------------------------------- */
@@ -780,32 +782,58 @@ struct mkpath {
 	size_t made[PATH_MAX / 2], nmade;
 };
 
+void kattr_rg_on_create(struct kattr_rg *rg, kattr_rg_made_fn fn, void *data)
+{
+	rg->made_fn = fn;
+	rg->made_data = data;
+}
+
+/* The hook on a directory just made (then undone with the rest if < 0). */
+static int made_hook(struct kattr_rg *rg, const char *group,
+		     struct kattr_rg_reason *r)
+{
+	int fd, ret;
+
+	if (!rg->made_fn)
+		return 0;
+	fd = kattr_rg_group_open(rg, group, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return reason(r, KATTR_RG_WHY_HOOK, fd, "cannot open it once made: %s",
+			      strerror(-fd));
+	ret = rg->made_fn(fd, group, rg->made_data);
+	close(fd);
+	return ret < 0 ? reason(r, KATTR_RG_WHY_HOOK, ret,
+				"cannot mark it as made by this tool: %s",
+				strerror(-ret)) : 0;
+}
+
 /* Make or find component name[0..i) (i == len: the group itself). */
 static int mkpath_one(struct kattr_rg *rg, struct mkpath *mp, size_t i,
 		      unsigned int flags, struct kattr_rg_reason *r)
 {
 	int ret;
 
-	if (i < mp->len && !(flags & KATTR_RG_PARENTS)) {
+	/* Without -p the group's own mkdir checks its parents (ENOENT). */
+	if (i < mp->len && !(flags & KATTR_RG_PARENTS))
+		return 0;
+	ret = kattr_mkdir(rg->m, mp->name, 0755);
+	if (ret == -ENOENT && !(flags & KATTR_RG_PARENTS))
+		return reason(r, KATTR_RG_WHY_PARENT, -ENXIO,
+			      "its parent group does not exist");
+	if (ret == -ENOMEM && rg->be->id == KATTR_RG_RGCS)
+		ret = -EMLINK;
+	if (ret == -EEXIST && (i < mp->len || (flags & KATTR_RG_PARENTS)))
 		ret = kattr_rg_exists(rg, mp->name);
-		if (ret == -ENOENT)
-			return reason(r, KATTR_RG_WHY_PARENT, -ENXIO,
-				      "its parent group does not exist");
-	} else {
-		ret = kattr_mkdir(rg->m, mp->name, 0755);
-		if (ret == -ENOMEM && rg->be->id == KATTR_RG_RGCS)
-			ret = -EMLINK;
-		if (ret == -EEXIST && (i < mp->len || (flags & KATTR_RG_PARENTS)))
-			ret = kattr_rg_exists(rg, mp->name);
-		else if (ret == 0)
-			mp->made[mp->nmade++] = i;
-		if (ret == -EEXIST)
-			return kattr_rg_exists(rg, mp->name) == -ENOTDIR ?
-				reason(r, KATTR_RG_WHY_ATTR, ret,
-				       "an attribute file of that name is there (not a group)") :
-				reason(r, KATTR_RG_WHY_EXISTS, ret,
-				       "the group already exists");
+	else if (ret == 0) {
+		mp->made[mp->nmade++] = i;
+		ret = made_hook(rg, mp->name, r);
 	}
+	if (ret == -EEXIST)
+		return kattr_rg_exists(rg, mp->name) == -ENOTDIR ?
+			reason(r, KATTR_RG_WHY_ATTR, ret,
+			       "an attribute file of that name is there (not a group)") :
+			reason(r, KATTR_RG_WHY_EXISTS, ret,
+			       "the group already exists");
 	if (ret == -ENOTDIR)
 		return reason(r, KATTR_RG_WHY_ATTR_ABOVE, ret,
 			      "a component of the name is an attribute file, not a group");

@@ -4,11 +4,11 @@
 # program run under --exec (a stand-in that writes the same format).
 LT="$B/src/likelytop/likelytop"
 LTDATA="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/tests/likelytop"
-step "likelytop: what this machine offers (a stock kernel has no branch profiler)" \
-	sh -c "'$LT' -b || true"
+shstep "likelytop: what this machine offers (a stock kernel has no branch profiler)" \
+	"'$LT' -b || true"
 step "likelytop: a saved /proc/likely_prof; kfree's unlikely(!objp) is wrong 55% of the time" \
 	"$LT" -b -f "$LTDATA/data/likely_prof.txt"
-step "likelytop: only the wrong hints, as JSON, for a script" \
-	sh -c "'$LT' -b -f '$LTDATA/data/likely_prof.txt' --wrong-only --format json | jq -c '.[] | {function, miss_pct}'"
+shstep "likelytop: only the wrong hints, as JSON, for a script" \
+	"'$LT' -b -f '$LTDATA/data/likely_prof.txt' --wrong-only --format json | jq -c '.[] | {function, miss_pct}'"
 step "likelytop: a profiled program under --exec, two snapshots a second apart and the final one" \
 	"$LT" -b -n 2 -d 1 --format csv --exec -- "$LTDATA/fake_writer.sh" 12 0.2

@@ -118,4 +118,11 @@ char *tool_utf8_repair(const char *s);
  * capitals). */
 const char *tool_strerror(int err);
 
+/*
+ * The name in names[0..n) closest to word (at most 1 edit for words of up
+ * to 3 bytes, else 2; or word a prefix of it), for "did you mean"; NULL
+ * when none is that close.
+ */
+const char *tool_closest(const char *word, const char *const *names, size_t n);
+
 #endif

@@ -895,15 +895,59 @@ static void print_steps(struct kattr_rg *rg, const struct plan *p)
 }
 
 /*
+ * --json: the plan as one object, for scripts and configuration managers
+ * ("changed" is changes > 0): {"file", "dry_run", "changes", "steps":
+ * [{"action": "create"|"set"|"delete", "group", "shares" (create, set),
+ * "old" (set), "line" (in the file; not for delete), "text" (the text
+ * line)}]}.
+ */
+static void print_plan_json(struct kattr_rg *rg, const struct plan *p,
+			    const char *file, bool dry_run)
+{
+	static const char *const action[] = {
+		[STEP_CREATE] = "create", [STEP_SET] = "set", [STEP_DELETE] = "delete",
+	};
+	json_object *o = json_object_new_object(), *steps = json_object_new_array();
+	char text[1024];
+
+	json_object_object_add(o, "file", tool_json_str(file));
+	json_object_object_add(o, "dry_run", json_object_new_boolean(dry_run));
+	json_object_object_add(o, "changes", json_object_new_int64((int64_t)p->n));
+	for (size_t i = 0; i < p->n; i++) {
+		const struct step *st = &p->v[i];
+		json_object *j = json_object_new_object();
+
+		step_text(rg, st, text, sizeof(text));
+		json_object_object_add(j, "action", json_object_new_string(action[st->kind]));
+		json_object_object_add(j, "group", tool_json_str(st->group));
+		if (st->want)
+			json_object_object_add(j, "shares", tool_json_str(st->want));
+		if (st->kind == STEP_SET && st->old)
+			json_object_object_add(j, "old", tool_json_str(st->old));
+		if (st->kind != STEP_DELETE)
+			json_object_object_add(j, "line", json_object_new_int64(st->line));
+		json_object_object_add(j, "text", tool_json_str(text));
+		json_object_array_add(steps, j);
+	}
+	json_object_object_add(o, "steps", steps);
+	rgctl_json_print(o);
+}
+
+/*
  * Print what was done.  The changes are made: if stdout cannot take the
  * report (a full disk, a closed pipe), say so on stderr rather than let
  * a bare write error suggest that apply failed.
  */
-static void report(struct kattr_rg *rg, const struct plan *p, const char *file)
+static void report(struct kattr_rg *rg, const struct plan *p, const char *file,
+		   bool json)
 {
 	signal(SIGPIPE, SIG_IGN);
-	print_steps(rg, p);
-	printf("%zu change%s\n", p->n, p->n == 1 ? "" : "s");
+	if (json)
+		print_plan_json(rg, p, file, false);
+	else {
+		print_steps(rg, p);
+		printf("%zu change%s\n", p->n, p->n == 1 ? "" : "s");
+	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		int e = errno;
 
@@ -1046,6 +1090,7 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 	int ret;
 
 	apply_options(argc, argv, &o);
+	rgctl_own_context("apply", argv[optind]);
 	c = rgctl_rgd_load(ctx, argv[optind]);
 	rg = rgctl_rg(ctx);
 	/* Plan under the lock: what another apply did is seen. */
@@ -1065,9 +1110,13 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 		if (p.v[i].enable && *p.v[i].enable)
 			rgctl_sd_check_enable(ctx, p.v[i].group);
 	}
-	if (o.dry_run) {
+	if (o.dry_run && ctx->json)
+		print_plan_json(rg, &p, argv[optind], true);
+	else if (o.dry_run) {
 		print_steps(rg, &p);
 		printf("%zu change%s (dry run: nothing done)\n", p.n, p.n == 1 ? "" : "s");
+	}
+	if (o.dry_run) {
 		plan_free(&p);
 		kattr_rgconf_free(c);
 		return EXIT_OK;
@@ -1081,7 +1130,7 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 		if (p.v[i].kind == STEP_DELETE)
 			rgctl_own_drop(rg, p.v[i].ino);
 	verify(rg, c, o.prune, &ns);
-	report(rg, &p, argv[optind]);
+	report(rg, &p, argv[optind], ctx->json);
 	for (i = 0; i < p.n; i++)
 		rgctl_cpu_report(rg, &p.v[i].done);
 	if (ns.n) {

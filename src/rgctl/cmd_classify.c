@@ -71,7 +71,6 @@ const struct rgctl_cmd rgctl_cmd_classify = {
 #define RCVBUF_MAX	(256 << 20)
 #define BATCHES		64		/* datagrams per wakeup before signals */
 #define START_SLACK	2		/* clock ticks: event time vs /proc start */
-#define LOCK_DIR	"/run/rgctl"
 
 enum { PN_LIVE = 1, PN_OWN = 2 };	/* PN_OWN: a rule matched it */
 
@@ -797,38 +796,6 @@ out:
 }
 
 /*
- * LOCK_DIR ("/run/rgctl"), made if missing, resolved beneath the sysroot
- * if one is set (a symlink planted in the tree is not followed out of
- * it).  The directory's descriptor, or -1 with errno set.
- */
-static int lock_dir(void)
-{
-	int run = kattr_sysroot_open("/run", O_RDONLY | O_DIRECTORY), dir;
-
-	if (run < 0) {
-		errno = -run;
-		return -1;
-	}
-	if (mkdirat(run, "rgctl", 0755) < 0 && errno != EEXIST) {
-		int e = errno;
-
-		close(run);
-		errno = e;
-		return -1;
-	}
-	dir = openat(run, "rgctl", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dir < 0) {
-		int e = errno;
-
-		close(run);
-		errno = e;
-		return -1;
-	}
-	close(run);
-	return dir;
-}
-
-/*
  * One daemon per hierarchy: an exclusive flock(2) on
  * /run/rgctl/classify.DEV.lock (the directory: $RGCTL_RUNDIR if set;
  * beneath the --sysroot tree if one is given) (DEV: the hierarchy's device numbers,
@@ -841,31 +808,22 @@ static int take_lock(struct cls *c)
 	struct stat st;
 	char name[64], held[32] = "";
 	const char *mnt = kattr_rg_root(c->rg);
-	const char *rundir = getenv("RGCTL_RUNDIR");
+	const char *rundir;
 	char shown[4200];
 	int dir, fd, n;
 
 	fd = kattr_rg_group_open(c->rg, "/", O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0)
 		tool_die(EXIT_FAIL, "cannot lock the hierarchy at %s: %s", mnt,
-			 strerror(fd < 0 ? -fd : errno));
+			 tool_strerror(fd < 0 ? -fd : errno));
 	close(fd);
-	if (rundir && *rundir) {
-		if (mkdir(rundir, 0755) < 0 && errno != EEXIST)
-			tool_die(EXIT_FAIL, "cannot create %s for the daemon's lock: %s",
-				 rundir, strerror(errno));
-		dir = open(rundir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	} else {
-		/* /run/rgctl, beneath the --sysroot tree when one is given:
-		 * its hierarchy is there, and nothing is written outside it */
-		snprintf(shown, sizeof(shown), "%s%s",
-			 kattr_get_sysroot() ? kattr_get_sysroot() : "", LOCK_DIR);
-		rundir = shown;
-		dir = lock_dir();
-	}
+	/* rgctl's run-state directory (state.c): $RGCTL_RUNDIR, else
+	 * /run/rgctl beneath the --sysroot tree when one is given */
+	dir = rgctl_state_dir(true, shown, sizeof(shown));
 	if (dir < 0)
-		tool_die(EXIT_FAIL, "cannot open %s (the daemon's lock): %s", rundir,
-			 errno == ELOOP || errno == ENOTDIR ? "not a directory" : strerror(errno));
+		tool_die(EXIT_FAIL, "cannot open %s (the daemon's lock): %s", shown,
+			 rgctl_state_strerror(dir));
+	rundir = shown;
 	snprintf(name, sizeof(name), "classify.%u-%u.lock", major(st.st_dev),
 		 minor(st.st_dev));
 	fd = openat(dir, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);

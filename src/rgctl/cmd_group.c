@@ -39,8 +39,8 @@ static const char *const delete_help[] = {
 
 const struct rgctl_cmd rgctl_cmd_create = {
 	.name = "create",
-	.args = "GROUP",
-	.help = "Create a group (with -p its missing parents too)",
+	.args = "GROUP...",
+	.help = "Create groups (with -p their missing parents too)",
 	.run = run_create,
 	.opts = create_opts, .shortopts = "p", .opt_help = create_help,
 };
@@ -101,15 +101,80 @@ static void create_failed(struct kattr_rg *rg, const char *group, int err,
 	}
 }
 
+/* How many leading components of group exist (for undo after -p). */
+static unsigned int existing_depth(struct kattr_rg *rg, const char *group)
+{
+	unsigned int depth = kattr_rg_name_depth(group), k;
+	char buf[4096];
+	const char *p = group;
+
+	for (k = 0; k < depth; k++) {
+		p = strchr(p, '/');
+		snprintf(buf, sizeof(buf), "%.*s", p ? (int)(p - group) : (int)strlen(group), group);
+		if (kattr_rg_exists(rg, buf) < 0)
+			break;
+		if (p)
+			p++;
+	}
+	return k;
+}
+
+/* Everything checked before the tree is touched, for each group. */
+static void create_check(struct rgctl *ctx, struct kattr_rg *rg,
+			 const char *group, const char *shares,
+			 const char *res, unsigned int flags)
+{
+	struct kattr_rg_cpu_path done = { 0 };
+	struct kattr_rg_reason why;
+	int ret = kattr_rg_create_check(rg, group, shares, res, &why);
+
+	if (ret < 0)
+		create_refused(rg, group, shares, ret, &why);
+	/* --no-enable: refuse before anything is made where cpu is missing. */
+	if (shares && !(flags & KATTR_RG_ENABLE))
+		rgctl_cpu_enable(rg, group, true, &done, "nothing was created");
+	rgctl_sd_check(ctx, group, RGCTL_SD_CREATE);
+	if (shares && (flags & KATTR_RG_ENABLE))
+		rgctl_sd_check_enable(ctx, group);
+}
+
+/*
+ * A later group failed: remove what this call made for the groups before
+ * it (deepest first; existing[i]: how many components of group i were
+ * there before) and the cpu it enabled, so nothing is left half-done.
+ */
+static void create_undo(struct kattr_rg *rg, char **groups,
+			const unsigned int *existing, int n,
+			struct kattr_rg_cpu_path *done)
+{
+	char name[4096];
+
+	for (int i = n - 1; i >= 0; i--) {
+		unsigned int depth = kattr_rg_name_depth(groups[i]);
+
+		snprintf(name, sizeof(name), "%s", groups[i]);
+		for (unsigned int k = depth; k > existing[i]; k--) {
+			int ret = kattr_rg_delete(rg, name, 0);
+
+			if (ret < 0)
+				tool_warn("cannot remove '%s' again: %s", TOOL_Q(name),
+					  rgctl_strerror(ret));
+			if (k > 1)	/* its parent next (names never end in '/') */
+				*strrchr(name, '/') = '\0';
+		}
+	}
+	if (done->n)
+		kattr_rg_cpu_undo(rg, done);
+}
+
 static int run_create(struct rgctl *ctx, int argc, char **argv)
 {
-	const char *shares = NULL, *res = NULL, *group;
+	const char *shares = NULL, *res = NULL;
 	struct kattr_rg_cpu_path done = { 0 };
-	unsigned int flags = KATTR_RG_ENABLE;
+	unsigned int flags = KATTR_RG_ENABLE, *existing;
 	struct kattr_rg_reason why;
 	struct kattr_rg *rg;
-	unsigned int existing;
-	int c, ret;
+	int c, ret, n;
 
 	optind = 0;
 	while ((c = rgctl_getopt(&rgctl_cmd_create, argc, argv)) != -1) {
@@ -128,27 +193,30 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 			break;
 		}
 	}
-	if (argc - optind != 1)
-		rgctl_cmd_usage(&rgctl_cmd_create, "give exactly one GROUP");
-	group = argv[optind];
+	n = argc - optind;
+	if (n < 1)
+		rgctl_cmd_usage(&rgctl_cmd_create, "give at least one GROUP");
+	argv += optind;
 	rg = rgctl_rg(ctx);
-	/* Everything is checked before the tree is touched. */
-	ret = kattr_rg_create_check(rg, group, shares, res, &why);
-	if (ret < 0)
-		create_refused(rg, group, shares, ret, &why);
-	/* --no-enable: refuse before anything is made where cpu is missing. */
-	if (shares && !(flags & KATTR_RG_ENABLE))
-		rgctl_cpu_enable(rg, group, true, &done, "nothing was created");
-	rgctl_sd_check(ctx, group, RGCTL_SD_CREATE);
-	if (shares && (flags & KATTR_RG_ENABLE))
-		rgctl_sd_check_enable(ctx, group);
-	existing = rgctl_own_existing(rg, group);
-	ret = kattr_rg_create_why(rg, group, flags, shares, res, &done, &why);
-	if (ret < 0 && done.failed)
-		rgctl_cpu_enable_die(rg, &done, ret, "nothing was created or enabled");
-	if (ret < 0)
-		create_failed(rg, group, ret, &why);
-	rgctl_own_mark_made(rg, group, existing);
+	existing = calloc((size_t)n, sizeof(*existing));
+	if (!existing)
+		tool_die(EXIT_FAIL, "out of memory");
+	for (int i = 0; i < n; i++)
+		create_check(ctx, rg, argv[i], shares, res, flags);
+	for (int i = 0; i < n; i++) {
+		/* Without -p only the last component can be made: no probes. */
+		existing[i] = flags & KATTR_RG_PARENTS ?
+			      existing_depth(rg, argv[i]) :
+			      kattr_rg_name_depth(argv[i]) - 1;
+		ret = kattr_rg_create_why(rg, argv[i], flags, shares, res, &done, &why);
+		if (ret < 0 && i > 0)
+			create_undo(rg, argv, existing, i, &done);
+		if (ret < 0 && done.failed)
+			rgctl_cpu_enable_die(rg, &done, ret, "nothing was created or enabled");
+		if (ret < 0)
+			create_failed(rg, argv[i], ret, &why);
+	}
+	free(existing);
 	rgctl_cpu_report(rg, &done);
 	return EXIT_OK;
 }

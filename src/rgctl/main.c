@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rgctl.h"
+#include "rgctl_systemd.h"
 #include "xalloc.h"
 
 /* The options every command takes, anywhere on the line. */
@@ -97,6 +98,25 @@ static const struct rgctl_cmd *find_command(const char *name)
 	return NULL;
 }
 
+/* "unknown command 'lst' (did you mean 'list'?)", exit 2 */
+__attribute__((noreturn))
+static void unknown_command(const struct rgctl_cmd *in, const char *name)
+{
+	const char *names[64], *pick;
+	size_t n = 0;
+
+	for (size_t i = 0; rgctl_commands[i] && n < 64; i++)
+		names[n++] = rgctl_commands[i]->name;
+	pick = tool_closest(name, names, n);
+	if (in)
+		rgctl_cmd_usage(in, "unknown command '%s'%s%s%s", TOOL_Q(name),
+				pick ? " (did you mean '" : "", pick ? pick : "",
+				pick ? "'?)" : "");
+	tool_usage_error("unknown command '%s'%s%s%s", TOOL_Q(name),
+			 pick ? " (did you mean '" : "", pick ? pick : "",
+			 pick ? "'?)" : "");
+}
+
 /* rgctl help [COMMAND] */
 static int run_help(struct rgctl *ctx, int argc, char **argv)
 {
@@ -109,8 +129,7 @@ static int run_help(struct rgctl *ctx, int argc, char **argv)
 		usage();
 	cmd = find_command(argv[2]);
 	if (!cmd)
-		rgctl_cmd_usage(&rgctl_cmd_help_cmd, "unknown command '%s'",
-				TOOL_Q(argv[2]));
+		unknown_command(&rgctl_cmd_help_cmd, argv[2]);
 	rgctl_cmd_help(cmd);
 }
 
@@ -262,8 +281,9 @@ int main(int argc, char **argv)
 		tool_usage_error("no command given");
 	cmd = find_command(argv[optind]);
 	if (!cmd)
-		tool_usage_error("unknown command '%s'", TOOL_Q(argv[optind]));
+		unknown_command(NULL, argv[optind]);
 	parse_command(&ctx, cmd, argc - optind, argv + optind);
+	rgctl_own_context(cmd->name, NULL);	/* what made a group, in its mark */
 	status = cmd->run(&ctx, line.argc, line.argv);
 	kattr_rg_close(ctx.rg);
 	return status;

@@ -1,17 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Which groups rgctl created: apply --prune deletes only those, dump marks
- * them.  On cgroup v2 the group carries the xattr trusted.rgctl=1 (or
- * user.rgctl=1 where trusted.* is refused); elsewhere (cgroup v1, RGCS,
- * or a v2 kernel without cgroupfs xattrs) a state file holds the inode
- * numbers of the groups rgctl made:
+ * Which groups rgctl made: apply --prune deletes only those, dump marks
+ * them, delete forgets them.  Ownership is a property of the group:
  *
- *   $RGCTL_RUNDIR/owned.MAJ-MIN   (default /run/rgctl; MAJ-MIN: the
- *                                  hierarchy's device), "INO NAME" lines
+ * - the extended attribute trusted.rgctl on the group's directory (cgroup
+ *   v1 and v2: kernfs keeps trusted.*; user.rgctl when trusted.* is
+ *   refused to a user without CAP_SYS_ADMIN), set right after the mkdir
+ *   (kattr_rg_on_create(): a group that cannot be marked is removed
+ *   again), gone with the group.  Its value says who made it, when, with
+ *   what, and under which name:
  *
- * A cgroup's inode number is its id, never reused while the hierarchy is
- * mounted, so a group someone else makes later under the same name is
- * not taken for rgctl's.  The file is rewritten under flock(2).
+ *	rgctl-owner 1\n name=G\n uid=U\n pid=P\n time=T\n cmd=C\n [conf=F\n]
+ *
+ *   A group is rgctl's only if that value is there and its name's last
+ *   component is the group's (a group renamed since, by another tool, is
+ *   not).  As root only trusted.rgctl counts (user.* is writable by any
+ *   owner of a delegated directory).
+ *
+ * - where the filesystem keeps no extended attributes (EOPNOTSUPP: RGCS
+ *   on configfs, the FUSE emulator, old kernels), a registry in rgctl's
+ *   run-state directory (state.c):
+ *
+ *	marks.MAJ-MIN-RINO	"rgctl-marks 1 " + the mount's identity, then
+ *				one "INO SEAL NAME" line per group
+ *
+ *   The identity is the boot id, the mount's id (the never-reused 64-bit
+ *   one from Linux 6.8 on), the device and the root's inode: a remount
+ *   makes a new one, and a file of another identity counts for nothing.
+ *   SEAL is HMAC-SHA256 (nettle), keyed by owner.key (32 random bytes,
+ *   mode 0600), of identity, inode and name: a line written or changed by
+ *   hand does not verify.  A group counts as rgctl's when a sealed line
+ *   has both its inode and its name.  Every write drops the lines whose
+ *   group is gone (or no longer has that inode).  Files owned.MAJ-MIN of
+ *   older versions are never read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,214 +41,473 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <nettle/hmac.h>
 
 #include "rgctl.h"
 #include "rgctl_systemd.h"
 
-#define OWN_RUNDIR "/run/rgctl"
-#define OWN_VALUE "1"
+#ifndef STATX_MNT_ID
+#define STATX_MNT_ID 0x00001000U
+#endif
+#ifndef STATX_MNT_ID_UNIQUE
+#define STATX_MNT_ID_UNIQUE 0x00004000U
+#endif
 
-static const char *const own_xattrs[] = { "trusted.rgctl", "user.rgctl" };
+#define OWN_XATTR	"trusted.rgctl"
+#define OWN_XATTR_USER	"user.rgctl"
+#define OWN_MAGIC	"rgctl-owner 1\n"
+#define REG_MAGIC	"rgctl-marks 1 "
+#define REG_KEY		"owner.key"
+#define KEY_LEN		32
+#define SEAL_LEN	16		/* bytes of the HMAC kept (32 hex digits) */
+#define VALUE_MAX	2048
 
-/* Open group's directory beneath the hierarchy (-errno). */
-static int group_fd(struct kattr_rg *rg, const char *group)
+static const char *own_cmd = "rgctl";
+static const char *own_conf;
+
+void rgctl_own_context(const char *cmd, const char *conf)
 {
-	return kattr_rg_group_open(rg, group, O_RDONLY);
+	if (cmd)
+		own_cmd = cmd;
+	own_conf = conf;
 }
 
-/* Tests: RGCTL_OWN_STATE=1 uses the state file on cgroup v2 too. */
-static bool use_xattr(struct kattr_rg *rg)
+/* The last component of name ("a/b/" -> "b", length in *len). */
+static const char *last_comp(const char *name, size_t *len)
 {
-	const char *e = getenv("RGCTL_OWN_STATE");
+	size_t n = strlen(name);
+	const char *p;
 
-	return kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2 && !(e && *e == '1');
+	while (n > 1 && name[n - 1] == '/')
+		n--;
+	p = name + n;
+	while (p > name && p[-1] != '/')
+		p--;
+	*len = (size_t)(name + n - p);
+	return p;
 }
 
-/* Open (and create) the state file of rg's device, locked (-errno). */
-static int state_open(struct kattr_rg *rg, int lock, bool create)
+/* The xattr's value for group, into buf; its length. */
+static size_t own_value(const char *group, char *buf, size_t size)
 {
-	const char *dir = getenv("RGCTL_RUNDIR");
-	char path[PATH_MAX];
-	struct stat st;
-	int fd;
+	char conf[1024] = "";
+	int n;
 
-	if (!dir || !*dir)
-		dir = OWN_RUNDIR;
-	fd = kattr_rg_group_open(rg, "/", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return fd;
-	if (fstat(fd, &st) < 0) {
-		int err = errno;
-
-		close(fd);
-		return -err;
+	if (own_conf) {
+		snprintf(conf, sizeof(conf), "conf=%s\n", own_conf);
+		for (char *p = conf + 5; *p && p[1]; p++)
+			if (*p == '\n')
+				*p = '?';
 	}
-	close(fd);
-	snprintf(path, sizeof(path), "%s/owned.%u-%u", dir, major(st.st_dev),
-		 minor(st.st_dev));
-	if (create && mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	fd = open(path, (lock == LOCK_SH ? O_RDONLY : O_RDWR) |
-		  (create ? O_CREAT : 0) | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	while (flock(fd, lock) < 0)
-		if (errno != EINTR) {
-			close(fd);
-			return -errno;
-		}
-	return fd;
+	n = snprintf(buf, size, OWN_MAGIC "name=%s\nuid=%u\npid=%d\ntime=%lld\ncmd=%s\n%s",
+		     group, (unsigned int)geteuid(), (int)getpid(),
+		     (long long)time(NULL), own_cmd, conf);
+	return n < 0 ? 0 : (size_t)n >= size ? size - 1 : (size_t)n;
 }
 
-/* The state file's text (malloc'ed, NUL-terminated) or NULL. */
-static char *state_text(int fd)
+/* Whether value v (n bytes) names group (its last component) and, for
+ * uid != -1, was written by uid. */
+static bool value_ok(const char *v, int n, const char *group, long uid)
 {
-	char *text;
+	char buf[VALUE_MAX + 1], *name;
+	size_t glen, vlen, len;
+	const char *g = last_comp(group, &glen), *c;
+	bool more;
 
-	return kattr_read_fd(fd, &text, NULL) == 0 ? text : NULL;
-}
-
-/* The line of ino in text, or NULL. */
-static char *state_find(char *text, unsigned long long ino)
-{
-	for (char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		char *end;
-		unsigned long long v = strtoull(l, &end, 10);
-
-		if (end != l && *end == ' ' && v == ino)
-			return l;
-	}
-	return NULL;
-}
-
-/*
- * Whether the state file (opened with lock, made if create) lists ino;
- * the file stays open in *sfd for the caller to close (-errno: not open).
- */
-static bool state_has(struct kattr_rg *rg, int lock, bool create,
-		      unsigned long long ino, int *sfd)
-{
-	char *text;
-	bool found;
-
-	*sfd = state_open(rg, lock, create);
-	if (*sfd < 0)
+	if (n <= 0 || n > VALUE_MAX)
 		return false;
-	text = state_text(*sfd);
-	found = text && state_find(text, ino);
-	free(text);
-	return found;
+	memcpy(buf, v, (size_t)n);
+	buf[n] = '\0';
+	if (strncmp(buf, OWN_MAGIC, strlen(OWN_MAGIC)) != 0)
+		return false;
+	name = strstr(buf, "\nname=");
+	if (!name)
+		return false;
+	name += 6;
+	len = strcspn(name, "\n");
+	more = name[len] != '\0';
+	name[len] = '\0';
+	c = last_comp(name, &vlen);
+	if (vlen != glen || memcmp(c, g, glen) != 0)
+		return false;
+	if (uid < 0)
+		return true;
+	/* the line after the name: "uid=U" */
+	return more && strncmp(name + len + 1, "uid=", 4) == 0 &&
+	       strtol(name + len + 5, NULL, 10) == uid;
 }
 
-int rgctl_own_mark(struct kattr_rg *rg, const char *group)
-{
-	struct stat st;
-	char line[PATH_MAX + 32];
-	int fd, sfd, ret = 0;
-	bool found;
+/* ---- the registry (filesystems without extended attributes) ------------ */
 
-	fd = group_fd(rg, group);
+struct reg {
+	int fd;				/* the marks file, locked */
+	char id[256];			/* the mount's identity */
+	unsigned char key[KEY_LEN];
+};
+
+/* The boot id, or "" (the identity then relies on the rest). */
+static void boot_id(char *buf, size_t size)
+{
+	int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, size - 1);
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* rg's mount identity into r->id, the marks file's name into file. */
+static int mount_ident(struct kattr_rg *rg, struct reg *r, char *file,
+		       size_t size)
+{
+	struct statx stx;
+	char boot[64];
+	int fd = kattr_rg_group_open(rg, "/", O_RDONLY | O_CLOEXEC), ret = 0;
+
 	if (fd < 0)
 		return fd;
-	if (use_xattr(rg))
-		for (size_t i = 0; i < 2; i++)
-			if (fsetxattr(fd, own_xattrs[i], OWN_VALUE, 1, 0) == 0) {
-				close(fd);
-				return 0;
-			}
-	if (fstat(fd, &st) < 0)
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_INO | STATX_MNT_ID |
+		  STATX_MNT_ID_UNIQUE | STATX_BTIME, &stx) < 0)
 		ret = -errno;
 	close(fd);
 	if (ret < 0)
 		return ret;
-	found = state_has(rg, LOCK_EX, true, (unsigned long long)st.st_ino, &sfd);
-	if (sfd < 0)
-		return sfd;
-	if (!found) {
-		int n = snprintf(line, sizeof(line), "%llu %s\n",
-				 (unsigned long long)st.st_ino,
-				 kattr_rg_name_is_root(group) ? "/" : group);
+	boot_id(boot, sizeof(boot));
+	snprintf(r->id, sizeof(r->id), "boot=%s mnt%s=%llu dev=%u:%u root=%llu btime=%lld",
+		 boot, (stx.stx_mask & STATX_MNT_ID_UNIQUE) ? "u" :
+		 (stx.stx_mask & STATX_MNT_ID) ? "" : "?",
+		 (unsigned long long)stx.stx_mnt_id, stx.stx_dev_major,
+		 stx.stx_dev_minor, (unsigned long long)stx.stx_ino,
+		 (stx.stx_mask & STATX_BTIME) ? (long long)stx.stx_btime.tv_sec : 0LL);
+	snprintf(file, size, "marks.%u-%u-%llu", stx.stx_dev_major,
+		 stx.stx_dev_minor, (unsigned long long)stx.stx_ino);
+	return 0;
+}
 
-		if (lseek(sfd, 0, SEEK_END) < 0 || write(sfd, line, (size_t)n) != n)
-			ret = -EIO;
+/* A file of the state directory fit to trust: ours, regular, private. */
+static int check_file(int fd, mode_t deny)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	return st.st_uid != geteuid() || (st.st_mode & deny) ? -EPERM : 0;
+}
+
+/* Make the key file: written aside, then linked into place. */
+static void key_make(int dir)
+{
+	unsigned char key[KEY_LEN];
+	char tmp[64];
+	int fd;
+
+	if (getrandom(key, sizeof(key), 0) != (ssize_t)sizeof(key))
+		return;
+	snprintf(tmp, sizeof(tmp), REG_KEY ".%d", (int)getpid());
+	fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		    0600);
+	if (fd < 0)
+		return;
+	if (write(fd, key, sizeof(key)) == (ssize_t)sizeof(key))
+		(void)linkat(dir, tmp, dir, REG_KEY, 0);	/* EEXIST: another won */
+	close(fd);
+	unlinkat(dir, tmp, 0);
+}
+
+/* Read the key (made first if create). */
+static int key_read(int dir, bool create, unsigned char *key)
+{
+	int fd = openat(dir, REG_KEY, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), ret;
+
+	if (fd < 0 && errno == ENOENT && create) {
+		key_make(dir);
+		fd = openat(dir, REG_KEY, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	}
-	close(sfd);
+	if (fd < 0)
+		return -errno;
+	ret = check_file(fd, 077);
+	if (ret == 0 && read(fd, key, KEY_LEN) != KEY_LEN)
+		ret = -EINVAL;
+	close(fd);
+	return ret;
+}
+
+/* Open rg's marks file locked (exclusively, made if missing, if write). */
+static int reg_open(struct kattr_rg *rg, bool write, struct reg *r)
+{
+	char file[96], shown[PATH_MAX];
+	int dir, ret;
+
+	ret = mount_ident(rg, r, file, sizeof(file));
+	if (ret < 0)
+		return ret;
+	dir = rgctl_state_dir(write, shown, sizeof(shown));
+	if (dir < 0)
+		return dir;
+	ret = key_read(dir, write, r->key);
+	if (ret == 0) {
+		r->fd = openat(dir, file, (write ? O_RDWR | O_CREAT : O_RDONLY) |
+			       O_NOFOLLOW | O_CLOEXEC, 0600);
+		ret = r->fd < 0 ? -errno : check_file(r->fd, 022);
+		if (ret < 0 && r->fd >= 0)
+			close(r->fd);
+	}
+	close(dir);
+	if (ret < 0)
+		return ret;
+	while (flock(r->fd, write ? LOCK_EX : LOCK_SH) < 0)
+		if (errno != EINTR) {
+			ret = -errno;
+			close(r->fd);
+			return ret;
+		}
+	return 0;
+}
+
+/* The seal of (identity, ino, name), in hex. */
+static void seal(const struct reg *r, unsigned long long ino, const char *name,
+		 char out[2 * SEAL_LEN + 1])
+{
+	struct hmac_sha256_ctx c;
+	uint8_t d[SEAL_LEN];
+	char n[32];
+	int len = snprintf(n, sizeof(n), "\n%llu\n", ino);
+
+	hmac_sha256_set_key(&c, KEY_LEN, r->key);
+	hmac_sha256_update(&c, strlen(r->id), (const uint8_t *)r->id);
+	hmac_sha256_update(&c, (size_t)len, (const uint8_t *)n);
+	hmac_sha256_update(&c, strlen(name), (const uint8_t *)name);
+	hmac_sha256_digest(&c, SEAL_LEN, d);
+	for (int i = 0; i < SEAL_LEN; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+/*
+ * The next sealed line of text after *pos ("INO SEAL NAME"), cut in
+ * place: its inode and name.  false at the end.  Lines that do not parse
+ * or verify are skipped.
+ */
+static bool reg_next(const struct reg *r, char **pos, unsigned long long *ino,
+		     const char **name)
+{
+	char want[2 * SEAL_LEN + 1];
+
+	while (*pos && **pos) {
+		char *l = *pos, *nl = strchr(l, '\n'), *end, *s;
+
+		*pos = nl ? nl + 1 : NULL;
+		if (!nl)
+			break;			/* a line cut short */
+		*nl = '\0';
+		*ino = strtoull(l, &end, 10);
+		if (end == l || *end != ' ' || !*ino)
+			continue;
+		s = end + 1;
+		if (strlen(s) < 2 * SEAL_LEN + 2 || s[2 * SEAL_LEN] != ' ')
+			continue;
+		*name = s + 2 * SEAL_LEN + 1;
+		seal(r, *ino, *name, want);
+		if (memcmp(s, want, 2 * SEAL_LEN) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The registry's lines after its header (or NULL: another mount's). */
+static char *reg_body(const struct reg *r, char *text)
+{
+	size_t m = strlen(REG_MAGIC), n = strlen(r->id);
+
+	if (!text || strncmp(text, REG_MAGIC, m) != 0 ||
+	    strncmp(text + m, r->id, n) != 0 || text[m + n] != '\n')
+		return NULL;
+	return text + m + n + 1;
+}
+
+/* Whether a sealed line of rg's registry has both ino and group. */
+static bool reg_has(struct kattr_rg *rg, unsigned long long ino,
+		    const char *group)
+{
+	struct reg r;
+	unsigned long long i;
+	const char *name;
+	char *text = NULL, *pos;
+	bool found = false;
+
+	if (reg_open(rg, false, &r) < 0)
+		return false;
+	if (kattr_read_fd(r.fd, &text, NULL) == 0)
+		for (pos = reg_body(&r, text); !found && reg_next(&r, &pos, &i, &name);)
+			found = i == ino && strcmp(name, group) == 0;
+	free(text);
+	close(r.fd);
+	return found;
+}
+
+/* Whether group still exists with inode ino. */
+static bool still_there(struct kattr_rg *rg, const char *group,
+			unsigned long long ino)
+{
+	struct stat st;
+	int fd = kattr_rg_group_open(rg, group, O_RDONLY | O_CLOEXEC);
+	bool there;
+
+	if (fd < 0)
+		return false;
+	there = fstat(fd, &st) == 0 && (unsigned long long)st.st_ino == ino;
+	close(fd);
+	return there;
+}
+
+/* Append "INO SEAL NAME\n" to out. */
+static void reg_line(const struct reg *r, FILE *out, unsigned long long ino,
+		     const char *name)
+{
+	char s[2 * SEAL_LEN + 1];
+
+	seal(r, ino, name, s);
+	fprintf(out, "%llu %s %s\n", ino, s, name);
+}
+
+/*
+ * Rewrite rg's registry: its sealed lines of groups still there, without
+ * ino's (drop), with ino's for group (add: group not NULL).
+ */
+static int reg_update(struct kattr_rg *rg, unsigned long long ino,
+		      const char *group)
+{
+	struct reg r;
+	unsigned long long i;
+	const char *name;
+	char *text = NULL, *pos, *out = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+
+	ret = reg_open(rg, true, &r);
+	if (ret < 0)
+		return ret;
+	f = open_memstream(&out, &len);
+	if (!f || kattr_read_fd(r.fd, &text, NULL) < 0) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	fprintf(f, REG_MAGIC "%s\n", r.id);
+	for (pos = reg_body(&r, text); reg_next(&r, &pos, &i, &name);)
+		if (i != ino && still_there(rg, name, i))
+			reg_line(&r, f, i, name);
+	if (group)
+		reg_line(&r, f, ino, group);
+	if (fclose(f) != 0) {
+		f = NULL;
+		ret = -ENOMEM;
+		goto out;
+	}
+	f = NULL;
+	if (ftruncate(r.fd, 0) < 0)
+		ret = -errno;
+	else if (pwrite(r.fd, out, len, 0) != (ssize_t)len)
+		ret = -EIO;
+out:
+	if (f)
+		fclose(f);
+	free(out);
+	free(text);
+	close(r.fd);
+	return ret;
+}
+
+/* ---- marking and asking -------------------------------------------------- */
+
+/* Mark the group open at fd (named group) as rgctl's. */
+static int mark_fd(struct kattr_rg *rg, int fd, const char *group)
+{
+	char v[VALUE_MAX];
+	size_t n = own_value(group, v, sizeof(v));
+	struct stat st;
+	int ret;
+
+	ret = kattr_rg_fxattr_set(fd, OWN_XATTR, v, n, 0);
+	if (ret == -EPERM)
+		ret = kattr_rg_fxattr_set(fd, OWN_XATTR_USER, v, n, 0);
+	if (ret != -EOPNOTSUPP)
+		return ret;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	return reg_update(rg, (unsigned long long)st.st_ino, group);
+}
+
+/* kattr_rg_on_create()'s hook: every directory rgctl makes is marked. */
+static int own_made(int fd, const char *group, void *data)
+{
+	return mark_fd(data, fd, group);
+}
+
+void rgctl_own_install(struct kattr_rg *rg)
+{
+	kattr_rg_on_create(rg, own_made, rg);
+}
+
+int rgctl_own_mark(struct kattr_rg *rg, const char *group)
+{
+	int fd = kattr_rg_group_open(rg, group, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return fd;
+	ret = mark_fd(rg, fd, group);
+	close(fd);
 	return ret;
 }
 
 bool rgctl_own_is_ours(struct kattr_rg *rg, const char *group)
 {
+	char v[VALUE_MAX];
 	struct stat st;
-	char v[8];
 	bool ours = false;
-	int fd, sfd;
+	int fd, n;
 
-	fd = group_fd(rg, group);
+	if (kattr_rg_name_is_root(group))
+		return false;
+	fd = kattr_rg_group_open(rg, group, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	if (use_xattr(rg))
-		for (size_t i = 0; i < 2 && !ours; i++) {
-			ssize_t n = fgetxattr(fd, own_xattrs[i], v, sizeof(v) - 1);
-
-			if (n > 0) {
-				v[n] = '\0';
-				ours = strcmp(v, OWN_VALUE) == 0;
-			}
-		}
-	if (ours || fstat(fd, &st) < 0 || kattr_get_sysroot()) {
-		close(fd);
-		return ours;
+	n = kattr_rg_fxattr_get(fd, OWN_XATTR, v, sizeof(v));
+	if (n >= 0) {
+		ours = value_ok(v, n, group, -1);
+	} else if ((n == -ENODATA || n == -EPERM) && geteuid() != 0) {
+		/* a user's own: user.rgctl, written by this user, on a
+		 * directory this user owns */
+		n = kattr_rg_fxattr_get(fd, OWN_XATTR_USER, v, sizeof(v));
+		ours = n >= 0 && fstat(fd, &st) == 0 && st.st_uid == geteuid() &&
+		       value_ok(v, n, group, (long)geteuid());
+	} else if (n == -EOPNOTSUPP && fstat(fd, &st) == 0) {
+		ours = reg_has(rg, (unsigned long long)st.st_ino, group);
 	}
 	close(fd);
-	ours = state_has(rg, LOCK_SH, false, (unsigned long long)st.st_ino, &sfd);
-	if (sfd >= 0)
-		close(sfd);
 	return ours;
-}
-
-/* Remove the line of ino from the state file (under its lock). */
-static void state_drop(struct kattr_rg *rg, unsigned long long ino)
-{
-	char *text, *l, *nl;
-	int sfd;
-
-	if (kattr_get_sysroot())
-		return;
-	sfd = state_open(rg, LOCK_EX, false);
-
-	if (sfd < 0)
-		return;
-	text = state_text(sfd);
-	l = text ? state_find(text, ino) : NULL;
-	if (l) {
-		nl = strchr(l, '\n');
-		memmove(l, nl ? nl + 1 : l + strlen(l), strlen(nl ? nl + 1 : "") + 1);
-		if (ftruncate(sfd, 0) == 0 &&
-		    pwrite(sfd, text, strlen(text), 0) != (ssize_t)strlen(text))
-			tool_warn("cannot rewrite the state file of groups rgctl made: %s",
-				  strerror(errno));
-	}
-	free(text);
-	close(sfd);
 }
 
 unsigned long long rgctl_own_ino(struct kattr_rg *rg, const char *group)
 {
 	struct stat st;
 	unsigned long long ino = 0;
-	int fd = group_fd(rg, group);
+	int fd = kattr_rg_group_open(rg, group, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return 0;
-	if (fstat(fd, &st) == 0)
+	/* Only the registry has anything to forget (an xattr goes with
+	 * its group). */
+	if (kattr_rg_fxattr_get(fd, OWN_XATTR, NULL, 0) == -EOPNOTSUPP &&
+	    fstat(fd, &st) == 0)
 		ino = (unsigned long long)st.st_ino;
 	close(fd);
 	return ino;
@@ -235,49 +515,12 @@ unsigned long long rgctl_own_ino(struct kattr_rg *rg, const char *group)
 
 void rgctl_own_drop(struct kattr_rg *rg, unsigned long long ino)
 {
-	if (ino)
-		state_drop(rg, ino);
-}
+	int ret;
 
-/* group's first k components, into buf. */
-static void prefix(const char *group, unsigned int k, char *buf, size_t size)
-{
-	const char *p = group;
-
-	for (unsigned int i = 0; i < k && p; i++) {
-		p = strchr(p, '/');
-		if (p && i + 1 < k)
-			p++;
-	}
-	snprintf(buf, size, "%.*s", p ? (int)(p - group) : (int)strlen(group), group);
-}
-
-unsigned int rgctl_own_existing(struct kattr_rg *rg, const char *group)
-{
-	unsigned int depth = kattr_rg_name_depth(group), k;
-	char buf[PATH_MAX];
-
-	for (k = 0; k < depth; k++) {
-		prefix(group, k + 1, buf, sizeof(buf));
-		if (kattr_rg_exists(rg, buf) < 0)
-			break;
-	}
-	return k;
-}
-
-void rgctl_own_mark_made(struct kattr_rg *rg, const char *group,
-			 unsigned int existing)
-{
-	unsigned int depth = kattr_rg_name_depth(group);
-	char buf[PATH_MAX];
-
-	for (unsigned int k = existing; k < depth; k++) {
-		int ret;
-
-		prefix(group, k + 1, buf, sizeof(buf));
-		ret = rgctl_own_mark(rg, buf);
-		if (ret < 0)
-			tool_warn("cannot mark '%s' as made by rgctl (apply --prune will keep it): %s",
-				  rgctl_q(buf), rgctl_strerror(ret));
-	}
+	if (!ino)
+		return;
+	ret = reg_update(rg, ino, NULL);
+	if (ret < 0)
+		tool_warn("cannot update the registry of groups rgctl made: %s",
+			  rgctl_state_strerror(ret));
 }

@@ -67,6 +67,14 @@ int rgctl_parse_pid(const char *arg, pid_t *pid);
 const char *rgctl_no_shares_why(const struct kattr_rg *rg);
 /* The cause of err in words, for "cannot X 'Y': <cause>". */
 const char *rgctl_strerror(int err);
+/*
+ * rgctl's run-state directory (state.c): $RGCTL_RUNDIR, else /run/rgctl
+ * beneath the sysroot; made if create; refused if a symlink, another
+ * user's, or writable by others.  Its O_DIRECTORY fd or -errno; shown gets
+ * its path for messages.  rgctl_state_strerror(): the cause in words.
+ */
+int rgctl_state_dir(bool create, char *shown, size_t size);
+const char *rgctl_state_strerror(int err);
 /* Usage error for command cmd: message, hint, exit 2. */
 __attribute__((noreturn, format(printf, 2, 3)))
 void rgctl_cmd_usage(const struct rgctl_cmd *cmd, const char *fmt, ...);

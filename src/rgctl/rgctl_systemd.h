@@ -68,21 +68,21 @@ void rgctl_sd_notify(const char *state);
 
 /* ---- ownership (owner.c) ------------------------------------------------ */
 
-/* Mark group as made by rgctl: xattr trusted.rgctl (else user.rgctl) on
- * cgroup v2, else an entry in the state file.  0 or -errno. */
+/* What the marks say made a group: the command, and the configuration
+ * file (NULL: none). */
+void rgctl_own_context(const char *cmd, const char *conf);
+/* Mark every group rg's creations make, right after its mkdir (a group
+ * that cannot be marked is removed again and the creation fails). */
+void rgctl_own_install(struct kattr_rg *rg);
+/* Mark group as made by rgctl: xattr trusted.rgctl (user.rgctl when
+ * trusted.* is refused), else a sealed line in the registry.  0, -errno. */
 int rgctl_own_mark(struct kattr_rg *rg, const char *group);
-/* Whether rgctl made group (the mark, or a state entry with its inode). */
+/* Whether rgctl made group: its own mark says so, under its name. */
 bool rgctl_own_is_ours(struct kattr_rg *rg, const char *group);
-/* group's inode number (0: unknown), and dropping its state entry once
- * the group is deleted. */
+/* Before deleting group: what the registry must forget after (0: nothing,
+ * its mark goes with it), and forgetting it once the group is gone. */
 unsigned long long rgctl_own_ino(struct kattr_rg *rg, const char *group);
 void rgctl_own_drop(struct kattr_rg *rg, unsigned long long ino);
-/* How many leading components of group exist (before a create -p:
- * the ones beyond are what it makes). */
-unsigned int rgctl_own_existing(struct kattr_rg *rg, const char *group);
-/* Mark the components of group beyond the first `existing`. */
-void rgctl_own_mark_made(struct kattr_rg *rg, const char *group,
-			 unsigned int existing);
 
 /* ---- exec (spawn.c) -------------------------------------------------------- */
 

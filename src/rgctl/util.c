@@ -36,7 +36,7 @@ const char *rgctl_strerror(int err)
 		return "no such process";
 	case EPERM:
 	case EACCES:
-		return "permission denied";
+		return "permission denied (needs root, or a subtree delegated to this user)";
 	case ENOENT:
 		return "no such group";
 	case ENOTDIR:
@@ -238,6 +238,7 @@ struct kattr_rg *rgctl_rg(struct rgctl *ctx)
 	if (ret < 0)
 		die_open(ctx, ret);
 	rgctl_sd_default_root(ctx);
+	rgctl_own_install(ctx->rg);	/* what rgctl makes, it marks */
 	opened = ctx->rg;
 	return ctx->rg;
 }

@@ -329,6 +329,14 @@ static void quick_pin(struct sb_config *cfg)
 	if (got == want) {
 		cfg->pin_producer = cpus[0];
 		cfg->pin_consumer = cpus[want - 1];
+		/* said where it is read, not only in the report's header */
+		if (want == 1)
+			fprintf(stderr, "splicebench: --quick: producer and consumer both pinned to CPU %d "
+				"(one CPU measures the pipe, not the scheduler; --pin P,C to choose)\n",
+				cpus[0]);
+		else
+			fprintf(stderr, "splicebench: --quick --busy: producer pinned to CPU %d, consumer to CPU %d "
+				"(--pin P,C to choose)\n", cpus[0], cpus[1]);
 	}
 }
 
@@ -573,6 +581,8 @@ int main(int argc, char **argv)
 	tool_flush_stdout();
 	if (plot && sb_plot(&rep, plot) < 0)
 		status = EXIT_FAIL;
+	else if (plot)
+		fprintf(stderr, "splicebench: plot written to %s\n", plot);
 	if (failed)
 		status = EXIT_FAIL;
 	if (report_corruption(&rep))

@@ -156,9 +156,13 @@ static bool wide_spread(const struct sb_result *r)
 	return !r->failed && r->runs > 1 && r->gbps.spread > SB_SPREAD_WARN;
 }
 
-/* Cell text of column c for point r into buf (empty: nothing). */
+/*
+ * Cell text of column c for point r into buf (empty: nothing).  raw: for
+ * scripts, sizes in bytes and the spread as a plain number (percent), no
+ * human units.
+ */
 static const char *cell(const struct sb_report *rep, const struct sb_result *r,
-			enum sb_column c, char *buf, size_t size)
+			enum sb_column c, bool raw, char *buf, size_t size)
 {
 	bool ok = !r->failed;
 
@@ -167,6 +171,10 @@ static const char *cell(const struct sb_report *rep, const struct sb_result *r,
 	case SB_COL_MODE:
 		return sb_mode_name(r->mode);
 	case SB_COL_SIZE:
+		if (raw) {
+			snprintf(buf, size, "%" PRIu64, r->size);
+			return buf;
+		}
 		return sb_format_size(r->size, buf, size);
 	case SB_COL_NOTE:
 		if (!ok)
@@ -183,6 +191,10 @@ static const char *cell(const struct sb_report *rep, const struct sb_result *r,
 		return buf;
 	switch (c) {
 	case SB_COL_PIPE:
+		if (raw) {
+			snprintf(buf, size, "%" PRIu64, r->pipe_size);
+			return buf;
+		}
 		return sb_format_size(r->pipe_size, buf, size);
 	case SB_COL_HUGE:
 		return r->huge ? "yes" : "no";
@@ -201,7 +213,7 @@ static const char *cell(const struct sb_report *rep, const struct sb_result *r,
 		snprintf(buf, size, "%.2f", r->gbps.max);
 		break;
 	case SB_COL_SPREAD:
-		snprintf(buf, size, "%.1f%%", r->gbps.spread * 100);
+		snprintf(buf, size, raw ? "%.1f" : "%.1f%%", r->gbps.spread * 100);
 		break;
 	case SB_COL_CPU_PROD:
 		snprintf(buf, size, "%.3f", r->cpu_producer);
@@ -259,7 +271,8 @@ static int results_table(FILE *fp, const struct sb_report *rep,
 			goto out;
 		for (int k = 0; k < ncols; k++)
 			if (scols_line_set_data(ln, (size_t)k,
-						cell(rep, &rep->res[i], cols[k], buf, sizeof(buf))))
+						cell(rep, &rep->res[i], cols[k], t->raw,
+						     buf, sizeof(buf))))
 				goto out;
 	}
 	ret = scols_print_table(tb);
@@ -822,9 +835,11 @@ static void plot_frame(FILE *gp, const struct sb_report *rep, bool svg)
 	gp_string(gp, title);
 	fprintf(gp, " noenhanced\n");
 	fprintf(gp, "set xlabel 'chunk size'\n"
-		"set ylabel 'GB/s (median; bars: min to max)'\n"
+		"set ylabel 'GB/s (median; bars: min to max; log scale)'\n"
 		"set logscale x 2\n"
-		"set yrange [0:*]\nset grid\n"
+		/* log y: gift at 0.1 GB/s and copy at 25 both readable */
+		"set logscale y 10\n"
+		"set yrange [*:*]\nset grid\n"
 		/* one row below the plot, entries apart, in a box */
 		"set key below horizontal maxrows 1 Left reverse width 2 samplen 2.5 spacing 1.3 box\n"
 		"set style data yerrorlines\n");
@@ -861,6 +876,47 @@ static void plot_sizes(FILE *gp, const struct sb_report *rep)
 	fprintf(gp, ")\n");
 }
 
+/* The points whose spread is too wide to trust, ringed (titled once). */
+static void plot_wide(FILE *gp, const struct sb_report *rep)
+{
+	int i, n = 0;
+
+	for (i = 0; i < rep->nres; i++)
+		n += wide_spread(&rep->res[i]);
+	if (!n)
+		return;
+	fprintf(gp, ", '-' using 1:2 with points pt 6 ps 2.5 lc rgb 'red' "
+		"title 'spread > %.0f%%: not to be trusted'", SB_SPREAD_WARN * 100);
+}
+
+/* The data of plot_wide(), after the plot command. */
+static void plot_wide_data(FILE *gp, const struct sb_report *rep)
+{
+	int i, m, lines = 0, k;
+
+	for (i = 0; i < rep->nres; i++)
+		if (wide_spread(&rep->res[i]))
+			break;
+	if (i == rep->nres)
+		return;
+	for (m = 0; m < SB_NMODES; m++) {
+		for (k = 0; k < rep->nres; k++)
+			if (rep->res[k].mode == (enum sb_mode)m && !rep->res[k].failed)
+				break;
+		if (k == rep->nres)
+			continue;
+		for (i = 0; i < rep->nres; i++) {
+			const struct sb_result *r = &rep->res[i];
+
+			if (r->mode == (enum sb_mode)m && wide_spread(r))
+				fprintf(gp, "%.6g %.4f\n", (double)r->size *
+					pow(2, 0.05 * (lines - 1)), r->gbps.median);
+		}
+		lines++;
+	}
+	fprintf(gp, "e\n");
+}
+
 /* A data block per mode, a line per mode measured, and the baseline. */
 static void plot_lines(FILE *gp, const struct sb_report *rep)
 {
@@ -888,9 +944,14 @@ static void plot_lines(FILE *gp, const struct sb_report *rep)
 				break;
 		if (i == rep->nres)
 			continue;
-		fprintf(gp, "%s$%s using 1:2:3:4 title '%s' lw 2 pt 7",
-			lines++ ? ", " : "", sb_mode_name(m), sb_mode_name(m));
+		/* each mode a little apart on x (x 2^(0.05 k)): two modes'
+		 * bars at one size never hide each other */
+		fprintf(gp, "%s$%s using ($1*2**(%.2f)):2:3:4 title '%s' lw 2 pt 7",
+			lines ? ", " : "", sb_mode_name(m), 0.05 * (lines - 1),
+			sb_mode_name(m));
+		lines++;
 	}
+	plot_wide(gp, rep);
 	fprintf(gp, ", %.4f with lines dt 2 lc rgb 'gray40' notitle\n",
 		rep->base.ram.median);
 }
@@ -900,6 +961,7 @@ static void plot_script(FILE *gp, const struct sb_report *rep, bool svg)
 	plot_frame(gp, rep, svg);
 	plot_sizes(gp, rep);
 	plot_lines(gp, rep);
+	plot_wide_data(gp, rep);
 }
 
 /*

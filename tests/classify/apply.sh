@@ -69,13 +69,14 @@ CONF
 	run "$RGCTL" "${R[@]}" dump
 	expect_match "$out" '"db"; },  # made by rgctl' "v2 dump marks db"
 	expect_match "$out" '"foreign"; }'$'\n' "v2 dump leaves foreign unmarked"
-	# the same through the state file (RGCTL_OWN_STATE=1: as on a kernel
-	# without cgroupfs xattrs)
-	RGCTL_OWN_STATE=1 "$RGCTL" "${R[@]}" create st
-	mkdir "$ROOT/st2"
-	run env RGCTL_OWN_STATE=1 "$RGCTL" "${R[@]}" apply --prune c.conf
-	[ -d "$ROOT/st" ] && fail "v2 (state file): st not pruned" || ok
-	[ -d "$ROOT/st2" ] && ok || fail "v2 (state file): st2 (mkdir) pruned"
+	# an old-style registry line (inode and name, issue 24) claims
+	# nothing: only the group's own xattr counts where there is one
+	"$RGCTL" "${R[@]}" create st
+	mkdir "$ROOT/st2"; mkdir -p "$RGCTL_RUNDIR"
+	echo "$(stat -c %i "$ROOT/st2") ${ROOT#"$CPU"/}/st2" >"$RGCTL_RUNDIR/owned.$(stat -c '%Hd-%Ld' "$ROOT")"
+	run "$RGCTL" "${R[@]}" apply --prune c.conf
+	[ -d "$ROOT/st" ] && fail "v2: st not pruned" || ok
+	[ -d "$ROOT/st2" ] && ok || fail "v2: st2 (mkdir) pruned"
 	rmdir "$ROOT/foreign" "$ROOT/db/foreign" "$ROOT/st2"
 fi
 

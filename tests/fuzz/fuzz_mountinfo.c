@@ -1,6 +1,6 @@
 /*
- * libFuzzer: one mountinfo line through kattr_mountinfo_parse() (libmount,
- * one line per table), then the option matcher on its fields.  The fields
+ * libFuzzer: one mountinfo line through kattr_mountinfo_parse() (the
+ * library's own parser), then the option matcher on its fields.  The fields
  * must point into the caller's line, as the API says, and be strings.
  */
 #include <stdint.h>

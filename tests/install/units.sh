@@ -20,6 +20,11 @@ for f in "$U/rgctl.slice" "$U/rgctl.service" "$U/rgctl-apply.service" \
 done
 grep -qx 'Delegate=yes' "$U/rgctl.service" && ok || fail "rgctl.service does not delegate"
 grep -qx 'Slice=rgctl.slice' "$U/rgctl.service" && ok || fail "rgctl.service is not in rgctl.slice"
+# the prefix given at install time, not the configure-time one, is named
+grep -qx "ExecStart=$dest/sbin/rgctl apply --wait 60 $dest/etc/rgctl/rgctl.conf" "$U/rgctl-apply.service" &&
+	ok || fail "rgctl-apply.service does not name the install prefix: $(grep ExecStart "$U/rgctl-apply.service")"
+grep -qx "ConditionPathExists=$dest/etc/rgctl/rgctl.conf" "$U/rgctl-classify.service" &&
+	ok || fail "rgctl-classify.service does not name the install prefix's configuration"
 grep -qx 'ExecReload=/bin/kill -HUP $MAINPID' "$U/rgctl-classify.service" && ok || fail "no SIGHUP reload"
 case ${WITH_SYSTEMD:-OFF} in
 ON|1|TRUE|YES|on|true) want=notify ;;

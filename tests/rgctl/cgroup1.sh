@@ -32,6 +32,23 @@ r create "$G/d/e" -p --shares abc
 expect_rc 2 "create --shares abc"
 [ ! -d "$CPU/$G/d" ] && ok || fail "create -p with bad shares made a parent"
 
+# several groups in one call: all checked first, made in order, and one
+# that fails removes what the call made before it
+r create "$G/m1" "$G/m2" "$G/m3" --shares 300
+expect_rc 0 "create of three groups"
+expect_eq "$(cat "$CPU/$G/m3/cpu.shares")" 300 "--shares on every group of the call"
+r create "$G/n1" "$G/n2" "$G/m1"
+expect_rc 1 "create of three, the last one existing"
+expect_match "$err" "cannot create '$G/m1': the group already exists" "the failing group named"
+[ ! -d "$CPU/$G/n1" ] && [ ! -d "$CPU/$G/n2" ] && ok || fail "a failed create of several left groups behind"
+r create -p "$G/q/r" "$G/q/s" "$G/m1/tasks"
+expect_rc 1 "create -p of three, the last one an attribute file"
+[ ! -d "$CPU/$G/q" ] && ok || fail "a failed create -p of several left a parent behind"
+r create "$G/v1" "bad name"
+expect_rc 2 "create of several, one name invalid"
+[ ! -d "$CPU/$G/v1" ] && ok || fail "an invalid name among several still made the others"
+for g in m1 m2 m3; do r delete "$G/$g"; expect_rc 0 "delete $G/$g"; done
+
 # shares: show, set, every bad value, nothing changed on error
 r shares "$G/a/b"
 expect_rc 0 "shares show"

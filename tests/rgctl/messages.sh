@@ -88,4 +88,27 @@ run "$RG" --sysroot "$T/bad" -b cgroup1 list
 same "cgroup1: mount point a file" "rgctl: cannot open the cgroup1 hierarchy the mount table names: not a directory"
 run "$RG" --sysroot "$T/bad" --root /sys/fs/cgroup/cpu list
 same "--root a file" "rgctl: cannot use '/sys/fs/cgroup/cpu': not a directory"
+
+# a misspelt command: the closest one named, usage status
+run "$RG" lst
+same "misspelt command" "rgctl: unknown command 'lst' (did you mean 'list'?)
+Try 'rgctl --help' for more information." 2
+run "$RG" help delte
+expect_rc 2 "help of a misspelt command"
+expect_match "$err" "unknown command 'delte' \(did you mean 'delete'\?\)" "help of a misspelt command: did you mean"
+run "$RG" frobnicate
+same "unknown command" "rgctl: unknown command 'frobnicate'
+Try 'rgctl --help' for more information." 2
+
+# permission denied says what is needed (a group is made as nobody)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$RG" --version >/dev/null 2>&1; then
+	chmod -R go+rX "$T"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$RG" --sysroot "$T" -b cgroup1 create nobody-x
+	expect_rc 1 "create as nobody"
+	expect_match "$err" "permission denied \(needs root, or a subtree delegated to this user\)" "create as nobody: what is needed"
+	[ ! -e "$C/nobody-x" ] && ok || fail "create as nobody made the group"
+else
+	echo "note: the check as nobody did not run (not root, no setpriv, or nobody cannot run $RG)"
+fi
 finish

@@ -41,6 +41,18 @@ r create db2 --shares guarantee=10
 expect_rc 2 "create with a CKRM rcfs key"
 expect_match "$err" "unknown key" "unknown key message"
 [ ! -d "$R/db2" ] && ok || fail "create with a bad key made db2"
+r create m1 m2 m3/x -p
+expect_rc 0 "create of several groups"
+[ -d "$R/m1" ] && [ -d "$R/m2" ] && [ -d "$R/m3/x" ] && ok || fail "create of several"
+r create n1 n2 m1
+expect_rc 1 "create of several, the last one existing"
+[ ! -d "$R/n1" ] && [ ! -d "$R/n2" ] && ok || fail "a failed create of several left groups behind"
+r create ok1 x/b/c/d/e/f -p
+expect_rc 1 "create of several, one too deep"
+[ ! -d "$R/ok1" ] && ok || fail "a too deep name among several still made the others"
+r delete m3 -R
+r delete m2
+r delete m1
 
 # shares: show/set, --res, every bad value; nothing changed on error
 r shares db

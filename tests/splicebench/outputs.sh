@@ -114,6 +114,7 @@ m=$(printf '%s' "$out" | jq -r '[.results[] | select(.median_gbps > 0.01 and .ru
 first=$(awk '/^Cpus_allowed_list:/ {split($2, a, "[-,]"); print a[1]}' /proc/self/status)
 q=$(printf '%s' "$out" | jq -c '[.results[] | [.runs, .pin]] | unique')
 [ "$q" = "[[41,[$first,$first]]]" ] && ok || fail "--quick runs and pin: $q, expected 41 on CPU $first"
+expect_match "$err" "--quick: producer and consumer both pinned to CPU $first " "--quick says where it pinned, on stderr"
 run "$bin" --quick --mode copy --size 64K --runs 2 --total 1M --pin "$first,$first" --format json
 q=$(printf '%s' "$out" | jq -c '[.results[] | [.runs, .bytes_per_run]]')
 [ "$q" = "[[2,1048576]]" ] && ok || fail "--quick with --runs 2 --total 1M: $q"
@@ -134,6 +135,7 @@ fi
 if command -v gnuplot >/dev/null; then
 	run "$bin" "${small[@]}" --plot "$tmp/p.svg"
 	expect_rc 0 "--plot svg"
+	expect_match "$err" "plot written to $tmp/p.svg" "--plot says it wrote the plot"
 	expect_match "$out" "memcpy baseline" "--plot still prints the table"
 	if command -v xmllint >/dev/null; then
 		xmllint --noout "$tmp/p.svg" 2>"$tmp/lint" && ok ||

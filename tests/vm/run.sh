@@ -26,6 +26,7 @@ tests=(
 	"rgctl.sh"
 	"weight.sh"
 	"apply.sh"
+	"owner.sh"
 	"delay.sh"
 	"classify.sh"
 	"likelytop.sh"

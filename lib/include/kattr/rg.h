@@ -242,6 +242,7 @@ enum kattr_rg_why {
 	KATTR_RG_WHY_EXISTS,	/* the group exists already */
 	KATTR_RG_WHY_ATTR,	/* an attribute file has the group's name */
 	KATTR_RG_WHY_ATTR_ABOVE, /* a component of the name is an attribute file */
+	KATTR_RG_WHY_HOOK,	/* kattr_rg_on_create()'s hook refused the new group */
 };
 struct kattr_rg_reason {
 	enum kattr_rg_why what;
@@ -283,6 +284,39 @@ KATTR_API void kattr_rg_target_close(struct kattr_rg_target *t);
  */
 KATTR_API int kattr_rg_group_open(struct kattr_rg *rg, const char *group,
 				  int flags);
+
+/*
+ * Extended attribute name of a group's directory: kattr_rg_fxattr_*() on
+ * a descriptor from kattr_rg_group_open(), kattr_rg_xattr_*() open group
+ * (beneath the root, no symlink followed) for the one call.  _get copies
+ * the value into buf (size bytes; 0: just its length) and returns its
+ * length; _set is fsetxattr(2) (flags: XATTR_CREATE, XATTR_REPLACE).
+ * -ENODATA: not set; -EOPNOTSUPP: the filesystem keeps no extended
+ * attributes (configfs, a FUSE emulator, old kernels); -ERANGE: buf is
+ * too small; -EPERM: not allowed (trusted.* needs CAP_SYS_ADMIN).
+ */
+KATTR_API int kattr_rg_fxattr_get(int fd, const char *name, void *buf,
+				  size_t size);
+KATTR_API int kattr_rg_fxattr_set(int fd, const char *name, const void *value,
+				  size_t size, int flags);
+KATTR_API int kattr_rg_xattr_get(struct kattr_rg *rg, const char *group,
+				 const char *name, void *buf, size_t size);
+KATTR_API int kattr_rg_xattr_set(struct kattr_rg *rg, const char *group,
+				 const char *name, const void *value,
+				 size_t size, int flags);
+
+/*
+ * A hook on creation: kattr_rg_create*() call fn on every directory they
+ * make (the group and, with KATTR_RG_PARENTS, each parent made), right
+ * after its mkdir, with its directory opened beneath the root (fd, no
+ * symlink followed, closed after the call) and its name.  fn returning
+ * -errno fails the creation: what was made is removed again, and the
+ * reason is KATTR_RG_WHY_HOOK.  It is how a caller marks what it made in
+ * the same step (an extended attribute).  fn NULL: no hook.
+ */
+typedef int (*kattr_rg_made_fn)(int fd, const char *group, void *data);
+KATTR_API void kattr_rg_on_create(struct kattr_rg *rg, kattr_rg_made_fn fn,
+				  void *data);
 
 /*
  * Each pid of /proc (pid 0: the processes) or of /proc/PID/task (its

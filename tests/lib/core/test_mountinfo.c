@@ -43,7 +43,7 @@ static void refuses_malformed_lines(void **state)
 	assert_int_equal(kattr_mountinfo_parse(d, &m), -EINVAL);
 }
 
-/* What libmount decodes, and lines it would take for an fstab's. */
+/* What the kernel escapes is decoded; fstab lines are not mountinfo. */
 static void decodes_like_the_kernel_writes(void **state)
 {
 	char l1[] = "32 31 0:29 /r\\134x /a\\011b\\012c rw - cgroup my\\040src rw,cpu";
@@ -114,7 +114,8 @@ static void finds_mounts_in_a_sysroot(void **state)
 	assert_string_equal(mp, "/config");
 	free(mp);
 	assert_int_equal(kattr_mountinfo_find("cgroup2", NULL, &mp), -ENOENT);
-	/* garbage first: libmount would read the whole file as an fstab */
+	/* garbage first: each line's fate is its own (libmount, which
+	 * guesses the format from the first line, read it all as an fstab) */
 	tu_write_file(root, "proc/self/mountinfo",
 		      "garbage line\n"
 		      "20 1 0:5 / / rw - ext4 /dev/sda1 rw\n"
