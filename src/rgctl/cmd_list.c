@@ -115,8 +115,9 @@ static void parse_columns(struct list_opts *lo, const char *arg)
 		int id = column_id(p, len);
 
 		if (id < 0) {
-			char *word = xstrndup(p, len);
+			char word[TOOL_Q_SIZE];	/* the word alone, then escaped */
 
+			snprintf(word, sizeof(word), "%.*s", (int)len, p);
 			rgctl_cmd_usage(&rgctl_cmd_list, "unknown column '%s' (see 'rgctl list --help')",
 					TOOL_Q(word));
 		}
