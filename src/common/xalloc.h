@@ -56,15 +56,6 @@ static inline char *xstrdup(const char *s)
 	return p;
 }
 
-static inline char *xstrndup(const char *s, size_t n)
-{
-	char *p = strndup(s, n);
-
-	if (!p)
-		xalloc_die();
-	return p;
-}
-
 /*
  * The growing array: makes room for one more element after *n in *v
  * (capacity *cap, doubled as needed, from 8).
