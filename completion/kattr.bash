@@ -5,13 +5,273 @@
 # time, so this file does not drift from them.  What --help cannot say
 # (the values an option takes) is in _kattr_values below, the one place
 # to update.
+#
+# Words read from the system (group names, pids, file names, even the
+# tools' --help) are data, never code: none is given to `compgen -W` or
+# left unquoted (both expand $(...), `...`, $((...)) and globs).  They are
+# filtered by a plain prefix match (_kattr_add) and put in COMPREPLY
+# quoted for the shell (_kattr_q), so a group named 'a$(rm -rf ~)'
+# completes to a\$\(rm\ -rf\ \~\) and runs nothing.  Group names come
+# from `rgctl list --names0` (the real bytes, NUL-separated), which
+# zsh's ${(0)...} and fish's `string split0` read as well.
+
+# _kattr_dequote WORD: REPLY = WORD as the shell would read it (quotes
+# and backslashes removed, $'...' decoded), without expanding anything;
+# qstate = the quote WORD leaves open (', ", $' or empty).
+_kattr_dequote()
+{
+	local LC_ALL=C
+	local s=$1 c seg i
+	REPLY= qstate=
+	while [ -n "$s" ]; do
+		c=${s:0:1}
+		if [ "$qstate" = "'" ]; then
+			[ "$c" = "'" ] && qstate= || REPLY+=$c
+			s=${s:1}
+		elif [ "$qstate" = '"' ]; then
+			if [ "$c" = '"' ]; then
+				qstate=
+			elif [ "$c" = '\' ] && [[ ${s:1:1} == [\$\`\"\\] ]]; then
+				REPLY+=${s:1:1}
+				s=${s:1}
+			else
+				REPLY+=$c
+			fi
+			s=${s:1}
+		elif [ "$c" = '\' ]; then
+			REPLY+=${s:1:1}
+			s=${s:2}
+		elif [ "$c" = "'" ] || [ "$c" = '"' ]; then
+			qstate=$c
+			s=${s:1}
+		elif [ "${s:0:2}" = "\$'" ]; then
+			# $'...' up to its closing quote; ${seg@E} decodes the
+			# escapes as $'...' does, and expands nothing.
+			i=2
+			while ((i < ${#s})) && [ "${s:i:1}" != "'" ]; do
+				[ "${s:i:1}" = '\' ] && i=$((i + 1))
+				i=$((i + 1))
+			done
+			seg=${s:2:i-2}
+			REPLY+=${seg@E}
+			((i >= ${#s})) && qstate="\$'"
+			s=${s:i+1}
+		elif [ "${s:0:2}" = '$"' ]; then
+			qstate='"'
+			s=${s:2}
+		else
+			REPLY+=$c
+			s=${s:1}
+		fi
+	done
+}
+
+# _kattr_line: words = the shell words of COMP_LINE up to the cursor, as
+# typed (quotes kept), split where the shell splits them (COMP_WORDS is
+# also split at ':' and '='); the last is the word being completed.
+_kattr_line()
+{
+	local LC_ALL=C
+	local s=${COMP_LINE:0:COMP_POINT} c q="" w="" i=0
+	words=()
+	while ((i < ${#s})); do
+		c=${s:i:1}
+		if [ -n "$q" ]; then
+			if [ "$c" = '\' ] && [ "$q" != "'" ]; then
+				w+=$c
+				i=$((i + 1))
+				c=${s:i:1}
+			elif [ "$c" = "${q: -1}" ]; then
+				q=
+			fi
+		else
+			case "$c" in
+			' ' | $'\t' | $'\n' | '<' | '>')
+				[ -n "$w" ] && words+=("$w")
+				w= c= ;;
+			';' | '&' | '|' | '(' | ')') words=() w= c= ;;
+			'\') w+=$c; i=$((i + 1)); c=${s:i:1} ;;
+			"'" | '"') q=$c ;;
+			'$') [ "${s:i+1:1}" = "'" ] && q="\$'" ;;
+			esac
+		fi
+		w+=$c
+		i=$((i + 1))
+	done
+	words+=("$w")
+}
+
+# _kattr_init TEXT (the completer's $2: the text readline replaces, from
+# the start of the word, an open quote or a ':'/'=' to the cursor): sets
+# the completer's locals: words (the line's words, _kattr_line), tool_bin
+# (the command as typed, dequoted), cur (the word completed, as typed;
+# after '=' for --opt=value), prev (the word before, or --opt), match (cur
+# as the shell reads it: what candidates start with), before (the part of
+# match readline keeps) and qstate (the quote the kept part leaves open:
+# candidates continue in it).
+_kattr_init()
+{
+	local LC_ALL=C
+	local text=$1 r=0
+	COMPREPLY=()
+	_kattr_line
+	_kattr_dequote "${words[0]}"
+	tool_bin=$REPLY
+	[[ $tool_bin == "~/"* ]] && tool_bin=$HOME/${tool_bin#"~/"}
+	cur=${words[${#words[@]}-1]} prev=
+	((${#words[@]} > 1)) && prev=${words[${#words[@]}-2]}
+	if [[ $cur =~ ^--[A-Za-z0-9-]+= ]]; then
+		prev=${cur%%=*}
+		cur=${cur#*=}
+	fi
+	((${#text} <= ${#cur})) && [ "${cur:${#cur}-${#text}}" = "$text" ] &&
+		r=$((${#cur} - ${#text}))
+	_kattr_dequote "$cur"
+	match=$REPLY
+	_kattr_dequote "${cur:0:r}"	# its qstate is the one kept
+	before=$REPLY
+}
+
+# _kattr_tail NAME: REPLY = NAME after $before (bytes).
+_kattr_tail()
+{
+	local LC_ALL=C
+	REPLY=${1:${#before}}
+}
+
+# _kattr_ansic STRING: REPLY = STRING written for the inside of $'...'.
+_kattr_ansic()
+{
+	local LC_ALL=C
+	local s=$1 c i
+	REPLY=
+	for ((i = 0; i < ${#s}; i++)); do
+		c=${s:i:1}
+		case "$c" in
+		\\ | \') REPLY+=\\$c ;;
+		[[:print:]]) REPLY+=$c ;;
+		*) printf -v c '\\%03o' "'$c"; REPLY+=$c ;;
+		esac
+	done
+}
+
+# _kattr_fmt NAME: REPLY = what replaces readline's text so that the word
+# reads NAME: the part of NAME after $before, quoted for the quote left
+# open ($qstate), or for none (_kattr_q).
+_kattr_fmt()
+{
+	local s
+	_kattr_tail "$1"
+	s=$REPLY
+	case "$qstate" in
+	"'") REPLY=${s//\'/\'\\\'\'} ;;
+	'"')
+		s=${s//\\/\\\\}
+		s=${s//\$/\\\$}
+		s=${s//\`/\\\`}
+		REPLY=${s//\"/\\\"} ;;
+	"\$'") _kattr_ansic "$s" ;;
+	*) _kattr_q "$s" ;;
+	esac
+}
+
+# _kattr_q WORD: REPLY = WORD quoted for the shell (printf %q), with ':'
+# and '=' escaped too (bash splits words there for completion); plain
+# words (options, columns, "a,b" lists) as they are.
+_kattr_q()
+{
+	if [[ $1 =~ ^[A-Za-z0-9_,+%./@-]+$ ]]; then
+		REPLY=$1
+		return
+	fi
+	printf -v REPLY %q "$1"
+	if [ "${REPLY:0:2}" != "\$'" ]; then
+		REPLY=${REPLY//:/\\:}
+		REPLY=${REPLY//=/\\=}
+	fi
+}
+
+# _kattr_matching DELIM: found = the words read (each ended by DELIM)
+# that start with $match, compared as bytes: names need not be valid in
+# the locale.  A plain string comparison: nothing in a word is expanded
+# or taken as a pattern.
+_kattr_matching()
+{
+	local LC_ALL=C w
+	while IFS= read -r -d "$1" w || [ -n "$w" ]; do
+		[ -n "$w" ] && [ "${w:0:${#match}}" = "$match" ] && found+=("$w")
+	done
+}
+
+# _kattr_add [-0] [-p PREFIX] (reads words, one a line or, with -0, each
+# ended by a NUL): adds PREFIX WORD to COMPREPLY, quoted for the shell,
+# for each WORD starting with $match (cur as the shell reads it, or what
+# the caller set).
+_kattr_add()
+{
+	local delim=$'\n' prefix="" w REPLY
+	local -a found=()
+	[ "${1-}" = -0 ] && { delim=; shift; }
+	[ "${1-}" = -p ] && prefix=$2
+	local match=${match#"$prefix"}
+	_kattr_matching "$delim"
+	for w in "${found[@]}"; do
+		_kattr_fmt "$prefix$w"
+		COMPREPLY+=("$REPLY")
+	done
+}
+
+# _kattr_words WORD...: the WORDs, one a line (for _kattr_add).
+_kattr_words()
+{
+	[ $# -gt 0 ] && printf '%s\n' "$@"
+}
+
+# _kattr_file NAME: adds NAME, a file name, to COMPREPLY as bash wants it
+# with -o filenames (bash quotes it): the part after $before.
+_kattr_file()
+{
+	local REPLY
+	_kattr_tail "$1"
+	COMPREPLY+=("$REPLY")
+}
+
+# _kattr_files [-d|-c]: COMPREPLY = the files (-d: directories, -c:
+# commands) whose name starts with $match, left to bash to quote (-o
+# filenames).  compgen -f/-d expand nothing in the word given; their one
+# name a line cannot carry a newline in a file name (bash's own file
+# completion cannot either): such a name is not offered.
+_kattr_files()
+{
+	local m=$match f
+	local -a all=()
+	if [ "${1-}" = -c ] && [[ $m != */* ]]; then
+		# command names (PATH, builtins...), quoted by _kattr_add
+		[[ $m =~ ^[A-Za-z0-9_.+-]*$ ]] || return 0
+		_kattr_add < <(compgen -c -- "$m" | sort -u)
+		return 0
+	fi
+	[[ $m == "~/"* ]] && m=$HOME/${m#"~/"}
+	compopt -o filenames 2>/dev/null
+	while IFS= read -r f; do
+		[ -e "$f" ] || [ -L "$f" ] || continue
+		[ "${1-}" = -c ] && ! [ -d "$f" ] && ! [ -x "$f" ] && continue
+		all+=("$f")
+	done < <(compgen "${1:--f}" -- "$m" 2>/dev/null)
+	# ~/ expanded: the names keep it
+	[ "$m" != "$match" ] && all=("${all[@]/#"$HOME"/\~}")
+	for f in "${all[@]}"; do
+		_kattr_file "$f"
+	done
+	return 0
+}
 
 # _kattr_help_opts CMD...: the options CMD... --help mentions (not those
 # of the commands a "Commands:" section lists: those are the commands').
 _kattr_help_opts()
 {
 	LC_ALL=C "$@" --help 2>/dev/null | sed '/^Commands:/,/^$/d' |
-		grep -oE '(^|[][ ,|])--?[A-Za-z][A-Za-z0-9-]*' |
+		grep -aoE '(^|[][ ,|])--?[A-Za-z][A-Za-z0-9-]*' |
 		sed -E 's/^[][ ,|]//' | sort -u
 }
 
@@ -30,17 +290,26 @@ _kattr_rgctl_commands()
 		sed -n '/^Commands:/,/^$/{s/^  \([a-z][a-z-]*\).*/\1/p}'
 }
 
-# _kattr_rgctl_groups RGCTL [GLOBAL-OPTION...]: the groups of the hierarchy,
-# one per line, from rgctl itself (so --backend/--root on the line count).
-# The raw, headingless list is asked for first; a plain `rgctl list`
-# (a title line, then the group in the first column) is the fallback.
+# _kattr_rgctl_groups RGCTL [GLOBAL-OPTION...]: the groups of the hierarchy
+# below its root, each ended by a NUL, their real names from rgctl itself
+# (so --backend/--root on the line count).
 _kattr_rgctl_groups()
 {
-	local r=$1
+	local r=$1 g
 	shift
-	{ LC_ALL=C "$r" "$@" list --noheadings --raw --output GROUP 2>/dev/null ||
-	  LC_ALL=C "$r" "$@" list 2>/dev/null | awk 'NR > 1 { print $1 }'; } |
-		sed -E 's/^[^A-Za-z0-9_/.]+//' | grep -v '^/$' | sed 's|^/||'
+	while IFS= read -r -d '' g; do
+		g=${g#/}
+		[ -n "$g" ] && printf '%s\0' "$g"
+	done < <(LC_ALL=C "$r" "$@" list --names0 2>/dev/null)
+}
+
+# _kattr_pids: the pids of the processes, one a line (digits only).
+_kattr_pids()
+{
+	local p
+	while read -r p; do
+		[[ $p =~ ^[0-9]+$ ]] && echo "$p"
+	done < <(ps -e -o pid= 2>/dev/null)
 }
 
 # _kattr_values TOOL OPTION: the words OPTION takes, or a completer name
@@ -75,20 +344,17 @@ _kattr_values()
 	esac
 }
 
-# Complete a comma-separated list in $cur from the words $1.
+# _kattr_list (reads the words, one a line): complete a comma-separated
+# list in $match ("+" first: added to the default ones).
 _kattr_list()
 {
-	local words=$1 prefix="" last=$cur plus=""
-	if [[ $cur == +* ]]; then
-		plus=+
-		last=${cur#+}
+	local prefix="" m=$match
+	if [[ $m == +* ]]; then
+		prefix=+
+		m=${m#+}
 	fi
-	if [[ $last == *,* ]]; then
-		prefix=${last%,*},
-		last=${last##*,}
-	fi
-	local IFS=$'\n'
-	COMPREPLY=($(compgen -P "$plus$prefix" -W "$words" -- "$last"))
+	[[ $m == *,* ]] && prefix+=${m%,*},
+	_kattr_add -p "$prefix"
 	compopt -o nospace 2>/dev/null
 }
 
@@ -110,121 +376,128 @@ _kattr_profile_pids()
 	done
 }
 
-# _kattr_complete_value TOOL OPTION (cur, COMPREPLY as usual): 0 if OPTION
-# takes a value and COMPREPLY holds its candidates.
+# _kattr_complete_value TOOL OPTION (cur, match, COMPREPLY as usual): 0
+# if OPTION takes a value and COMPREPLY holds its candidates.
 _kattr_complete_value()
 {
-	local tool=$1 opt=$2 v
+	local tool=$1 opt=$2 v f
+	local -a words
 	v=$(_kattr_values "$tool" "$opt") || return 1
 	case "$v" in
-	"<dir>") COMPREPLY=($(compgen -d -- "$cur")) ;;
-	"<file>") COMPREPLY=($(compgen -f -- "$cur")) ;;
-	"<columns>")
-		local IFS=$'\n'
-		_kattr_list "$(_kattr_help_columns "$tool_bin")" ;;
+	"<dir>") _kattr_files -d ;;
+	"<file>") _kattr_files ;;
+	"<columns>") _kattr_list < <(_kattr_help_columns "$tool_bin") ;;
 	"<list:"*)
 		v=${v#<list:}
-		_kattr_list "$(printf '%s\n' ${v%>})" ;;
+		read -ra words <<<"${v%>}"
+		_kattr_list < <(_kattr_words "${words[@]}") ;;
 	"<profile>")
-		COMPREPLY=($(compgen -f -- "$cur"))
-		local s
-		for s in /proc/likely_prof /sys/kernel/tracing/trace_stat/branch_annotated \
+		_kattr_files
+		for f in /proc/likely_prof /sys/kernel/tracing/trace_stat/branch_annotated \
 			/sys/kernel/tracing/trace_stat/branch_all -; do
-			[[ $s == "$cur"* ]] && { [ "$s" = - ] || [ -e "$s" ]; } && COMPREPLY+=("$s")
+			[ "${f:0:${#match}}" = "$match" ] &&
+				{ [ "$f" = - ] || [ -e "$f" ]; } && _kattr_file "$f"
 		done ;;
-	"<profpid>") COMPREPLY=($(compgen -W "$(_kattr_profile_pids)" -- "$cur")) ;;
+	"<profpid>") _kattr_add < <(_kattr_profile_pids) ;;
 	"<plot>")
-		local f
+		_kattr_files
+		local -a all=("${COMPREPLY[@]}")
 		COMPREPLY=()
-		while IFS= read -r f; do
+		for f in "${all[@]}"; do
 			case "$f" in
 			*.[sS][vV][gG] | *.[pP][nN][gG]) COMPREPLY+=("$f") ;;
-			*) [ -d "$f" ] && COMPREPLY+=("$f/") ;;
+			*) [ -d "$before$f" ] && COMPREPLY+=("$f") ;;
 			esac
-		done < <(compgen -f -- "$cur") ;;
-	*) COMPREPLY=($(compgen -W "$v" -- "$cur")) ;;
+		done ;;
+	*)
+		read -ra words <<<"$v"
+		_kattr_add < <(_kattr_words "${words[@]}") ;;
 	esac
 	return 0
 }
 
-# --opt=value: split so that the value completes like "--opt value"
-# (bash splits at '=' by COMP_WORDBREAKS: "--opt" "=" "value").
-_kattr_split_eq()
-{
-	if [ "$prev" = = ] && ((COMP_CWORD >= 2)); then
-		prev=${COMP_WORDS[COMP_CWORD-2]}
-		return 0
-	fi
-	if [ "$cur" = = ]; then
-		prev=${COMP_WORDS[COMP_CWORD-1]}
-		cur=
-		return 0
-	fi
-	if [[ $cur == --*=* ]]; then
-		prev=${cur%%=*}
-		cur=${cur#*=}
-		return 0
-	fi
-	return 1
-}
-
 _likelytop()
 {
-	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-	local tool_bin=${COMP_WORDS[0]} i
-	_kattr_split_eq
+	local cur prev match before qstate tool_bin REPLY i
+	local -a words
+	_kattr_init "${2-}"
 	# After --exec, the rest is a command of its own.
-	for ((i = 1; i < COMP_CWORD; i++)); do
-		if [ "${COMP_WORDS[i]}" = --exec ]; then
-			[ "${COMP_WORDS[i+1]}" = -- ] && ((i++))
-			if ((i + 1 == COMP_CWORD)); then
-				COMPREPLY=($(compgen -c -- "$cur"))
+	for ((i = 1; i < ${#words[@]} - 1; i++)); do
+		if [ "${words[i]}" = --exec ]; then
+			[ "${words[i+1]}" = -- ] && ((i++))
+			if ((i + 2 == ${#words[@]})); then
+				_kattr_files -c
 			else
-				COMPREPLY=($(compgen -f -- "$cur"))
+				_kattr_files
 			fi
 			return 0
 		fi
 	done
 	_kattr_complete_value likelytop "$prev" && return 0
-	COMPREPLY=($(compgen -W "$(_kattr_help_opts "$tool_bin")" -- "$cur"))
+	_kattr_add < <(_kattr_help_opts "$tool_bin")
 }
 
 _splicebench()
 {
-	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-	local tool_bin=${COMP_WORDS[0]}
-	_kattr_split_eq
+	local cur prev match before qstate tool_bin REPLY
+	local -a words
+	_kattr_init "${2-}"
 	_kattr_complete_value splicebench "$prev" && return 0
-	COMPREPLY=($(compgen -W "$(_kattr_help_opts "$tool_bin")" -- "$cur"))
+	_kattr_add < <(_kattr_help_opts "$tool_bin")
+}
+
+# _kattr_is_command WORD COMMANDS: 0 if WORD is one of the lines of COMMANDS.
+_kattr_is_command()
+{
+	local c
+	while IFS= read -r c; do
+		[ "$c" = "$1" ] && return 0
+	done <<<"$2"
+	return 1
+}
+
+# _kattr_rgctl_global WORD: REPLY = a global option's word from the line
+# (DIR of --root DIR or --root=DIR, NAME of -b NAME) as rgctl should get
+# it: dequoted, ~/ expanded.
+_kattr_rgctl_global()
+{
+	local qstate
+	_kattr_dequote "$1"
+	[[ $REPLY == "~/"* ]] && REPLY=$HOME/${REPLY#"~/"}
+	[[ $REPLY == --*"=~/"* ]] && REPLY=${REPLY%%=*}=$HOME/${REPLY#*=\~/}
 }
 
 _rgctl()
 {
-	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-	local tool_bin=${COMP_WORDS[0]} cmd="" i w global=() nargs=0 dashdash=0
-	_kattr_split_eq
-	local commands
+	local cur prev match before qstate tool_bin REPLY
+	local cmd="" i w global=() nargs=0 dashdash=0 commands
+	local -a words
+	_kattr_init "${2-}"
 	commands=$(_kattr_rgctl_commands "$tool_bin")
 	# Find the command; keep the global options that choose the hierarchy
 	# (-b, --root, --sysroot) to ask rgctl about the same groups.
-	for ((i = 1; i < COMP_CWORD; i++)); do
-		w=${COMP_WORDS[i]}
+	for ((i = 1; i < ${#words[@]} - 1; i++)); do
+		w=${words[i]}
 		if ((dashdash)); then
 			nargs=$((nargs + 1))
 			continue
 		fi
 		case "$w" in
 		-b | --backend | --root | --sysroot)
-			global+=("$w" "${COMP_WORDS[i+1]}")
+			_kattr_rgctl_global "${words[i+1]-}"
+			global+=("$w" "$REPLY")
 			((i++))
 			continue ;;
-		--backend=* | --root=* | --sysroot=*) global+=("$w"); continue ;;
+		--backend=* | --root=* | --sysroot=*)
+			_kattr_rgctl_global "$w"
+			global+=("$REPLY")
+			continue ;;
 		--) [ "$cmd" = exec ] && dashdash=1 nargs=0; continue ;;
 		-*)
 			_kattr_values rgctl "$w" >/dev/null && ((i++))
 			continue ;;
 		esac
-		if [ -z "$cmd" ] && grep -qx -- "$w" <<<"$commands"; then
+		if [ -z "$cmd" ] && _kattr_is_command "$w" "$commands"; then
 			cmd=$w
 		elif [ -n "$cmd" ]; then
 			nargs=$((nargs + 1))
@@ -232,37 +505,36 @@ _rgctl()
 	done
 	if ((dashdash)); then	# exec GROUP -- COMMAND [ARG...]
 		if ((nargs == 0)); then
-			COMPREPLY=($(compgen -c -- "$cur"))
+			_kattr_files -c
 		else
-			COMPREPLY=($(compgen -f -- "$cur"))
+			_kattr_files
 		fi
 		return 0
 	fi
 	_kattr_complete_value rgctl "$prev" && return 0
 	if [[ $cur == -* ]]; then
 		if [ -n "$cmd" ]; then
-			COMPREPLY=($(compgen -W "$(_kattr_help_opts "$tool_bin" "$cmd") $(_kattr_help_opts "$tool_bin")" -- "$cur"))
+			_kattr_add < <(_kattr_help_opts "$tool_bin" "$cmd"; _kattr_help_opts "$tool_bin")
 		else
-			COMPREPLY=($(compgen -W "$(_kattr_help_opts "$tool_bin")" -- "$cur"))
+			_kattr_add < <(_kattr_help_opts "$tool_bin")
 		fi
 		return 0
 	fi
 	if [ -z "$cmd" ]; then
-		COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+		_kattr_add <<<"$commands"
 		return 0
 	fi
-	local IFS=$'\n'
 	case "$cmd" in
-	help) COMPREPLY=($(compgen -W "$commands" -- "$cur")) ;;
+	help) _kattr_add <<<"$commands" ;;
 	list | create | delete | shares | attach | members | stats | exec)
 		if ((nargs == 0)); then
-			COMPREPLY=($(compgen -W "$(_kattr_rgctl_groups "$tool_bin" "${global[@]}")" -- "$cur"))
+			_kattr_add -0 < <(_kattr_rgctl_groups "$tool_bin" "${global[@]}")
 			[ "$cmd" = create ] && compopt -o nospace 2>/dev/null
 		elif [ "$cmd" = attach ]; then
-			COMPREPLY=($(compgen -W "$(ps -e -o pid= 2>/dev/null | tr -d ' ')" -- "$cur"))
+			_kattr_add < <(_kattr_pids)
 		fi ;;
-	whereis) COMPREPLY=($(compgen -W "$(ps -e -o pid= 2>/dev/null | tr -d ' ')" -- "$cur")) ;;
-	apply | classify) COMPREPLY=($(compgen -f -- "$cur")) ;;
+	whereis) _kattr_add < <(_kattr_pids) ;;
+	apply | classify) _kattr_files ;;
 	esac
 	return 0
 }

@@ -29,7 +29,7 @@ ctest_in() {	# ctest_in DIR: run every test there
 
 section "build: every WITH_* option off"
 if scripts/build.sh out/build-off -DWITH_LIBCONFIG=OFF -DWITH_LIBMNL=OFF \
-	-DWITH_NCURSES=OFF -DWITH_FUSE=OFF -DWITH_SYSTEMD=OFF; then
+	-DWITH_NCURSES=OFF -DWITH_FUSE=OFF; then
 	ctest_in out/build-off
 else
 	echo "all-off build FAILED"; status=1

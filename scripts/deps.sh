@@ -16,7 +16,7 @@ pkgs=(
 	cgroup-tools                      # the peer rgctl is tested and measured against
 	jq tmux gnuplot-nox libxml2-utils hyperfine
 	attr                              # setfattr: systemd's delegation mark in tests
-	systemd libsystemd-dev            # systemd-analyze verify of the units; sd_notify (optional)
+	systemd                           # systemd-analyze verify of the units
 	debhelper dpkg-dev lintian fakeroot  # the Debian packages (scripts/deb.sh)
 	ansible-core                      # examples/ansible, tested against localhost
 )

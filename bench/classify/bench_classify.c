@@ -12,7 +12,12 @@
  *       ones exec TARGET in "tree" mode (each forks a child at once that
  *       execs sleep: the fork race); after SETTLE_MS counts the processes
  *       not in CGPATH.
- *   (wait T0_NS CGPATH | tree SECS): the TARGET roles.
+ *   bench_classify execs N PROG
+ *       N times, one after the other: fork, exec PROG (no arguments),
+ *       wait; prints the elapsed ns (the exec storm whose cost a daemon
+ *       adds).
+ *   (wait T0_NS CGPATH | tree SECS): the TARGET roles; "wait" also says
+ *   whether its first look found it in CGPATH already (placed at exec).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -79,18 +84,20 @@ static int in_group(pid_t pid, const char *cgpath)
 static int role_wait(const char *t0s, const char *cgpath)
 {
 	int64_t t0 = atoll(t0s), tmain = now_ns(), t;
+	int first = in_group(0, cgpath) == 1;
 
 	for (;;) {
 		t = now_ns();
 		if (in_group(0, cgpath) == 1)
 			break;
 		if (t - t0 > TIMEOUT_NS) {
-			printf("-1 -1\n");
+			printf("-1 -1 0\n");
 			return 0;
 		}
 	}
-	/* from the exec call, and from this program's first instructions */
-	printf("%lld %lld\n", (long long)(t - t0), (long long)(t - tmain));
+	/* from the exec call, from this program's first instructions, and
+	 * whether it was in its group when it first looked */
+	printf("%lld %lld %d\n", (long long)(t - t0), (long long)(t - tmain), first);
 	return 0;
 }
 
@@ -132,7 +139,7 @@ static int latency(int n, const char *target, const char *cgpath,
 
 	int64_t *v = calloc((size_t)n, sizeof(*v));
 	int64_t *m = calloc((size_t)n, sizeof(*m));
-	int got = 0, timeouts = 0;
+	int got = 0, timeouts = 0, outside = 0;
 
 	if (!v || !m)
 		return 1;
@@ -157,11 +164,13 @@ static int latency(int n, const char *target, const char *cgpath,
 		f = fdopen(fds[0], "r");
 		if (f && fgets(line, sizeof(line), f)) {
 			long long ns = -1, ms = -1;
+			int first = 0;
 
-			if (sscanf(line, "%lld %lld", &ns, &ms) != 2 || ns < 0)
+			if (sscanf(line, "%lld %lld %d", &ns, &ms, &first) != 3 || ns < 0)
 				ns = -1;
+			outside += !first;
 			if (rf)
-				fprintf(rf, "%lld\n", ns);
+				fprintf(rf, "%lld %d\n", ns, first);
 			if (ns < 0) {
 				timeouts++;
 			} else {
@@ -178,10 +187,10 @@ static int latency(int n, const char *target, const char *cgpath,
 	qsort(m, (size_t)got, sizeof(*m), cmp64);
 	if (got)
 		printf("execs %d classified %d timeouts(>2s) %d | from exec(): median_us %.1f p90_us %.1f p99_us %.1f max_us %.1f"
-		       " | from main(): median_us %.1f p99_us %.1f\n",
+		       " | from main(): median_us %.1f p99_us %.1f | ran_outside %d\n",
 		       n, got, timeouts, v[got / 2] / 1e3, v[(got * 90) / 100] / 1e3,
 		       v[(got * 99) / 100] / 1e3, v[got - 1] / 1e3,
-		       m[got / 2] / 1e3, m[(got * 99) / 100] / 1e3);
+		       m[got / 2] / 1e3, m[(got * 99) / 100] / 1e3, outside);
 	else
 		printf("execs %d classified 0 timeouts(>2s) %d median_us - p90_us - p99_us - max_us -\n",
 		       n, timeouts);
@@ -244,8 +253,29 @@ static int storm(int nshort, int nlong, const char *target, const char *cgpath,
 	return 0;
 }
 
+static int execs(int n, const char *prog)
+{
+	int64_t t0 = now_ns();
+
+	for (int i = 0; i < n; i++) {
+		pid_t p = fork();
+
+		if (p < 0)
+			return 1;
+		if (p == 0) {
+			execl(prog, prog, (char *)NULL);
+			_exit(127);
+		}
+		waitpid(p, NULL, 0);
+	}
+	printf("%lld\n", (long long)(now_ns() - t0));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && strcmp(argv[1], "execs") == 0)
+		return execs(atoi(argv[2]), argv[3]);
 	if (argc == 4 && strcmp(argv[1], "wait") == 0)
 		return role_wait(argv[2], argv[3]);
 	if (argc == 3 && strcmp(argv[1], "tree") == 0)

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Resource groups on RGCS (configfs res_groups, or its FUSE emulator),
- * cgroup v1 (the cpu hierarchy) and cgroup v2.  The differences between the
- * backends are data (struct rg_backend: which file holds what) plus a few
- * branches where the semantics differ (rmdir of a populated group, where a
- * task's group is recorded).
+ * Resource groups: the handle and the operations every backend shares.
+ * What differs between RGCS, cgroup v1 and cgroup v2 is in struct rg_ops
+ * (rg_internal.h), one file per backend (rgcs.c, cgroup1.c, cgroup2.c);
+ * this file finds the mount, opens the hierarchy through the backend's
+ * constructor and does create, delete, shares, attach, members, stats,
+ * whereis and list over rg->ops.
  */
 #include <dirent.h>
 #include <stdarg.h>
@@ -22,62 +23,13 @@
 #include "internal.h"
 #include "rg_internal.h"
 
-struct rg_backend {
-	enum kattr_rg_backend id;
-	const char *fstype;		/* mountinfo type (RGCS: configfs) */
-	unsigned long magic;
-	const char *shares_file;
-	const char *tasks_file;		/* thread ids */
-	const char *procs_file;		/* process ids */
-	const char *attach_task;	/* where one task is moved */
-	const char *attach_proc;	/* where a whole process is moved */
-	bool rmdir_moves_members;
-};
-
-static const struct rg_backend backends[] = {
-	[KATTR_RG_RGCS] = {
-		.id = KATTR_RG_RGCS, .fstype = "configfs",
-		.magic = KATTR_MAGIC_CONFIGFS, .shares_file = "shares",
-		.tasks_file = "members", .procs_file = "members",
-		.attach_task = "members", .attach_proc = "members",
-		.rmdir_moves_members = true,
-	},
-	[KATTR_RG_CGROUP1] = {
-		.id = KATTR_RG_CGROUP1, .fstype = "cgroup",
-		.magic = KATTR_MAGIC_CGROUP1, .shares_file = "cpu.shares",
-		.tasks_file = "tasks", .procs_file = "cgroup.procs",
-		.attach_task = "tasks", .attach_proc = "cgroup.procs",
-	},
-	[KATTR_RG_CGROUP2] = {
-		.id = KATTR_RG_CGROUP2, .fstype = "cgroup2",
-		.magic = KATTR_MAGIC_CGROUP2, .shares_file = "cpu.weight",
-		.tasks_file = "cgroup.threads", .procs_file = "cgroup.procs",
-		.attach_task = "cgroup.procs", .attach_proc = "cgroup.procs",
-	},
-};
-
-#define RGCSFS_FSTYPE	"fuse.rgcsfs"
-
-struct kattr_rg {
-	const struct rg_backend *be;
-	struct kattr_mount *m;
-	struct kattr_mount *acct;	/* v1: a separate cpuacct hierarchy */
-	char *ctrls;			/* v1: controllers, "cpu,cpuacct" */
-	char *prefix;			/* root within its hierarchy, "/x" or "" */
-	bool has_shares;
-	bool acct_comounted;
-	kattr_rg_made_fn made_fn;	/* kattr_rg_on_create() */
-	void *made_data;
+static const struct rg_ops *const backends[] = {
+	[KATTR_RG_RGCS] = &rg_rgcs_ops,
+	[KATTR_RG_CGROUP1] = &rg_cgroup1_ops,
+	[KATTR_RG_CGROUP2] = &rg_cgroup2_ops,
 };
 
 /* ---- finding the mount --------------------------------------------------- */
-
-struct mnt_found {
-	char *mount_point;
-	char *fstype;
-	char *super_opts;
-	char *root;
-};
 
 static void mnt_found_free(struct mnt_found *f)
 {
@@ -102,96 +54,91 @@ static int mnt_found_set(struct mnt_found *f, const struct kattr_mnt *mnt)
 	return 0;
 }
 
-struct lookup_ctx {
-	const char *path;
-	size_t best;
-	struct mnt_found found;
-	int err;
+/* The mount table, read once: a copy of each entry, in its order. */
+struct mnt_table {
+	struct mnt_found *v;
+	size_t n, cap;
 };
 
+static void mnt_table_free(struct mnt_table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		mnt_found_free(&t->v[i]);
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The one mountinfo callback: every mount, copied. */
+static int collect_cb(const struct kattr_mnt *mnt, void *data)
+{
+	struct mnt_table *t = data;
+	int ret = kattr_grow((void **)&t->v, &t->cap, t->n, sizeof(*t->v));
+
+	if (ret < 0)
+		return ret;
+	memset(&t->v[t->n], 0, sizeof(t->v[t->n]));
+	ret = mnt_found_set(&t->v[t->n], mnt);
+	if (ret == 0)
+		t->n++;
+	return ret;
+}
+
+static int mnt_table_read(struct mnt_table *t)
+{
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	ret = kattr_mountinfo_foreach(collect_cb, t);
+	if (ret < 0)
+		mnt_table_free(t);
+	return ret < 0 ? ret : 0;
+}
+
 /* The mount holding path: the longest mount point above it, last wins. */
-static int lookup_cb(const struct kattr_mnt *mnt, void *data)
-{
-	struct lookup_ctx *ctx = data;
-	size_t len = strlen(mnt->mount_point);
-
-	if (strcmp(mnt->mount_point, "/") == 0)
-		len = 0;
-	else if (strncmp(ctx->path, mnt->mount_point, len) != 0 ||
-		 (ctx->path[len] != '/' && ctx->path[len] != '\0'))
-		return 0;
-	if (len < ctx->best && ctx->found.mount_point)
-		return 0;
-	ctx->best = len;
-	ctx->err = mnt_found_set(&ctx->found, mnt);
-	return ctx->err;
-}
-
-/* Canonical form of path (absolute, as seen inside the sysroot). */
-static int canonical(const char *path, char **out)
-{
-	return kattr_sysroot_canonical(path, out);
-}
-
 static int mount_lookup(const char *path, struct mnt_found *f)
 {
-	struct lookup_ctx ctx = { .path = path };
-	int ret = kattr_mountinfo_foreach(lookup_cb, &ctx);
+	struct mnt_found *hit = NULL;
+	struct mnt_table t;
+	size_t best = 0;
+	int ret = mnt_table_read(&t);
 
-	if (ret < 0 || ctx.err < 0) {
-		mnt_found_free(&ctx.found);
-		return ret < 0 ? ret : ctx.err;
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < t.n; i++) {
+		const char *mp = t.v[i].mount_point;
+		size_t len = strlen(mp);
+
+		if (strcmp(mp, "/") == 0)
+			len = 0;
+		else if (strncmp(path, mp, len) != 0 ||
+			 (path[len] != '/' && path[len] != '\0'))
+			continue;
+		if (hit && len < best)
+			continue;
+		best = len;
+		hit = &t.v[i];
 	}
-	if (!ctx.found.mount_point)
-		return -ENOENT;
-	*f = ctx.found;
-	return 0;
+	if (hit) {
+		*f = *hit;
+		memset(hit, 0, sizeof(*hit));
+	}
+	mnt_table_free(&t);
+	return hit ? 0 : -ENOENT;
 }
 
 static enum kattr_rg_backend kind_of(const char *fstype)
 {
-	if (strcmp(fstype, "configfs") == 0 || strcmp(fstype, RGCSFS_FSTYPE) == 0)
-		return KATTR_RG_RGCS;
-	if (strcmp(fstype, "cgroup") == 0)
-		return KATTR_RG_CGROUP1;
-	if (strcmp(fstype, "cgroup2") == 0)
-		return KATTR_RG_CGROUP2;
+	for (int b = KATTR_RG_RGCS; b <= KATTR_RG_CGROUP2; b++) {
+		const struct rg_ops *o = backends[b];
+
+		if (strcmp(fstype, o->fstype) == 0 ||
+		    (o->fstype_alt && strcmp(fstype, o->fstype_alt) == 0))
+			return (enum kattr_rg_backend)b;
+	}
 	return KATTR_RG_AUTO;
 }
 
-/* The controllers of a v1 hierarchy, from its super options. */
-static char *v1_controllers(const char *opts)
-{
-	static const char *const not_ctrl[] = {
-		"rw", "ro", "noprefix", "clone_children", "xattr",
-		"cpuset_v2_mode", "favordynmods", "nofavordynmods", "none",
-	};
-	char *out = calloc(1, strlen(opts) + 1), *w = out;
-	const char *p = opts;
-
-	if (!out)
-		return NULL;
-	while (*p) {
-		const char *c = strchr(p, ',');
-		size_t len = c ? (size_t)(c - p) : strlen(p);
-		bool skip = len == 0 || (len > 14 && !strncmp(p, "release_agent=", 14));
-
-		for (size_t i = 0; !skip && i < sizeof(not_ctrl) / sizeof(*not_ctrl); i++)
-			skip = strlen(not_ctrl[i]) == len && !strncmp(p, not_ctrl[i], len);
-		if (!skip) {
-			if (w != out)
-				*w++ = ',';
-			memcpy(w, p, len);
-			w += len;
-		}
-		p += len + (c ? 1 : 0);
-	}
-	*w = '\0';
-	return out;
-}
-
-static int file_has_word(struct kattr_mount *m, const char *rel,
-			 const char *word)
+int rg_file_has_word(struct kattr_mount *m, const char *rel, const char *word)
 {
 	char *text, *save, *tok;
 	bool found = false;
@@ -206,98 +153,30 @@ static int file_has_word(struct kattr_mount *m, const char *rel,
 	return found;
 }
 
-static int find_acct(struct kattr_rg *rg)
-{
-	struct kattr_mount *a;
-
-	if (kattr_mount_find("cgroup", "cpuacct", KATTR_MAGIC_CGROUP1, 0,
-			     &a) == 0)
-		rg->acct = a;
-	return 0;
-}
-
 /* Open the hierarchy of kind at mount point f (root: the path asked for). */
 static int open_at(enum kattr_rg_backend kind, const struct mnt_found *f,
 		   const char *root, struct kattr_rg **out)
 {
-	const struct rg_backend *be = &backends[kind];
-	unsigned long magic = be->magic;
-	char dir[PATH_MAX];
 	struct kattr_rg *rg;
-	size_t mlen;
 	int ret;
 
 	rg = calloc(1, sizeof(*rg));
 	if (!rg)
 		return -ENOMEM;
-	rg->be = be;
-	if (kind == KATTR_RG_RGCS) {
-		const char *base = strrchr(root, '/');
-
-		if (strcmp(f->fstype, RGCSFS_FSTYPE) == 0)
-			magic = KATTR_MAGIC_FUSE;
-		base = base ? base + 1 : root;
-		if (strcmp(base, "res_groups") == 0)
-			ret = snprintf(dir, sizeof(dir), "%s", root);
-		else
-			ret = snprintf(dir, sizeof(dir), "%s%sres_groups", root,
-				       strcmp(root, "/") ? "/" : "");
-		if (ret < 0 || (size_t)ret >= sizeof(dir)) {
-			ret = -ENAMETOOLONG;
-			goto out_free;
-		}
-		ret = kattr_mount_open(dir, magic, 0, &rg->m);
-		if (ret == -ENOENT || ret == -ENOTDIR)
-			ret = -EMEDIUMTYPE;	/* no res_groups there */
-		if (ret < 0)
-			goto out_free;
-		rg->has_shares = true;
-		*out = rg;
-		return 0;
-	}
-	ret = kattr_mount_open(root, magic, 0, &rg->m);
-	if (ret < 0)
-		goto out_free;
-	/* Where root lies within the hierarchy, as /proc/PID/cgroup says. */
-	mlen = strcmp(f->mount_point, "/") ? strlen(f->mount_point) : 0;
-	if (asprintf(&rg->prefix, "%s%s", strcmp(f->root, "/") ? f->root : "",
-		     root + mlen) < 0) {
-		rg->prefix = NULL;
-		ret = -ENOMEM;
-		goto out_free;
-	}
-	if (strcmp(rg->prefix, "/") == 0)
-		rg->prefix[0] = '\0';
-	if (kind == KATTR_RG_CGROUP1) {
-		rg->ctrls = v1_controllers(f->super_opts);
-		if (!rg->ctrls) {
-			ret = -ENOMEM;
-			goto out_free;
-		}
-		rg->has_shares = kattr_opt_has(rg->ctrls, "cpu");
-		rg->acct_comounted = kattr_opt_has(rg->ctrls, "cpuacct");
-		if (!rg->acct_comounted)
-			find_acct(rg);
-	} else {
-		/* cpu available here; enabled below it or not (cpu.weight
-		 * exists only where every group above enables it). */
-		rg->has_shares = file_has_word(rg->m, "cgroup.controllers",
-					       "cpu") > 0 ||
-				 file_has_word(rg->m, "cgroup.subtree_control",
-					       "cpu") > 0;
+	rg->ops = backends[kind];
+	ret = rg->ops->open(rg, f, root);
+	if (ret < 0) {
+		kattr_rg_close(rg);
+		return ret;
 	}
 	*out = rg;
 	return 0;
-
-out_free:
-	kattr_rg_close(rg);
-	return ret;
 }
 
 /* The mount holding root, and root's canonical form (*canon, malloc'ed). */
 static int lookup_root(const char *root, char **canon, struct mnt_found *f)
 {
-	int ret = canonical(root, canon);
+	int ret = kattr_sysroot_canonical(root, canon);
 
 	if (ret < 0)
 		return ret;
@@ -345,72 +224,61 @@ static int open_given(enum kattr_rg_backend b, const char *root,
 	return ret;
 }
 
-struct search_ctx {
-	enum kattr_rg_backend want;	/* AUTO: any kind */
-	int pass;			/* see search_cb */
-	struct kattr_rg *rg;
-	int err;
+/*
+ * The search order: pass 0: RGCS (configfs or rgcsfs with res_groups);
+ * pass 1: cgroup v2 with cpu available (enabled or not); pass 2: cgroup v1
+ * with cpu; pass 3: any cgroup v2.
+ */
+static const enum kattr_rg_backend pass_kind[] = {
+	KATTR_RG_RGCS, KATTR_RG_CGROUP2, KATTR_RG_CGROUP1, KATTR_RG_CGROUP2,
 };
 
-/*
- * Pass 0: RGCS (configfs or rgcsfs with res_groups); pass 1: cgroup v2 with
- * cpu available (enabled or not); pass 2: cgroup v1 with cpu; pass 3: any
- * cgroup v2.
- */
-static int search_cb(const struct kattr_mnt *mnt, void *data)
+/* The first mount of the pass's kind that opens: 1, else 0 (*err: why). */
+static int search_pass(const struct mnt_table *t, int pass, int *err,
+		       struct kattr_rg **out)
 {
-	struct search_ctx *ctx = data;
-	enum kattr_rg_backend kind = kind_of(mnt->fstype);
-	struct mnt_found f = { 0 };
-	struct kattr_rg *rg = NULL;
-	static const enum kattr_rg_backend pass_kind[] = {
-		KATTR_RG_RGCS, KATTR_RG_CGROUP2, KATTR_RG_CGROUP1,
-		KATTR_RG_CGROUP2,
-	};
-	int ret;
+	const struct rg_ops *o = backends[pass_kind[pass]];
 
-	if (kind != pass_kind[ctx->pass])
-		return 0;
-	if (kind == KATTR_RG_CGROUP1 && !kattr_opt_has(mnt->super_opts, "cpu"))
-		return 0;
-	if (mnt_found_set(&f, mnt) < 0)
-		return -ENOMEM;
-	ret = open_at(kind, &f, mnt->mount_point, &rg);
-	mnt_found_free(&f);
-	if (ret < 0) {
-		if (ctx->err == 0 || ret != -EMEDIUMTYPE)
-			ctx->err = ret;
-		return 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct mnt_found *f = &t->v[i];
+		struct kattr_rg *rg;
+		int ret;
+
+		if (kind_of(f->fstype) != o->id || (o->mount_ok && !o->mount_ok(f)))
+			continue;
+		ret = open_at(o->id, f, f->mount_point, &rg);
+		if (ret < 0) {
+			if (*err == 0 || ret != -EMEDIUMTYPE)
+				*err = ret;
+			continue;
+		}
+		if (pass == 1 && !rg->has_shares) {
+			kattr_rg_close(rg);
+			continue;
+		}
+		*out = rg;
+		return 1;
 	}
-	if (ctx->pass == 1 && !rg->has_shares) {
-		kattr_rg_close(rg);
-		return 0;
-	}
-	ctx->rg = rg;
-	return 1;
+	return 0;
 }
 
 static int open_search(enum kattr_rg_backend b, struct kattr_rg **out)
 {
-	struct search_ctx ctx = { .want = b };
-	int ret;
+	struct mnt_table t;
+	int err = 0, found = 0;
+	int ret = mnt_table_read(&t);
 
-	for (ctx.pass = 0; ctx.pass < 4; ctx.pass++) {
-		if (b == KATTR_RG_RGCS && ctx.pass != 0)
+	if (ret < 0)
+		return ret;
+	for (int pass = 0; pass < 4 && !found; pass++) {
+		if (b != KATTR_RG_AUTO && pass_kind[pass] != b)
 			continue;
-		if (b == KATTR_RG_CGROUP1 && ctx.pass != 2)
-			continue;
-		if (b == KATTR_RG_CGROUP2 && ctx.pass != 1 && ctx.pass != 3)
-			continue;
-		ret = kattr_mountinfo_foreach(search_cb, &ctx);
-		if (ret < 0)
-			return ret;
-		if (ctx.rg) {
-			*out = ctx.rg;
-			return 0;
-		}
+		found = search_pass(&t, pass, &err, out);
 	}
-	return ctx.err && ctx.err != -EMEDIUMTYPE ? ctx.err : -ENOENT;
+	mnt_table_free(&t);
+	if (found)
+		return 0;
+	return err && err != -EMEDIUMTYPE ? err : -ENOENT;
 }
 
 int kattr_rg_open(enum kattr_rg_backend b, const char *root,
@@ -436,7 +304,7 @@ void kattr_rg_close(struct kattr_rg *rg)
 
 enum kattr_rg_backend kattr_rg_backend_of(const struct kattr_rg *rg)
 {
-	return rg->be->id;
+	return rg->ops->id;
 }
 
 const char *kattr_rg_root(const struct kattr_rg *rg)
@@ -456,13 +324,13 @@ bool kattr_rg_has_shares(const struct kattr_rg *rg)
 
 const char *kattr_rg_shares_file(const struct kattr_rg *rg)
 {
-	return rg->be->shares_file;
+	return rg->ops->shares_file;
 }
 
 /* ---- groups ------------------------------------------------------------- */
 
 /* "group/file", "file" for the root, "." or "group" when file is NULL. */
-static int gpath(char *buf, size_t size, const char *group, const char *file)
+int rg_gpath(char *buf, size_t size, const char *group, const char *file)
 {
 	int n;
 
@@ -483,7 +351,7 @@ int kattr_rg_exists(struct kattr_rg *rg, const char *group)
 	ret = kattr_rg_name_check(group, true, NULL);
 	if (ret < 0)
 		return ret;
-	ret = gpath(path, sizeof(path), group, NULL);
+	ret = rg_gpath(path, sizeof(path), group, NULL);
 	if (ret < 0)
 		return ret;
 	ret = kattr_stat(rg->m, path, &st);
@@ -505,211 +373,81 @@ static void undo_mkdirs(struct kattr_rg *rg, char *name, size_t *ends,
 	}
 }
 
-/* ---- cgroup v2: the cpu controller along a path ------------------------- */
+/* ---- a group's files ------------------------------------------------------ */
 
-void kattr_rg_cpu_path_free(struct kattr_rg_cpu_path *p)
+int rg_settle(struct kattr_rg *rg, const char *group, const char *file)
 {
-	if (!p)
-		return;
-	for (size_t i = 0; i < p->n; i++)
-		free(p->groups[i]);
-	free(p->groups);
-	free(p->failed);
-	memset(p, 0, sizeof(*p));
+	char ctl[64];
+	size_t len = strcspn(file, ".");
+
+	if (!rg->ops->delegates || len >= sizeof(ctl))
+		return 0;
+	memcpy(ctl, file, len);
+	ctl[len] = '\0';
+	return rg_ctl_settle(rg, group, ctl);
 }
 
-static int cpu_path_add(struct kattr_rg_cpu_path *p, const char *group)
-{
-	char **tmp = realloc(p->groups, (p->n + 1) * sizeof(*tmp));
-
-	if (!tmp)
-		return -ENOMEM;
-	p->groups = tmp;
-	p->groups[p->n] = strdup(group);
-	if (!p->groups[p->n])
-		return -ENOMEM;
-	p->n++;
-	return 0;
-}
-
-/* 1 when cpu is enabled in group's cgroup.subtree_control, 0 when not (or
- * when the group does not exist), -errno. */
-static int cpu_enabled_in(struct kattr_rg *rg, const char *group)
+int rg_group_read(struct kattr_rg *rg, const char *group, const char *file,
+		  char **text)
 {
 	char path[PATH_MAX];
-	int ret = gpath(path, sizeof(path), group, "cgroup.subtree_control");
+	int ret;
+
+	ret = rg_gpath(path, sizeof(path), group, file);
+	if (ret < 0)
+		return ret;
+	return kattr_read_alloc(rg->m, path, text, NULL);
+}
+
+int rg_group_write(struct kattr_rg *rg, const char *group, const char *file,
+		   const char *value)
+{
+	char path[PATH_MAX];
+	int ret = rg_gpath(path, sizeof(path), group, file);
 
 	if (ret < 0)
 		return ret;
-	ret = file_has_word(rg->m, path, "cpu");
-	return ret == -ENOENT ? 0 : ret;
-}
-
-/*
- * cgroup v2: wait out another process enabling cpu in group's parent.  The
- * kernel sets the parent's cgroup.subtree_control before it creates the
- * children's cpu.* files, under cgroup_mutex, so a reader can see "cpu"
- * enabled while the child's cpu.weight is not there yet.  Writing "+cpu"
- * where it is already enabled changes nothing but takes the same mutex, so
- * when it returns the files are there.  1 when a retry may succeed (cpu is
- * enabled in the parent), 0 when not, -errno.
- */
-static int cpu_settle(struct kattr_rg *rg, const char *group)
-{
-	char parent[PATH_MAX], path[PATH_MAX], *slash;
-	size_t len = strlen(group);
-	int ret;
-
-	if (rg->be->id != KATTR_RG_CGROUP2 || kattr_rg_name_is_root(group))
-		return 0;
-	if (len >= sizeof(parent))
-		return -ENAMETOOLONG;
-	memcpy(parent, group, len + 1);
-	while (len && parent[len - 1] == '/')
-		parent[--len] = '\0';
-	slash = strrchr(parent, '/');
-	if (slash)
-		*slash = '\0';
-	else
-		parent[0] = '\0';	/* the root */
-	ret = cpu_enabled_in(rg, parent);
-	if (ret <= 0)
-		return ret;
-	ret = gpath(path, sizeof(path), parent, "cgroup.subtree_control");
-	if (ret == 0)
-		ret = kattr_write_str(rg->m, path, "+cpu");
-	return ret < 0 ? ret : 1;
-}
-
-/* Write value to group's shares file; on cgroup v2 a file missing while the
- * parent has cpu enabled is waited for once (cpu_settle()). */
-static int shares_write(struct kattr_rg *rg, const char *group,
-			const char *path, const char *value)
-{
-	int ret = kattr_write_str(rg->m, path, value);
-
-	if (ret == -ENOENT && cpu_settle(rg, group) > 0)
+	ret = kattr_write_str(rg->m, path, value);
+	if (ret == -ENOENT && rg_settle(rg, group, file) > 0)
 		ret = kattr_write_str(rg->m, path, value);
 	return ret;
 }
 
-int kattr_rg_cpu_missing(struct kattr_rg *rg, const char *group,
-			 struct kattr_rg_cpu_path *out)
+int rg_read_pids(struct kattr_rg *rg, const char *group, const char *file,
+		 pid_t **pids, size_t *n)
 {
-	char name[PATH_MAX];
-	bool lacking = false;
-	size_t len;
+	char *text;
 	int ret;
 
-	memset(out, 0, sizeof(*out));
-	ret = kattr_rg_name_check(group, true, NULL);
+	ret = rg_group_read(rg, group, file, &text);
 	if (ret < 0)
 		return ret;
-	if (rg->be->id != KATTR_RG_CGROUP2 || kattr_rg_name_is_root(group))
-		return 0;
-	len = strlen(group);
-	if (len >= sizeof(name))
-		return -ENAMETOOLONG;
-	memcpy(name, group, len + 1);
-	/* The root, then each parent: name up to each '/'. */
-	for (size_t i = 0; i < len && ret == 0; i++) {
-		const char *anc = "/";
-
-		if (i > 0) {
-			if (name[i] != '/')
-				continue;
-			name[i] = '\0';
-			anc = name;
-		}
-		/* Below a group without cpu none can have it. */
-		if (!lacking) {
-			ret = cpu_enabled_in(rg, anc);
-			lacking = ret == 0;
-		}
-		if (ret >= 0 && lacking)
-			ret = cpu_path_add(out, anc);
-		else if (ret > 0)
-			ret = 0;
-		if (i > 0)
-			name[i] = '/';
-	}
-	if (ret < 0)
-		kattr_rg_cpu_path_free(out);
-	return ret < 0 ? ret : 0;
+	ret = kattr_rg_parse_pids(text, pids, n);
+	free(text);
+	/* not a list of ids: not what the kernel writes there */
+	return ret == -EINVAL ? -EBADMSG : ret;
 }
 
-/* Disable cpu in done's groups from the last down to index start. */
-static int cpu_undo_from(struct kattr_rg *rg, struct kattr_rg_cpu_path *done,
-			 size_t start)
+int rg_stats_file(struct kattr_mount *m, const char *group, const char *file,
+		  const char *res, struct kattr_rg_stat **v, size_t *n)
 {
-	int first = 0;
+	char path[PATH_MAX], *text;
+	int ret = rg_gpath(path, sizeof(path), group, file);
 
-	while (done->n > start) {
-		char path[PATH_MAX], *g = done->groups[--done->n];
-		int ret = gpath(path, sizeof(path), g, "cgroup.subtree_control");
-
-		if (ret == 0)
-			ret = kattr_write_str(rg->m, path, "-cpu");
-		if (ret < 0 && first == 0)
-			first = ret;
-		free(g);
-	}
-	return first;
-}
-
-int kattr_rg_cpu_undo(struct kattr_rg *rg, struct kattr_rg_cpu_path *done)
-{
-	int ret = cpu_undo_from(rg, done, 0);
-
-	free(done->groups);
-	done->groups = NULL;
-	return ret;
-}
-
-int kattr_rg_cpu_enable(struct kattr_rg *rg, const char *group,
-			struct kattr_rg_cpu_path *done)
-{
-	struct kattr_rg_cpu_path miss;
-	size_t start = done->n;
-	int ret;
-
-	if (rg->be->id != KATTR_RG_CGROUP2)
-		return 0;
-	if (!rg->has_shares)
-		return -EOPNOTSUPP;
-	ret = kattr_rg_cpu_missing(rg, group, &miss);
 	if (ret < 0)
 		return ret;
-	for (size_t i = 0; i < miss.n && ret == 0; i++) {
-		char path[PATH_MAX];
-
-		ret = gpath(path, sizeof(path), miss.groups[i],
-			    "cgroup.subtree_control");
-		if (ret == 0)
-			ret = kattr_write_str(rg->m, path, "+cpu");
-		if (ret == 0) {
-			ret = cpu_path_add(done, miss.groups[i]);
-			if (ret < 0)	/* cannot remember it: take it back */
-				kattr_write_str(rg->m, path, "-cpu");
-		}
-		if (ret < 0) {
-			free(done->failed);
-			done->failed = strdup(miss.groups[i]);
-		}
-	}
+	ret = kattr_read_alloc(m, path, &text, NULL);
 	if (ret < 0)
-		cpu_undo_from(rg, done, start);
-	kattr_rg_cpu_path_free(&miss);
+		return ret;
+	ret = kattr_rg_parse_keyed(text, res, v, n);
+	free(text);
 	return ret;
 }
 
 /* ---- create ---------------------------------------------------------------- */
 
-/* Fill *r (may be NULL) with what and its words; returns err. */
-static int reason(struct kattr_rg_reason *r, enum kattr_rg_why what, int err,
-		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int reason(struct kattr_rg_reason *r, enum kattr_rg_why what, int err,
-		  const char *fmt, ...)
+int rg_reason(struct kattr_rg_reason *r, enum kattr_rg_why what, int err,
+	      const char *fmt, ...)
 {
 	va_list ap;
 
@@ -735,29 +473,25 @@ int kattr_rg_create_check(const struct kattr_rg *rg, const char *group,
 {
 	struct kattr_rg_share s;
 	const char *why = NULL;
-	unsigned int depth;
 	int ret;
 
 	if (r)
 		memset(r, 0, sizeof(*r));
 	if (kattr_rg_name_is_root(group))
-		return reason(r, KATTR_RG_WHY_ROOT, -EINVAL, "it always exists");
+		return rg_reason(r, KATTR_RG_WHY_ROOT, -EINVAL, "it always exists");
 	ret = kattr_rg_name_check(group, false, &why);
 	if (ret < 0)
-		return reason(r, KATTR_RG_WHY_NAME, ret, "%s", why);
-	if (res && rg->be->id != KATTR_RG_RGCS)
-		return reason(r, KATTR_RG_WHY_RES, -EINVAL,
-			      "a controller (res) names RGCS shares only");
+		return rg_reason(r, KATTR_RG_WHY_NAME, ret, "%s", why);
+	if (res && !rg->ops->takes_res)
+		return rg_reason(r, KATTR_RG_WHY_RES, -EINVAL,
+				 "a controller (res) names RGCS shares only");
 	if (shares) {
-		ret = kattr_rg_share_parse(rg->be->id, shares, res, &s, NULL, &why);
+		ret = kattr_rg_share_parse(rg->ops->id, shares, res, &s, NULL, &why);
 		if (ret < 0)
-			return reason(r, KATTR_RG_WHY_SHARES, ret, "%s", why);
+			return rg_reason(r, KATTR_RG_WHY_SHARES, ret, "%s", why);
 	}
-	depth = kattr_rg_name_depth(group);
-	if (rg->be->id == KATTR_RG_RGCS && depth > KATTR_RG_RGCS_DEPTH)
-		return reason(r, KATTR_RG_WHY_DEPTH, -EMLINK,
-			      "it would be %u levels deep; RGCS groups nest at most %d levels below the root",
-			      depth, KATTR_RG_RGCS_DEPTH);
+	if (rg->ops->create_check)
+		return rg->ops->create_check(rg, group, r);
 	return 0;
 }
 
@@ -798,13 +532,13 @@ static int made_hook(struct kattr_rg *rg, const char *group,
 		return 0;
 	fd = kattr_rg_group_open(rg, group, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return reason(r, KATTR_RG_WHY_HOOK, fd, "cannot open it once made: %s",
-			      strerror(-fd));
+		return rg_reason(r, KATTR_RG_WHY_HOOK, fd,
+				 "cannot open it once made: %s", strerror(-fd));
 	ret = rg->made_fn(fd, group, rg->made_data);
 	close(fd);
-	return ret < 0 ? reason(r, KATTR_RG_WHY_HOOK, ret,
-				"cannot mark it as made by this tool: %s",
-				strerror(-ret)) : 0;
+	return ret < 0 ? rg_reason(r, KATTR_RG_WHY_HOOK, ret,
+				   "cannot mark it as made by this tool: %s",
+				   strerror(-ret)) : 0;
 }
 
 /* Make or find component name[0..i) (i == len: the group itself). */
@@ -816,12 +550,11 @@ static int mkpath_one(struct kattr_rg *rg, struct mkpath *mp, size_t i,
 	/* Without -p the group's own mkdir checks its parents (ENOENT). */
 	if (i < mp->len && !(flags & KATTR_RG_PARENTS))
 		return 0;
-	ret = kattr_mkdir(rg->m, mp->name, 0755);
+	ret = rg->ops->mkdir ? rg->ops->mkdir(rg, mp->name) :
+	      kattr_mkdir(rg->m, mp->name, 0755);
 	if (ret == -ENOENT && !(flags & KATTR_RG_PARENTS))
-		return reason(r, KATTR_RG_WHY_PARENT, -ENXIO,
-			      "its parent group does not exist");
-	if (ret == -ENOMEM && rg->be->id == KATTR_RG_RGCS)
-		ret = -EMLINK;
+		return rg_reason(r, KATTR_RG_WHY_PARENT, -ENXIO,
+				 "its parent group does not exist");
 	if (ret == -EEXIST && (i < mp->len || (flags & KATTR_RG_PARENTS)))
 		ret = kattr_rg_exists(rg, mp->name);
 	else if (ret == 0) {
@@ -830,13 +563,13 @@ static int mkpath_one(struct kattr_rg *rg, struct mkpath *mp, size_t i,
 	}
 	if (ret == -EEXIST)
 		return kattr_rg_exists(rg, mp->name) == -ENOTDIR ?
-			reason(r, KATTR_RG_WHY_ATTR, ret,
-			       "an attribute file of that name is there (not a group)") :
-			reason(r, KATTR_RG_WHY_EXISTS, ret,
-			       "the group already exists");
+			rg_reason(r, KATTR_RG_WHY_ATTR, ret,
+				  "an attribute file of that name is there (not a group)") :
+			rg_reason(r, KATTR_RG_WHY_EXISTS, ret,
+				  "the group already exists");
 	if (ret == -ENOTDIR)
-		return reason(r, KATTR_RG_WHY_ATTR_ABOVE, ret,
-			      "a component of the name is an attribute file, not a group");
+		return rg_reason(r, KATTR_RG_WHY_ATTR_ABOVE, ret,
+				 "a component of the name is an attribute file, not a group");
 	return ret;
 }
 
@@ -863,7 +596,6 @@ static int create_shares(struct kattr_rg *rg, const char *group,
 			 struct kattr_rg_cpu_path *done,
 			 struct kattr_rg_reason *r)
 {
-	char path[PATH_MAX];
 	size_t start = done ? done->n : 0;
 	int ret = 0;
 
@@ -871,14 +603,12 @@ static int create_shares(struct kattr_rg *rg, const char *group,
 		ret = kattr_rg_cpu_enable(rg, group, done);
 	if (ret < 0)
 		return ret;
-	ret = gpath(path, sizeof(path), group, rg->be->shares_file);
-	if (ret == 0)
-		ret = shares_write(rg, group, path, value);
+	ret = rg_group_write(rg, group, rg->ops->shares_file, value);
 	if (ret == -ENOENT)	/* cgroup v2: cpu not enabled here */
-		ret = reason(r, KATTR_RG_WHY_NO_SHARES, -EOPNOTSUPP,
-			     "no %s there", rg->be->shares_file);
+		ret = rg_reason(r, KATTR_RG_WHY_NO_SHARES, -EOPNOTSUPP,
+				"no %s there", rg->ops->shares_file);
 	if (ret < 0 && done)
-		cpu_undo_from(rg, done, start);
+		rg_ctl_undo_from(rg, "cpu", done, start);
 	return ret;
 }
 
@@ -897,9 +627,9 @@ int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
 	if (ret < 0)
 		return ret;
 	if (shares && !rg->has_shares)
-		return reason(r, KATTR_RG_WHY_NO_SHARES, -EOPNOTSUPP,
+		return rg_reason(r, KATTR_RG_WHY_NO_SHARES, -EOPNOTSUPP,
 			      "no shares here");
-	if (shares && kattr_rg_shares_format(rg->be->id, shares, res, value,
+	if (shares && kattr_rg_shares_format(rg->ops->id, shares, res, value,
 					     sizeof(value), NULL) < 0)
 		return -ENAMETOOLONG;
 	mp = calloc(1, sizeof(*mp));
@@ -922,64 +652,30 @@ int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
 	return ret;
 }
 
-/* Read the attribute file of group whole. */
-static int read_group_file(struct kattr_rg *rg, const char *group,
-			   const char *file, char **text)
-{
-	char path[PATH_MAX];
-	int ret;
+/* ---- attach targets ------------------------------------------------------ */
 
-	ret = gpath(path, sizeof(path), group, file);
-	if (ret < 0)
-		return ret;
-	return kattr_read_alloc(rg->m, path, text, NULL);
-}
-
-static int read_pids(struct kattr_rg *rg, const char *group, const char *file,
-		     pid_t **pids, size_t *n)
-{
-	char *text;
-	int ret;
-
-	ret = read_group_file(rg, group, file, &text);
-	if (ret < 0)
-		return ret;
-	ret = kattr_rg_parse_pids(text, pids, n);
-	free(text);
-	/* not a list of ids: not what the kernel writes there */
-	return ret == -EINVAL ? -EBADMSG : ret;
-}
-
-static int write_pid(int fd, pid_t pid)
+int rg_attach_pid(int fd, pid_t pid, unsigned int flags)
 {
 	char buf[16];
 	int len = snprintf(buf, sizeof(buf), "%d", (int)pid);
 	ssize_t w = write(fd, buf, (size_t)len);
 
+	(void)flags;
 	if (w < 0)
 		return -errno;
 	return w == len ? 0 : -EIO;
 }
 
-/* ---- attach targets ------------------------------------------------------ */
-
-struct kattr_rg_target {
-	struct kattr_rg *rg;
-	int fd;			/* the tasks, cgroup.procs or members file */
-	bool threads;		/* RGCS: every thread of the process */
-};
-
-/* Open group's attach file (a name from the caller or from the tree). */
-static int target_open(struct kattr_rg *rg, const char *group,
-		       unsigned int flags, struct kattr_rg_target **out)
+int rg_target_open(struct kattr_rg *rg, const char *group, unsigned int flags,
+		   struct kattr_rg_target **out)
 {
-	const char *file = (flags & KATTR_RG_THREADS) ? rg->be->attach_proc :
-			   rg->be->attach_task;
+	const char *file = (flags & KATTR_RG_THREADS) ? rg->ops->attach_proc :
+			   rg->ops->attach_task;
 	struct kattr_rg_target *t;
 	char path[PATH_MAX];
 	int ret;
 
-	ret = gpath(path, sizeof(path), group, file);
+	ret = rg_gpath(path, sizeof(path), group, file);
 	if (ret < 0)
 		return ret;
 	t = calloc(1, sizeof(*t));
@@ -992,7 +688,7 @@ static int target_open(struct kattr_rg *rg, const char *group,
 		return ret;
 	}
 	t->rg = rg;
-	t->threads = rg->be->id == KATTR_RG_RGCS && (flags & KATTR_RG_THREADS);
+	t->flags = flags;
 	*out = t;
 	return 0;
 }
@@ -1004,7 +700,7 @@ int kattr_rg_target_open(struct kattr_rg *rg, const char *group,
 
 	if (ret < 0)
 		return ret;
-	return target_open(rg, group, flags, out);
+	return rg_target_open(rg, group, flags, out);
 }
 
 void kattr_rg_target_close(struct kattr_rg_target *t)
@@ -1015,503 +711,11 @@ void kattr_rg_target_close(struct kattr_rg_target *t)
 	free(t);
 }
 
-int kattr_rg_group_open(struct kattr_rg *rg, const char *group, int flags)
-{
-	char path[PATH_MAX];
-	int ret = gpath(path, sizeof(path), group, NULL);
-
-	if (ret < 0)
-		return ret;
-	return kattr_open(rg->m, path, flags | O_DIRECTORY);
-}
-
-/* The group above group ("/" above a top-level group), in place. */
-static void up_one(char *group)
-{
-	char *slash = strrchr(group, '/');
-
-	if (slash && slash != group)
-		*slash = '\0';
-	else
-		strcpy(group, "/");
-}
-
-/*
- * cgroups: move every task of group to its parent (rmdir would fail).  On
- * cgroup v2 a parent with a controller enabled for children that have
- * processes may hold none itself (EBUSY): the tasks go to the nearest
- * ancestor that takes them, at worst the hierarchy's root.
- */
-static int move_to_parent(struct kattr_rg *rg, const char *group)
-{
-	unsigned int flags = rg->be->id == KATTR_RG_CGROUP1 ? 0 : KATTR_RG_THREADS;
-	struct kattr_rg_target *t;
-	char parent[PATH_MAX];
-	pid_t *pids;
-	size_t n, i = 0;
-	int ret;
-
-	snprintf(parent, sizeof(parent), "%s", group);
-	up_one(parent);
-	ret = read_pids(rg, group, flags ? rg->be->procs_file : rg->be->tasks_file,
-			&pids, &n);
-	if (ret < 0)
-		return ret;
-	for (; n; up_one(parent)) {
-		ret = target_open(rg, parent, flags, &t);
-		if (ret < 0)
-			break;
-		for (; i < n && ret == 0; i++) {
-			ret = kattr_rg_target_attach(t, pids[i]);
-			if (ret == -ESRCH)	/* it exited meanwhile */
-				ret = 0;
-		}
-		kattr_rg_target_close(t);
-		if (ret != -EBUSY || rg->be->id != KATTR_RG_CGROUP2 ||
-		    !strcmp(parent, "/"))
-			break;
-		i--;			/* that task again, one level up */
-	}
-	free(pids);
-	return ret;
-}
-
-static int child_groups(struct kattr_rg *rg, const char *group,
-			struct kattr_dirent **ents, size_t *n)
-{
-	char path[PATH_MAX];
-	size_t w = 0;
-	int ret;
-
-	ret = gpath(path, sizeof(path), group, NULL);
-	if (ret < 0)
-		return ret;
-	ret = kattr_list(rg->m, path, ents, n);
-	if (ret < 0)
-		return ret;
-	for (size_t i = 0; i < *n; i++) {
-		if ((*ents)[i].type == DT_DIR)
-			(*ents)[w++] = (*ents)[i];
-		else
-			free((*ents)[i].name);
-	}
-	*n = w;
-	return 0;
-}
-
-/* ---- walking the tree ------------------------------------------------ */
-
-/*
- * What a walk callback returns besides 0 (go on) and -errno (stop with
- * that error): stop and return WALK_STOP; the group is gone (skip it and
- * what is below it); list the group's children again (new ones appeared).
- */
-enum { WALK_STOP = 1, WALK_GONE = 2, WALK_AGAIN = 3 };
-
-typedef int (*walk_cb)(struct kattr_rg *rg, const char *group,
-		       unsigned int depth, void *data);
-
-/*
- * Whether err, met on a group below the start of a walk, means the group
- * was removed meanwhile: its directory or a file every group has is gone
- * (ENOENT), or was removed while open (cgroup: ENODEV; FUSE: ESTALE).  A
- * group of the same name may already have been made again: the one we
- * were reading is gone all the same.
- */
-static bool group_gone(int err)
-{
-	return err == -ENOENT || err == -ENODEV || err == -ESTALE;
-}
-
-/* One group on the walk's stack: its child groups and the next one. */
-struct walk_level {
-	struct kattr_dirent *kids;
-	size_t n, next;
-	size_t len;		/* length of the group's name */
-	unsigned int again;	/* times its children were listed again */
-};
-
-struct walk {
-	struct kattr_rg *rg;
-	walk_cb pre, post;
-	void *data;
-	struct walk_level *st;
-	size_t depth, cap;
-	char *name;		/* the current group ("" is the root) */
-	size_t name_cap;
-};
-
-static int walk_name(struct walk *w, size_t at, const char *kid)
-{
-	size_t klen = strlen(kid), need = at + 1 + klen + 1;
-	char *tmp;
-
-	if (need > w->name_cap) {
-		tmp = realloc(w->name, need * 2);
-		if (!tmp)
-			return -ENOMEM;
-		w->name = tmp;
-		w->name_cap = need * 2;
-	}
-	if (at)
-		w->name[at++] = '/';
-	memcpy(w->name + at, kid, klen + 1);
-	return 0;
-}
-
-/* Visit w->name: pre, then push it with its children. */
-static int walk_enter(struct walk *w)
-{
-	struct walk_level *lv, *tmp;
-	int ret = 0;
-
-	if (w->pre)
-		ret = w->pre(w->rg, w->name, (unsigned int)w->depth, w->data);
-	if (ret == WALK_GONE)
-		return 0;
-	if (ret != 0)
-		return ret;
-	if (w->depth == w->cap) {
-		w->cap = w->cap ? w->cap * 2 : 16;
-		tmp = realloc(w->st, w->cap * sizeof(*tmp));
-		if (!tmp)
-			return -ENOMEM;
-		w->st = tmp;
-	}
-	lv = &w->st[w->depth];
-	memset(lv, 0, sizeof(*lv));
-	lv->len = strlen(w->name);
-	ret = child_groups(w->rg, w->name, &lv->kids, &lv->n);
-	if (ret < 0 && w->depth && group_gone(ret))
-		return 0;	/* removed while we walked: skipped */
-	if (ret < 0)
-		return ret;
-	w->depth++;
-	return 0;
-}
-
-/*
- * Visit group and every group below it, parents first and by name: pre
- * before a group's children, post after them.  Iterative, so any depth
- * whose names fit in PATH_MAX is walked; a group removed meanwhile is
- * skipped with what is below it.
- */
-static int walk_tree(struct kattr_rg *rg, const char *group, walk_cb pre,
-		     walk_cb post, void *data)
-{
-	struct walk w = { .rg = rg, .pre = pre, .post = post, .data = data };
-	int ret;
-
-	ret = walk_name(&w, 0, kattr_rg_name_is_root(group) ? "" : group);
-	if (ret == 0)
-		ret = walk_enter(&w);
-	while (ret == 0 && w.depth) {
-		struct walk_level *lv = &w.st[w.depth - 1];
-
-		if (lv->next < lv->n) {
-			ret = walk_name(&w, lv->len, lv->kids[lv->next++].name);
-			if (ret == 0)
-				ret = walk_enter(&w);
-			continue;
-		}
-		w.name[lv->len] = '\0';
-		ret = post ? post(rg, w.name, (unsigned int)w.depth - 1, data) : 0;
-		if (ret == WALK_AGAIN && lv->again++ < 64) {
-			kattr_list_free(lv->kids, lv->n);
-			lv->kids = NULL;
-			lv->n = lv->next = 0;
-			ret = child_groups(rg, w.name, &lv->kids, &lv->n);
-			if (ret < 0 && group_gone(ret))
-				ret = WALK_GONE;
-			if (ret != WALK_GONE)
-				continue;
-		}
-		if (ret == WALK_AGAIN)
-			ret = -EBUSY;	/* children keep appearing */
-		if (ret == WALK_GONE)
-			ret = 0;
-		kattr_list_free(lv->kids, lv->n);
-		w.depth--;
-		if (w.depth)
-			w.name[w.st[w.depth - 1].len] = '\0';
-	}
-	while (w.depth--)
-		kattr_list_free(w.st[w.depth].kids, w.st[w.depth].n);
-	free(w.st);
-	free(w.name);
-	return ret;
-}
-
-/* ---- delete ---------------------------------------------------------------- */
-
-/* Remove one group whose children are gone (post-order callback). */
-static int remove_group(struct kattr_rg *rg, const char *group,
-			unsigned int depth, void *data)
-{
-	struct kattr_dirent *kids;
-	size_t nkids;
-	int ret = 0;
-
-	(void)depth;
-	(void)data;
-	/* A task may fork into the group between the move and rmdir. */
-	for (int tries = 0; tries < 8; tries++) {
-		if (!rg->be->rmdir_moves_members) {
-			ret = move_to_parent(rg, group);
-			if (ret < 0)
-				break;
-		}
-		ret = kattr_rmdir(rg->m, group);
-		if (ret != -EBUSY)
-			break;
-		/* cgroup v1 says EBUSY for a child group too */
-		if (child_groups(rg, group, &kids, &nkids) == 0) {
-			kattr_list_free(kids, nkids);
-			if (nkids)
-				return WALK_AGAIN;
-		}
-	}
-	if (ret == -ENOTEMPTY)
-		return WALK_AGAIN;	/* a child group was created meanwhile */
-	if (ret < 0 && group_gone(ret))
-		return WALK_GONE;	/* removed by someone else: done */
-	return ret;
-}
-
-int kattr_rg_delete(struct kattr_rg *rg, const char *group, unsigned int flags)
-{
-	struct kattr_dirent *kids;
-	size_t nkids;
-	int ret;
-
-	if (kattr_rg_name_is_root(group))
-		return -EPERM;
-	ret = kattr_rg_exists(rg, group);
-	if (ret < 0)
-		return ret;
-	if (!(flags & KATTR_RG_RECURSIVE)) {
-		ret = child_groups(rg, group, &kids, &nkids);
-		if (ret < 0)
-			return ret;
-		kattr_list_free(kids, nkids);
-		if (nkids)
-			return -ENOTEMPTY;
-		ret = remove_group(rg, group, 0, NULL);
-		if (ret == WALK_AGAIN)
-			return -ENOTEMPTY;
-		return ret == WALK_GONE ? 0 : ret;
-	}
-	ret = walk_tree(rg, group, NULL, remove_group, NULL);
-	/* The group itself removed by someone else while we walked. */
-	if (ret == -ENOENT && kattr_rg_exists(rg, group) == -ENOENT)
-		ret = 0;
-	return ret;
-}
-
-/* ---- shares --------------------------------------------------------------- */
-
-/* The shares attribute of an existing group, or -EOPNOTSUPP without one. */
-static int shares_path(struct kattr_rg *rg, const char *group, char *path,
-		       size_t size)
-{
-	int ret = kattr_rg_exists(rg, group);
-
-	if (ret < 0)
-		return ret;
-	if (!rg->has_shares)
-		return -EOPNOTSUPP;
-	return gpath(path, size, group, rg->be->shares_file);
-}
-
-/*
- * The shares of group, a name the caller has checked or read from the
- * tree itself (a walk: any byte but '/' may be in a directory's name, and
- * a group rgctl would not create must still be listed, not fail the walk).
- */
-static int shares_read(struct kattr_rg *rg, const char *group,
-		       struct kattr_rg_share **out, size_t *n)
-{
-	char path[PATH_MAX], *text;
-	struct kattr_rg_share *s;
-	uint64_t v;
-	int ret;
-
-	if (!rg->has_shares)
-		return -EOPNOTSUPP;
-	ret = gpath(path, sizeof(path), group, rg->be->shares_file);
-	if (ret < 0)
-		return ret;
-	if (rg->be->id == KATTR_RG_RGCS) {
-		ret = kattr_read_alloc(rg->m, path, &text, NULL);
-		if (ret < 0)
-			return ret;
-		ret = kattr_rg_parse_rgcs_shares(text, out, n);
-		free(text);
-		return ret == -EINVAL ? -EBADMSG : ret;
-	}
-	ret = kattr_read_u64(rg->m, path, &v);
-	if (ret == -ENOENT && cpu_settle(rg, group) > 0)
-		ret = kattr_read_u64(rg->m, path, &v);
-	if (ret == -ENOENT)
-		return -EOPNOTSUPP;	/* v2 root, or cpu not enabled here */
-	if (ret == -EINVAL || ret == -ERANGE)
-		ret = -EBADMSG;		/* not a number */
-	if (ret < 0)
-		return ret;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	strcpy(s->res, "cpu");
-	s->value = (long long)v;
-	*out = s;
-	*n = 1;
-	return 0;
-}
-
-int kattr_rg_shares_get(struct kattr_rg *rg, const char *group,
-			struct kattr_rg_share **out, size_t *n)
-{
-	int ret = kattr_rg_exists(rg, group);
-
-	if (ret < 0)
-		return ret;
-	return shares_read(rg, group, out, n);
-}
-
-int kattr_rg_shares_set(struct kattr_rg *rg, const char *group,
-			const char *value, const char *res, const char **why)
-{
-	char path[PATH_MAX], buf[256];
-	int ret;
-
-	ret = kattr_rg_shares_format(rg->be->id, value, res, buf, sizeof(buf),
-				     why);
-	if (ret < 0)
-		return ret;
-	ret = shares_path(rg, group, path, sizeof(path));
-	if (ret < 0)
-		return ret;
-	ret = shares_write(rg, group, path, buf);
-	return ret == -ENOENT ? -EOPNOTSUPP : ret;
-}
-
-/* ---- tasks ---------------------------------------------------------------- */
-
-int kattr_rg_proc_foreach(pid_t pid, int (*cb)(pid_t id, void *data),
-			  void *data)
-{
-	char rel[64];
-	struct dirent *de;
-	int fd, ret = 0;
-	DIR *d;
-
-	if (pid)
-		snprintf(rel, sizeof(rel), "/proc/%d/task", (int)pid);
-	/* Resolved beneath the sysroot, like every /proc/PID file read: a
-	 * symlink planted in a captured tree is never followed out of it. */
-	fd = kattr_sysroot_open(pid ? rel : "/proc", O_RDONLY | O_DIRECTORY);
-	if (fd < 0)
-		return fd == -ENOENT && pid ? -ESRCH : fd;
-	d = fdopendir(fd);
-	if (!d) {
-		ret = -errno;
-		close(fd);
-		return ret;
-	}
-	while (ret == 0 && (de = readdir(d))) {
-		pid_t id;
-
-		if (kattr_rg_parse_pid(de->d_name, &id) == 0)
-			ret = cb(id, data);
-	}
-	closedir(d);
-	return ret;
-}
-
-struct pid_vec {
-	pid_t *v;
-	size_t n, cap;
-};
-
-static int pid_vec_add(pid_t id, void *data)
-{
-	struct pid_vec *pv = data;
-
-	if (kattr_grow((void **)&pv->v, &pv->cap, pv->n, sizeof(*pv->v)) < 0)
-		return -ENOMEM;
-	pv->v[pv->n++] = id;
-	return 0;
-}
-
-/* The thread ids of process pid, from /proc/PID/task. */
-static int proc_tids(pid_t pid, pid_t **tids, size_t *n)
-{
-	struct pid_vec pv = { 0 };
-	int ret = kattr_rg_proc_foreach(pid, pid_vec_add, &pv);
-
-	if (ret == 0 && pv.n == 0)
-		ret = -ESRCH;
-	if (ret < 0) {
-		free(pv.v);
-		return ret;
-	}
-	*tids = pv.v;
-	*n = pv.n;
-	return 0;
-}
-
-static bool pid_in(const pid_t *v, size_t n, pid_t p)
-{
-	for (size_t i = 0; i < n; i++)
-		if (v[i] == p)
-			return true;
-	return false;
-}
-
-/* RGCS: every thread, one write each, until a pass finds no new thread. */
-static int attach_threads(int fd, pid_t pid)
-{
-	pid_t *done = NULL, *tids, *tmp;
-	size_t ndone = 0, n;
-	int ret = 0;
-
-	for (int pass = 0; pass < 16; pass++) {
-		bool fresh = false;
-
-		ret = proc_tids(pid, &tids, &n);
-		if (ret < 0)
-			break;
-		tmp = realloc(done, (ndone + n) * sizeof(*done));
-		if (!tmp) {
-			free(tids);
-			ret = -ENOMEM;
-			break;
-		}
-		done = tmp;
-		for (size_t i = 0; i < n && ret == 0; i++) {
-			if (pid_in(done, ndone, tids[i]))
-				continue;
-			fresh = true;
-			ret = write_pid(fd, tids[i]);
-			if (ret == -ESRCH && tids[i] != pid)
-				ret = 0;	/* that thread ended */
-			done[ndone++] = tids[i];
-		}
-		free(tids);
-		if (ret < 0 || !fresh)
-			break;
-	}
-	free(done);
-	return ret;
-}
-
 int kattr_rg_target_attach(struct kattr_rg_target *t, pid_t pid)
 {
 	if (pid <= 0)
 		return -EINVAL;
-	if (t->threads)
-		return attach_threads(t->fd, pid);
-	return write_pid(t->fd, pid);
+	return t->rg->ops->attach(t->fd, pid, t->flags);
 }
 
 int kattr_rg_attach(struct kattr_rg *rg, const char *group, const pid_t *pids,
@@ -1531,69 +735,142 @@ int kattr_rg_attach(struct kattr_rg *rg, const char *group, const pid_t *pids,
 	return failed;
 }
 
-/* RGCS: a task's group as /proc/PID/task/TID/res_group says ("/db"). */
-static int res_group_of(pid_t pid, pid_t tid, char **text)
+int kattr_rg_group_open(struct kattr_rg *rg, const char *group, int flags)
 {
-	char rel[96];
-	size_t len;
-	int ret;
+	char path[PATH_MAX];
+	int ret = rg_gpath(path, sizeof(path), group, NULL);
 
-	snprintf(rel, sizeof(rel), "/proc/%d/task/%d/res_group", (int)pid, (int)tid);
-	ret = kattr_file_read(rel, text, &len);
 	if (ret < 0)
 		return ret;
-	while (len && (*text)[len - 1] == '\n')
-		(*text)[--len] = '\0';
-	return 0;
+	return kattr_open(rg->m, path, flags | O_DIRECTORY);
 }
 
-struct members_scan {
-	const char *want;	/* "/db" */
-	struct pid_vec found;
-};
+/* ---- delete ---------------------------------------------------------------- */
 
-/* One process of /proc: its threads in the group wanted. */
-static int members_cb(pid_t pid, void *data)
+/* Remove one group whose children are gone (post-order callback). */
+static int remove_group(struct kattr_rg *rg, const char *group,
+			unsigned int depth, void *data)
 {
-	struct members_scan *ms = data;
-	pid_t *tids;
-	size_t ntids;
+	struct kattr_dirent *kids;
+	size_t nkids;
 	int ret = 0;
 
-	if (proc_tids(pid, &tids, &ntids) < 0)
-		return 0;
-	for (size_t i = 0; i < ntids && ret == 0; i++) {
-		char *text;
-
-		if (res_group_of(pid, tids[i], &text) < 0)
-			continue;
-		if (strcmp(text, ms->want) == 0)
-			ret = pid_vec_add(tids[i], &ms->found);
-		free(text);
+	(void)depth;
+	(void)data;
+	/* A task may fork into the group between the move and rmdir. */
+	for (int tries = 0; tries < 8; tries++) {
+		if (rg->ops->evacuate) {
+			ret = rg->ops->evacuate(rg, group);
+			if (ret < 0)
+				break;
+		}
+		ret = kattr_rmdir(rg->m, group);
+		if (ret != -EBUSY)
+			break;
+		/* cgroup v1 says EBUSY for a child group too */
+		if (rg_child_groups(rg, group, &kids, &nkids) == 0) {
+			kattr_list_free(kids, nkids);
+			if (nkids)
+				return WALK_AGAIN;
+		}
 	}
-	free(tids);
+	if (ret == -ENOTEMPTY)
+		return WALK_AGAIN;	/* a child group was created meanwhile */
+	/* removed by someone else: done; but only when the group is really
+	 * gone (a "gone" error from one of its files while the directory is
+	 * still there is tried again, bounded by the walk) */
+	if (ret < 0 && rg_group_gone(ret))
+		return kattr_rg_exists(rg, group) < 0 ? WALK_GONE : WALK_AGAIN;
 	return ret;
 }
 
-/* Scan /proc/PID/task/TID/res_group for the tasks of group (RGCS). */
-static int members_from_proc(const char *group, pid_t **out, size_t *nout)
+int kattr_rg_delete(struct kattr_rg *rg, const char *group, unsigned int flags)
 {
-	char want[PATH_MAX], *text;
-	struct members_scan ms = { .want = want };
+	struct kattr_dirent *kids;
+	size_t nkids;
 	int ret;
 
-	if (kattr_file_read("/proc/self/res_group", &text, NULL) < 0)
-		return -ENOSPC;		/* no other way to list them */
-	free(text);
-	snprintf(want, sizeof(want), "/%s", kattr_rg_name_is_root(group) ? "" : group);
-	ret = kattr_rg_proc_foreach(0, members_cb, &ms);
-	if (ret < 0) {
-		free(ms.found.v);
+	if (kattr_rg_name_is_root(group))
+		return -EPERM;
+	ret = kattr_rg_exists(rg, group);
+	if (ret < 0)
 		return ret;
+	if (!(flags & KATTR_RG_RECURSIVE)) {
+		ret = rg_child_groups(rg, group, &kids, &nkids);
+		if (ret < 0)
+			return ret;
+		kattr_list_free(kids, nkids);
+		if (nkids)
+			return -ENOTEMPTY;
+		ret = remove_group(rg, group, 0, NULL);
+		if (ret == WALK_AGAIN)
+			return -ENOTEMPTY;
+		return ret == WALK_GONE ? 0 : ret;
 	}
-	*out = ms.found.v;
-	*nout = ms.found.n;
-	return 0;
+	ret = rg_walk_tree(rg, group, NULL, remove_group, NULL);
+	/* The group itself removed by someone else while we walked. */
+	if (ret == -ENOENT && kattr_rg_exists(rg, group) == -ENOENT)
+		ret = 0;
+	return ret;
+}
+
+/* ---- shares --------------------------------------------------------------- */
+
+/*
+ * The shares of group, a name the caller has checked or read from the
+ * tree itself (a walk: any byte but '/' may be in a directory's name, and
+ * a group rgctl would not create must still be listed, not fail the walk).
+ */
+static int shares_read(struct kattr_rg *rg, const char *group,
+		       struct kattr_rg_share **out, size_t *n)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	if (!rg->has_shares)
+		return -EOPNOTSUPP;
+	ret = rg_gpath(path, sizeof(path), group, rg->ops->shares_file);
+	if (ret < 0)
+		return ret;
+	return rg->ops->shares_read(rg, group, path, out, n);
+}
+
+int kattr_rg_shares_get(struct kattr_rg *rg, const char *group,
+			struct kattr_rg_share **out, size_t *n)
+{
+	int ret = kattr_rg_exists(rg, group);
+
+	if (ret < 0)
+		return ret;
+	return shares_read(rg, group, out, n);
+}
+
+int kattr_rg_shares_set(struct kattr_rg *rg, const char *group,
+			const char *value, const char *res, const char **why)
+{
+	char buf[256];
+	int ret;
+
+	ret = kattr_rg_shares_format(rg->ops->id, value, res, buf, sizeof(buf),
+				     why);
+	if (ret < 0)
+		return ret;
+	ret = kattr_rg_exists(rg, group);
+	if (ret < 0)
+		return ret;
+	if (!rg->has_shares)
+		return -EOPNOTSUPP;
+	ret = rg_group_write(rg, group, rg->ops->shares_file, buf);
+	return ret == -ENOENT ? -EOPNOTSUPP : ret;
+}
+
+/* ---- members and stats ------------------------------------------------------ */
+
+int rg_members_read(struct kattr_rg *rg, const char *group,
+		    unsigned int flags, pid_t **pids, size_t *n)
+{
+	return rg_read_pids(rg, group, (flags & KATTR_RG_THREADS) ?
+			    rg->ops->tasks_file : rg->ops->procs_file, pids, n);
 }
 
 int kattr_rg_members(struct kattr_rg *rg, const char *group,
@@ -1603,71 +880,19 @@ int kattr_rg_members(struct kattr_rg *rg, const char *group,
 
 	if (ret < 0)
 		return ret;
-	ret = read_pids(rg, group, (flags & KATTR_RG_THREADS) ?
-			rg->be->tasks_file : rg->be->procs_file, pids, n);
-	if (ret == -ENOSPC && rg->be->id == KATTR_RG_RGCS)
-		ret = members_from_proc(group, pids, n);
-	return ret;
-}
-
-/* ---- stats ------------------------------------------------------------ */
-
-static int add_file(struct kattr_mount *m, const char *group, const char *file,
-		    const char *res, struct kattr_rg_stat **v, size_t *n)
-{
-	char path[PATH_MAX], *text;
-	int ret = gpath(path, sizeof(path), group, file);
-
-	if (ret < 0)
-		return ret;
-	ret = kattr_read_alloc(m, path, &text, NULL);
-	if (ret < 0)
-		return ret;
-	ret = kattr_rg_parse_keyed(text, res, v, n);
-	free(text);
-	return ret;
+	return rg->ops->members(rg, group, flags, pids, n);
 }
 
 int kattr_rg_stats(struct kattr_rg *rg, const char *group,
 		   struct kattr_rg_stat **v, size_t *n)
 {
-	char path[PATH_MAX], *text;
 	int ret = kattr_rg_exists(rg, group);
 
 	if (ret < 0)
 		return ret;
 	*v = NULL;
 	*n = 0;
-	if (rg->be->id == KATTR_RG_RGCS) {
-		ret = read_group_file(rg, group, "stats", &text);
-		if (ret < 0)
-			return ret;
-		ret = kattr_rg_parse_rgcs_stats(text, v, n);
-		free(text);
-		return ret;
-	}
-	ret = add_file(rg->m, group, "cpu.stat", "cpu", v, n);
-	if (ret == -ENOENT)
-		ret = 0;	/* a v1 hierarchy without cpu */
-	if (ret == 0 && rg->be->id == KATTR_RG_CGROUP1) {
-		struct kattr_mount *am = rg->acct_comounted ? rg->m : rg->acct;
-
-		if (am) {
-			/* cpuacct.usage is one number: key "usage". */
-			ret = gpath(path, sizeof(path), group, "cpuacct.usage");
-			if (ret == 0 && kattr_read_alloc(am, path, &text, NULL) == 0) {
-				char *line;
-
-				if (asprintf(&line, "usage %s", text) < 0) {
-					ret = -ENOMEM;
-				} else {
-					ret = kattr_rg_parse_keyed(line, "cpuacct", v, n);
-					free(line);
-				}
-				free(text);
-			}
-		}
-	}
+	ret = rg->ops->stats(rg, group, v, n);
 	if (ret < 0) {
 		kattr_rg_stats_free(*v, *n);
 		*v = NULL;
@@ -1678,105 +903,11 @@ int kattr_rg_stats(struct kattr_rg *rg, const char *group,
 
 /* ---- whereis and list ------------------------------------------------------- */
 
-struct find_task {
-	pid_t pid;
-	char *group;
-	int unreadable;		/* the first error reading a members list */
-};
-
-static int find_task_cb(struct kattr_rg *rg, const char *group,
-			unsigned int depth, void *data)
-{
-	struct find_task *ft = data;
-	pid_t *pids;
-	size_t n;
-	bool hit;
-
-	int ret;
-
-	if (depth == 0)
-		return 0;	/* the root lists only tasks moved back to it */
-	ret = read_pids(rg, group, rg->be->tasks_file, &pids, &n);
-	if (ret < 0 && group_gone(ret))
-		return WALK_GONE;
-	if (ret < 0) {
-		/* It may be in there: unless it is found elsewhere, the
-		 * answer is "cannot tell", never the root. */
-		if (!ft->unreadable)
-			ft->unreadable = ret;
-		return 0;
-	}
-	hit = pid_in(pids, n, ft->pid);
-	free(pids);
-	if (!hit)
-		return 0;
-	ft->group = strdup(group);
-	return ft->group ? WALK_STOP : -ENOMEM;
-}
-
-static int whereis_rgcs(struct kattr_rg *rg, pid_t pid, char **group)
-{
-	struct find_task ft = { .pid = pid };
-	char rel[96], *text;
-	int ret;
-
-	ret = res_group_of(pid, pid, &text);
-	if (ret == 0) {
-		if (text[0] != '/') {
-			free(text);
-			return -EBADMSG;
-		}
-		*group = strdup(text[1] ? text + 1 : "/");
-		free(text);
-		return *group ? 0 : -ENOMEM;
-	}
-	/* No /proc/PID/res_group (an emulator): look in every group. */
-	snprintf(rel, sizeof(rel), "/proc/%d/task/%d", (int)pid, (int)pid);
-	ret = kattr_sysroot_open(rel, O_PATH);
-	if (ret < 0)
-		return ret == -ENOENT ? -ESRCH : ret;
-	close(ret);
-	ret = walk_tree(rg, "/", find_task_cb, NULL, &ft);
-	if (ret < 0)
-		return ret;
-	if (!ft.group && ft.unreadable)
-		return ft.unreadable;	/* -ENOSPC: a list past one page */
-	*group = ft.group ? ft.group : strdup("/");
-	return *group ? 0 : -ENOMEM;
-}
-
 int kattr_rg_whereis(struct kattr_rg *rg, pid_t pid, char **group)
 {
-	char rel[64], *text, *path;
-	size_t plen;
-	int ret;
-
 	if (pid <= 0)
 		return -EINVAL;
-	if (rg->be->id == KATTR_RG_RGCS)
-		return whereis_rgcs(rg, pid, group);
-	snprintf(rel, sizeof(rel), "/proc/%d/cgroup", (int)pid);
-	ret = kattr_file_read(rel, &text, NULL);
-	if (ret == -ENOENT)
-		return -ESRCH;
-	if (ret < 0)
-		return ret;
-	ret = kattr_rg_parse_proc_cgroup(text, rg->be->id == KATTR_RG_CGROUP1 ?
-					 rg->ctrls : NULL, &path);
-	free(text);
-	if (ret == -EINVAL)
-		ret = -EBADMSG;
-	if (ret < 0)
-		return ret;
-	plen = strlen(rg->prefix);
-	if (strncmp(path, rg->prefix, plen) != 0 ||
-	    (path[plen] != '/' && path[plen] != '\0')) {
-		free(path);
-		return -ENOENT;	/* outside the part of the tree we manage */
-	}
-	*group = strdup(path[plen] && path[plen + 1] ? path + plen + 1 : "/");
-	free(path);
-	return *group ? 0 : -ENOMEM;
+	return rg->ops->whereis(rg, pid, group);
 }
 
 struct list_ctx {
@@ -1793,7 +924,7 @@ static int list_cb(struct kattr_rg *rg, const char *group, unsigned int depth,
 	size_t n;
 	int ret;
 
-	ret = read_pids(rg, group, rg->be->tasks_file, &pids, &n);
+	ret = rg_read_pids(rg, group, rg->ops->tasks_file, &pids, &n);
 	if (ret == 0) {
 		info.nr_tasks = (long long)n;
 		free(pids);
@@ -1828,7 +959,7 @@ static int list_cb(struct kattr_rg *rg, const char *group, unsigned int depth,
 out_gone:
 	/* Removed while we listed: not there any more (unless it is the
 	 * group asked for). */
-	if (depth > 0 && group_gone(ret))
+	if (depth > 0 && rg_group_gone(ret))
 		ret = WALK_GONE;
 out_free:
 	free(info.shares);
@@ -1843,7 +974,7 @@ int kattr_rg_list(struct kattr_rg *rg, const char *group,
 
 	if (ret < 0)
 		return ret;
-	ret = walk_tree(rg, group, list_cb, NULL, &lc);
+	ret = rg_walk_tree(rg, group, list_cb, NULL, &lc);
 	if (ret < 0) {
 		kattr_rg_list_free(lc.v, lc.n);
 		return ret;

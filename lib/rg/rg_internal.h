@@ -4,6 +4,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
+
+#include "kattr/rg.h"
 
 /* Strict decimal of s[0..len), '-' allowed when neg_ok. */
 int rg_parse_ll(const char *s, size_t len, bool neg_ok, long long *out);
@@ -15,5 +18,181 @@ struct mnl_socket;
  */
 int rg_mnl_open(int bus, int flags, int rcvbuf, unsigned int groups,
 		struct mnl_socket **out);
+
+/* ---- the groups: rg.c, its backends and its parts ------------------------ */
+
+struct kattr_mount;
+struct kattr_dirent;
+
+/* The mount a hierarchy is on, as the mount table gives it. */
+struct mnt_found {
+	char *mount_point;
+	char *fstype;
+	char *super_opts;
+	char *root;
+};
+
+/*
+ * A backend: what differs between RGCS, cgroup v1 and cgroup v2, as data
+ * (which file holds what) and operations.  One per file: rgcs.c,
+ * cgroup1.c, cgroup2.c (cgroup.c holds what the two cgroup versions
+ * share).  rg.c does everything else through rg->ops.  To add an
+ * operation (the resource table: read or write a resource file of a
+ * group), add a member here and set it in each backend; rg_group_read()
+ * and rg_group_write() are the generic file access every backend has.
+ */
+struct rg_ops {
+	enum kattr_rg_backend id;
+	const char *fstype;		/* mountinfo type (RGCS: configfs) */
+	const char *fstype_alt;		/* another one (RGCS: its emulator) */
+	unsigned long magic;
+	const char *shares_file;
+	const char *tasks_file;		/* thread ids */
+	const char *procs_file;		/* process ids */
+	const char *attach_task;	/* where one task is moved */
+	const char *attach_proc;	/* where a whole process is moved */
+	bool takes_res;			/* create: a controller (res) may be named */
+	bool delegates;			/* controllers enabled per subtree
+					 * (cgroup.subtree_control, ctl.c) */
+
+	/* Whether a mount found searching is one to try (NULL: any). */
+	bool (*mount_ok)(const struct mnt_found *f);
+	/* The constructor: rg->m and the rest of rg for root, on mount f. */
+	int (*open)(struct kattr_rg *rg, const struct mnt_found *f,
+		    const char *root);
+	/* create: checks after the name, res and shares (NULL: none). */
+	int (*create_check)(const struct kattr_rg *rg, const char *group,
+			    struct kattr_rg_reason *r);
+	/* create: make one directory, name relative to the root. */
+	int (*mkdir)(struct kattr_rg *rg, const char *name);
+	/* delete: move group's tasks out before rmdir (NULL: rmdir does). */
+	int (*evacuate)(struct kattr_rg *rg, const char *group);
+	/* Move pid through fd, the open attach file (flags of the target). */
+	int (*attach)(int fd, pid_t pid, unsigned int flags);
+	int (*members)(struct kattr_rg *rg, const char *group,
+		       unsigned int flags, pid_t **pids, size_t *n);
+	/* The shares file of group (path: its name under the root). */
+	int (*shares_read)(struct kattr_rg *rg, const char *group,
+			   const char *path, struct kattr_rg_share **out,
+			   size_t *n);
+	/* Append group's statistics to *v (freed by the caller on error). */
+	int (*stats)(struct kattr_rg *rg, const char *group,
+		     struct kattr_rg_stat **v, size_t *n);
+	int (*whereis)(struct kattr_rg *rg, pid_t pid, char **group);
+};
+
+extern const struct rg_ops rg_rgcs_ops;
+extern const struct rg_ops rg_cgroup1_ops;
+extern const struct rg_ops rg_cgroup2_ops;
+
+struct kattr_rg {
+	const struct rg_ops *ops;
+	struct kattr_mount *m;
+	struct kattr_mount *acct;	/* v1: a separate cpuacct hierarchy */
+	char *ctrls;			/* v1: controllers, "cpu,cpuacct" */
+	char *prefix;			/* root within its hierarchy, "/x" or "" */
+	bool has_shares;
+	bool acct_comounted;
+	kattr_rg_made_fn made_fn;	/* kattr_rg_on_create() */
+	void *made_data;
+};
+
+struct kattr_rg_target {
+	struct kattr_rg *rg;
+	int fd;			/* the tasks, cgroup.procs or members file */
+	unsigned int flags;	/* as opened */
+};
+
+/* rg.c: the handle and the generic operations */
+/* "group/file", "file" for the root, "." or "group" when file is NULL. */
+int rg_gpath(char *buf, size_t size, const char *group, const char *file);
+/* 1 when the file rel of m holds word (space or newline separated), 0 when
+ * not, -errno. */
+int rg_file_has_word(struct kattr_mount *m, const char *rel, const char *word);
+/* Fill *r (may be NULL) with what and its words; returns err. */
+int rg_reason(struct kattr_rg_reason *r, enum kattr_rg_why what, int err,
+	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Read the file of group whole (*text malloc'ed). */
+int rg_group_read(struct kattr_rg *rg, const char *group, const char *file,
+		  char **text);
+/*
+ * Write value to the file of group in one write(2); where the backend
+ * delegates, a file missing while the parent has its controller enabled
+ * is waited for once (rg_ctl_settle()).
+ */
+int rg_group_write(struct kattr_rg *rg, const char *group, const char *file,
+		   const char *value);
+/* 1 when a file of group, missing now, may be there on a retry. */
+int rg_settle(struct kattr_rg *rg, const char *group, const char *file);
+/* The ids in the file of group (-EBADMSG: not a list of ids). */
+int rg_read_pids(struct kattr_rg *rg, const char *group, const char *file,
+		 pid_t **pids, size_t *n);
+/* Write pid to fd in one write(2) (an rg_ops.attach for every flag). */
+int rg_attach_pid(int fd, pid_t pid, unsigned int flags);
+/* The rg_ops.members that reads the tasks or procs file (by flags). */
+int rg_members_read(struct kattr_rg *rg, const char *group,
+		    unsigned int flags, pid_t **pids, size_t *n);
+/* Open group's attach file, unchecked (a name from the caller or tree). */
+int rg_target_open(struct kattr_rg *rg, const char *group, unsigned int flags,
+		   struct kattr_rg_target **out);
+/* Append the keyed file of group on m to the stats (res: their res). */
+int rg_stats_file(struct kattr_mount *m, const char *group, const char *file,
+		  const char *res, struct kattr_rg_stat **v, size_t *n);
+
+/* cgroup.c: what both cgroup versions share */
+/* Open the mount at root and find root's place in its hierarchy. */
+int rg_cgroup_open(struct kattr_rg *rg, const struct mnt_found *f,
+		   const char *root);
+/* Move every task of group up (flags as for a target; climb: on EBUSY
+ * try the next group up, as v2 requires). */
+int rg_cgroup_evacuate(struct kattr_rg *rg, const char *group,
+		       unsigned int flags, bool climb);
+int rg_cgroup_shares_read(struct kattr_rg *rg, const char *group,
+			  const char *path, struct kattr_rg_share **out,
+			  size_t *n);
+int rg_cgroup_whereis(struct kattr_rg *rg, pid_t pid, char **group);
+
+/* ctl.c: controller delegation (backends that delegate) */
+/* rg_ctl_settle(): 1 when a retry of a ctl.* file of group may succeed. */
+int rg_ctl_settle(struct kattr_rg *rg, const char *group, const char *ctl);
+/* kattr_rg_cpu_missing(), _enable() and the undo, for controller ctl;
+ * undo_from disables it from the last of done down to index start. */
+int rg_ctl_missing(struct kattr_rg *rg, const char *group, const char *ctl,
+		   struct kattr_rg_cpu_path *out);
+int rg_ctl_enable(struct kattr_rg *rg, const char *group, const char *ctl,
+		  struct kattr_rg_cpu_path *done);
+int rg_ctl_undo_from(struct kattr_rg *rg, const char *ctl,
+		     struct kattr_rg_cpu_path *done, size_t start);
+
+/* walk.c */
+/*
+ * What a walk callback returns besides 0 (go on) and -errno (stop with
+ * that error): stop and return WALK_STOP; the group is gone (skip it and
+ * what is below it); list the group's children again (new ones appeared).
+ */
+enum { WALK_STOP = 1, WALK_GONE = 2, WALK_AGAIN = 3 };
+
+typedef int (*walk_cb)(struct kattr_rg *rg, const char *group,
+		       unsigned int depth, void *data);
+
+/* The child groups (directories) of group. */
+int rg_child_groups(struct kattr_rg *rg, const char *group,
+		    struct kattr_dirent **ents, size_t *n);
+/* Whether err, met below the start of a walk, means the group is gone. */
+bool rg_group_gone(int err);
+/* Visit group and every group below it: pre before, post after children. */
+int rg_walk_tree(struct kattr_rg *rg, const char *group, walk_cb pre,
+		 walk_cb post, void *data);
+
+/* proc.c */
+struct rg_pid_vec {
+	pid_t *v;
+	size_t n, cap;
+};
+/* Append id to the struct rg_pid_vec data (a kattr_rg_proc_foreach cb). */
+int rg_pid_vec_add(pid_t id, void *data);
+/* The thread ids of process pid, from /proc/PID/task (-ESRCH: none). */
+int rg_proc_tids(pid_t pid, pid_t **tids, size_t *n);
+bool rg_pid_in(const pid_t *v, size_t n, pid_t p);
 
 #endif

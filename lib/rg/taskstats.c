@@ -29,6 +29,8 @@ KATTR_API int kattr_delayacct_enabled(void)
 
 #if WITH_LIBMNL
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -305,6 +307,173 @@ KATTR_API int kattr_cgroupstats_get(struct kattr_taskstats_sock *s, int dirfd,
 	return kattr_cgroupstats_parse(s->buf, len, out);
 }
 
+/* ---- exit records ------------------------------------------------------ */
+
+#ifndef AGROUP
+#define AGROUP 0x20
+#endif
+
+static void fill_exit(const void *p, size_t n, struct kattr_taskexit *out)
+{
+	struct taskstats ts;
+
+	memset(&ts, 0, sizeof(ts));
+	memcpy(&ts, p, n < sizeof(ts) ? n : sizeof(ts));
+	memset(out, 0, sizeof(*out));
+	out->version = ts.version;
+	out->pid = ts.ac_pid;
+	out->ppid = ts.ac_ppid;
+	out->uid = ts.ac_uid;
+	out->gid = ts.ac_gid;
+	memcpy(out->comm, ts.ac_comm, sizeof(ts.ac_comm));
+	out->comm[sizeof(out->comm) - 1] = '\0';
+	out->btime = ts.ac_btime64 ? ts.ac_btime64 : ts.ac_btime;
+	/* Fields past what the kernel sent read 0 (the memset). */
+	out->tgid = ts.ac_tgid;
+	out->exe_dev = ts.ac_exe_dev;
+	out->exe_ino = ts.ac_exe_inode;
+	out->group_dead = ts.ac_flag & AGROUP;
+}
+
+int kattr_taskexit_parse(const void *buf, size_t len, kattr_taskexit_cb cb,
+			 void *data)
+{
+	const struct nlmsghdr *nlh;
+	const struct nlattr *a, *b;
+	int r = reply_check(buf, len, &nlh), count = 0;
+
+	if (r < 0)
+		return r;	/* an acknowledgement too: -EBADMSG */
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		struct kattr_taskexit rec;
+		bool found = false;
+
+		if (mnl_attr_get_type(a) != TASKSTATS_TYPE_AGGR_PID)
+			continue;	/* AGGR_TGID: the process's sums */
+		mnl_attr_for_each_nested(b, a) {
+			if (mnl_attr_get_type(b) != TASKSTATS_TYPE_STATS)
+				continue;
+			fill_exit(mnl_attr_get_payload(b), mnl_attr_get_payload_len(b),
+				  &rec);
+			found = true;
+		}
+		if (!found)
+			return -EBADMSG;
+		count++;
+		r = cb ? cb(&rec, data) : 0;
+		if (r < 0)
+			return r;
+	}
+	return count;
+}
+
+struct kattr_taskexit_sock {
+	struct kattr_taskstats_sock ts;	/* the socket, family, buffer */
+	char mask[256];			/* the CPUs registered for */
+};
+
+/* Register (or deregister) s for the exit records of mask's CPUs. */
+static int listen_cpus(struct kattr_taskexit_sock *s, uint16_t attr)
+{
+	struct nlmsghdr *nlh = request(&s->ts, s->ts.family, TASKSTATS_CMD_GET);
+	const struct nlmsgerr *e;
+	size_t len;
+	int r;
+
+	nlh->nlmsg_flags |= NLM_F_ACK;
+	mnl_attr_put_strz(nlh, attr, s->mask);
+	r = transact(&s->ts, nlh, &len);
+	if (r < 0)
+		return r;
+	nlh = (struct nlmsghdr *)s->ts.buf;
+	if (nlh->nlmsg_type != NLMSG_ERROR || nlh->nlmsg_len > len ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*e))
+		return -EBADMSG;
+	e = mnl_nlmsg_get_payload(nlh);
+	return e->error <= 0 && e->error >= -4095 ? e->error : -EBADMSG;
+}
+
+KATTR_API int kattr_taskexit_open(int rcvbuf, struct kattr_taskexit_sock **out)
+{
+	struct kattr_taskexit_sock *s = calloc(1, sizeof(*s));
+	char *text = NULL;
+	int r;
+
+	if (!s)
+		return -ENOMEM;
+	/* Exit records go to the listeners of the CPU the task exits on. */
+	r = kattr_file_read("/sys/devices/system/cpu/possible", &text, NULL);
+	snprintf(s->mask, sizeof(s->mask), "%s", r == 0 ? text : "0");
+	s->mask[strcspn(s->mask, "\n")] = '\0';
+	free(text);
+	s->ts.seq = (uint32_t)time(NULL);
+	r = rg_mnl_open(NETLINK_GENERIC, SOCK_CLOEXEC, rcvbuf, 0, &s->ts.nl);
+	if (r == 0) {
+		r = family_id(&s->ts);
+		if (r >= 0) {
+			s->ts.family = (uint16_t)r;
+			r = listen_cpus(s, TASKSTATS_CMD_ATTR_REGISTER_CPUMASK);
+		}
+		if (r == 0) {
+			int fd = mnl_socket_get_fd(s->ts.nl);
+			int fl = fcntl(fd, F_GETFL);
+
+			if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+				r = -errno;
+		}
+		if (r < 0)
+			mnl_socket_close(s->ts.nl);
+	}
+	if (r < 0) {
+		free(s);
+		return r;
+	}
+	*out = s;
+	return 0;
+}
+
+KATTR_API void kattr_taskexit_close(struct kattr_taskexit_sock *s)
+{
+	if (!s)
+		return;
+	/* Not deregistered (the acknowledgement would queue behind every
+	 * record not read): the kernel forgets a closed listener at its
+	 * next record for it. */
+	mnl_socket_close(s->ts.nl);
+	free(s);
+}
+
+KATTR_API int kattr_taskexit_fd(const struct kattr_taskexit_sock *s)
+{
+	return mnl_socket_get_fd(s->ts.nl);
+}
+
+KATTR_API int kattr_taskexit_recv(struct kattr_taskexit_sock *s, unsigned max,
+				  kattr_taskexit_cb cb, void *data)
+{
+	int fd = mnl_socket_get_fd(s->ts.nl), total = 0;
+
+	for (unsigned n = 0; max == 0 || n < max; n++) {
+		ssize_t got = recv(fd, s->ts.buf, sizeof(s->ts.buf), MSG_DONTWAIT);
+		int r;
+
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN)
+				break;
+			return -errno;
+		}
+		r = kattr_taskexit_parse(s->ts.buf, (size_t)got, cb, data);
+		if (r == -EBADMSG)
+			continue;	/* not a record: skip it */
+		if (r < 0)
+			return r;
+		total += r;
+	}
+	return total;
+}
+
 #else /* !WITH_LIBMNL */
 
 int kattr_taskstats_parse(const void *buf, size_t len,
@@ -341,6 +510,32 @@ static int get_stats(struct kattr_taskstats_sock *s, uint16_t attr, pid_t id,
 
 KATTR_API int kattr_cgroupstats_get(struct kattr_taskstats_sock *s, int dirfd,
 				    struct kattr_cgroupstats *out)
+{
+	return -EOPNOTSUPP;
+}
+
+int kattr_taskexit_parse(const void *buf, size_t len, kattr_taskexit_cb cb,
+			 void *data)
+{
+	return -EOPNOTSUPP;
+}
+
+KATTR_API int kattr_taskexit_open(int rcvbuf, struct kattr_taskexit_sock **out)
+{
+	return -EOPNOTSUPP;
+}
+
+KATTR_API void kattr_taskexit_close(struct kattr_taskexit_sock *s)
+{
+}
+
+KATTR_API int kattr_taskexit_fd(const struct kattr_taskexit_sock *s)
+{
+	return -EOPNOTSUPP;
+}
+
+KATTR_API int kattr_taskexit_recv(struct kattr_taskexit_sock *s, unsigned max,
+				  kattr_taskexit_cb cb, void *data)
 {
 	return -EOPNOTSUPP;
 }

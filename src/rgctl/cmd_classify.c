@@ -15,6 +15,16 @@
  * Signals come through a signalfd in the same epoll loop: SIGHUP reloads
  * the rules (keeping the old ones when the new file is bad), SIGTERM and
  * SIGINT unsubscribe and exit.
+ *
+ * A process can exec, fork and exit before its exec event is read: /proc
+ * no longer knows it.  Its exit record (taskstats, registered for every
+ * CPU, sent before the exit event) says who it was, so its exit event
+ * still classifies it and its descendants follow; a process that could
+ * not be classified either way is counted and logged (pid, comm, why).
+ *
+ * --at-exec (atexec.c) places a program before its first instruction
+ * (fanotify permission events); the events above confirm it after.
+ * Under a service manager the loop pings its watchdog.
  */
 #include "config.h"
 
@@ -33,21 +43,25 @@
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "kattr/procev.h"
 #include "kattr/rgconf.h"
+#include "kattr/taskstats.h"
 #include "rgctl.h"
+#include "rgctl_atexec.h"
 #include "rgctl_systemd.h"
 #include "rgctl_rgd.h"
 #include "xalloc.h"
 
 static int run_classify(struct rgctl *ctx, int argc, char **argv);
 
-enum { OPT_ONCE = OPT_CMD_FIRST + 4, OPT_RCVBUF };
+enum { OPT_ONCE = OPT_CMD_FIRST + 4, OPT_RCVBUF, OPT_AT_EXEC };
 static const struct option classify_opts[] = {
 	{ "once",    no_argument,       NULL, OPT_ONCE },
+	{ "at-exec", optional_argument, NULL, OPT_AT_EXEC },
 	{ "verbose", no_argument,       NULL, 'v' },
 	{ "rcvbuf",  required_argument, NULL, OPT_RCVBUF },
 	{ "help",    no_argument,       NULL, 'h' },
@@ -55,6 +69,7 @@ static const struct option classify_opts[] = {
 };
 static const char *const classify_help[] = {
 	"    --once", "Classify what runs now, then exit (no daemon).",
+	"    --at-exec[=required]", "Place each program before it runs (fanotify); required: or exit 1.",
 	"-v, --verbose", "Log each move; twice: also processes no rule matches.",
 	"    --rcvbuf BYTES", "The proc connector's receive buffer to start with.",
 	NULL
@@ -71,8 +86,19 @@ const struct rgctl_cmd rgctl_cmd_classify = {
 #define RCVBUF_MAX	(256 << 20)
 #define BATCHES		64		/* datagrams per wakeup before signals */
 #define START_SLACK	2		/* clock ticks: event time vs /proc start */
+#define EXITS		16384		/* exit records kept */
+#define EXIT_RCVBUF	(8 << 20)
 
-enum { PN_LIVE = 1, PN_OWN = 2 };	/* PN_OWN: a rule matched it */
+/* PN_OWN: a rule matched it; PN_GONE: exited before /proc was read. */
+enum { PN_LIVE = 1, PN_OWN = 2, PN_GONE = 4 };
+enum { AT_EXEC_NO, AT_EXEC_TRY, AT_EXEC_REQUIRED };
+
+/* One exit record, as much as the rules need of it. */
+struct xrec {
+	uint32_t pid, uid, gid;
+	uint64_t btime, exe_dev, exe_ino;
+	char comm[16];
+};
 
 /* One process (tgid) of the map; pids are indices into cls.node. */
 struct pnode {
@@ -100,6 +126,19 @@ struct cls {
 	pid_t *stack;		/* sweep()'s work list */
 	size_t nstack, capstack;
 	unsigned long moved, failed;
+	int at_exec;		/* AT_EXEC_* */
+	struct atexec *ax;	/* --at-exec's marks, NULL: none */
+	struct kattr_taskexit_sock *tx;	/* exit records, NULL: none */
+	char tx_why[160];	/* why none */
+	struct xrec *exits;	/* the last EXITS records, a ring */
+	size_t exit_next;
+	unsigned long missed, from_records, records_lost;
+	bool lost_pending;	/* process events lost while answering execs */
+	uint64_t lost_n;
+	bool lost_overflow;
+	int64_t boot_epoch;	/* the boot's time, seconds since 1970 */
+	int ep;			/* the loop's epoll instance, -1 before */
+	struct { dev_t dev; ino_t ino; } *exe_ids;	/* per rule, 0: none */
 };
 
 static void vlog(struct cls *c, const char *fmt, ...)
@@ -244,6 +283,7 @@ static void clock_init(struct cls *c)
 	clock_gettime(CLOCK_BOOTTIME, &boot);
 	c->boot_off = (uint64_t)((boot.tv_sec - mono.tv_sec) * 1000000000LL +
 				 (boot.tv_nsec - mono.tv_nsec));
+	c->boot_epoch = (int64_t)time(NULL) - boot.tv_sec;
 }
 
 /* ---- moving ------------------------------------------------------------------ */
@@ -402,22 +442,50 @@ static void sweep(struct cls *c, pid_t top, bool place)
 	}
 }
 
+/* Rule r matched process pid: it is the rule's, with its descendants. */
+static void own(struct cls *c, pid_t pid, const char *comm, int r, const char *reason)
+{
+	struct pnode *n = node(c, pid);
+	char why[96];
+	size_t gi;
+	int moved;
+
+	gi = (size_t)(kattr_rgconf_find_group(c->conf, c->conf->rules[r].group) -
+		      c->conf->groups);
+	snprintf(why, sizeof(why), "rule %d (%s:%u, %s)", r + 1,
+		 rule_file(c->conf, (size_t)r), c->conf->rules[r].line, reason);
+	moved = n->grp != gi + 1;
+	n->grp = (uint16_t)(gi + 1);
+	n->flags |= PN_OWN;
+	if (move(c, pid, comm, gi, why) == 1)
+		moved = 1;
+	if (moved)
+		sweep(c, pid, true);
+}
+
 /*
  * Classify process pid by the rules (after an exec, uid, gid or comm
  * change).  A match makes it its rule's, with its descendants; no match
- * leaves it where it is (in its ancestor's group, if any).
+ * leaves it where it is (in its ancestor's group, if any).  Gone from
+ * /proc already: its exit event classifies it by its exit record.
  */
 static void classify(struct cls *c, pid_t pid, const char *reason)
 {
 	struct kattr_rgproc p;
 	struct pnode *n = node(c, pid);
 	char why[96];
-	size_t gi;
-	int r, moved;
+	int r;
 
-	if (!n || kattr_rgproc_read(pid, kattr_rgconf_needs(c->conf), &p) < 0 ||
-	    p.kthread)
-		return;	/* gone: its exit event says so */
+	if (!n)
+		return;
+	if (kattr_rgproc_read(pid, kattr_rgconf_needs(c->conf), &p) < 0) {
+		if (!(n->flags & PN_LIVE))
+			node_new(c, pid, 0, 0);
+		n->flags |= PN_GONE;
+		return;
+	}
+	if (p.kthread)
+		return;
 	if (!(n->flags & PN_LIVE))
 		node_new(c, pid, p.ppid, (uint32_t)p.starttime);
 	r = kattr_rgconf_match(c->conf, &p);
@@ -433,17 +501,162 @@ static void classify(struct cls *c, pid_t pid, const char *reason)
 		}
 		return;
 	}
+	own(c, pid, p.comm, r, reason);
+}
+
+/* ---- exit records: who a process was once /proc forgot it ----------------- */
+
+static int keep_exit(const struct kattr_taskexit *rec, void *data)
+{
+	struct cls *c = data;
+	struct xrec *x;
+
+	/* A process's record is its leader thread's (pid = tgid). */
+	if (rec->tgid && rec->tgid != rec->pid)
+		return 0;
+	x = &c->exits[c->exit_next++ % EXITS];
+	x->pid = rec->pid;
+	x->uid = rec->uid;
+	x->gid = rec->gid;
+	x->btime = rec->btime;
+	x->exe_dev = rec->exe_dev;
+	x->exe_ino = rec->exe_ino;
+	memcpy(x->comm, rec->comm, 15);
+	x->comm[15] = '\0';
+	return 0;
+}
+
+/* Take what exit records are queued. */
+static void drain_exits(struct cls *c)
+{
+	int r;
+
+	if (!c->tx)
+		return;
+	while ((r = kattr_taskexit_recv(c->tx, 0, keep_exit, c)) == -ENOBUFS) {
+		c->records_lost++;
+		tool_warn("exit records were lost (the taskstats receive buffer overflowed): "
+			  "a process that exits before /proc is read may be missed (and logged)");
+	}
+}
+
+/* The newest record of pid, if it is the process that started at start. */
+static const struct xrec *find_exit(const struct cls *c, pid_t pid, uint32_t start)
+{
+	size_t n = c->exit_next < EXITS ? c->exit_next : EXITS;
+
+	for (size_t i = 1; i <= n; i++) {
+		const struct xrec *x = &c->exits[(c->exit_next - i) % EXITS];
+		int64_t began = c->boot_epoch + (int64_t)((uint64_t)start * c->tick_ns / 1000000000ULL);
+
+		if (x->pid != (uint32_t)pid)
+			continue;
+		/* ac_btime has whole seconds: a pid reused since is older. */
+		if (start && x->btime && (int64_t)x->btime - began > 2)
+			continue;
+		return x;
+	}
+	return NULL;
+}
+
+/* The exe of a rule the record's binary (device, inode) is, or "". */
+static const char *record_exe(const struct cls *c, const struct xrec *x)
+{
+	for (size_t i = 0; c->exe_ids && i < c->conf->nrules; i++)
+		if (x->exe_ino && c->exe_ids[i].ino == (ino_t)x->exe_ino &&
+		    c->exe_ids[i].dev == (dev_t)x->exe_dev)
+			return c->conf->rules[i].exe;
+	return "";
+}
+
+/*
+ * Classify gone process pid by its exit record, so its descendants (still
+ * linked to it) follow it.  gone: its exec (or id or comm change) found
+ * it gone from /proc; else its exit came unseen (a rescan after lost
+ * events) and only a group other than the map's is acted on.  false when
+ * no record of it is kept.
+ */
+static bool by_record(struct cls *c, pid_t pid, bool gone)
+{
+	static struct kattr_rgproc p;
+	struct pnode *n = node(c, pid);
+	const struct xrec *x = c->tx ? find_exit(c, pid, n->start) : NULL;
+	size_t gi;
+	int r;
+
+	if (!x)
+		return false;
+	memset(&p, 0, sizeof(p));
+	p.pid = pid;
+	memcpy(p.comm, x->comm, sizeof(x->comm));
+	p.uid = x->uid;		/* real ids: the effective ones are not sent */
+	p.gid = x->gid;
+	snprintf(p.exe, sizeof(p.exe), "%s", record_exe(c, x));
+	r = kattr_rgconf_match(c->conf, &p);
+	if (r < 0) {
+		if (gone && c->verbose > 1)
+			vlog(c, "%d (%s): no rule matches (exit record)", (int)pid,
+			     TOOL_Q(p.comm));
+		c->from_records += gone;
+		return true;
+	}
 	gi = (size_t)(kattr_rgconf_find_group(c->conf, c->conf->rules[r].group) -
 		      c->conf->groups);
-	snprintf(why, sizeof(why), "rule %d (%s:%u, %s)", r + 1,
-		 rule_file(c->conf, (size_t)r), c->conf->rules[r].line, reason);
-	moved = n->grp != gi + 1;
-	n->grp = (uint16_t)(gi + 1);
-	n->flags |= PN_OWN;
-	if (move(c, pid, p.comm, gi, why) == 1)
-		moved = 1;
-	if (moved)
-		sweep(c, pid, true);
+	if (!gone && n->grp == gi + 1)
+		return true;	/* where the map has it already */
+	c->from_records++;
+	vlog(c, "%d (%s) exited %s: classified by its exit record", (int)pid,
+	     TOOL_Q(p.comm), gone ? "before /proc was read" : "unseen (events were lost)");
+	own(c, pid, p.comm, r, "exit record");
+	return true;
+}
+
+/* Process pid exits, and its exec (or id or comm change) found it gone
+ * from /proc: its exit record classifies it; without one, the miss is
+ * counted and named. */
+static void classify_gone(struct cls *c, pid_t pid)
+{
+	drain_exits(c);	/* its record was sent before this exit event */
+	if (by_record(c, pid, true))
+		return;
+	c->missed++;
+	tool_warn("missed %d (comm unknown): it exited before /proc could be read, "
+		  "and %s; the rules were not checked for it or what it started",
+		  (int)pid, c->tx ? "no exit record of it came (lost or overwritten)" :
+		  c->tx_why);
+}
+
+/* The exe rules' files, to know a binary from an exit record's ids. */
+static void exe_ids_init(struct cls *c)
+{
+	free(c->exe_ids);
+	c->exe_ids = xcalloc(c->conf->nrules ? c->conf->nrules : 1, sizeof(*c->exe_ids));
+	for (size_t i = 0; i < c->conf->nrules; i++) {
+		struct stat st;
+
+		if (c->conf->rules[i].exe && stat(c->conf->rules[i].exe, &st) == 0) {
+			c->exe_ids[i].dev = st.st_dev;
+			c->exe_ids[i].ino = st.st_ino;
+		}
+	}
+}
+
+/* --at-exec: what the program will be matched rule r (atexec.c). */
+static void place_at_exec(void *data, const struct kattr_rgproc *p, int r)
+{
+	struct cls *c = data;
+	struct pnode *n = node(c, p->pid);
+	struct kattr_rgproc q;
+
+	if (!n)
+		return;
+	if (!(n->flags & PN_LIVE)) {
+		/* Started unseen (before a rescan): its parent from /proc. */
+		if (kattr_rgproc_read(p->pid, 0, &q) < 0)
+			return;
+		node_new(c, p->pid, q.ppid, (uint32_t)q.starttime);
+	}
+	own(c, p->pid, p->comm, r, "at exec");
 }
 
 static int by_start(const void *a, const void *b)
@@ -504,8 +717,15 @@ static size_t sync_map(struct cls *c, const struct kattr_rgproc *ps, size_t n,
 	for (size_t pid = 1; !fresh && pid < c->npids; pid++) {
 		struct pnode *x = &c->node[pid];
 
-		if ((x->flags & PN_LIVE) && !x->seen)
-			node_exit(c, (pid_t)pid);
+		if (!(x->flags & PN_LIVE) || x->seen)
+			continue;
+		/* Its exit event is lost or still queued: what it was decides
+		 * for its descendants before they are relinked to its parent. */
+		if (x->flags & PN_GONE)
+			classify_gone(c, (pid_t)pid);
+		else if (c->tx)
+			by_record(c, (pid_t)pid, false);
+		node_exit(c, (pid_t)pid);
 	}
 	for (size_t i = 0; i < n; i++)
 		node(c, ps[i].pid)->seen = 0;
@@ -641,8 +861,11 @@ static int on_event(const struct kattr_procev *ev, void *data)
 		/* Not a process that reused the pid since (after a rescan). */
 		if (ev->pid == ev->tgid && n && (n->flags & PN_LIVE) &&
 		    (!n->start || !ev->timestamp_ns ||
-		     (int32_t)(n->start - ev_ticks(c, ev->timestamp_ns)) <= START_SLACK))
+		     (int32_t)(n->start - ev_ticks(c, ev->timestamp_ns)) <= START_SLACK)) {
+			if (n->flags & PN_GONE)
+				classify_gone(c, ev->tgid);
 			node_exit(c, ev->tgid);
+		}
 		break;
 	default:
 		break;
@@ -697,6 +920,106 @@ static int check_groups(struct cls *c, const struct kattr_rgconf *conf,
 	return 0;
 }
 
+/* Process events: a batch; lost ones recovered now or (defer) later. */
+static void procev_batch(struct cls *c, bool defer)
+{
+	int r = kattr_procev_recv(c->ev, BATCHES, on_event, c);
+	uint64_t lost = kattr_procev_take_lost(c->ev);
+
+	if (r < 0 && r != -ENOBUFS)
+		tool_warn("cannot receive process events: %s", tool_strerror(-r));
+	if (r == -ENOBUFS || lost) {
+		c->lost_pending = true;
+		c->lost_overflow |= r == -ENOBUFS;
+		c->lost_n += lost;
+	}
+	if (defer || !c->lost_pending)
+		return;
+	c->lost_pending = false;
+	recover(c, c->lost_n, c->lost_overflow);
+	c->lost_n = 0;
+	c->lost_overflow = false;
+}
+
+/* Execs wait: what forked them is read first (its fork event came
+ * before), then each is answered; a rescan waits until they are. */
+static void on_execs(struct cls *c)
+{
+	procev_batch(c, true);
+	atexec_handle(c->ax);
+	if (c->lost_pending)
+		procev_batch(c, false);
+}
+
+/* Stop placing at exec: every waiting exec is answered. */
+static void stop_at_exec(struct cls *c, const char *why)
+{
+	const struct atexec_stats *st;
+	unsigned long n;
+
+	if (!c->ax)
+		return;
+	st = atexec_stats(c->ax);
+	vlog(c, "at exec: %lu events answered, %lu classified, %lu placed, %lu repeats, "
+	     "%lu over budget, %lu named by their file", st->events, st->classified,
+	     st->placed, st->repeats, st->over_budget, st->guessed);
+	n = atexec_close(c->ax);
+	c->ax = NULL;
+	vlog(c, "%s: marks removed, %lu waiting exec%s answered", why, n, n == 1 ? "" : "s");
+}
+
+static void watch(int ep, int fd)
+{
+	struct epoll_event e = { .events = EPOLLIN, .data.fd = fd };
+
+	if (fd >= 0 && epoll_ctl(ep, EPOLL_CTL_ADD, fd, &e) < 0)
+		tool_die(EXIT_FAIL, "cannot watch descriptor %d (epoll): %s", fd,
+			 tool_strerror(errno));
+}
+
+/* --at-exec: mark what the rules need; if that cannot be, say so (at the
+ * start with =required: exit 1) and place after exec. */
+static void start_at_exec(struct cls *c, bool at_start)
+{
+	char msg[2048];
+	int r;
+
+	if (c->at_exec == AT_EXEC_NO || !c->conf->nrules)
+		return;
+	r = atexec_open(c->conf, place_at_exec, c, &c->ax, msg, sizeof(msg));
+	if (r < 0) {
+		c->ax = NULL;
+		if (at_start && c->at_exec == AT_EXEC_REQUIRED)
+			tool_die(EXIT_FAIL, "cannot place processes at exec (--at-exec=required): %s",
+				 msg);
+		tool_warn("cannot place processes at exec: %s; placing them after exec, "
+			  "from process events", msg);
+		return;
+	}
+	tool_warn("placing processes at exec: %s", msg);
+	if (c->ep >= 0)
+		watch(c->ep, atexec_fd(c->ax));
+}
+
+/* Exit records (taskstats): who a process was once /proc forgot it. */
+static void open_exits(struct cls *c)
+{
+	int r = getenv("RGCTL_NO_EXIT_RECORDS") ? -ENOTSUP :
+		kattr_taskexit_open(EXIT_RCVBUF, &c->tx);
+
+	if (r < 0) {
+		c->tx = NULL;
+		snprintf(c->tx_why, sizeof(c->tx_why), "taskstats exit records are unavailable (%s)",
+			 r == -EPERM ? "permission denied: needs CAP_NET_ADMIN" :
+			 r == -ENOENT ? "the kernel has no taskstats" :
+			 r == -ENOTSUP ? "$RGCTL_NO_EXIT_RECORDS is set" : tool_strerror(-r));
+		tool_warn("%s: a process that exits before /proc is read cannot be classified: "
+			  "each is counted and logged", c->tx_why);
+		return;
+	}
+	c->exits = xcalloc(EXITS, sizeof(*c->exits));
+}
+
 static void reload(struct cls *c)
 {
 	struct kattr_rgconf *n = NULL;
@@ -722,20 +1045,64 @@ static void reload(struct cls *c)
 		rgctl_sd_notify("READY=1\nSTATUS=reload failed: kept the old rules");
 		return;
 	}
+	/* Waiting execs are classified by the old rules, then the marks go. */
+	if (c->ax)
+		on_execs(c);
+	stop_at_exec(c, "reload");
 	close_targets(c);
 	kattr_rgconf_free(c->conf);
 	c->conf = n;
+	exe_ids_init(c);
 	tool_warn("reloaded %zu rule%s from %s", n->nrules, n->nrules == 1 ? "" : "s",
 		  c->file);
 	scan(c, "reload", true);
+	start_at_exec(c, false);
 	rgctl_sd_notify("READY=1\nSTATUS=rules reloaded");
+}
+
+/* The watchdog's timer: half the manager's interval; -1: none. */
+static int watchdog_timer(void)
+{
+	uint64_t us = rgctl_sd_watchdog_usec() / 2;
+	struct itimerspec it = { { 0, 0 }, { 0, 0 } };
+	int fd;
+
+	if (!us)
+		return -1;
+	fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	it.it_interval.tv_sec = (time_t)(us / 1000000);
+	it.it_interval.tv_nsec = (long)(us % 1000000) * 1000;
+	it.it_value = it.it_interval;
+	timerfd_settime(fd, 0, &it, NULL);
+	rgctl_sd_notify("WATCHDOG=1");
+	return fd;
+}
+
+/* Signals: 1 when the daemon is to stop. */
+static int on_signals(struct cls *c, int sfd)
+{
+	struct signalfd_siginfo si;
+
+	while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGHUP) {
+			reload(c);
+			continue;
+		}
+		rgctl_sd_notify("STOPPING=1");
+		vlog(c, "%s: unsubscribing and exiting", strsignal((int)si.ssi_signo));
+		stop_at_exec(c, strsignal((int)si.ssi_signo));
+		return 1;
+	}
+	return 0;
 }
 
 static int loop(struct cls *c)
 {
-	struct epoll_event e = { .events = EPOLLIN };
 	sigset_t set;
-	int ep, sfd, ret = EXIT_OK;
+	int ep, sfd, wd, ret = EXIT_OK;
+	uint64_t ticks;
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGHUP);
@@ -747,49 +1114,43 @@ static int loop(struct cls *c)
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	if (ep < 0)
 		tool_die(EXIT_FAIL, "cannot create an epoll instance: %s", tool_strerror(errno));
-	e.data.fd = sfd;
-	epoll_ctl(ep, EPOLL_CTL_ADD, sfd, &e);
-	e.data.fd = kattr_procev_fd(c->ev);
-	epoll_ctl(ep, EPOLL_CTL_ADD, e.data.fd, &e);
+	c->ep = ep;
+	wd = watchdog_timer();
+	watch(ep, sfd);
+	watch(ep, kattr_procev_fd(c->ev));
+	watch(ep, wd);
+	watch(ep, c->tx ? kattr_taskexit_fd(c->tx) : -1);
+	watch(ep, c->ax ? atexec_fd(c->ax) : -1);
 	for (;;) {
-		struct epoll_event got[2];
-		int n = epoll_wait(ep, got, 2, -1);
+		struct epoll_event got[5];
+		int n = epoll_wait(ep, got, 5, atexec_timeout_ms(c->ax));
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
+		if (n < 0 && errno != EINTR) {
 			tool_warn("epoll_wait: %s", tool_strerror(errno));
 			ret = EXIT_FAIL;
 			break;
 		}
+		if (n == 0 && c->ax)
+			on_execs(c);	/* execs asked again */
 		for (int i = 0; i < n; i++) {
-			if (got[i].data.fd == sfd) {
-				struct signalfd_siginfo si;
+			int fd = got[i].data.fd;
 
-				while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-					if (si.ssi_signo == SIGHUP) {
-						reload(c);
-						continue;
-					}
-					vlog(c, "%s: unsubscribing and exiting",
-					     strsignal((int)si.ssi_signo));
-					rgctl_sd_notify("STOPPING=1");
-					goto out;
-				}
-				continue;
-			}
-			int r = kattr_procev_recv(c->ev, BATCHES, on_event, c);
-			uint64_t lost = kattr_procev_take_lost(c->ev);
-
-			if (r == -ENOBUFS)
-				recover(c, lost, true);
-			else if (r < 0)
-				tool_warn("cannot receive process events: %s", tool_strerror(-r));
-			else if (lost)
-				recover(c, lost, false);
+			if (fd == sfd && on_signals(c, sfd))
+				goto out;
+			if (c->ax && fd == atexec_fd(c->ax))
+				on_execs(c);
+			else if (fd == kattr_procev_fd(c->ev))
+				procev_batch(c, false);
+			else if (c->tx && fd == kattr_taskexit_fd(c->tx))
+				drain_exits(c);
+			else if (fd == wd && read(wd, &ticks, sizeof(ticks)) > 0)
+				rgctl_sd_notify("WATCHDOG=1");
 		}
 	}
 out:
+	stop_at_exec(c, "exiting");
+	if (wd >= 0)
+		close(wd);
 	close(ep);
 	close(sfd);
 	return ret;
@@ -848,39 +1209,76 @@ static int take_lock(struct cls *c)
 	return fd;
 }
 
-static int run_classify(struct rgctl *ctx, int argc, char **argv)
+/* The options into c; FILE's index in argv. */
+static int parse_opts(struct cls *c, int argc, char **argv, bool *once, long *rcvbuf)
 {
-	struct cls *c;
-	bool once = false;
-	int verbose = 0;
-	long rcvbuf = RCVBUF_DEFAULT;
-	char err[1024], *end;
-	int opt, ret, lock;
+	char *end;
+	int opt;
 
 	optind = 0;
 	while ((opt = rgctl_getopt(&rgctl_cmd_classify, argc, argv)) != -1) {
 		switch (opt) {
 		case OPT_ONCE:
-			once = true;
+			*once = true;
 			break;
 		case 'v':
-			verbose++;	/* -vv also logs processes no rule matches */
+			c->verbose++;	/* -vv also logs processes no rule matches */
 			break;
 		case OPT_RCVBUF:
 			errno = 0;
-			rcvbuf = strtol(optarg, &end, 10);
-			if (errno || *end || rcvbuf < 1 || rcvbuf > RCVBUF_MAX)
+			*rcvbuf = strtol(optarg, &end, 10);
+			if (errno || *end || *rcvbuf < 1 || *rcvbuf > RCVBUF_MAX)
 				rgctl_cmd_usage(&rgctl_cmd_classify,
 						"--rcvbuf needs a byte count from 1 to %d", RCVBUF_MAX);
+			break;
+		case OPT_AT_EXEC:
+			if (optarg && strcmp(optarg, "required") != 0)
+				rgctl_cmd_usage(&rgctl_cmd_classify,
+						"--at-exec takes no value or 'required', not '%s'",
+						TOOL_Q(optarg));
+			c->at_exec = optarg ? AT_EXEC_REQUIRED : AT_EXEC_TRY;
 			break;
 		}
 	}
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_classify, "give exactly one FILE");
+	if (c->at_exec && *once)
+		rgctl_cmd_usage(&rgctl_cmd_classify, "--at-exec places what starts: not with --once");
+	if (c->at_exec && kattr_get_sysroot())
+		rgctl_cmd_usage(&rgctl_cmd_classify,
+				"--at-exec watches this system's execs: not with --sysroot");
+	return optind;
+}
+
+/* Subscribe to process events (before the scan: nothing starts unseen). */
+static void subscribe(struct cls *c, long rcvbuf)
+{
+	int ret = kattr_procev_open((int)rcvbuf, &c->ev);
+
+	if (ret == -EOPNOTSUPP)
+		tool_die(EXIT_FAIL, "rgctl was built without libmnl: process events are not supported");
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot subscribe to process events (proc connector): %s",
+			 ret == -EPERM ? "permission denied (needs root in the initial namespaces)"
+				       : tool_strerror(-ret));
+	vlog(c, "listening to process events, receive buffer %d KiB",
+	     kattr_procev_rcvbuf(c->ev) / 2048);
+	open_exits(c);
+}
+
+static int run_classify(struct rgctl *ctx, int argc, char **argv)
+{
+	struct cls *c;
+	bool once = false;
+	long rcvbuf = RCVBUF_DEFAULT;
+	char err[1024];
+	int ret, lock, file;
+
 	c = xcalloc(1, sizeof(*c));
-	c->verbose = verbose;
+	c->ep = -1;
+	file = parse_opts(c, argc, argv, &once, &rcvbuf);
 	c->ctx = ctx;
-	c->file = argv[argc - 1];
+	c->file = argv[file];
 	c->conf = rgctl_rgd_load(ctx, c->file);
 	c->rg = rgctl_rg(ctx);
 	c->rcvbuf_max = RCVBUF_MAX;
@@ -889,33 +1287,34 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 	for (size_t i = 0; i < c->conf->nrules; i++)
 		rgctl_sd_check(ctx, c->conf->rules[i].group, RGCTL_SD_ATTACH);
 	lock = take_lock(c);
-	if (!once) {
-		/* Subscribe before the scan, so nothing starts unseen. */
-		ret = kattr_procev_open((int)rcvbuf, &c->ev);
-		if (ret == -EOPNOTSUPP)
-			tool_die(EXIT_FAIL, "rgctl was built without libmnl: process events are not supported");
-		if (ret < 0)
-			tool_die(EXIT_FAIL, "cannot subscribe to process events (proc connector): %s",
-				 ret == -EPERM ? "permission denied (needs root in the initial namespaces)"
-					       : tool_strerror(-ret));
-		vlog(c, "listening to process events, receive buffer %d KiB",
-		     kattr_procev_rcvbuf(c->ev) / 2048);
-	}
+	exe_ids_init(c);
+	if (!once)
+		subscribe(c, rcvbuf);
 	ret = scan(c, "start", true);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot scan /proc: %s", tool_strerror(-ret));
 	if (once) {
 		ret = c->failed ? EXIT_FAIL : EXIT_OK;
 	} else {
+		/* After the scan: an exec never waits for one. */
+		start_at_exec(c, true);
 		/* Subscribed and what ran is classified: ready. */
 		rgctl_sd_notify("READY=1\nSTATUS=classifying");
 		ret = loop(c);
+		if (c->missed)
+			tool_warn("%lu process%s missed (each logged above); %lu found by exit records",
+				  c->missed, c->missed == 1 ? "" : "es", c->from_records);
+		else
+			vlog(c, "none missed; %lu found by exit records", c->from_records);
 	}
 	kattr_procev_close(c->ev);
+	kattr_taskexit_close(c->tx);
 	close_targets(c);
 	kattr_rgconf_free(c->conf);
 	free(c->node);
 	free(c->stack);
+	free(c->exits);
+	free(c->exe_ids);
 	free(c);
 	close(lock);
 	return ret;

@@ -44,7 +44,12 @@ static const struct column {
 };
 static const int default_cols[] = { COL_GROUP, COL_TASKS, COL_SHARES };
 
+/* --names0: the names alone, for completion and scripts (any OPT_CMD_FIRST
+ * offset no other command's options use). */
+enum { OPT_NAMES0 = OPT_CMD_FIRST + 12 };
+
 static const struct option list_opts[] = {
+	{ "names0",     no_argument,       NULL, OPT_NAMES0 },
 	{ "output",     required_argument, NULL, 'o' },
 	{ "output-all", no_argument,       NULL, OPT_OUTPUT_ALL },
 	{ "noheadings", no_argument,       NULL, 'n' },
@@ -59,6 +64,7 @@ static const char *const list_help[] = {
 	"-n, --noheadings", "Do not print the header line.",
 	"-r, --raw", "Raw output: columns separated by one space, no tree, unusual bytes escaped.",
 	"-T, --tree", "With --json, nest the groups under \"tree\" too, as lsblk -J does.",
+	"    --names0", "Print only the groups' names as commands take them, each ended by a NUL byte, nothing escaped.",
 	NULL
 };
 
@@ -85,7 +91,8 @@ const struct rgctl_cmd rgctl_cmd_list = {
 struct list_opts {
 	int cols[NCOLS * 4];	/* a column may be asked for more than once */
 	size_t ncols;
-	bool noheadings, raw, tree;
+	bool noheadings, raw, tree, names0;
+	bool shaped;		/* an option shaping the table was given */
 };
 
 static int column_id(const char *name, size_t len)
@@ -150,6 +157,9 @@ static void parse_list_options(struct list_opts *lo, int argc, char **argv)
 				lo->cols[lo->ncols++] = i;
 			all = true;
 			break;
+		case OPT_NAMES0:
+			lo->names0 = true;
+			break;
 		case 'n':
 			lo->noheadings = true;
 			break;
@@ -160,9 +170,20 @@ static void parse_list_options(struct list_opts *lo, int argc, char **argv)
 			lo->tree = true;
 			break;
 		}
+		if (c != OPT_NAMES0)
+			lo->shaped = true;
 	}
 	if (output && all)
 		rgctl_cmd_usage(&rgctl_cmd_list, "give only one of --output and --output-all");
+}
+
+/* --names0: each name as the commands take it ("/" the root), its real
+ * bytes, then a NUL: what shell completion reads (read -d '', zsh's (0),
+ * fish's string split0), where no escape is needed nor wanted. */
+static void print_names0(const struct kattr_rg_info *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fwrite(v[i].name, 1, strlen(v[i].name) + 1, stdout);
 }
 
 /* The bytes of one cell; NULL for none (JSON null). */
@@ -367,6 +388,8 @@ static int run_list(struct rgctl *ctx, int argc, char **argv)
 	int ret;
 
 	parse_list_options(&lo, argc, argv);
+	if (lo.names0 && (lo.shaped || ctx->json))
+		rgctl_cmd_usage(&rgctl_cmd_list, "--names0 takes none of --json, -o, --output-all, -n, -r, -T");
 	if (argc - optind > 1)
 		rgctl_cmd_usage(&rgctl_cmd_list, "too many arguments");
 	if (optind < argc)
@@ -379,7 +402,9 @@ static int run_list(struct rgctl *ctx, int argc, char **argv)
 			 rgctl_strerror(ret));
 	/* Tree glyphs and cell widths follow the terminal's character set. */
 	setlocale(LC_CTYPE, "");
-	if (ctx->json) {
+	if (lo.names0) {
+		print_names0(v, n);
+	} else if (ctx->json) {
 		print_json(rg, v, n, &lo);
 	} else {
 		/* who writes here, above the table (not in rows-only output) */

@@ -8,6 +8,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <json-c/json.h>
 
@@ -63,8 +64,12 @@ json_object *rgctl_sd_json(struct kattr_rg *rg);
 /* One line for list's text output, only where systemd manages rg. */
 void rgctl_sd_print(struct kattr_rg *rg);
 /* Tell the service manager state ("READY=1"...) when rgctl runs under
- * one ($NOTIFY_SOCKET) and was built WITH_SYSTEMD; else nothing. */
+ * one ($NOTIFY_SOCKET; the datagram protocol of sd_notify(3), spoken
+ * here: no libsystemd); else nothing.  A failure is warned about. */
 void rgctl_sd_notify(const char *state);
+/* The watchdog interval the manager asked for ($WATCHDOG_USEC, for this
+ * process by $WATCHDOG_PID), 0: none. */
+uint64_t rgctl_sd_watchdog_usec(void);
 
 /* ---- ownership (owner.c) ------------------------------------------------ */
 

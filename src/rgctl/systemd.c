@@ -17,20 +17,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
 #include "rgctl.h"
 #include "rgctl_systemd.h"
 #include "strutils.h"
-
-#if WITH_SYSTEMD
-#include <systemd/sd-daemon.h>
-#endif
 
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC 0x63677270
@@ -297,14 +296,63 @@ void rgctl_sd_print(struct kattr_rg *rg)
 		       full(own.path), TOOL_Q(own.unit), RGCTL_SD_SUBTREE);
 }
 
+/*
+ * The service manager's notification protocol (sd_notify(3), documented
+ * as stable): one datagram of "KEY=VALUE" lines to the AF_UNIX socket
+ * named by $NOTIFY_SOCKET, a path, or an abstract name written with a
+ * leading '@'.  The socket is made once and kept (watchdog pings).
+ * 0 when sent or no manager listens ($NOTIFY_SOCKET unset), else -errno.
+ */
+static int notify_send(const char *state)
+{
+	static int fd = -1;
+	const char *e = getenv("NOTIFY_SOCKET");
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct iovec iov = { (void *)state, strlen(state) };
+	struct msghdr mh = { .msg_name = &sa, .msg_iov = &iov, .msg_iovlen = 1 };
+	size_t len;
+
+	if (!e || !*e)
+		return 0;
+	len = strlen(e);
+	if (e[0] != '/' && e[0] != '@')
+		return -EAFNOSUPPORT;	/* vsock: and others: not spoken */
+	if (len > sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	memcpy(sa.sun_path, e, len);
+	if (e[0] == '@')
+		sa.sun_path[0] = '\0';	/* abstract: exactly len bytes */
+	mh.msg_namelen = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len);
+	if (fd < 0)
+		fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (sendmsg(fd, &mh, MSG_NOSIGNAL) < 0)
+		return -errno;
+	return 0;
+}
+
 void rgctl_sd_notify(const char *state)
 {
-#if WITH_SYSTEMD
-	int ret = sd_notify(0, state);
+	int ret = notify_send(state);
 
 	if (ret < 0)
-		tool_warn("cannot tell systemd '%s' (sd_notify): %s", state, tool_strerror(-ret));
-#else
-	(void)state;
-#endif
+		tool_warn("cannot tell the service manager '%s' ($NOTIFY_SOCKET): %s",
+			  state, tool_strerror(-ret));
+}
+
+uint64_t rgctl_sd_watchdog_usec(void)
+{
+	const char *us = getenv("WATCHDOG_USEC"), *pid = getenv("WATCHDOG_PID");
+	unsigned long long v;
+	char *end;
+
+	if (!us || !*us || !getenv("NOTIFY_SOCKET"))
+		return 0;
+	/* Meant for another process (a wrapper's child): not ours. */
+	if (pid && *pid && strtol(pid, NULL, 10) != (long)getpid())
+		return 0;
+	errno = 0;
+	v = strtoull(us, &end, 10);
+	return errno || *end ? 0 : (uint64_t)v;
 }

@@ -10,6 +10,11 @@
  *       long-lived ones exec "PROG tree SECONDS"; print the pid of every
  *       long-lived process and of each one's child, one per line, and
  *       exit once all have reported.
+ *   rgd_helper runs N WANT PROG [ARGS...]
+ *       run PROG N times, one after the other, each with its standard
+ *       output in a pipe; print how many printed a line ending in
+ *       ":WANT" (rgd_selfcg's /proc/self/cgroup: in group WANT)
+ *   rgd_helper execs N PROG             run PROG (no arguments) N times
  *   rgd_helper threads N SECONDS        start N threads besides the main
  *                                       one, print every thread id (main
  *                                       first) on one line, sleep SECONDS
@@ -129,6 +134,71 @@ static int storm(int nshort, int nlong, const char *prog, const char *secs)
 	while ((n = read(fds[0], buf, sizeof(buf))) > 0)
 		if (write(STDOUT_FILENO, buf, (size_t)n) != n)
 			return 1;
+	return 0;
+}
+
+/* Whether buf (n bytes of lines) has a line ending in ":want". */
+static int has_line(const char *buf, size_t n, const char *want)
+{
+	size_t wl = strlen(want);
+
+	for (size_t i = 0; i < n;) {
+		const char *nl = memchr(buf + i, '\n', n - i);
+		size_t end = nl ? (size_t)(nl - buf) : n;
+
+		if (end - i > wl && buf[end - wl - 1] == ':' &&
+		    memcmp(buf + end - wl, want, wl) == 0)
+			return 1;
+		i = end + 1;
+	}
+	return 0;
+}
+
+static int runs(int n, const char *want, char **argv)
+{
+	int hits = 0;
+
+	for (int i = 0; i < n; i++) {
+		char buf[8192];
+		size_t len = 0;
+		ssize_t got;
+		int fds[2];
+		pid_t p;
+
+		if (pipe(fds) < 0 || (p = xfork()) < 0)
+			return 1;
+		if (p == 0) {
+			dup2(fds[1], STDOUT_FILENO);
+			close(fds[0]);
+			close(fds[1]);
+			execv(argv[0], argv);
+			_exit(127);
+		}
+		close(fds[1]);
+		while (len < sizeof(buf) &&
+		       (got = read(fds[0], buf + len, sizeof(buf) - len)) > 0)
+			len += (size_t)got;
+		close(fds[0]);
+		waitpid(p, NULL, 0);
+		hits += has_line(buf, len, want);
+	}
+	printf("%d\n", hits);
+	return 0;
+}
+
+static int execs(int n, const char *prog)
+{
+	for (int i = 0; i < n; i++) {
+		pid_t p = xfork();
+
+		if (p < 0)
+			return 1;
+		if (p == 0) {
+			execl(prog, prog, (char *)NULL);
+			_exit(127);
+		}
+		waitpid(p, NULL, 0);
+	}
 	return 0;
 }
 
@@ -384,6 +454,10 @@ int main(int argc, char **argv)
 	}
 	if (argc == 6 && strcmp(argv[1], "storm") == 0)
 		return storm(atoi(argv[2]), atoi(argv[3]), argv[4], argv[5]);
+	if (argc >= 5 && strcmp(argv[1], "runs") == 0)
+		return runs(atoi(argv[2]), argv[3], argv + 4);
+	if (argc == 4 && strcmp(argv[1], "execs") == 0)
+		return execs(atoi(argv[2]), argv[3]);
 	fprintf(stderr, "usage: see the source\n");
 	return 2;
 }

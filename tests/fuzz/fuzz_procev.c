@@ -1,5 +1,6 @@
 /* libFuzzer: proc connector datagrams through the decoder and the
- * per-CPU sequence tracker; taskstats/cgroupstats/family replies. */
+ * per-CPU sequence tracker; taskstats/cgroupstats/family replies; exit
+ * records (kattr_taskexit_parse). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,15 @@
 #include "kattr/private.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int exit_rec(const struct kattr_taskexit *rec, void *arg)
+{
+	(void)arg;
+	/* comm is always terminated within its array */
+	if (strnlen(rec->comm, sizeof(rec->comm)) == sizeof(rec->comm))
+		abort();
+	return 0;
+}
 
 static int track(const struct kattr_procev *ev, void *arg)
 {
@@ -34,6 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)kattr_taskstats_parse(buf, size, &ts);
 	(void)kattr_cgroupstats_parse(buf, size, &cs);
 	(void)kattr_genl_family_parse(buf, size);
+	(void)kattr_taskexit_parse(buf, size, exit_rec, NULL);
 	free(buf);
 	return 0;
 }

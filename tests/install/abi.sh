@@ -3,7 +3,8 @@
 # bench (src/, bench/) or documented in libkattr(3); every kattr_*
 # function the tools and benches call is exported; the public headers
 # declare KATTR_API exactly the exported names, and the private header
-# none of them.  Each failure names the symbol and what to do.
+# none of them; libkattr(3) documents the exports of the headers in
+# DOC_HEADERS.  Each failure names the symbol and what to do.
 . "$SRC_DIR/tests/cli/lib.sh"
 command -v nm >/dev/null || skip_test "nm (binutils) is not installed"
 command -v perl >/dev/null || skip_test "perl is not installed"
@@ -80,5 +81,17 @@ fail_each "%s is declared in lib/include-private/kattr/private.h but exported: o
 	< <(comm -12 "$t/private" "$t/listed")
 fail_each "%s is KATTR_API in lib/include-private/kattr/private.h: private functions are not marked for export" \
 	<"$t/private_api"
+# libkattr(3) documents every export (issue 25 asks it of all): checked
+# for the headers listed here, whose exports the page covers; the others'
+# missing entries are counted, not failed, until issue 25 documents them.
+DOC_HEADERS="taskstats.h"
+for h in $DOC_HEADERS; do
+	declared "$pub/$h"
+done | sort -u >"$t/doc_required"
+fail_each "%s is exported (declared in lib/include/kattr/%s) but libkattr(3) does not document it: add its entry to man/libkattr.3" \
+	< <(comm -23 "$t/exported" "$t/documented" | comm -12 - "$t/doc_required" |
+		while read -r s; do printf '%s\n' "$s $(header_of "$s" | sed 's,.*/,,')"; done)
+undoc=$(comm -23 "$t/exported" "$t/documented" | wc -l)
+[ "$undoc" = 0 ] || echo "note: $undoc exports are not yet in libkattr(3) (issue 25; checked for $DOC_HEADERS only)"
 echo "$(wc -l <"$t/exported") symbols exported, $(wc -l <"$t/called") called by src/ and bench/"
 finish

@@ -4,8 +4,7 @@
 # without systemd as PID 1; the rgctl it names is the one built here (the
 # installed path does not exist before a real install).  The example
 # configuration is installed once and never over an existing file, and
-# applies as it is (dry run).  rgctl-classify.service is Type=notify when
-# built with libsystemd (WITH_SYSTEMD), else Type=simple.
+# applies as it is (dry run).  rgctl-classify.service is Type=notify.
 . "$SRC_DIR/tests/cli/lib.sh"
 RGCTL=$(tool_path rgctl)
 dest=$(mktemp -d)
@@ -26,11 +25,7 @@ grep -qx "ExecStart=$dest/sbin/rgctl apply --wait 60 $dest/etc/rgctl/rgctl.conf"
 grep -qx "ConditionPathExists=$dest/etc/rgctl/rgctl.conf" "$U/rgctl-classify.service" &&
 	ok || fail "rgctl-classify.service does not name the install prefix's configuration"
 grep -qx 'ExecReload=/bin/kill -HUP $MAINPID' "$U/rgctl-classify.service" && ok || fail "no SIGHUP reload"
-case ${WITH_SYSTEMD:-OFF} in
-ON|1|TRUE|YES|on|true) want=notify ;;
-*) want=simple ;;
-esac
-grep -qx "Type=$want" "$U/rgctl-classify.service" && ok || fail "rgctl-classify.service is not Type=$want"
+grep -qx "Type=notify" "$U/rgctl-classify.service" && ok || fail "rgctl-classify.service is not Type=notify"
 
 # not over an existing file
 echo '# mine' >"$dest/etc/rgctl/rgctl.conf"

@@ -179,10 +179,10 @@ for c in list create delete shares attach members stats exec whereis apply dump 
 	expect_eq "$bad" "" "$c --help: each option explained in a sentence"
 done
 opts_of() {	# opts_of CMD: the long options its --help explains
-	"$RG" "$1" --help | sed -n '/^Options:/,/^$/p' | cut -c1-26 | grep -oE -- '--[a-z-]+' |
+	"$RG" "$1" --help | sed -n '/^Options:/,/^$/p' | cut -c1-26 | grep -oE -- '--[a-z0-9-]+' |
 		sort -u | tr '\n' ' '
 }
-expect_eq "$(opts_of list)" "--help --noheadings --output --output-all --raw --tree " "list --help options"
+expect_eq "$(opts_of list)" "--help --names0 --noheadings --output --output-all --raw --tree " "list --help options"
 expect_eq "$(opts_of create)" "--help --no-enable --parents --res --shares " "create --help options"
 expect_eq "$(opts_of delete)" "--help --recursive " "delete --help options"
 expect_eq "$(opts_of shares)" "--help --no-enable --res " "shares --help options"
@@ -190,7 +190,7 @@ expect_eq "$(opts_of attach)" "--help --threads " "attach --help options"
 expect_eq "$(opts_of members)" "--help --threads " "members --help options"
 expect_eq "$(opts_of stats)" "--delay --help " "stats --help options"
 expect_eq "$(opts_of apply)" "--dry-run --help --no-enable --prune --wait " "apply --help options"
-expect_eq "$(opts_of classify)" "--help --once --rcvbuf --verbose " "classify --help options"
+expect_eq "$(opts_of classify)" "--at-exec --help --once --rcvbuf --verbose " "classify --help options"
 run "$RG" list --help
 for col in NAME GROUP DEPTH TASKS SHARES; do
 	expect_match "$out" "

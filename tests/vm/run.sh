@@ -29,6 +29,7 @@ tests=(
 	"owner.sh"
 	"delay.sh"
 	"classify.sh"
+	"atexec.sh"
 	"likelytop.sh"
 	"splicebench.sh"
 	"$KATTR_TOP/tests/rgctl/cgroup2.sh"

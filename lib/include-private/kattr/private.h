@@ -190,6 +190,14 @@ int kattr_cgroupstats_parse(const void *buf, size_t len,
  * / the error of an NLMSG_ERROR reply.
  */
 int kattr_genl_family_parse(const void *buf, size_t len);
+/*
+ * Parse one datagram of exit records (TASKSTATS_CMD_NEW: AGGR_PID, and
+ * AGGR_TGID for the last thread of a multi-threaded process), calling cb
+ * for each AGGR_PID one.  The count, or -EBADMSG (an acknowledgement
+ * too), or an NLMSG_ERROR's error, or cb's error.
+ */
+int kattr_taskexit_parse(const void *buf, size_t len, kattr_taskexit_cb cb,
+			 void *data);
 
 /* ---- profile (kattr/profile.h): rows, counters, matching, sorting --- */
 

@@ -3,8 +3,8 @@
  * Resource groups on three backends: the 2006 RGCS configfs interface
  * (res_groups), the cgroup v1 cpu hierarchy and cgroup v2.  One handle
  * (struct kattr_rg) per opened hierarchy; every operation goes through the
- * backend table in lib/rg/rg.c.  Same rules as kattr.h: no printing, no exit,
- * 0 or -errno.
+ * backend's operations table (struct rg_ops, one file per backend in
+ * lib/rg/).  Same rules as kattr.h: no printing, no exit, 0 or -errno.
  *
  * Group names are relative to the hierarchy root ("db", "db/batch"); the
  * single name "/" (or "") is the root group itself.

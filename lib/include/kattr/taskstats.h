@@ -14,6 +14,7 @@
 #ifndef KATTR_TASKSTATS_H
 #define KATTR_TASKSTATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -69,6 +70,47 @@ KATTR_API int kattr_taskstats_get_tgid(struct kattr_taskstats_sock *s, pid_t tgi
  */
 KATTR_API int kattr_cgroupstats_get(struct kattr_taskstats_sock *s, int dirfd,
 				    struct kattr_cgroupstats *out);
+
+/* ---- exit records ------------------------------------------------------ */
+
+/*
+ * What the kernel tells a registered listener about each task as it
+ * exits (TASKSTATS_CMD_NEW, sent before the proc connector's exit event
+ * of the same task): who it was when /proc no longer knows.
+ */
+struct kattr_taskexit {
+	uint32_t pid;		/* the thread (ac_pid) */
+	uint32_t tgid;		/* its process (ac_tgid; 0 before version 12) */
+	uint32_t ppid;		/* the parent process (ac_ppid) */
+	uint32_t uid, gid;	/* real ids (ac_uid, ac_gid) */
+	char comm[33];		/* ac_comm */
+	uint64_t btime;		/* start, seconds since 1970 (ac_btime64) */
+	uint64_t exe_dev, exe_ino; /* /proc/PID/exe's (version 12+), else 0 */
+	uint16_t version;	/* the kernel's TASKSTATS_VERSION */
+	bool group_dead;	/* the last task of its process (AGROUP) */
+};
+typedef int (*kattr_taskexit_cb)(const struct kattr_taskexit *rec, void *data);
+
+struct kattr_taskexit_sock;
+
+/*
+ * Register for the exit records of every possible CPU
+ * (TASKSTATS_CMD_ATTR_REGISTER_CPUMASK), with a receive buffer of rcvbuf
+ * bytes (0: the default).  Needs CAP_NET_ADMIN in the initial
+ * namespaces; -EOPNOTSUPP without libmnl.
+ */
+KATTR_API int kattr_taskexit_open(int rcvbuf, struct kattr_taskexit_sock **out);
+KATTR_API void kattr_taskexit_close(struct kattr_taskexit_sock *s);
+/* The socket, for poll/epoll (non-blocking). */
+KATTR_API int kattr_taskexit_fd(const struct kattr_taskexit_sock *s);
+/*
+ * Receive what is queued, at most max datagrams (0: no limit), calling cb
+ * for each record (each thread's).  Returns the number of records, or
+ * -ENOBUFS when the buffer overflowed (records were lost; receiving goes
+ * on with the next call), or another -errno (cb's error too).
+ */
+KATTR_API int kattr_taskexit_recv(struct kattr_taskexit_sock *s, unsigned max,
+				  kattr_taskexit_cb cb, void *data);
 
 #ifdef __cplusplus
 }

@@ -1,14 +1,18 @@
 /*
  * taskstats and cgroupstats: parsing hand-built replies of older and
  * newer kernels (struct taskstats grows), and (as root) reading a busy
- * process and a cgroup v1 directory from the running kernel.
+ * process and a cgroup v1 directory from the running kernel; exit records
+ * (hand-built datagrams, and a child's from the kernel).
  */
 #include "testutil.h"
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -248,6 +252,204 @@ static void live_cgroupstats(void **state)
 	free(mp);
 	kattr_taskstats_close(s);
 }
+
+/* ---- exit records ---------------------------------------------------- */
+
+/* One exit datagram: AGGR_PID (stats_len bytes of ts), then, if tgid_too,
+ * the AGGR_TGID sums the kernel adds for a process's last thread. */
+static size_t build_exit(char *buf, const struct taskstats *ts, size_t stats_len,
+			 bool tgid_too)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	struct nlattr *nest;
+	char big[1024] = { 0 };
+
+	nlh->nlmsg_type = 0x17;
+	g->cmd = TASKSTATS_CMD_NEW;
+	memcpy(big, ts, sizeof(*ts) < stats_len ? sizeof(*ts) : stats_len);
+	nest = mnl_attr_nest_start(nlh, TASKSTATS_TYPE_AGGR_PID);
+	mnl_attr_put_u32(nlh, TASKSTATS_TYPE_PID, ts->ac_pid);
+	mnl_attr_put(nlh, TASKSTATS_TYPE_STATS, stats_len, big);
+	mnl_attr_nest_end(nlh, nest);
+	if (tgid_too) {
+		nest = mnl_attr_nest_start(nlh, TASKSTATS_TYPE_AGGR_TGID);
+		mnl_attr_put_u32(nlh, TASKSTATS_TYPE_TGID, ts->ac_pid);
+		mnl_attr_put(nlh, TASKSTATS_TYPE_STATS, stats_len, big);
+		mnl_attr_nest_end(nlh, nest);
+	}
+	return nlh->nlmsg_len;
+}
+
+struct got_exits {
+	int n;
+	struct kattr_taskexit last;
+	int fail;		/* return this from the callback */
+};
+
+static int got_exit(const struct kattr_taskexit *rec, void *data)
+{
+	struct got_exits *g = data;
+
+	g->n++;
+	g->last = *rec;
+	return g->fail;
+}
+
+static void parse_exit_records(void **state)
+{
+	char buf[2048] __attribute__((aligned(8)));
+	struct got_exits g = { 0 };
+	struct taskstats ts;
+	size_t n;
+
+	memset(&ts, 0, sizeof(ts));
+	ts.version = 13;
+	ts.ac_pid = 4242;
+	ts.ac_tgid = 4242;
+	ts.ac_ppid = 17;
+	ts.ac_uid = 1000;
+	ts.ac_gid = 100;
+	ts.ac_btime = 1700000000;
+	ts.ac_btime64 = 1700000001;
+	ts.ac_flag = 0x20;	/* AGROUP */
+	ts.ac_exe_dev = 0x803;
+	ts.ac_exe_inode = 123456;
+	memset(ts.ac_comm, 'x', sizeof(ts.ac_comm));	/* no NUL at all */
+	/* a process's last thread: AGGR_PID and AGGR_TGID, one record */
+	n = build_exit(buf, &ts, sizeof(ts), true);
+	assert_int_equal(kattr_taskexit_parse(buf, n, got_exit, &g), 1);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.last.pid, 4242);
+	assert_int_equal(g.last.tgid, 4242);
+	assert_int_equal(g.last.ppid, 17);
+	assert_int_equal(g.last.uid, 1000);
+	assert_int_equal(g.last.gid, 100);
+	assert_int_equal(g.last.btime, 1700000001);
+	assert_int_equal(g.last.exe_dev, 0x803);
+	assert_int_equal(g.last.exe_ino, 123456);
+	assert_int_equal(g.last.version, 13);
+	assert_true(g.last.group_dead);
+	assert_int_equal(strlen(g.last.comm), sizeof(g.last.comm) - 1);
+	/* no callback: counted all the same */
+	assert_int_equal(kattr_taskexit_parse(buf, n, NULL, NULL), 1);
+	/* the callback's error stops the walk */
+	g.fail = -EIO;
+	assert_int_equal(kattr_taskexit_parse(buf, n, got_exit, &g), -EIO);
+	g = (struct got_exits){ 0 };
+
+	/* an older kernel (before version 12): no tgid, no exe; ac_btime */
+	ts.version = 8;
+	ts.ac_flag = 0;
+	memcpy(ts.ac_comm, "sh", 3);
+	ts.ac_btime64 = 0;
+	n = build_exit(buf, &ts, offsetof(struct taskstats, ac_btime64), false);
+	assert_int_equal(kattr_taskexit_parse(buf, n, got_exit, &g), 1);
+	assert_string_equal(g.last.comm, "sh");
+	assert_int_equal(g.last.btime, 1700000000);
+	assert_int_equal(g.last.tgid, 0);
+	assert_int_equal(g.last.exe_ino, 0);
+	assert_false(g.last.group_dead);
+	/* a newer kernel sends more: the tail is ignored */
+	n = build_exit(buf, &ts, sizeof(ts) + 64, true);
+	assert_int_equal(kattr_taskexit_parse(buf, n, got_exit, &g), 1);
+	assert_int_equal(g.last.ppid, 17);
+	/* cut inside the attributes, or shorter than a header */
+	assert_int_equal(kattr_taskexit_parse(buf, n - 8, got_exit, &g), -EBADMSG);
+	assert_int_equal(kattr_taskexit_parse(buf, 3, got_exit, &g), -EBADMSG);
+}
+
+static void parse_exit_odd(void **state)
+{
+	char buf[256] __attribute__((aligned(8)));
+	struct got_exits g = { 0 };
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *gh;
+	struct nlattr *nest;
+
+	/* an error, and an acknowledgement: no records */
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = NLMSG_ERROR;
+	((struct nlmsgerr *)mnl_nlmsg_put_extra_header(nlh, sizeof(struct nlmsgerr)))->error = -EINVAL;
+	assert_int_equal(kattr_taskexit_parse(buf, nlh->nlmsg_len, got_exit, &g), -EINVAL);
+	((struct nlmsgerr *)mnl_nlmsg_get_payload(nlh))->error = 0;
+	assert_int_equal(kattr_taskexit_parse(buf, nlh->nlmsg_len, got_exit, &g), -EBADMSG);
+	/* AGGR_PID without its stats */
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = 0x17;
+	gh = mnl_nlmsg_put_extra_header(nlh, sizeof(*gh));
+	gh->cmd = TASKSTATS_CMD_NEW;
+	nest = mnl_attr_nest_start(nlh, TASKSTATS_TYPE_AGGR_PID);
+	mnl_attr_put_u32(nlh, TASKSTATS_TYPE_PID, 5);
+	mnl_attr_nest_end(nlh, nest);
+	assert_int_equal(kattr_taskexit_parse(buf, nlh->nlmsg_len, got_exit, &g), -EBADMSG);
+	/* only AGGR_TGID (another reply's shape): nothing for the callback */
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = 0x17;
+	gh = mnl_nlmsg_put_extra_header(nlh, sizeof(*gh));
+	gh->cmd = TASKSTATS_CMD_NEW;
+	nest = mnl_attr_nest_start(nlh, TASKSTATS_TYPE_AGGR_TGID);
+	mnl_attr_put_u32(nlh, TASKSTATS_TYPE_TGID, 5);
+	mnl_attr_nest_end(nlh, nest);
+	assert_int_equal(kattr_taskexit_parse(buf, nlh->nlmsg_len, got_exit, &g), 0);
+	assert_int_equal(g.n, 0);
+}
+
+/* What it takes to hear a child's exit record: every record of the
+ * machine passes by; the child's comes within 5 s. */
+static void live_exit_record(void **state)
+{
+	struct kattr_taskexit_sock *s;
+	struct got_exits g = { 0 };
+	pid_t child;
+	int r;
+
+	if (geteuid() != 0) {
+		print_message("skip: needs root (exit records need CAP_NET_ADMIN)\n");
+		skip();
+	}
+	r = kattr_taskexit_open(0, &s);
+	if (r == -ENOENT || r == -EPROTONOSUPPORT) {
+		print_message("skip: no taskstats in this kernel (%s)\n", strerror(-r));
+		skip();
+	}
+	assert_int_equal(r, 0);
+	assert_true(kattr_taskexit_fd(s) >= 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		prctl(PR_SET_NAME, "kattr-exitrec");
+		_exit(0);
+	}
+	waitpid(child, NULL, 0);
+	for (int i = 0; i < 500; i++) {
+		struct pollfd p = { kattr_taskexit_fd(s), POLLIN, 0 };
+		struct got_exits one;
+
+		if (poll(&p, 1, 10) <= 0)
+			continue;
+		for (;;) {
+			one = (struct got_exits){ 0 };
+			r = kattr_taskexit_recv(s, 1, got_exit, &one);
+			if (r == -ENOBUFS)
+				continue;	/* records lost: the child's may follow */
+			assert_true(r >= 0);
+			if (r == 0)
+				break;
+			if (one.last.pid == (uint32_t)child)
+				g = one;
+		}
+		if (g.n)
+			break;
+	}
+	assert_int_equal(g.n, 1);
+	assert_string_equal(g.last.comm, "kattr-exitrec");
+	assert_int_equal(g.last.ppid, (uint32_t)getpid());
+	assert_int_equal(g.last.uid, 0);
+	if (g.last.version >= 12)
+		assert_int_equal(g.last.tgid, (uint32_t)child);
+	kattr_taskexit_close(s);
+}
 #endif
 
 int main(void)
@@ -259,6 +461,9 @@ int main(void)
 		cmocka_unit_test(parse_errors_and_family),
 		cmocka_unit_test(live_busy_process),
 		cmocka_unit_test(live_cgroupstats),
+		cmocka_unit_test(parse_exit_records),
+		cmocka_unit_test(parse_exit_odd),
+		cmocka_unit_test(live_exit_record),
 #endif
 	};
 

@@ -12,7 +12,7 @@ here=$KATTR_TOP/tests/vm/systemd
 mkdir -p "$out/logs"
 export SRC_DIR=$KATTR_TOP BUILD_DIR=$KATTR_BUILD VM_OUT=$out KATTR_IN_VM=1 KATTR_IN_SYSTEMD_VM=1
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-for o in WITH_LIBCONFIG WITH_LIBMNL WITH_NCURSES WITH_FUSE WITH_SYSTEMD SANITIZE; do
+for o in WITH_LIBCONFIG WITH_LIBMNL WITH_NCURSES WITH_FUSE SANITIZE; do
 	v=$(sed -n "s/^$o:[A-Z]*=//p" "$BUILD_DIR/CMakeCache.txt" 2>/dev/null)
 	export "$o=${v:-ON}"
 done

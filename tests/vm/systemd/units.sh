@@ -2,7 +2,7 @@
 # The units cmake --install ships, run by systemd (PID 1) in the systemd
 # guest: rgctl.service holds the delegated subtree, rgctl-apply.service
 # applied /etc/rgctl/rgctl.conf at boot (the installed example),
-# rgctl-classify.service (Type=notify with libsystemd: active only after
+# rgctl-classify.service (Type=notify: active only after
 # READY=1) moves a process the rules name, reloads on `systemctl reload`
 # (SIGHUP) and stops; systemd-cgls shows the classified process in
 # rgctl's group.
@@ -15,8 +15,7 @@ for u in rgctl.service rgctl-apply.service rgctl-classify.service; do
 	expect_eq "$(systemctl is-active "$u")" active "$u active after boot"
 	expect_eq "$(systemctl is-enabled "$u" 2>&1)" enabled "$u enabled"
 done
-expect_eq "$(systemctl show -P Type rgctl-classify.service)" \
-	"$( [ "${WITH_SYSTEMD:-ON}" = ON ] && echo notify || echo simple)" "classify's Type"
+expect_eq "$(systemctl show -P Type rgctl-classify.service)" notify "classify's Type"
 expect_eq "$(systemctl show -P Delegate rgctl.service)" yes "rgctl.service delegates"
 for g in batch interactive; do
 	[ -d "$D/$g" ] && ok || fail "rgctl-apply.service did not make $g (from /etc/rgctl/rgctl.conf)"

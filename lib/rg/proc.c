@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The /proc pid walker (processes, or the threads of one) and the pid
+ * vector helpers built on it.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kattr/rg.h"
+#include "kattr/private.h"
+#include "internal.h"
+#include "rg_internal.h"
+
+/* ---- tasks ---------------------------------------------------------------- */
+
+int kattr_rg_proc_foreach(pid_t pid, int (*cb)(pid_t id, void *data),
+			  void *data)
+{
+	char rel[64];
+	struct dirent *de;
+	int fd, ret = 0;
+	DIR *d;
+
+	if (pid)
+		snprintf(rel, sizeof(rel), "/proc/%d/task", (int)pid);
+	/* Resolved beneath the sysroot, like every /proc/PID file read: a
+	 * symlink planted in a captured tree is never followed out of it. */
+	fd = kattr_sysroot_open(pid ? rel : "/proc", O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return fd == -ENOENT && pid ? -ESRCH : fd;
+	d = fdopendir(fd);
+	if (!d) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	while (ret == 0 && (de = readdir(d))) {
+		pid_t id;
+
+		if (kattr_rg_parse_pid(de->d_name, &id) == 0)
+			ret = cb(id, data);
+	}
+	closedir(d);
+	return ret;
+}
+
+int rg_pid_vec_add(pid_t id, void *data)
+{
+	struct rg_pid_vec *pv = data;
+
+	if (kattr_grow((void **)&pv->v, &pv->cap, pv->n, sizeof(*pv->v)) < 0)
+		return -ENOMEM;
+	pv->v[pv->n++] = id;
+	return 0;
+}
+
+/* The thread ids of process pid, from /proc/PID/task. */
+int rg_proc_tids(pid_t pid, pid_t **tids, size_t *n)
+{
+	struct rg_pid_vec pv = { 0 };
+	int ret = kattr_rg_proc_foreach(pid, rg_pid_vec_add, &pv);
+
+	if (ret == 0 && pv.n == 0)
+		ret = -ESRCH;
+	if (ret < 0) {
+		free(pv.v);
+		return ret;
+	}
+	*tids = pv.v;
+	*n = pv.n;
+	return 0;
+}
+
+bool rg_pid_in(const pid_t *v, size_t n, pid_t p)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == p)
+			return true;
+	return false;
+}

@@ -1,0 +1,11 @@
+#!/bin/bash
+# rgctl classify --at-exec on the guest's cgroup v2 (issue 34): the host
+# test tests/classify/atexec.sh, run here: a program whose first action is
+# reading /proc/self/cgroup finds itself in its group, VM_ATEXEC_RUNS
+# (1,000) of them, for an exe rule, a comm rule through a symlink, a #!
+# script and a uid rule; SIGKILL and SIGTERM in an exec storm.  It SKIPs,
+# saying why, when the kernel has no fanotify permission events
+# (CONFIG_FANOTIFY_ACCESS_PERMISSIONS).
+. "$(dirname "$0")/lib.sh"
+RGD_ATEXEC_BOUND=${VM_ATEXEC_BOUND:-400} \
+	exec bash "$SRC_DIR/tests/classify/atexec.sh" v2 "${VM_ATEXEC_RUNS:-1000}"
