@@ -474,6 +474,7 @@ static char *parse_line(struct parse_state *st, char *s)
 	struct kattr_prof_entry *e = &p->entries[p->n];
 	char *nl = memchr(s, '\n', (size_t)(st->end - s));
 	char *eol = nl ? nl : st->end;
+	struct site scratch, *site;
 	int ret;
 
 	*eol = '\0';
@@ -489,12 +490,12 @@ static char *parse_line(struct parse_state *st, char *s)
 		p->format = row_format(s);
 	p->rows++;
 	/* (not counted as the same site: no alignment) */
+	site = p->priv->sites ? &p->priv->sites[p->n] : &scratch;
 	if (p->format == KATTR_PROF_FMT_LIKELY_PROF)
-		ret = likely_row(s, eol, p->priv->text, e,
-				 &p->priv->sites[p->n]);
+		ret = likely_row(s, eol, p->priv->text, e, site);
 	else
 		ret = trace_row(s, eol, p->format == KATTR_PROF_FMT_ALL,
-				p->priv->text, e, &p->priv->sites[p->n]);
+				p->priv->text, e, site);
 	if (unlikely(ret < 0)) {
 		p->bad_rows++;
 		return eol;
@@ -502,6 +503,36 @@ static char *parse_line(struct parse_state *st, char *s)
 	st->max_count |= e->correct | e->incorrect;
 	p->n++;
 	return eol;
+}
+
+/*
+ * A profile parsed without a previous one (a batch pass, a live view's
+ * first read) keeps no sites: 4 MB not written for 200,000 rows that may
+ * never be read again.  The next snapshot's parse makes them here, from
+ * the entries, once.
+ */
+static int make_sites(const struct kattr_profile *prev)
+{
+	struct kattr_profile_priv *pv = prev->priv;
+	struct site *sites;
+
+	if (pv->sites)
+		return 0;
+	sites = malloc((prev->n ? prev->n : 1) * sizeof(*sites));
+	if (!sites)
+		return -ENOMEM;
+	for (size_t i = 0; i < prev->n; i++) {
+		const struct kattr_prof_entry *e = &prev->entries[i];
+
+		sites[i].func = (uint32_t)(e->function - pv->text);
+		sites[i].function = (uint32_t)strlen(e->function);
+		sites[i].file_at = (uint32_t)(e->file - e->function);
+		sites[i].file = (uint32_t)strlen(e->file);
+		sites[i].line = prev->format == KATTR_PROF_FMT_LIKELY_PROF ?
+				site_line(e) : e->line;
+	}
+	pv->sites = sites;
+	return 0;
 }
 
 /* Parse the len bytes of p's text, after prev (may be NULL). */
@@ -517,10 +548,15 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 
 	own->lines = cap;
 	p->entries = malloc(cap * sizeof(*p->entries));
-	own->sites = malloc(cap * sizeof(*own->sites));
-	if (!p->entries || !own->sites)
+	if (!p->entries)
 		return -ENOMEM;
-	if (prev && prev->priv->sites && cap >= prev->priv->lines) {
+	/* Sites only where a next snapshot is likely: after a previous one. */
+	if (prev) {
+		own->sites = malloc(cap * sizeof(*own->sites));
+		if (!own->sites || make_sites(prev) < 0)
+			return -ENOMEM;
+	}
+	if (prev && cap >= prev->priv->lines) {
 		st.prev = prev;
 		st.fresh = cap - prev->priv->lines;	/* new rows in front,
 							 * if all goes well */

@@ -21,11 +21,16 @@ bool has_below_or_del(const char *s, size_t n, unsigned char lim)
 {
 	size_t i = 0;
 
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w = load8(s + i);
+	if (n >= 8) {
+		for (; i + 8 < n; i += 8) {
+			uint64_t w = load8(s + i);
 
-		if (word_has_less(w, lim) || word_has(w, 0x7f))
-			return true;
+			if (word_has_less(w, lim) || word_has(w, 0x7f))
+				return true;
+		}
+		/* the last 8 bytes, overlapping: no byte loop */
+		return word_has_less(load8(s + n - 8), lim) ||
+		       word_has(load8(s + n - 8), 0x7f);
 	}
 	for (; i < n; i++)
 		if ((unsigned char)s[i] < lim || s[i] == 0x7f)

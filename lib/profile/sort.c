@@ -260,6 +260,116 @@ static int sort_few(const struct kattr_prof_entry **v, size_t n, size_t k,
 	return 0;
 }
 
+/* A key and its entry: what the radix passes move (16 bytes). */
+struct kpair {
+	uint64_t k;
+	const struct kattr_prof_entry *e;
+};
+
+/* Ties of the numeric key: by the function's first bytes, then the site
+ * (cmp_keyed() without the key), in the direction asked. */
+static int cmp_tie(const struct kpair *a, const struct kpair *b, int dir)
+{
+	uint64_t ka = name_key(a->e->function), kb = name_key(b->e->function);
+	int c = CMP(ka, kb);
+
+	if (!c)
+		c = cmp_site(a->e, b->e);
+	return c * dir;
+}
+
+static int cmp_kpair_tie(const void *pa, const void *pb, void *arg)
+{
+	return cmp_tie(pa, pb, *(const int *)arg);
+}
+
+/* Order a run of equal keys: insertion for the usual few, qsort_r for
+ * long runs (a rate of 0 everywhere: the whole profile). */
+static void sort_ties(struct kpair *v, size_t n, int dir)
+{
+	if (n > 16) {
+		qsort_r(v, n, sizeof(*v), cmp_kpair_tie, &dir);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		struct kpair t = v[i];
+		size_t j = i;
+
+		for (; j > 0 && cmp_tie(&v[j - 1], &t, dir) > 0; j--)
+			v[j] = v[j - 1];
+		v[j] = t;
+	}
+}
+
+/*
+ * LSD radix sort of the pairs on k ascending, a byte a pass, skipping the
+ * bytes every key shares (counts below 2^32: four passes).  Stable; tmp
+ * has n pairs.  Returns where the sorted pairs are (v or tmp).
+ */
+static struct kpair *radix_pairs(struct kpair *v, struct kpair *tmp, size_t n)
+{
+	size_t count[8][256] = { { 0 } };	/* 16 KiB: no static state */
+	struct kpair *src = v, *dst = tmp, *t;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = v[i].k;
+
+		for (int b = 0; b < 8; b++)
+			count[b][(k >> (8 * b)) & 0xff]++;
+	}
+	for (int b = 0; b < 8; b++) {
+		size_t sum = 0, *c = count[b];
+
+		if (c[(src[0].k >> (8 * b)) & 0xff] == n)
+			continue;	/* one value of this byte: nothing moves */
+		for (int d = 0; d < 256; d++) {
+			size_t x = c[d];
+
+			c[d] = sum;
+			sum += x;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[c[(src[i].k >> (8 * b)) & 0xff]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	return src;
+}
+
+/*
+ * Every entry by a numeric key: the same order as qsort_r(cmp_entries),
+ * in O(n) passes.  Keys are mapped so that the wanted order is ascending
+ * (descending numbers: ~k), then each run of equal keys is ordered by
+ * the tie-break.  -ENOMEM.
+ */
+static int sort_radix(const struct kattr_prof_entry **v, size_t n,
+		      const struct sort_ctx *ctx)
+{
+	struct kpair *a = malloc(2 * n * sizeof(*a)), *r;
+	size_t i, j;
+
+	if (!a)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		uint64_t k = num_key(v[i], ctx->key);
+
+		a[i].k = ctx->dir > 0 ? ~k : k;
+		a[i].e = v[i];
+	}
+	r = radix_pairs(a, a + n, n);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && r[j].k == r[i].k; j++)
+			;
+		if (j - i > 1)
+			sort_ties(r + i, j - i, ctx->dir);
+	}
+	for (i = 0; i < n; i++)
+		v[i] = r[i].e;
+	free(a);
+	return 0;
+}
+
 void kattr_prof_sort_top(const struct kattr_prof_entry **v, size_t n,
 			 enum kattr_prof_sort key, bool reverse, size_t k)
 {
@@ -270,8 +380,10 @@ void kattr_prof_sort_top(const struct kattr_prof_entry **v, size_t n,
 		return;
 	if (k && k < n && sort_few(v, n, k, &ctx) == 0)
 		return;
-	/* All of them (or no memory for a heap): one sort of everything,
-	 * on key pairs when there is memory for them. */
+	/* All of them: by a numeric key, radix passes (200,000 sites in a
+	 * batch pass); by a name, or without memory, one comparison sort. */
+	if (!is_name_key(key) && sort_radix(v, n, &ctx) == 0)
+		return;
 	if (!is_name_key(key))
 		kv = malloc(n * sizeof(*kv));
 	if (!kv) {
@@ -284,6 +396,15 @@ void kattr_prof_sort_top(const struct kattr_prof_entry **v, size_t n,
 	for (size_t i = 0; i < n; i++)
 		v[i] = kv[i].e;
 	free(kv);
+}
+
+/* The reference order (tests): one comparison sort of everything. */
+void kattr_prof_sort_ref(const struct kattr_prof_entry **v, size_t n,
+			 enum kattr_prof_sort key, bool reverse)
+{
+	struct sort_ctx ctx = { key, reverse ? -1 : 1 };
+
+	qsort_r(v, n, sizeof(*v), cmp_entries, &ctx);
 }
 
 void kattr_prof_sort(const struct kattr_prof_entry **v, size_t n,

@@ -761,7 +761,9 @@ static int remove_group(struct kattr_rg *rg, const char *group,
 	for (int tries = 0; tries < 8; tries++) {
 		if (rg->ops->evacuate) {
 			ret = rg->ops->evacuate(rg, group);
-			if (ret < 0)
+			/* a task list that cannot be read ("gone"): rmdir says
+			 * whether the group is really gone, or still busy */
+			if (ret < 0 && !rg_group_gone(ret))
 				break;
 		}
 		ret = kattr_rmdir(rg->m, group);

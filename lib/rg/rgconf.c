@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "kattr/rgconf.h"
+#include "kattr/rgres.h"
 #include "kattr/private.h"
 
 static void set_err(char *err, size_t errsz, const char *fmt, ...)
@@ -40,6 +41,9 @@ KATTR_API void kattr_rgconf_free(struct kattr_rgconf *c)
 		free(c->groups[i].name);
 		free(c->groups[i].shares);
 		free(c->groups[i].file);
+		for (size_t k = 0; k < c->groups[i].nres; k++)
+			free(c->groups[i].res[k]);
+		free(c->groups[i].res);
 	}
 	for (i = 0; i < c->nrules; i++) {
 		struct kattr_rgconf_rule *r = &c->rules[i];
@@ -144,6 +148,36 @@ static bool is_decimal(const char *s)
 	return n == 1 || s[-(long)n] != '0';
 }
 
+/* A group's resources: memory_max = "1G"; io_max = ( "8:0 rbps=1M", ... ); */
+static void format_res(struct sbuf *b, const struct kattr_rgconf_group *g)
+{
+	for (size_t k = 0; k < g->nres; k++) {
+		const char *eq = strchr(g->res[k], '=');
+		size_t klen = eq ? (size_t)(eq - g->res[k]) : 0, more = 0;
+		bool first = true;
+
+		if (!eq)
+			continue;
+		for (size_t j = 0; j < k && first; j++)
+			first = strncmp(g->res[j], g->res[k], klen + 1) != 0;
+		if (!first)
+			continue;	/* written with the first of its key */
+		for (size_t j = k + 1; j < g->nres; j++)
+			more += strncmp(g->res[j], g->res[k], klen + 1) == 0;
+		sb_add(b, " ");
+		for (size_t i = 0; i < klen; i++)
+			sb_add(b, "%c", g->res[k][i] == '.' ? '_' : g->res[k][i]);
+		sb_add(b, " = %s", more ? "( " : "");
+		for (size_t j = k; j < g->nres; j++) {
+			if (strncmp(g->res[j], g->res[k], klen + 1) != 0)
+				continue;
+			sb_add(b, "%s", j > k ? ", " : "");
+			sb_str(b, g->res[j] + klen + 1);
+		}
+		sb_add(b, "%s;", more ? " )" : "");
+	}
+}
+
 KATTR_API char *kattr_rgconf_format(const struct kattr_rgconf *c)
 {
 	struct sbuf b = { 0 };
@@ -169,6 +203,7 @@ KATTR_API char *kattr_rgconf_format(const struct kattr_rgconf *c)
 				sb_str(&b, g->shares);
 			sb_add(&b, ";");
 		}
+		format_res(&b, g);
 		sb_add(&b, " }");
 	}
 	sb_add(&b, "%s);\n", c->ngroups ? "\n" : " ");
@@ -973,6 +1008,77 @@ static int check_name(struct pctx *x, const config_setting_t *s, const char *key
 	return 0;
 }
 
+/* One value of a resource: checked for form, kept as "key=value". */
+static int add_res(struct pctx *x, const config_setting_t *s, const char *key,
+		   const struct kattr_rgres *res, const char *value,
+		   struct kattr_rgconf_group *g)
+{
+	/* the machine is not known here: a generous one for the form */
+	static const struct kattr_rgres_limits any = {
+		.mem_total = 1ULL << 50, .page_size = 1,
+	};
+	struct kattr_rgres_value v;
+	const char *why = "invalid";
+	char **tmp;
+
+	if (kattr_rgres_parse(res->key, value, &any, &v, &why) < 0)
+		return bad(x, s, key, "'%s': %s", value, why);
+	tmp = realloc(g->res, (g->nres + 1) * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	g->res = tmp;
+	if (asprintf(&g->res[g->nres], "%s=%s", res->key, value) < 0)
+		return -ENOMEM;
+	g->nres++;
+	return 0;
+}
+
+/* A resource key of a group (memory_max, or systemd's MemoryMax): a
+ * string, an integer, or for io_max a list of strings. */
+static int parse_res(struct pctx *x, const config_setting_t *s, const char *key,
+		     const char *n, struct kattr_rgconf_group *g)
+{
+	char name[64], num[32];
+	const struct kattr_rgres *res;
+	int field;
+
+	snprintf(name, sizeof(name), "%s", n ? n : "");
+	for (char *p = name; *p; p++)
+		if (*p == '_')
+			*p = '.';
+	res = kattr_rgres_find(name, &field);
+	if (!res)
+		return bad(x, s, key, "unknown key (known: name, shares, and the resources of rgctl(8), with _ for .)");
+	if (field >= 0)
+		return bad(x, s, key, "write io_max = \"DEV rbps=N wbps=N riops=N wiops=N\"");
+	for (size_t k = 0; k < g->nres; k++)
+		if (!strncmp(g->res[k], res->key, strlen(res->key)) &&
+		    g->res[k][strlen(res->key)] == '=')
+			return bad(x, s, key, "given twice (as %s)", res->key);
+	if (is_int(s)) {
+		snprintf(num, sizeof(num), "%lld", (long long)config_setting_get_int64(s));
+		return add_res(x, s, key, res, num, g);
+	}
+	if (config_setting_type(s) == CONFIG_TYPE_STRING)
+		return add_res(x, s, key, res, config_setting_get_string(s), g);
+	if (res->type != KATTR_RGRES_IO_MAX ||
+	    (config_setting_type(s) != CONFIG_TYPE_LIST &&
+	     config_setting_type(s) != CONFIG_TYPE_ARRAY))
+		return bad(x, s, key, "must be a string or an integer%s",
+			   res->type == KATTR_RGRES_IO_MAX ? " (io_max: or a list of strings)" : "");
+	for (int i = 0; i < config_setting_length(s); i++) {
+		const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+		int r;
+
+		if (config_setting_type(e) != CONFIG_TYPE_STRING)
+			return bad(x, e, key, "must be a list of strings");
+		r = add_res(x, e, key, res, config_setting_get_string(e), g);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 static int parse_group(struct pctx *x, const config_setting_t *el, size_t idx,
 		       struct kattr_rgconf_group *g)
 {
@@ -1019,7 +1125,7 @@ static int parse_group(struct pctx *x, const config_setting_t *el, size_t idx,
 				r = bad(x, s, key, "must be an integer or a string");
 			}
 		} else {
-			r = bad(x, s, key, "unknown key (known: name, shares)");
+			r = parse_res(x, s, key, n, g);
 		}
 		if (r < 0)
 			return r;
@@ -1028,6 +1134,11 @@ static int parse_group(struct pctx *x, const config_setting_t *el, size_t idx,
 		snprintf(key, sizeof(key), "groups[%zu].name", idx + 1);
 		return bad(x, el, key, "missing");
 	}
+	for (size_t k = 0; g->shares && k < g->nres; k++)
+		if (strncmp(g->res[k], "cpu.weight=", 11) == 0) {
+			snprintf(key, sizeof(key), "groups[%zu].cpu_weight", idx + 1);
+			return bad(x, el, key, "give shares or cpu_weight, not both (shares is its short form)");
+		}
 	return 0;
 }
 

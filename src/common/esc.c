@@ -49,6 +49,39 @@ static inline char *put_hex(char *p, unsigned char c)
 	return p + 4;
 }
 
+/* Eight bytes are printable ASCII but the backslash: exact as a yes/no
+ * answer (borrows and carries start only at a byte that is itself one
+ * of the others). */
+static inline bool plain_word(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = ones << 7;
+	uint64_t bs = w ^ (ones * '\\');
+
+	/* a byte < 0x20, >= 0x7f (w + 1 carries into bit 7), or '\\' */
+	return !(((w - ones * 0x20) | (w + ones) | w | ((bs - ones) & ~bs)) & highs);
+}
+
+bool tool_esc_plain(const char *s, size_t n)
+{
+	uint64_t w;
+	size_t i = 0;
+
+	if (n < 8) {
+		for (; i < n; i++)
+			if ((unsigned char)s[i] < 0x20 ||
+			    (unsigned char)s[i] >= 0x7f || s[i] == '\\')
+				return false;
+		return true;
+	}
+	for (; i + 8 < n; i += 8) {
+		memcpy(&w, s + i, 8);
+		if (!plain_word(w))
+			return false;
+	}
+	memcpy(&w, s + n - 8, 8);	/* the last 8, overlapping */
+	return plain_word(w);
+}
+
 char *tool_esc(char *p, const char *s, unsigned int flags)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -278,4 +311,36 @@ json_object *tool_json_str(const char *s)
 
 	free(buf);
 	return o;
+}
+
+char *tool_json_quote(char *p, const char *s)
+{
+	static const char *const named[0x23] = {
+		['"'] = "\\\"", ['\b'] = "\\b", ['\n'] = "\\n", ['\r'] = "\\r",
+		['\t'] = "\\t", ['\f'] = "\\f",
+	};
+	size_t n = strlen(s);
+
+	*p++ = '"';
+	if (tool_esc_plain(s, n) && !memchr(s, '"', n)) {
+		memcpy(p, s, n);
+		p += n;
+	} else {
+		for (const unsigned char *u = (const unsigned char *)s; *u; u++) {
+			if (*u == '\\') {
+				p = stpcpy(p, "\\\\");
+			} else if (*u < 0x23 && named[*u]) {
+				p = stpcpy(p, named[*u]);
+			} else if (*u < 0x20) {
+				p = stpcpy(p, "\\u00");
+				*p++ = hex[*u >> 4];
+				*p++ = hex[*u & 15];
+			} else {
+				*p++ = (char)*u;
+			}
+		}
+	}
+	*p++ = '"';
+	*p = '\0';
+	return p;
 }

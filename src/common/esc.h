@@ -31,6 +31,9 @@ enum tool_esc_flags {
 /* Room for the escape of len bytes: at most 4 bytes out per byte in. */
 #define TOOL_ESC_SIZE(len) (4 * (size_t)(len) + 1)
 
+/* The n bytes at s print as they are with flags 0 (printable ASCII,
+ * no backslash): the usual name, checked eight bytes a step. */
+bool tool_esc_plain(const char *s, size_t n);
 /* s escaped into p (room TOOL_ESC_SIZE(strlen(s))); returns the NUL. */
 char *tool_esc(char *p, const char *s, unsigned int flags);
 /*
@@ -78,6 +81,13 @@ int tool_fputs_csv(const char *s, FILE *f);
  * *cap its size; free(*buf) when done).  NULL without memory.
  */
 const char *tool_json_text(const char *s, char **buf, size_t *cap);
+/*
+ * s (valid UTF-8: tool_json_text()) as a quoted JSON string into p (room
+ * 6 * strlen(s) + 3), escaped as json-c escapes: control characters as
+ * \b \n \r \t \f or \u00XX, '"' and '\\'; bytes >= 0x80 and '/' as they
+ * are.  Returns the terminating NUL.
+ */
+char *tool_json_quote(char *p, const char *s);
 /* A json-c string of tool_json_text(s) (json-c passes bytes >= 0x80
  * through unchecked); NULL (JSON null) without memory. */
 struct json_object;

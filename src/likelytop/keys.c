@@ -15,11 +15,31 @@ const size_t lt_sort_ncolumns = sizeof(lt_sort_columns) / sizeof(lt_sort_columns
 
 void lt_ui_init(struct lt_ui *ui, enum kattr_prof_sort sort, bool reverse)
 {
+	const enum lt_column_id *d;
+
 	memset(ui, 0, sizeof(*ui));
 	ui->sort = sort;
 	ui->reverse = reverse;
 	ui->page = 1;
 	ui->delay = 2;
+	d = lt_out_columns_default(&ui->ncols);
+	memcpy(ui->cols, d, sizeof(ui->cols[0]) * ui->ncols);
+}
+
+bool lt_column_sort(enum lt_column_id c, enum kattr_prof_sort *key)
+{
+	switch (c) {
+	case LT_COL_CORRECT: *key = KATTR_PROF_SORT_CORRECT; return true;
+	case LT_COL_INCORRECT: *key = KATTR_PROF_SORT_INCORRECT; return true;
+	case LT_COL_MISS: *key = KATTR_PROF_SORT_PERCENT; return true;
+	case LT_COL_RATE: *key = KATTR_PROF_SORT_RATE; return true;
+	case LT_COL_FUNCTION: *key = KATTR_PROF_SORT_FUNCTION; return true;
+	case LT_COL_LOCATION: case LT_COL_FILE:
+		*key = KATTR_PROF_SORT_FILE;
+		return true;
+	default:
+		return false;
+	}
 }
 
 bool lt_parse_delay(const char *s, double *delay)
@@ -97,11 +117,32 @@ static unsigned int k_reverse(struct lt_ui *ui, int key)
 	return LT_REDO_SORT | LT_REDO_DRAW;
 }
 
+/* w: only the wrong hints (--wrong-only), or all sites again. */
+static unsigned int k_wrong_only(struct lt_ui *ui, int key)
+{
+	(void)key;
+	ui->wrong_only = !ui->wrong_only;
+	ui->sel = ui->top = 0;
+	return LT_REDO_SORT | LT_REDO_DRAW;
+}
+
+/* m: type a minimum total (--min-total; 0 or empty: none). */
+static unsigned int k_min_total(struct lt_ui *ui, int key)
+{
+	(void)key;
+	ui->editing = true;
+	ui->editing_delay = false;
+	ui->editing_min = true;
+	ui->edit[0] = '\0';
+	return LT_REDO_DRAW;
+}
+
 static unsigned int k_filter(struct lt_ui *ui, int key)
 {
 	(void)key;
 	ui->editing = true;
 	ui->editing_delay = false;
+	ui->editing_min = false;
 	strcpy(ui->edit, ui->filter);
 	return LT_REDO_DRAW;
 }
@@ -112,11 +153,74 @@ static unsigned int k_delay(struct lt_ui *ui, int key)
 	(void)key;
 	ui->editing = true;
 	ui->editing_delay = true;
+	ui->editing_min = false;
 	ui->edit[0] = '\0';
 	return LT_REDO_DRAW;
 }
 
-/* Left, Right: scroll the function and file names. */
+/* f: the field chooser (as top's f), or back from it. */
+static unsigned int k_fields(struct lt_ui *ui, int key)
+{
+	(void)key;
+	ui->screen = ui->screen == LT_SCREEN_FIELDS ? LT_SCREEN_LIST :
+		     LT_SCREEN_FIELDS;
+	return LT_REDO_DRAW;
+}
+
+/* Space or d on the field chooser: show or hide the field (one stays). */
+static void toggle_field(struct lt_ui *ui, enum lt_column_id c)
+{
+	size_t k = 0, at;
+
+	for (size_t i = 0; i < ui->ncols; i++)
+		if (ui->cols[i] != c)
+			ui->cols[k++] = ui->cols[i];
+	if (k < ui->ncols) {	/* it was shown: hidden now */
+		if (k) {
+			ui->ncols = k;
+		} else {
+			ui->note = "at least one column stays";
+		}
+		return;
+	}
+	if (ui->ncols >= LT_COL_MAX)
+		return;
+	/* shown again where the table puts it */
+	for (at = 0; at < ui->ncols && ui->cols[at] < c; at++)
+		;
+	memmove(ui->cols + at + 1, ui->cols + at,
+		(ui->ncols - at) * sizeof(ui->cols[0]));
+	ui->cols[at] = c;
+	ui->ncols++;
+}
+
+static unsigned int fields_key(struct lt_ui *ui, int key)
+{
+	switch (key) {
+	case LT_KEY_UP: case 'k':
+		if (ui->field)
+			ui->field--;
+		return LT_REDO_DRAW;
+	case LT_KEY_DOWN: case 'j':
+		if (ui->field + 1 < LT_COL_COUNT)
+			ui->field++;
+		return LT_REDO_DRAW;
+	case ' ': case 'd': case LT_KEY_ENTER: case '\n': case '\r':
+		toggle_field(ui, (enum lt_column_id)ui->field);
+		return LT_REDO_DRAW;
+	case 'f': case 'F': case 'q': case LT_KEY_ESC: case LT_KEY_F10:
+		ui->screen = LT_SCREEN_LIST;
+		return LT_REDO_DRAW;
+	case 'h': case '?': case LT_KEY_F1:
+		ui->screen = LT_SCREEN_HELP;
+		return LT_REDO_DRAW;
+	case LT_KEY_RESIZE:
+		return LT_REDO_RESIZE | LT_REDO_DRAW;
+	}
+	return LT_REDO_NONE;
+}
+
+/* Left, Right: scroll the columns that do not fit, then the names. */
 static unsigned int k_hscroll(struct lt_ui *ui, int key)
 {
 	if (key == LT_KEY_RIGHT)
@@ -237,7 +341,8 @@ struct lt_binding {
 static const struct lt_binding bindings[] = {
 	{ 'q', k_quit }, { '<', k_sort_left }, { '>', k_sort_right },
 	{ 'R', k_reverse }, { 'I', k_reverse }, { '/', k_filter },
-	{ 'f', k_freeze }, { 'Z', k_freeze }, { 'z', k_zero },
+	{ 'f', k_fields }, { 'F', k_fields }, { 'Z', k_freeze },
+	{ 'z', k_zero },
 	{ ' ', k_refresh }, { 'h', k_help }, { '?', k_help },
 	{ LT_KEY_ENTER, k_detail }, { '\n', k_detail }, { '\r', k_detail },
 	{ LT_KEY_ESC, k_back }, { LT_KEY_UP, k_move }, { LT_KEY_DOWN, k_move },
@@ -247,6 +352,7 @@ static const struct lt_binding bindings[] = {
 	{ 'd', k_delay }, { 's', k_delay }, { LT_KEY_LEFT, k_hscroll },
 	{ LT_KEY_RIGHT, k_hscroll }, { LT_KEY_F1, k_help }, { LT_KEY_F3, k_filter },
 	{ LT_KEY_F6, k_sort_right }, { LT_KEY_F10, k_quit }, { 'p', k_suggest },
+	{ 'w', k_wrong_only }, { 'm', k_min_total },
 };
 
 const char *const lt_help_lines[] = {
@@ -256,10 +362,15 @@ const char *const lt_help_lines[] = {
 	"/ F3       filter: sites whose function or file contains the text",
 	"           (Enter applies, Esc cancels, an empty filter shows all)",
 	"Esc        clear the filter; leave help or details",
-	"f Z        freeze / thaw the display (no reading)",
+	"Z          freeze / thaw the display (no reading; htop's Z)",
+	"f F        choose the columns (as -o; top's f): Up Down move,",
+	"           space toggles, f or Esc goes back",
 	"d s        change the delay between refreshes (0.05 to 86400 s)",
-	"Left Right scroll the function and file names sideways",
-	"z          zero: show counts since now (the kernel cannot reset)",
+	"Left Right scroll sideways: the columns that do not fit, then names",
+	"z          zero: show counts since now (the kernel cannot reset);",
+	"           z again shows the totals",
+	"w          only the sites whose hint is wrong (--wrong-only), or all",
+	"m          only sites evaluated at least N times (--min-total; 0: all)",
 	"space      refresh now",
 	"Enter      details of the selected site (Enter or Esc to go back)",
 	"p          the patch suggested for the selected site (-S SRCDIR)",
@@ -267,6 +378,25 @@ const char *const lt_help_lines[] = {
 	"h ? F1     this help (any key leaves it)",
 	NULL,
 };
+
+/* Enter after m: a count (empty: 0, none). */
+static unsigned int min_total_typed(struct lt_ui *ui)
+{
+	char *end;
+	unsigned long long v;
+
+	ui->editing_min = false;
+	errno = 0;
+	v = ui->edit[0] ? strtoull(ui->edit, &end, 10) : 0;
+	if (ui->edit[0] && (errno || *end || ui->edit[0] < '0' || ui->edit[0] > '9')) {
+		ui->note = "invalid minimum total: give a count of evaluations";
+		return LT_REDO_DRAW;
+	}
+	ui->note = NULL;
+	ui->min_total = v;
+	ui->sel = ui->top = 0;
+	return LT_REDO_SORT | LT_REDO_DRAW;
+}
 
 /* Typing a filter: printable bytes, Backspace, Enter applies, Esc cancels. */
 static unsigned int edit_key(struct lt_ui *ui, int key)
@@ -276,6 +406,8 @@ static unsigned int edit_key(struct lt_ui *ui, int key)
 	switch (key) {
 	case LT_KEY_ENTER: case '\n': case '\r':
 		ui->editing = false;
+		if (ui->editing_min)
+			return min_total_typed(ui);
 		if (ui->editing_delay) {
 			if (!lt_parse_delay(ui->edit, &ui->delay)) {
 				ui->note = "invalid delay: give seconds between 0.05 and 86400";
@@ -310,6 +442,8 @@ unsigned int lt_ui_key(struct lt_ui *ui, int key)
 	if (ui->editing)
 		return edit_key(ui, key);
 	ui->note = NULL;	/* shown until the next key */
+	if (ui->screen == LT_SCREEN_FIELDS)
+		return fields_key(ui, key);
 	if (ui->screen == LT_SCREEN_HELP && key != 'q' && key != LT_KEY_F10 &&
 	    key != LT_KEY_RESIZE) {
 		ui->screen = LT_SCREEN_LIST;

@@ -10,8 +10,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "kattr/profile.h"
+#include "output.h"
 
 /* Keys other than plain bytes, as the view translates them. */
 enum {
@@ -56,6 +58,7 @@ enum lt_redo {
 enum lt_screen {
 	LT_SCREEN_LIST = 0, LT_SCREEN_HELP, LT_SCREEN_DETAIL,
 	LT_SCREEN_SUGGEST,	/* p: the suggested patch of the selected site */
+	LT_SCREEN_FIELDS,	/* f: the columns (top's f, htop's F2) */
 };
 
 struct lt_ui {
@@ -65,18 +68,28 @@ struct lt_ui {
 	enum lt_screen screen;
 	bool editing;			/* typing after '/' or 'd' */
 	bool editing_delay;		/* what is typed is a delay */
+	bool editing_min;		/* what is typed is a minimum total */
+	bool wrong_only;		/* w: only sites with a wrong hint */
+	uint64_t min_total;		/* m: only sites evaluated this often */
 	char filter[LT_FILTER_MAX];	/* in force */
 	char edit[LT_FILTER_MAX];	/* being typed */
 	double delay;			/* seconds between refreshes */
 	const char *note;		/* a message for the status line, or NULL */
-	size_t hscroll;			/* names shown from this column */
+	size_t hscroll;		/* Right presses times LT_HSCROLL_STEP:
+				 * columns, then names, scroll */
+	enum lt_column_id cols[LT_COL_MAX];	/* shown (-o, f) */
+	size_t ncols;
+	size_t field;			/* f: the field under the cursor */
 	size_t sel;			/* selected row */
 	size_t top;			/* first row shown */
 	size_t nrows;			/* rows after filtering (set by the caller) */
 	size_t page;			/* rows per screen (set by the caller) */
 };
 
+/* Sort by incorrect, or reversed; the default columns. */
 void lt_ui_init(struct lt_ui *ui, enum kattr_prof_sort sort, bool reverse);
+/* The sort key column c sorts by, or false if none. */
+bool lt_column_sort(enum lt_column_id c, enum kattr_prof_sort *key);
 /* Seconds between LT_DELAY_MIN and LT_DELAY_MAX, the whole string. */
 bool lt_parse_delay(const char *s, double *delay);
 /* Handle one key; returns a mask of enum lt_redo. */

@@ -116,6 +116,10 @@ static bool zero_rates(struct kattr_prof_entry *entries, size_t n)
 
 		if (e->has_rate && !e->d_correct && !e->d_incorrect)
 			continue;
+		/* never two different snapshots: no rate yet, as in batch
+		 * (a static file is not one that stopped) */
+		if (!e->has_rate && !e->reset)
+			continue;
 		changed = true;
 		e->has_rate = true;
 		e->reset = false;
@@ -148,6 +152,17 @@ int lt_model_zero(struct lt_model *m, double now)
 		kattr_profile_free(m->base);
 	m->base = m->raw;
 	m->t_base = now;
+	return make_shown(m);
+}
+
+int lt_model_unzero(struct lt_model *m)
+{
+	if (!m->base)
+		return 0;
+	drop_shown(m);
+	if (m->base != m->raw)
+		kattr_profile_free(m->base);
+	m->base = NULL;
 	return make_shown(m);
 }
 

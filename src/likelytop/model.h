@@ -66,11 +66,15 @@ int lt_model_update(struct lt_model *m, char *buf, size_t len,
 		    double now, size_t *bad);
 /*
  * The source did not change since the last snapshot (at time now): every
- * delta and rate is zero.  Returns true when that changed anything shown.
+ * delta and rate is zero, but for the sites that have no rate yet (the
+ * source never changed since they appeared): they keep none, as batch
+ * output shows them.  Returns true when that changed anything shown.
  */
 bool lt_model_unchanged(struct lt_model *m, double now);
 /* Counts from now on (z); the display is rebased at once. */
 int lt_model_zero(struct lt_model *m, double now);
+/* Totals again (z a second time): the zero base is dropped. */
+int lt_model_unzero(struct lt_model *m);
 /*
  * Fill rows from shown with filter f, sorted; with k > 0 only the first k
  * rows are in order (m->sorted says how many are).  -ENOMEM.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* likelytop batch output: text (like top -b), CSV and JSON (json-c). */
+/* likelytop batch output: text (like top -b), CSV and JSON. */
 #ifndef LIKELYTOP_OUTPUT_H
 #define LIKELYTOP_OUTPUT_H
 
@@ -45,6 +45,13 @@ int lt_out_write(FILE *fp, enum lt_out_format f, const struct lt_out_meta *meta,
  */
 int lt_out_columns_parse(const char *list, enum lt_column_id *cols,
 			 size_t *n, const char **bad, size_t *badlen);
+/* A column's title (its -o name; branch_all profiles: what the counts
+ * are), whether it is right-aligned, its help line. */
+const char *lt_out_column_title(enum lt_column_id c, bool branch_all);
+bool lt_out_column_right(enum lt_column_id c);
+const char *lt_out_column_help(enum lt_column_id c);
+/* The default columns (-o not given). */
+const enum lt_column_id *lt_out_columns_default(size_t *n);
 /* --output-all: every column, in table order; returns the count. */
 size_t lt_out_columns_all(enum lt_column_id *cols);
 /* The column list for --help: one line per column. */

@@ -92,9 +92,11 @@ static int read_path(struct lt_source *s, bool nofollow, char **buf,
 		return 1;
 	}
 	ret = kattr_read_fd(fd, buf, len);
+	s->read_trusted = false;
 	if (ret == 0 && S_ISREG(st.st_mode) && stat_is_trustworthy(fd)) {
 		s->last = st;
 		s->have_last = true;
+		s->read_trusted = true;
 	}
 	close(fd);
 	return ret;

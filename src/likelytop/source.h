@@ -39,6 +39,8 @@ struct lt_source {
 	bool stdin_done;
 	struct stat last;	/* FILE, USER: the file last read */
 	bool have_last;
+	bool read_trusted;	/* the last read's file has a stat that tells a
+				 * change: no digest of its bytes needed */
 	/* --exec */
 	char *tmpdir;
 	pid_t child;		/* 0 when none or reaped */

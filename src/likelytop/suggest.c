@@ -19,6 +19,7 @@
 
 #include "kattr/kattr.h"
 #include "hintscan.h"
+#include "outfile.h"
 #include "suggest.h"
 #include "tool.h"
 
@@ -62,6 +63,7 @@ struct site {
 	const char *rel;	/* in the tree (owned by s->files or cache) */
 	char *relbuf;
 	char *note;		/* how the file was resolved, if not plainly */
+	size_t note_keep;	/* its first bytes never wrapped: the path and "in the profile" */
 	struct lt_hint_call call;
 	bool flip;
 	char *expr;		/* the hint call's first line, for the body */
@@ -327,6 +329,7 @@ static int resolve(struct lt_suggest *s, struct site *st, const char **why,
 			if (p != st->file &&
 			    asprintf(&st->note, "%s in the profile", st->file) < 0)
 				st->note = NULL;
+			st->note_keep = st->note ? strlen(st->note) : 0;
 			return st->rel ? 0 : -1;
 		}
 	}
@@ -384,6 +387,7 @@ static int resolve(struct lt_suggest *s, struct site *st, const char **why,
 	if (asprintf(&st->note, "%s in the profile: of the %s files so named, the only one with that hint at line %u and a call or definition of %s()",
 		     p, tmp, st->line, st->function) < 0)
 		st->note = NULL;
+	st->note_keep = strlen(p) + strlen(" in the profile:");
 	return 0;
 }
 
@@ -591,14 +595,20 @@ static char *subject_of(const struct site *const *g, size_t n)
 }
 
 /* text wrapped at 72 columns, the first line after first, the others
- * after cont (both no longer than 20). */
-static void wrap(FILE *f, const char *first, const char *cont, const char *text)
+ * after cont (both no longer than 20); its first keep bytes (a path, which
+ * may hold spaces, with the words that belong to it) are never broken, so a
+ * long path makes a long line rather than a split one. */
+static void wrap(FILE *f, const char *first, const char *cont, const char *text,
+		 size_t keep)
 {
 	const char *pfx = first;
 
 	while (*text) {
 		size_t room = 72 - strlen(pfx), n = strlen(text), cut = n;
 
+		if (keep > room)
+			room = keep < n ? keep : n;
+		keep = 0;
 		if (n > room) {
 			for (cut = room; cut > 0 && text[cut] != ' '; cut--)
 				;
@@ -625,11 +635,11 @@ static void body_site(FILE *f, const struct lt_suggest *s, const struct site *st
 
 	fprintf(f, "  hint:      %s\n", st->expr);
 	if (asprintf(&in, "%s(), %s:%u", fn ? fn : "?", st->rel, st->line) >= 0) {
-		wrap(f, "  in:        ", "             ", in);
+		wrap(f, "  in:        ", "             ", in, strlen(in));
 		free(in);
 	}
 	if (st->note)
-		wrap(f, "  file:      ", "             ", st->note);
+		wrap(f, "  file:      ", "             ", st->note, st->note_keep);
 	fprintf(f, "  correct:   %llu\n", (unsigned long long)st->correct);
 	fprintf(f, "  incorrect: %llu (%s%% of %llu evaluations%s)\n",
 		(unsigned long long)st->incorrect,
@@ -737,6 +747,7 @@ static int make_patch(struct lt_suggest *s, const struct site *const *g,
 	size_t changed = 0, size;
 	bool any_flip = false;
 	char *text, *para;
+	const char *prof;
 	FILE *f;
 
 	if (l->err < 0)
@@ -762,11 +773,12 @@ static int make_patch(struct lt_suggest *s, const struct site *const *g,
 		     any_flip ? "use the other hint" : "remove the hint",
 		     s->o.min_miss, (unsigned long long)s->o.min_total,
 		     s->o.flip_miss) >= 0) {
-		wrap(f, "", "", para);
+		wrap(f, "", "", para, 0);
 		free(para);
 	}
 	fputc('\n', f);
-	wrap(f, "Profile: ", "", s->o.profile ? s->o.profile : "?");
+	prof = s->o.profile ? s->o.profile : "?";
+	wrap(f, "Profile: ", "", prof, strlen(prof));
 	fprintf(f, "(%s format), read by likelytop --suggest.\n\n",
 		kattr_prof_format_name(s->o.format));
 	fprintf(f, "Signed-off-by: %s\n---\n", PLACEHOLDER);
@@ -1019,39 +1031,52 @@ static int write_all(int fd, const char *s, size_t n)
 	return 0;
 }
 
+/* Each patch into a temporary file of dir first, then all renamed into
+ * place (outfile.h): a failure before the renames changes nothing. */
 static int write_series(const struct lt_suggestions *sg, int dfd,
 			const char *dir, char *err, size_t errsize)
 {
+	struct tool_out *outs = calloc(sg->npatches ? sg->npatches : 1,
+				       sizeof(*outs));
 	char name[80];
-	size_t i;
-	int ret = 0, fd;
+	size_t i, opened = 0;
+	int ret = 0;
 
+	if (!outs)
+		return -ENOMEM;
 	for (i = 0; i < sg->npatches && ret == 0; i++) {
 		patch_name(name, sizeof(name), i + 1, sg->patches[i].subject);
-		fd = openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-			    O_CLOEXEC, 0644);
-		if (fd < 0) {
-			ret = -errno;
-		} else {
-			ret = write_all(fd, sg->patches[i].text,
+		ret = tool_out_openat(&outs[i], dfd, name);
+		if (ret == 0) {
+			opened++;
+			ret = write_all(outs[i].fd, sg->patches[i].text,
 					strlen(sg->patches[i].text));
-			if (close(fd) < 0 && ret == 0)
-				ret = -errno;
 		}
 		if (ret < 0)
 			snprintf(err, errsize, "%s/%s", dir, name);
 	}
-	if (ret < 0)	/* nothing half-done: remove what was written */
-		for (size_t k = 0; k < i; k++) {
-			patch_name(name, sizeof(name), k + 1, sg->patches[k].subject);
-			unlinkat(dfd, name, 0);
+	for (i = 0; i < opened; i++) {
+		int r;
+
+		if (ret < 0) {	/* nothing half-done */
+			tool_out_abort(&outs[i]);
+			continue;
 		}
+		patch_name(name, sizeof(name), i + 1, sg->patches[i].subject);
+		r = tool_out_commit(&outs[i]);
+		if (r < 0 && ret == 0) {
+			ret = r;
+			snprintf(err, errsize, "%s/%s", dir, name);
+		}
+	}
+	free(outs);
 	return ret;
 }
 
 int lt_suggest_write(const struct lt_suggestions *sg, const char *out,
 		     FILE *fp, char *err, size_t errsize)
 {
+	struct tool_out o;
 	int fd, ret = 0;
 
 	snprintf(err, errsize, "%s", out ? out : "standard output");
@@ -1061,25 +1086,27 @@ int lt_suggest_write(const struct lt_suggestions *sg, const char *out,
 				return errno ? -errno : -EIO;
 		return fflush(fp) == EOF ? (errno ? -errno : -EIO) : 0;
 	}
-	fd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* A directory, not through a symlink: the series goes there. */
+	fd = open(out, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0) {
 		ret = write_series(sg, fd, out, err, errsize);
 		close(fd);
 		return ret;
 	}
-	if (errno != ENOTDIR && errno != ENOENT)
+	if (errno != ENOTDIR && errno != ENOENT && errno != ELOOP)
 		return -errno;
 	if (out[0] && out[strlen(out) - 1] == '/')
 		return -ENOENT;	/* a directory was meant */
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	for (size_t i = 0; i < sg->npatches && ret == 0; i++)
-		ret = write_all(fd, sg->patches[i].text,
-				strlen(sg->patches[i].text));
-	if (close(fd) < 0 && ret == 0)
-		ret = -errno;
+	/* One file: replaced whole, never written through a symlink. */
+	ret = tool_out_open(&o, out);
 	if (ret < 0)
-		unlink(out);
-	return ret;
+		return ret;
+	for (size_t i = 0; i < sg->npatches && ret == 0; i++)
+		ret = write_all(o.fd, sg->patches[i].text,
+				strlen(sg->patches[i].text));
+	if (ret < 0) {
+		tool_out_abort(&o);
+		return ret;
+	}
+	return tool_out_commit(&o);
 }

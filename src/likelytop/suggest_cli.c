@@ -70,6 +70,9 @@ int lt_suggest_main(struct lt_app *a)
 	lt_suggestions_free(&sg);
 	if (ret == -EPIPE)
 		exit(EXIT_FAIL);
+	if (ret == -EINVAL || ret == -ELOOP)
+		tool_die(EXIT_FAIL, "refusing to write %s: it is %s, not a regular file",
+			 err, tool_file_kind(err));
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot write %s: %s", err, lt_strerror(ret));
 	return 0;

@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "layout.h"
 #include "likelytop.h"
 #include "tool.h"
 
@@ -126,24 +127,6 @@ static void put(int y, int x, const char *fmt, ...)
 	mvaddnstr(y, x, shown, -1);
 }
 
-/* printw at the cursor, clipped. */
-__attribute__((format(printf, 1, 2)))
-static void put_more(const char *fmt, ...)
-{
-	char buf[512], shown[8 * sizeof(buf)];
-	va_list ap;
-	int y, x;
-
-	getyx(stdscr, y, x);
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (x >= COLS)
-		return;
-	screen_str(shown, sizeof(shown), buf, x);
-	mvaddnstr(y, x, shown, -1);
-}
-
 static void restore_terminal(void)
 {
 	if (curses_on) {
@@ -190,8 +173,8 @@ static void select_rows_k(struct view *v, size_t k)
 {
 	struct lt_app *a = v->app;
 	struct kattr_prof_filter f = {
-		.substr = v->ui.filter, .min_total = a->o.min_total,
-		.wrong_only = a->o.wrong_only,
+		.substr = v->ui.filter, .min_total = v->ui.min_total,
+		.wrong_only = v->ui.wrong_only,
 	};
 
 	if (lt_model_select(&a->model, &f, v->ui.sort, v->ui.reverse, k) < 0)
@@ -255,74 +238,80 @@ static void hl_off(struct view *v, int pair, attr_t mono)
 		attroff(mono);
 }
 
+/* Display columns of name as the screen shows it (screen_char()). */
+static int name_cols(const char *name)
+{
+	const char *out;
+	size_t len, outlen;
+	int w = 0;
+
+	for (; *name; name += len)
+		w += screen_char(name, &len, &out, &outlen);
+	return w;
+}
+
+/* A header line too wide for the screen loses whole words at its end
+ * (and the separator before them), never half of one; sep is what
+ * separates them (the key line: two blanks). */
+static void put_words(int y, char *line, const char *sep)
+{
+	while (name_cols(line) > COLS) {
+		char *sp = NULL;
+
+		for (char *q = strstr(line, sep); q; q = strstr(q + 1, sep))
+			sp = q;
+		if (!sp)
+			break;
+		while (sp > line && strchr(" |-,", sp[-1]))
+			sp--;
+		*sp = '\0';
+	}
+	put(y, 0, "%s", line);
+	clrtoeol();
+}
+
 static void draw_header(struct view *v)
 {
 	struct lt_app *a = v->app;
-	char tbuf[16];
+	char tbuf[16], line[1024];
 	time_t t = time(NULL);
 	struct tm tm;
-	size_t wrong = a->model.wrong;
+	size_t wrong = a->model.wrong, o;
 	const struct lt_shown *p = &a->model.shown;
 
 	localtime_r(&t, &tm);
 	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", &tm);
-	put(0, 0, "likelytop - %s - %s (%s)", tbuf, a->src.name,
+	snprintf(line, sizeof(line), "likelytop - %s - %s (%s)", tbuf, a->src.name,
 		 kattr_prof_format_name(p->format));
-	clrtoeol();
-	put(1, 0, "%zu sites, %zu shown, %zu wrong hints | sort: %s%s | every %gs%s%s",
-		 p->n, a->model.nrows, wrong, kattr_prof_sort_name(v->ui.sort),
-		 v->ui.reverse ? " (reversed)" : "", a->o.delay,
-		 v->ui.frozen ? " | FROZEN" : "",
-		 a->model.base ? " | zeroed" : "");
-	if (v->ui.filter[0])
-		put_more(" | filter: %s", v->ui.filter);
-	clrtoeol();
+	put_words(0, line, " ");
+	o = (size_t)snprintf(line, sizeof(line),
+		"%zu sites, %zu shown, %zu wrong hint%s | sort: %s%s | every %gs%s%s",
+		p->n, a->model.nrows, wrong, wrong == 1 ? "" : "s",
+		kattr_prof_sort_name(v->ui.sort),
+		v->ui.reverse ? " (reversed)" : "", a->o.delay,
+		v->ui.frozen ? " | FROZEN" : "",
+		a->model.base ? " | zeroed" : "");
+	/* the filters in force (w, m, /), as the options would give them */
+	if (v->ui.wrong_only && o < sizeof(line))
+		o += (size_t)snprintf(line + o, sizeof(line) - o, " | wrong only");
+	if (v->ui.min_total && o < sizeof(line))
+		o += (size_t)snprintf(line + o, sizeof(line) - o, " | min total %llu",
+				      (unsigned long long)v->ui.min_total);
+	if (v->ui.filter[0] && o < sizeof(line))
+		snprintf(line + o, sizeof(line) - o, " | filter: %s", v->ui.filter);
+	put_words(1, line, " ");
 	move(2, 0);
 	clrtoeol();
-	if (a->status[0] || a->child_gone) {
+	if (!a->status[0] && !a->child_gone && v->ui.sort == KATTR_PROF_SORT_RATE &&
+	    !v->ui.reverse && a->model.nrows &&
+	    (!a->model.rows[0]->has_rate || a->model.rows[0]->rate == 0)) {
+		/* the highest rate is none or 0: the order is the tie-break */
+		put(2, 0, "no rate yet (-): sorted by function and file until the counts move");
+	} else if (a->status[0] || a->child_gone) {
 		hl_on(v, PAIR_STATUS, A_BOLD);
 		put(2, 0, "%s", a->status);
 		hl_off(v, PAIR_STATUS, A_BOLD);
 	}
-}
-
-/* Column titles; the sort column is marked. */
-static void draw_titles(struct view *v, int y)
-{
-	bool all = v->app->model.shown.format == KATTR_PROF_FMT_ALL;
-	static const struct { enum kattr_prof_sort key; const char *t, *all; int w; } cols[] = {
-		{ KATTR_PROF_SORT_COUNT_, "  HINT     ", "  HINT     ", 11 },
-		{ KATTR_PROF_SORT_CORRECT, "CORRECT", "NOTTAKEN", 12 },
-		{ KATTR_PROF_SORT_INCORRECT, "INCORRECT", "TAKEN", 12 },
-		{ KATTR_PROF_SORT_PERCENT, "MISS%", "TAKEN%", 8 },
-		{ KATTR_PROF_SORT_RATE, "WRONG/s", "TAKEN/s", 10 },
-		{ KATTR_PROF_SORT_FUNCTION, "FUNCTION", "FUNCTION", 0 },
-		{ KATTR_PROF_SORT_FILE, "FILE:LINE", "FILE:LINE", 0 },
-	};
-	int x = 0;
-
-	attron(A_REVERSE);
-	move(y, 0);
-	clrtoeol();
-	for (int i = 0; i < COLS; i++)
-		mvaddch(y, i, ' ');
-	x = 0;
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
-		const char *t = all ? cols[i].all : cols[i].t;
-		bool s = cols[i].key == v->ui.sort;
-		int w = cols[i].w ? cols[i].w : (i == 5 ? 28 : 0);
-
-		if (s)
-			attron(A_BOLD | A_UNDERLINE);
-		if (cols[i].w)	/* numbers: right-aligned */
-			put(y, x, "%*s", w, t);
-		else
-			put(y, x + 1, "%s", t);
-		if (s)
-			attroff(A_BOLD | A_UNDERLINE);
-		x += w ? w : 0;
-	}
-	attroff(A_REVERSE);
 }
 
 /*
@@ -369,35 +358,178 @@ static int clip_name(char *buf, size_t size, const char *name, size_t from,
 	return cols;
 }
 
-static void draw_row(struct view *v, int y, const struct kattr_prof_entry *e,
-		     bool selected)
+static int max_int(int a, int b)
 {
-	char c[16], in[16], pct[16], rate[24], fn[128], where[300], file[4 * 80 + 8];
-	bool wrong = kattr_prof_entry_is_wrong(e);
-	int used;
+	return a > b ? a : b;
+}
 
-	lt_fmt_count(c, sizeof(c), e->correct, 11);
-	lt_fmt_count(in, sizeof(in), e->incorrect, 11);
-	lt_fmt_pct(pct, sizeof(pct), kattr_prof_entry_pct(e));
+/* A count in width columns: whole if it fits, else 1.2M. */
+static int count_cols(uint64_t v, int width)
+{
+	char buf[32];
+
+	lt_fmt_count(buf, sizeof(buf), v, width);
+	return (int)strlen(buf);
+}
+
+static void rate_text(char *buf, size_t size, const struct kattr_prof_entry *e)
+{
 	if (e->reset)	/* a counter went down: a restart, no rate */
-		snprintf(rate, sizeof(rate), "reset");
+		snprintf(buf, size, "reset");
 	else if (e->has_rate)
-		lt_fmt_rate(rate, sizeof(rate), e->rate);
+		lt_fmt_rate(buf, size, e->rate);
 	else
-		snprintf(rate, sizeof(rate), "-");
-	used = clip_name(fn, sizeof(fn), e->function, v->ui.hscroll, 27, v->utf8);
-	snprintf(where, sizeof(where), "%s:%u", e->file, e->line);
-	clip_name(file, sizeof(file), where, v->ui.hscroll, 80, v->utf8);
+		snprintf(buf, size, "-");
+}
+
+/* What the columns of rows [from, to) need: in full (wide) and shortened
+ * (narrow); titles are never cut. */
+static void measure_rows(struct view *v, size_t from, size_t to, int *wide,
+			 int *narrow)
+{
+	const struct lt_model *m = &v->app->model;
+	bool all = m->shown.format == KATTR_PROF_FMT_ALL;
+	uint64_t mc = 0, mi = 0, mk = 0, ml = 0;
+	int fn = 0, file = 0, loc = 0, rate = 0, hint = 0;
+	char buf[32];
+
+	for (size_t r = from; r < to && r < m->nrows; r++) {
+		const struct kattr_prof_entry *e = m->rows[r];
+		int f = name_cols(e->file);
+
+		mc = e->correct > mc ? e->correct : mc;
+		mi = e->incorrect > mi ? e->incorrect : mi;
+		mk = e->has_constant && e->constant > mk ? e->constant : mk;
+		ml = e->line > ml ? e->line : ml;
+		rate_text(buf, sizeof(buf), e);
+		rate = max_int(rate, (int)strlen(buf));
+		hint = max_int(hint, (int)strlen(kattr_prof_hint_name(e->hint)));
+		fn = max_int(fn, name_cols(e->function));
+		file = max_int(file, f);
+		loc = max_int(loc, f + 1 + snprintf(buf, sizeof(buf), "%u", e->line));
+	}
+	for (int c = 0; c < LT_COL_COUNT; c++)
+		wide[c] = narrow[c] = (int)strlen(lt_out_column_title((enum lt_column_id)c, all));
+#define NEED(c, w, nw) (wide[c] = max_int(wide[c], (w)), narrow[c] = max_int(narrow[c], (nw)))
+	NEED(LT_COL_HINT, hint, hint);
+	NEED(LT_COL_CORRECT, count_cols(mc, 20), count_cols(mc, 5));
+	NEED(LT_COL_INCORRECT, count_cols(mi, 20), count_cols(mi, 5));
+	NEED(LT_COL_CONSTANT, count_cols(mk, 20), count_cols(mk, 5));
+	NEED(LT_COL_LINE, count_cols(ml, 20), count_cols(ml, 5));
+	NEED(LT_COL_MISS, 5, 5);
+	NEED(LT_COL_RATE, rate, rate);
+	NEED(LT_COL_FUNCTION, fn < LT_FUNCTION_MAX ? fn : LT_FUNCTION_MAX,
+	     fn < LT_FUNCTION_MIN ? fn : LT_FUNCTION_MIN);
+	NEED(LT_COL_FILE, file, file < LT_LOCATION_MIN ? file : LT_LOCATION_MIN);
+	NEED(LT_COL_LOCATION, loc, loc < LT_LOCATION_MIN ? loc : LT_LOCATION_MIN);
+#undef NEED
+}
+
+/* The column layout for the rows on screen (layout.c). */
+static void lay_out(struct view *v, struct lt_layout *l)
+{
+	int wide[LT_COL_COUNT], narrow[LT_COL_COUNT];
+	size_t page = LINES > 5 ? (size_t)LINES - 5 : 1;
+
+	measure_rows(v, v->ui.top, v->ui.top + page, wide, narrow);
+	lt_layout(l, v->ui.cols, v->ui.ncols, wide, narrow, COLS, v->ui.hscroll);
+}
+
+/* Column titles, over the layout; the sort column is marked, columns
+ * scrolled off either side by '<' and '>' at the edges. */
+static void draw_titles(struct view *v, int y, const struct lt_layout *l)
+{
+	bool all = v->app->model.shown.format == KATTR_PROF_FMT_ALL;
+
+	attron(A_REVERSE);
+	move(y, 0);
+	for (int i = 0; i < COLS; i++)
+		mvaddch(y, i, ' ');
+	for (size_t i = 0; i < l->n; i++) {
+		const char *t = lt_out_column_title(l->id[i], all);
+		enum kattr_prof_sort key;
+		bool s = lt_column_sort(l->id[i], &key) && key == v->ui.sort;
+
+		if (s)
+			attron(A_BOLD | A_UNDERLINE);
+		if (lt_out_column_right(l->id[i]))
+			put(y, l->x[i], "%*s", l->width[i], t);
+		else
+			put(y, l->x[i], "%s", t);
+		if (s)
+			attroff(A_BOLD | A_UNDERLINE);
+	}
+	attroff(A_REVERSE);
+}
+
+/* One cell of e, as wide as its column, into buf. */
+static void cell(struct view *v, char *buf, size_t size,
+		 const struct kattr_prof_entry *e, enum lt_column_id c, int width,
+		 size_t from)
+{
+	char tmp[320];
+	uint64_t n;
+
+	switch (c) {
+	case LT_COL_MARK:
+		snprintf(buf, size, "%c", kattr_prof_entry_is_wrong(e) ? '!' : ' ');
+		return;
+	case LT_COL_HINT:
+		snprintf(buf, size, "%s", kattr_prof_hint_name(e->hint));
+		return;
+	case LT_COL_MISS:
+		lt_fmt_pct(tmp, sizeof(tmp), kattr_prof_entry_pct(e));
+		break;
+	case LT_COL_RATE:
+		rate_text(tmp, sizeof(tmp), e);
+		break;
+	case LT_COL_FUNCTION:
+		clip_name(buf, size, e->function, from, width, v->utf8);
+		return;
+	case LT_COL_FILE:
+		clip_name(buf, size, e->file, from, width, v->utf8);
+		return;
+	case LT_COL_LOCATION:
+		snprintf(tmp, sizeof(tmp), "%s:%u", e->file, e->line);
+		clip_name(buf, size, tmp, from, width, v->utf8);
+		return;
+	case LT_COL_CONSTANT:
+		if (!e->has_constant) {
+			snprintf(tmp, sizeof(tmp), "-");
+			break;
+		}
+		/* fall through */
+	default:
+		n = c == LT_COL_CORRECT ? e->correct : c == LT_COL_INCORRECT ?
+		    e->incorrect : c == LT_COL_LINE ? e->line : e->constant;
+		lt_fmt_count(tmp, sizeof(tmp), n, width);
+	}
+	snprintf(buf, size, "%*s", width, tmp);
+}
+
+static void draw_row(struct view *v, int y, const struct kattr_prof_entry *e,
+		     bool selected, const struct lt_layout *l)
+{
+	char buf[4 * 512 + 8];
+	bool wrong = kattr_prof_entry_is_wrong(e);
+
 	if (selected)
 		attron(A_REVERSE);
 	if (wrong)
 		hl_on(v, PAIR_WRONG, A_BOLD);
 	move(y, 0);
 	clrtoeol();
-	/* %-*s pads by bytes: pad the name by its columns instead. */
-	put(y, 0, "%c %-9s%12s%12s%8s%10s %s%*s %s", wrong ? '!' : ' ',
-		 kattr_prof_hint_name(e->hint), c, in, pct, rate, fn,
-		 27 - used, "", file);
+	if (selected)	/* the selection bar spans the line */
+		for (int i = 0; i < COLS; i++)
+			mvaddch(y, i, ' ');
+	for (size_t i = 0; i < l->n; i++) {
+		int width = l->width[i];
+
+		if (width > 512)
+			width = 512;
+		cell(v, buf, sizeof(buf), e, l->id[i], width, l->name_from);
+		put(y, l->x[i], "%s", buf);
+	}
 	if (wrong)
 		hl_off(v, PAIR_WRONG, A_BOLD);
 	if (selected)
@@ -408,18 +540,20 @@ static void draw_list(struct view *v)
 {
 	struct lt_model *m = &v->app->model;
 	int y0 = 4, rows = LINES - y0 - 1;
+	struct lt_layout l;
 
 	v->ui.page = rows > 0 ? (size_t)rows : 1;
 	v->ui.nrows = m->nrows;
 	lt_ui_clamp(&v->ui);
 	if (v->ui.top + v->ui.page > m->sorted && m->sorted < m->nrows)
 		select_rows_k(v, 0);	/* scrolled past the sorted head */
-	draw_titles(v, y0 - 1);
+	lay_out(v, &l);
+	draw_titles(v, y0 - 1, &l);
 	for (int i = 0; i < rows; i++) {
 		size_t r = v->ui.top + (size_t)i;
 
 		if (r < m->nrows) {
-			draw_row(v, y0 + i, m->rows[r], r == v->ui.sel);
+			draw_row(v, y0 + i, m->rows[r], r == v->ui.sel, &l);
 		} else {
 			move(y0 + i, 0);
 			clrtoeol();
@@ -437,6 +571,33 @@ static void draw_help(struct view *v)
 	clrtoeol();
 	for (int i = 0; lt_help_lines[i] && 4 + i < LINES - 1; i++) {
 		put(4 + i, 2, "%s", lt_help_lines[i]);
+		clrtoeol();
+	}
+}
+
+/* f: every column, shown ones checked, the cursor on ui.field. */
+static void draw_fields(struct view *v)
+{
+	bool all = v->app->model.shown.format == KATTR_PROF_FMT_ALL;
+
+	put(3, 0, "Columns (as -o): Up Down move, space toggles, f or Esc: back");
+	clrtoeol();
+	int rows = LINES - 5 > 1 ? LINES - 5 : 1;
+	int first = (int)v->ui.field >= rows ? (int)v->ui.field - rows + 1 : 0;
+
+	for (int c = first; c < LT_COL_COUNT && 4 + c - first < LINES - 1; c++) {
+		bool on = false;
+		int y = 4 + c - first;
+
+		for (size_t i = 0; i < v->ui.ncols; i++)
+			on |= v->ui.cols[i] == (enum lt_column_id)c;
+		if ((size_t)c == v->ui.field)
+			attron(A_REVERSE);
+		put(y, 0, "%c [%c] %-10s %s", (size_t)c == v->ui.field ? '>' : ' ',
+		    on ? 'x' : ' ', lt_out_column_title((enum lt_column_id)c, all),
+		    lt_out_column_help((enum lt_column_id)c));
+		if ((size_t)c == v->ui.field)
+			attroff(A_REVERSE);
 		clrtoeol();
 	}
 }
@@ -533,6 +694,8 @@ static void draw_detail(struct view *v)
 			vals[i] = h->rate[(h->head + LT_HIST_LEN - h->n + i) % LT_HIST_LEN];
 		lt_sparkline(vals, h->n, v->utf8, spark);
 		put(y++, 2, "rate        %s (last %u refreshes)", spark, h->n);
+	} else if (!e->has_rate && !e->reset) {
+		put(y++, 2, "rate        - (no rate yet: the counts have not changed)");
 	} else {
 		put(y++, 2, "rate        (history starts with the next refresh)");
 	}
@@ -582,18 +745,27 @@ static void draw(struct view *v)
 	case LT_SCREEN_SUGGEST:
 		draw_suggest(v);
 		break;
+	case LT_SCREEN_FIELDS:
+		draw_fields(v);
+		break;
 	default:
 		draw_list(v);
 	}
-	if (v->ui.editing && v->ui.editing_delay)
+	if (v->ui.editing && v->ui.editing_min)
+		put(LINES - 1, 0, "minimum total (now %llu, 0: all): %s",
+		    (unsigned long long)v->ui.min_total, v->ui.edit);
+	else if (v->ui.editing && v->ui.editing_delay)
 		put(LINES - 1, 0, "delay in seconds (now %g): %s", v->app->o.delay,
 		    v->ui.edit);
 	else if (v->ui.editing)
 		put(LINES - 1, 0, "filter (function or file): %s", v->ui.edit);
 	else if (v->ui.note)
 		put(LINES - 1, 0, "%s", v->ui.note);
-	else
-		put(LINES - 1, 0, "q quit  h help  < > sort  R reverse  / filter  d delay  f freeze  z zero  Enter details  p patch");
+	else {
+		char keys[] = "q quit  h help  f fields  < > sort  R reverse  / filter  w wrong  m min  d delay  Z freeze  z zero  Enter  p";
+
+		put_words(LINES - 1, keys, "  ");
+	}
 	clrtoeol();
 	refresh();
 }
@@ -615,7 +787,11 @@ static unsigned int apply(struct view *v, unsigned int redo)
 		clear();
 	}
 	if (redo & LT_REDO_ZERO) {
-		lt_model_zero(&a->model, lt_now());
+		/* a toggle: counts since now, then the totals again */
+		if (a->model.base)
+			lt_model_unzero(&a->model);
+		else
+			lt_model_zero(&a->model, lt_now());
 		redo |= LT_REDO_SORT;
 	}
 	if (redo & LT_REDO_COLLECT) {
@@ -698,8 +874,14 @@ int lt_view_run(struct lt_app *a)
 
 	lt_ui_init(&v.ui, a->o.sort, a->o.reverse);
 	v.ui.delay = a->o.delay;
+	v.ui.wrong_only = a->o.wrong_only;
+	v.ui.min_total = a->o.min_total;
 	if (a->o.filter)
 		snprintf(v.ui.filter, sizeof(v.ui.filter), "%s", a->o.filter);
+	if (a->o.ncols) {	/* -o, --output-all: the f key starts there */
+		memcpy(v.ui.cols, a->o.cols, a->o.ncols * sizeof(a->o.cols[0]));
+		v.ui.ncols = a->o.ncols;
+	}
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	if (ep < 0)
 		tool_die(EXIT_FAIL, "cannot set up the event loop: %s", lt_strerror(errno));

@@ -37,6 +37,7 @@
 
 #include "kattr/rgconf.h"
 #include "rgctl.h"
+#include "rgctl_res.h"
 #include "rgctl_rgd.h"
 #include "rgctl_systemd.h"
 #include "strutils.h"
@@ -85,7 +86,7 @@ const struct rgctl_cmd rgctl_cmd_dump = {
 /* How long a second apply waits for the lock by default (seconds). */
 #define LOCK_WAIT_DEFAULT 30
 
-enum step_kind { STEP_CREATE, STEP_SET, STEP_DELETE };
+enum step_kind { STEP_CREATE, STEP_SET, STEP_DELETE, STEP_RES };
 
 /* One writable attribute file of a group and its content. */
 struct attr {
@@ -106,6 +107,8 @@ struct step {
 	unsigned long long ino;	/* DELETE: its inode (rgctl's state file) */
 	char *enable;		/* cgroup v2: where cpu is to be enabled (text) */
 	struct kattr_rg_cpu_path done;	/* ... and where it was */
+	struct rgctl_res_change res;	/* RES: resources, old and new */
+	bool no_enable;			/* RES: --no-enable */
 };
 
 /* What undo could not restore, one line each. */
@@ -156,6 +159,7 @@ static void plan_free(struct plan *p)
 		free(p->v[i].tids);
 		free(p->v[i].enable);
 		kattr_rg_cpu_path_free(&p->v[i].done);
+		rgctl_res_change_free(&p->v[i].res);
 	}
 	free(p->v);
 }
@@ -362,6 +366,25 @@ static void plan_groups(struct kattr_rg *rg, const struct kattr_rgconf *c,
 	free(order);
 }
 
+/* Resource changes, after every create and shares change. */
+static void plan_res(struct kattr_rg *rg, const struct kattr_rgconf *c,
+		     bool no_enable, struct plan *p)
+{
+	for (size_t i = 0; i < c->ngroups; i++) {
+		const struct kattr_rgconf_group *g = &c->groups[i];
+		struct rgctl_res_change ch;
+		struct step *s;
+
+		rgctl_res_plan(rg, c, g, kattr_rg_exists(rg, g->name) == -ENOENT, &ch);
+		if (!ch.n)
+			continue;
+		s = plan_add(p, STEP_RES, g->name);
+		s->res = ch;
+		s->line = g->line;
+		s->no_enable = no_enable;
+	}
+}
+
 /* Whether a group below v[i] (later in the listing) is kept. */
 static bool keeps_child(const struct kattr_rg_info *v, size_t n, size_t i,
 			const bool *keep)
@@ -434,6 +457,12 @@ static void step_text(const struct kattr_rg *rg, const struct step *s,
 		break;
 	case STEP_DELETE:
 		snprintf(buf, size, "delete %s", TOOL_Q(s->group));
+		break;
+	case STEP_RES:
+		n = snprintf(buf, size, "set %s ", TOOL_Q(s->group));
+		if (n > 0 && (size_t)n < size)
+			rgctl_res_change_text(&s->res, buf + n, size - (size_t)n);
+		n = (int)strlen(buf);
 		break;
 	}
 	if (s->enable && *s->enable && n > 0 && (size_t)n < size)
@@ -635,6 +664,9 @@ static int do_step(struct kattr_rg *rg, struct step *s, const char **why)
 		}
 		s->ino = rgctl_own_ino(rg, s->group);
 		return kattr_rg_delete(rg, s->group, 0);
+	case STEP_RES:
+		return rgctl_res_change_do(rg, s->group, &s->res, false,
+					   s->no_enable, why);
 	}
 	return -EINVAL;
 }
@@ -663,6 +695,10 @@ static void undo_step(struct kattr_rg *rg, struct step *s, struct notes *ns)
 	case STEP_DELETE:
 		restore_group(rg, s, ns);
 		return;
+	case STEP_RES:
+		ret = rgctl_res_change_do(rg, s->group, &s->res, true,
+					  s->no_enable, NULL);
+		break;
 	}
 	if (ret < 0) {
 		step_text(rg, s, text, sizeof(text));
@@ -749,6 +785,20 @@ static pid_t lock_holder(int fd)
  * writer (not an apply: those wait for the lock) may have changed them.
  * Each difference is noted.
  */
+static void verify_res(struct kattr_rg *rg, const struct kattr_rgconf *c,
+		       const struct kattr_rgconf_group *g, struct notes *ns)
+{
+	struct rgctl_res_change ch;
+	char text[2048];
+
+	rgctl_res_plan(rg, c, g, false, &ch);
+	if (ch.n) {
+		rgctl_res_change_text(&ch, text, sizeof(text));
+		note(ns, "group '%s' still needs %s", TOOL_Q(g->name), text);
+	}
+	rgctl_res_change_free(&ch);
+}
+
 static void verify(struct kattr_rg *rg, const struct kattr_rgconf *c, bool prune,
 		   struct notes *ns)
 {
@@ -763,6 +813,7 @@ static void verify(struct kattr_rg *rg, const struct kattr_rgconf *c, bool prune
 			note(ns, "group '%s': %s", TOOL_Q(g->name), rgctl_strerror(ret));
 			continue;
 		}
+		verify_res(rg, c, g, ns);
 		if (!g->shares ||
 		    kattr_rg_shares_format(kattr_rg_backend_of(rg), g->shares, NULL,
 					   fmt, sizeof(fmt), NULL) < 0)
@@ -1100,12 +1151,14 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	plan_groups(rg, c, o.no_enable, &p);
+	plan_res(rg, c, o.no_enable, &p);
 	if (o.prune)
 		plan_prune(rg, c, &p);
 	/* systemd: every step inside a delegated subtree (or --force). */
 	for (i = 0; i < p.n; i++) {
 		rgctl_sd_check(ctx, p.v[i].group, p.v[i].kind == STEP_CREATE ?
-			       RGCTL_SD_CREATE : p.v[i].kind == STEP_SET ?
+			       RGCTL_SD_CREATE : p.v[i].kind == STEP_SET ||
+			       p.v[i].kind == STEP_RES ?
 			       RGCTL_SD_SHARES : RGCTL_SD_DELETE);
 		if (p.v[i].enable && *p.v[i].enable)
 			rgctl_sd_check_enable(ctx, p.v[i].group);
@@ -1207,6 +1260,7 @@ static int run_dump(struct rgctl *ctx, int argc, char **argv)
 			    strcmp(v[i].shares[k].res, "cpu") == 0)
 				g->shares = share_value(rg, &v[i].shares[k],
 							KATTR_RG_SHARE_ALL);
+		rgctl_res_dump(rg, g->name, &g->res, &g->nres);
 	}
 	text = kattr_rgconf_format(&c);
 	if (!text)
@@ -1216,8 +1270,12 @@ static int run_dump(struct rgctl *ctx, int argc, char **argv)
 		printf("# left out: %zu group%s whose names rgctl cannot use (see the warning)\n",
 		       left, left == 1 ? "" : "s");
 	free(text);
-	for (size_t i = 0; i < c.ngroups; i++)
+	for (size_t i = 0; i < c.ngroups; i++) {
 		free(c.groups[i].shares);
+		for (size_t k = 0; k < c.groups[i].nres; k++)
+			free(c.groups[i].res[k]);
+		free(c.groups[i].res);
+	}
 	free(c.groups);
 	kattr_rg_list_free(v, n);
 	return EXIT_OK;

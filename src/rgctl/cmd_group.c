@@ -7,7 +7,22 @@
 #include <string.h>
 
 #include "rgctl.h"
+#include "rgctl_res.h"
 #include "rgctl_systemd.h"
+#include "xalloc.h"
+
+/* create --set: the values written to each group (0 when none). */
+static int create_set(struct rgctl *ctx, char **groups, int n, unsigned int flags,
+		      const struct kattr_rgres_value *v, size_t nv)
+{
+	int status = EXIT_OK;
+
+	for (int i = 0; i < n && nv && status == EXIT_OK; i++)
+		status = rgctl_res_write(ctx, groups[i], v, nv,
+					 (flags & KATTR_RG_ENABLE) ? KATTR_RGRES_ENABLE : 0,
+					 "the groups this call made were deleted again");
+	return status;
+}
 
 static int run_create(struct rgctl *ctx, int argc, char **argv);
 static int run_delete(struct rgctl *ctx, int argc, char **argv);
@@ -17,6 +32,7 @@ static const struct option create_opts[] = {
 	{ "shares",  required_argument, NULL, OPT_SHARES },
 	{ "res",     required_argument, NULL, OPT_RES },
 	{ "no-enable", no_argument,     NULL, OPT_NO_ENABLE },
+	{ "set",     required_argument, NULL, OPT_CMD_FIRST + 9 },
 	{ "help",    no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -25,6 +41,7 @@ static const char *const create_help[] = {
 	"    --shares VALUE", "Set the shares (as 'rgctl shares' takes them) on creation.",
 	"    --res NAME", "RGCS: the controller --shares is for (default: cpu).",
 	"    --no-enable", "On cgroup v2, refuse instead of enabling cpu above the group.",
+	"    --set KEY=VALUE", "Set a resource on creation, as 'rgctl set' does (repeatable).",
 	NULL
 };
 static const struct option delete_opts[] = {
@@ -171,6 +188,9 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 {
 	const char *shares = NULL, *res = NULL;
 	struct kattr_rg_cpu_path done = { 0 };
+	struct kattr_rgres_value *sv = NULL;
+	char **sets = xcalloc((size_t)argc, sizeof(*sets));
+	size_t nsets = 0;
 	unsigned int flags = KATTR_RG_ENABLE, *existing;
 	struct kattr_rg_reason why;
 	struct kattr_rg *rg;
@@ -191,11 +211,16 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 		case OPT_NO_ENABLE:
 			flags &= ~KATTR_RG_ENABLE;
 			break;
+		case OPT_CMD_FIRST + 9:
+			sets[nsets++] = optarg;
+			break;
 		}
 	}
 	n = argc - optind;
 	if (n < 1)
 		rgctl_cmd_usage(&rgctl_cmd_create, "give at least one GROUP");
+	if (nsets)	/* every value checked before anything is made */
+		sv = rgctl_res_parse(sets, nsets);
 	argv += optind;
 	rg = rgctl_rg(ctx);
 	existing = calloc((size_t)n, sizeof(*existing));
@@ -216,9 +241,15 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 		if (ret < 0)
 			create_failed(rg, argv[i], ret, &why);
 	}
+	ret = create_set(ctx, argv, n, flags, sv, nsets);
+	if (ret != EXIT_OK)	/* the groups this call made go again */
+		create_undo(rg, argv, existing, n, &done);
 	free(existing);
-	rgctl_cpu_report(rg, &done);
-	return EXIT_OK;
+	if (ret == EXIT_OK)
+		rgctl_cpu_report(rg, &done);
+	free(sv);
+	free(sets);
+	return ret;
 }
 
 static int run_delete(struct rgctl *ctx, int argc, char **argv)

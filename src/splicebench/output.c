@@ -21,6 +21,7 @@
 
 #include "config.h"
 #include "kattr/kattr.h"
+#include "outfile.h"
 #include "sb.h"
 #include "strutils.h"
 #include "tool.h"
@@ -964,37 +965,6 @@ static void plot_script(FILE *gp, const struct sb_report *rep, bool svg)
 	plot_wide_data(gp, rep);
 }
 
-/*
- * A new temporary file beside path, "<dir>/.<name>.XXXXXX": ours to
- * remove.  Mode 0666 & ~umask, as a plain creat() would give.
- */
-static int plot_tmp(const char *path, char **tmp)
-{
-	const char *slash = strrchr(path, '/');
-	int dlen = slash ? (int)(slash - path + 1) : 0;
-	mode_t um = umask(0);
-	int fd;
-
-	umask(um);
-	if (asprintf(tmp, "%.*s.%s.XXXXXX", dlen, path, slash ? slash + 1 : path) < 0) {
-		*tmp = NULL;
-		return -ENOMEM;
-	}
-	fd = mkostemp(*tmp, O_CLOEXEC);
-	if (fd < 0 || fchmod(fd, 0666 & ~um) < 0) {
-		int e = errno;
-
-		if (fd >= 0) {
-			close(fd);
-			unlink(*tmp);
-		}
-		free(*tmp);
-		*tmp = NULL;
-		return -e;
-	}
-	return fd;
-}
-
 /* A path that is (or became) a symlink, device, FIFO or directory is
  * refused: 0 or -EINVAL after saying so. */
 static int plot_target_ok(const char *path)
@@ -1073,52 +1043,37 @@ static int plot_run(const struct sb_report *rep, const char *path, int outfd)
 }
 
 /*
- * gnuplot draws into a temporary file beside path, renamed over path only
- * when it succeeded: a failure leaves path as it was, and nothing but our
- * own temporary file is ever removed.  A path that is (or becomes) a
- * symlink, device, FIFO or directory is refused, never written through.
+ * gnuplot draws into a temporary file beside path (outfile.h), renamed
+ * over path only when it succeeded: a failure leaves path as it was, and
+ * nothing but our own temporary file is ever removed.  A path that is (or
+ * becomes) a symlink, device, FIFO or directory is refused, never written
+ * through.
  */
 int sb_plot(const struct sb_report *rep, const char *path)
 {
-	char *tmp = NULL;
-	int outfd, ret;
+	struct tool_out o;
+	int ret;
 
 	ret = plot_check(rep, path);
 	if (ret < 0)
 		return ret;
-	outfd = plot_tmp(path, &tmp);
-	if (outfd < 0) {
+	ret = tool_out_open(&o, path);
+	if (ret == -EINVAL)
+		return plot_target_ok(path);	/* says what it is */
+	if (ret < 0) {
 		tool_warn("cannot write %s: cannot create a temporary file beside it: %s",
-			  path, tool_strerror(-outfd));
-		return outfd;
+			  path, tool_strerror(-ret));
+		return ret;
 	}
-	ret = plot_run(rep, path, outfd);
-	if (ret < 0)
-		goto out_unlink;
-	if (fsync(outfd) < 0 || close(outfd) < 0) {
-		ret = -errno;
-		outfd = -1;
+	ret = plot_run(rep, path, o.fd);
+	if (ret < 0) {
+		tool_out_abort(&o);
+		return ret;
+	}
+	ret = tool_out_commit(&o);
+	if (ret == -EINVAL && plot_target_ok(path) == 0)
+		tool_warn("refusing to draw %s: it changed while drawing", path);
+	else if (ret < 0 && ret != -EINVAL)
 		tool_warn("cannot write %s: %s", path, tool_strerror(-ret));
-		goto out_unlink;
-	}
-	outfd = -1;
-	/* Again, just before: rename() replaces the name, never writes
-	 * through it, but a device or FIFO planted meanwhile is not ours to
-	 * replace either. */
-	ret = plot_target_ok(path);
-	if (ret < 0)
-		goto out_unlink;
-	if (rename(tmp, path) < 0) {
-		ret = -errno;
-		tool_warn("cannot write %s: %s", path, tool_strerror(-ret));
-		goto out_unlink;
-	}
-	free(tmp);
-	return 0;
-out_unlink:
-	if (outfd >= 0)
-		close(outfd);
-	unlink(tmp);		/* our own temporary file, nothing else */
-	free(tmp);
 	return ret;
 }

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "outfile.h"
 #include "sb.h"
 #include "tool.h"
 #include "xalloc.h"
@@ -700,42 +701,13 @@ volatile sig_atomic_t sb_stop;
 
 int sb_open_file_consumer(const char *path, char *why, size_t whylen)
 {
-	struct stat st;
-	int fd, ret;
+	int fd = tool_out_open_stream(path);	/* outfile.h */
 
-	fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
-		  O_CLOEXEC, 0666);
-	if (fd < 0) {
-		ret = -errno;
-		/* ELOOP: a symlink; ENXIO: a FIFO nobody reads; ENODEV,
-		 * EISDIR... : say what it is rather than the errno. */
-		if (ret == -ELOOP || ret == -ENXIO || ret == -EISDIR ||
-		    ret == -ENODEV || ret == -EOPNOTSUPP) {
-			snprintf(why, whylen, "refusing %s: it is %s, not a regular file",
-				 path, tool_file_kind(path));
-			return -EINVAL;
-		}
-		snprintf(why, whylen, "cannot open %s: %s", path, tool_strerror(errno));
-		return ret;
-	}
-	if (fstat(fd, &st) < 0) {
-		ret = -errno;
-		close(fd);
-		snprintf(why, whylen, "cannot open %s: %s", path, tool_strerror(-ret));
-		return ret;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
+	if (fd == -EINVAL)
 		snprintf(why, whylen, "refusing %s: it is %s, not a regular file",
 			 path, tool_file_kind(path));
-		return -EINVAL;
-	}
-	if (fcntl(fd, F_SETFL, 0) < 0) {	/* blocking writes from here */
-		ret = -errno;
-		close(fd);
-		snprintf(why, whylen, "cannot open %s: %s", path, tool_strerror(-ret));
-		return ret;
-	}
+	else if (fd < 0)
+		snprintf(why, whylen, "cannot open %s: %s", path, tool_strerror(-fd));
 	return fd;
 }
 

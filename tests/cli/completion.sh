@@ -96,7 +96,7 @@ expect "likelytop --sugg" --suggest --suggest-out
 expect "likelytop -" -J
 expect_only "likelytop -s r" rate
 expect_only "likelytop -o FU" FUNCTION
-expect_only "likelytop -o HINT,MI" HINT,MISS
+expect_only "likelytop -o HINT,MI" HINT,MISS%
 expect_only "likelytop --output +CO" +CONSTANT +CORRECT
 expect_only "likelytop -b -o LOCATION,F" LOCATION,FILE LOCATION,FUNCTION
 mkdir -p "$tmp/prof" && touch "$tmp/prof/4242" "$tmp/prof/4343" "$tmp/prof/notapid"

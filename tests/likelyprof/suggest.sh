@@ -44,4 +44,14 @@ expect_match "$out" "in:        known\(\), likelyprof/lp_prog.c:$wrong" "resolve
 expect_match "$out" "file:      $SRC/lp_prog.c in the profile" "the profile's path in the body"
 printf '%s\n' "$out" >"$work/copy.patch"
 (cd "$work/tree" && git apply --check "$work/copy.patch") && ok || fail "the copy's patch does not apply"
+
+# The same snapshot naming a path far longer than a line (and with spaces):
+# the body's "file:" line is never split, whatever the checkout's path.
+long="/build root/$(printf 'a%.0s' $(seq 90))/x y/likelyprof/lp_prog.c"
+sed "s|@:[^@]*/lp_prog\.c@|@:$long@|" "$work/prof/$snap" >"$work/long.prof"
+grep -qF "$long" "$work/long.prof" && ok || fail "the long path was not put in the snapshot"
+run "$LT" --suggest "$work/tree" -f "$work/long.prof"
+expect_rc 0 "--suggest -f snapshot naming a long path"
+printf '%s\n' "$out" | grep -qxF "  file:      $long in the profile" && ok ||
+	fail "the long path's file: line was split: $(printf '%s\n' "$out" | grep -A1 'file:')"
 finish

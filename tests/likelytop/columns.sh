@@ -90,7 +90,25 @@ run "$bin" -b --format json -f likely_prof.txt
 expect_eq "$j1" "$out" "-J prints what --format json prints"
 jq -e 'length > 0' <<<"$j1" >/dev/null && ok || fail "-J: not a JSON array of sites"
 run "$bin" --help
-for c in MARK HINT CORRECT INCORRECT MISS RATE CONSTANT FUNCTION LOCATION FILE LINE; do
+for c in MARK HINT CORRECT INCORRECT 'MISS%' WRONG/s CONSTANT FUNCTION LOCATION FILE LINE; do
 	expect_match "$out" "^ +$c  " "--help lists column $c"
 done
+
+# One name per column: the title is the -o name; the names -o took before
+# (and the branch_all titles) are still accepted, for the same column.
+run "$bin" -b -f likely_prof.txt -o 'MARK,HINT,CORRECT,INCORRECT,MISS%,WRONG/s,CONSTANT,FUNCTION,LOCATION,FILE,LINE'
+expect_rc 0 "-o with every title"
+titles=$(printf '%s\n' "$out" | sed -n 3p | tr -s ' ' | sed 's/^ //')
+expect_eq "$titles" "MARK HINT CORRECT INCORRECT MISS% WRONG/s CONSTANT FUNCTION LOCATION FILE LINE" "titles are the -o names"
+# (the first line has the clock time: left out)
+run "$bin" -b -f likely_prof.txt -o 'MARK,HINT,CORRECT,INCORRECT,MISS%,WRONG/s,FUNCTION,LOCATION'
+new=$(printf '%s\n' "$out" | sed 1d)
+run "$bin" -b -f likely_prof.txt -o '!,hint,correct,incorrect,miss,rate,function,file:line'
+expect_rc 0 "-o with the old names"
+expect_eq "$(printf '%s\n' "$out" | sed 1d)" "$new" "old names (!, MISS, RATE, FILE:LINE) name the same columns"
+run "$bin" -b -f likely_prof.txt
+expect_eq "$(printf '%s\n' "$out" | sed 1d)" "$new" "the default columns are those"
+run "$bin" -b -f branch_all.txt -o 'not-taken,taken,taken%,taken/s'
+expect_rc 0 "-o with the branch_all titles"
+expect_match "$(printf '%s\n' "$out" | sed -n 3p)" "NOT-TAKEN +TAKEN +TAKEN% +TAKEN/s" "branch_all titles"
 finish

@@ -1,6 +1,10 @@
 # likelytop's live view driven through tmux (send-keys, capture-pane):
 # default sort, sort column keys, reverse, filter, details, help, zero,
-# quit and a signal both restoring the terminal, NO_COLOR, resize, --exec.
+# quit and a signal both restoring the terminal, NO_COLOR, resize, --exec;
+# at 120x40, 80x20 and 50x10 FUNCTION and a location stay on screen, whole
+# titles, Right reaching every column; the field chooser (f), -o; "no rate
+# yet" shown as batch shows it.  Nothing sleeps a fixed time: every check
+# polls the pane, with a bound.
 . "$(dirname "$0")/../cli/lib.sh"
 bin=$(tool_path likelytop)
 here="$SRC_DIR/tests/likelytop"
@@ -22,7 +26,7 @@ cleanup() { T kill-server 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
 mkdir -p "$tmp/lpdir"
 
-# start NAME ARGS...: run likelytop in a 132x30 pane, recording the tty
+# start NAME ARGS...: run likelytop in a 132x30 pane (W, H: another size), recording the tty
 # settings before and after, and the exit status.
 start() {
 	local name=$1
@@ -36,7 +40,7 @@ echo \$? >'$tmp/$name.rc'
 stty -g >'$tmp/$name.after'
 sleep 30
 EOS
-	T new-session -d -s "$name" -x 132 -y 30 "bash '$tmp/$name.sh'"
+	T new-session -d -s "$name" -x "${W:-132}" -y "${H:-30}" "bash '$tmp/$name.sh'"
 }
 screen() { T capture-pane -p -t "$1"; }
 # wait_for NAME REGEX what: poll the pane for up to 5 s
@@ -51,7 +55,20 @@ wait_for() {
 	return 1
 }
 row() { screen "$1" | sed -n "$(( $2 + 4 ))p"; }	# data row N (1-based)
-keys() { T send-keys -t "$1" "${@:2}"; sleep 0.3; }
+titles() { screen "$1" | sed -n 4p; }
+# wait_row NAME N REGEX what: poll data row N for up to 5 s
+wait_row() {
+	local i
+	for i in $(seq 50); do
+		row "$1" "$2" | grep -Eq -- "$3" && { ok; return 0; }
+		sleep 0.1
+	done
+	fail "$4: row $2 '$(row "$1" "$2")' does not match /$3/"
+	return 1
+}
+# keys NAME KEY...: send them; what they do is then polled for (wait_for,
+# wait_row), so that nothing waits a fixed time
+keys() { T send-keys -t "$1" "${@:2}"; }
 wait_exit() {
 	local i
 	for i in $(seq 50); do [ -s "$tmp/$1.after" ] && break; sleep 0.1; done
@@ -63,25 +80,26 @@ wait_exit() {
 start a -f "$lp" -d 0.5
 wait_for a "likelytop - .*likely_prof.txt \(likely_prof\)" "title" || finish
 wait_for a "6 sites, 6 shown, 3 wrong hints \| sort: incorrect" "summary line"
-expect_match "$(row a 1)" "^! unlikely +67321 +84123 +55\.5 .* kfree +mm/slab\.c:3380" "default sort: incorrect, kfree first"
+wait_row a 1 "^! +unlikely +67321 +84123 +55\.5 .* kfree +mm/slab\.c:3380" "default sort: incorrect, kfree first"
 keys a '>'
 wait_for a "sort: percent" "> moves the sort right"
-expect_match "$(row a 1)" "audit_free" "by percent: audit_free (100%) first"
+wait_row a 1 "audit_free" "by percent: audit_free (100%) first"
 keys a R
 wait_for a "sort: percent \(reversed\)" "R reverses"
-expect_match "$(row a 1)" "tcp_sacktag_write_queue" "reversed: 0% first"
+wait_row a 1 "tcp_sacktag_write_queue" "reversed: 0% first"
 keys a R '<' '<'
 wait_for a "sort: correct \|" "< moves the sort left"
-expect_match "$(row a 1)" "schedule" "by correct: schedule first"
+wait_row a 1 "schedule" "by correct: schedule first"
 keys a / s c h e d Enter
 wait_for a "1 shown.*filter: sched" "filter applied"
-expect_match "$(row a 1)" "schedule +kernel/sched\.c:2911" "filter keeps schedule"
-[ -z "$(row a 2 | tr -d ' ')" ] && ok || fail "filter: a second row is shown: $(row a 2)"
+wait_row a 1 "schedule +kernel/sched\.c:2911" "filter keeps schedule"
+wait_row a 2 "^ *$" "filter: no second row"
 keys a Enter
 wait_for a "schedule\(\)  kernel/sched\.c:2911" "details of the selected site"
 wait_for a "hint +likely" "details: hint"
 wait_for a "correct +900000" "details: counters"
 keys a Escape
+wait_for a "FUNCTION" "Esc leaves the details"
 keys a Escape
 wait_for a "6 shown" "Esc clears the filter"
 keys a h
@@ -90,23 +108,124 @@ keys a x
 wait_for a "FUNCTION" "any key leaves help"
 keys a z
 wait_for a "\| zeroed" "z zeroes"
-expect_match "$(row a 1)" " 0 +0 +- " "zeroed counts are 0 on a static file"
+wait_row a 1 " 0 +0 +- " "zeroed counts are 0 on a static file"
+keys a z
+wait_for a "6 shown, 3 wrong hints \| sort: correct \| every [0-9.]+s *$" "z again: totals (not zeroed)"
+wait_row a 1 "900000 +12 " "z again: the totals are back"
+keys a w
+wait_for a "3 shown, 3 wrong hints.*\| wrong only" "w: wrong hints only"
+keys a w m 1 0 0 0 0 0 Enter
+wait_for a "\| min total 100000" "m: minimum total in the status line"
+expect_match "$(screen a | grep -c 'shown')" "1" "one summary line"
+keys a m Enter
+wait_for a "6 shown" "m, empty: all sites again"
 keys a f
-wait_for a "FROZEN" "f freezes"
+wait_for a "Columns \(as -o\)" "f: the field chooser (not freeze)"
+screen a | grep -q FROZEN && fail "f froze the display" || ok
+keys a Down Down Down Down
+wait_for a "^> \[x\] MISS%" "f: the cursor on MISS%"
+keys a " "
+wait_for a "^> \[ \] MISS%" "f: space hides MISS%"
+keys a Down Down
+wait_for a "^> \[ \] CONSTANT" "f: the cursor on CONSTANT"
+keys a " "
+wait_for a "^> \[x\] CONSTANT" "f: space shows CONSTANT"
+keys a f
+wait_for a "^MARK +HINT +CORRECT +INCORRECT +WRONG/s +CONSTANT +FUNCTION +LOCATION" "f: the columns chosen"
+keys a h
+wait_for a "f F +choose the columns" "help: the f key"
+keys a x
+wait_for a "FUNCTION" "help left"
+keys a Z
+wait_for a "FROZEN" "Z freezes"
 keys a q
 wait_exit a 0
+
+# Any terminal: at 120x40, 80x20 and 50x10 every row shows its FUNCTION
+# and a location (cut with a mark if need be), the titles are whole names,
+# and Right reaches every column (the ones that do not fit scroll in).
+titles_known='^(MARK|HINT|CORRECT|INCORRECT|MISS%|WRONG/s|FUNCTION|LOCATION)$'
+for size in 120x40 80x20 50x10; do
+	n=sz${size%x*}
+	W=${size%x*} H=${size#*x} start "$n" -d 0.5 -f "$lp"
+	wait_for "$n" "FUNCTION +LOCATION" "$size: FUNCTION and LOCATION titles" || continue
+	for r in 1 2 3 4 5; do
+		wait_row "$n" "$r" "[a-z_0-9]+(…|~)? +[a-z0-9]+/[a-z0-9/._:]*(…|~)?$" "$size: row $r has a function and a location"
+	done
+	wait_row "$n" 1 " kfree +mm/sl" "$size: kfree's row"
+	[ "$(screen "$n" | sed 's/…/./g' | awk 'length > w { w = length } END { print w + 0 }')" -le "${size%x*}" ] && ok ||
+		fail "$size: a line wider than the pane"
+	seen=" $(titles "$n" | xargs) "
+	bad=$(titles "$n" | tr -s ' ' '\n' | grep -v '^$' | grep -Ev "$titles_known")
+	[ -z "$bad" ] && ok || fail "$size: a title cut: $bad in '$(titles "$n")'"
+	for i in $(seq 8); do
+		all=1
+		for t in MARK HINT CORRECT INCORRECT 'MISS%' WRONG/s FUNCTION LOCATION; do
+			case $seen in *" $t "*) ;; *) all=0 ;; esac
+		done
+		[ $all = 1 ] && break
+		before=$(titles "$n")
+		keys "$n" Right
+		for j in $(seq 30); do [ "$(titles "$n")" != "$before" ] && break; sleep 0.1; done
+		bad=$(titles "$n" | tr -s ' ' '\n' | grep -v '^$' | grep -Ev "$titles_known")
+		[ -z "$bad" ] || fail "$size: a title cut after Right: $bad"
+		titles "$n" | grep -q "FUNCTION +LOCATION" || titles "$n" | grep -Eq "FUNCTION +LOCATION" ||
+			fail "$size: FUNCTION or LOCATION scrolled off: $(titles "$n")"
+		seen="$seen$(titles "$n" | xargs) "
+	done
+	[ $all = 1 ] && ok || fail "$size: Right never showed every column (saw:$seen)"
+	keys "$n" q
+	wait_exit "$n" 0
+done
+# the header's last word is whole at 50 columns (the file name is dropped)
+W=50 H=10 start hd -f "$lp"
+wait_for hd "^likelytop - [0-9:]+ *$" "50 columns: the title line loses whole words"
+wait_for hd "^q quit  h help  f fields  < > sort  R reverse *$" "50 columns: the key line loses whole keys"
+keys hd q
+wait_exit hd 0
+
+# -o in the live view: those columns, in that order (old names accepted).
+start o -f "$lp" -o function,miss,hint,file:line
+wait_for o "^FUNCTION +MISS% +HINT +LOCATION *$" "-o in the live view"
+keys o q
+wait_exit o 0
+
+# "No rate yet": a file that never changes shows - in batch and live,
+# never 0.0, however many refreshes pass.
+cp "$lp" "$tmp/static"
+run "$bin" -b -n 3 -d 0.1 -f "$tmp/static" -o function,wrong/s --noheadings
+expect_rc 0 "batch on a static file"
+batch_rates=$(printf '%s\n' "$out" | awk 'NF == 2 { print $1, $2 }' | sort -u)
+expect_eq "$(printf '%s\n' "$batch_rates" | awk '{ print $2 }' | sort -u)" "-" "batch: no rate yet is -"
+start nr -d 0.1 -f "$tmp/static" -o function,wrong/s
+wait_for nr "^FUNCTION +WRONG/s" "live on a static file"
+t0=$(screen nr | sed -n 1p)
+for i in $(seq 50); do [ "$(screen nr | sed -n 1p)" != "$t0" ] && break; sleep 0.1; done
+[ "$(screen nr | sed -n 1p)" != "$t0" ] && ok || fail "the clock did not move in 5 s"
+live_rates=$(screen nr | sed -n '5,10p' | awk 'NF == 2 { print $1, $2 }' | sort -u)
+expect_eq "$live_rates" "$batch_rates" "live shows what batch shows for no rate yet (at least 10 refreshes)"
+keys nr '>' '>'
+wait_for nr "sort: rate" "sorted by rate"
+wait_for nr "no rate yet \(-\): sorted by function and file" "sorting by WRONG/s without a rate says so"
+keys nr q
+wait_exit nr 0
 
 # Details with -S: the source line, opened beneath the directory only.
 mkdir -p "$tmp/src/mm" "$tmp/elsewhere"
 { seq 3379 | sed 's/^/line /'; printf '\tif (unlikely(!objp))\n\t\treturn;\n'; } >"$tmp/src/mm/slab.c"
 printf 'secret\n' >"$tmp/elsewhere/auditsc.c"
 ln -s "$tmp/elsewhere" "$tmp/src/kernel"
-start s -d 0.3 -S "$tmp/src" -f "$lp"
+cp "$lp" "$tmp/lps"
+start s -d 0.3 -S "$tmp/src" -f "$tmp/lps"
 wait_for s "FUNCTION" "-S run"
 keys s Enter
 wait_for s ">  3380 +if \(unlikely\(!objp\)\)" "details: the source line of kfree"
-wait_for s "rate .* \(last [0-9]+ refreshes\)" "details: rate sparkline"
-keys s Escape Down Down Enter
+wait_for s "rate +- \(no rate yet" "details: no rate yet while the file does not change"
+sed 's/84123/94123/' "$lp" >"$tmp/lps.new" && mv "$tmp/lps.new" "$tmp/lps"
+wait_for s "rate .* \(last [0-9]+ refreshes\)" "details: rate sparkline once the counts move"
+keys s Escape
+wait_for s "^MARK +HINT" "details left"
+keys s Down Down Enter
 wait_for s "audit_free\(\)" "details of audit_free"
 wait_for s "source: kernel/auditsc.c not found under $tmp/src" "-S does not follow a symlink out"
 screen s | grep -q secret && fail "-S followed a symlink" || ok
@@ -129,8 +248,11 @@ keys grow End
 wait_for grow "fn_001 " "End shows the last row"
 small=$(nrows grow)
 T resize-window -t grow -x 132 -y 40 2>/dev/null || T resize-pane -t grow -x 132 -y 40
-sleep 0.6
-big=$(nrows grow)
+for i in $(seq 50); do
+	big=$(nrows grow)
+	[ "$big" -ge $((small + 15)) ] && break
+	sleep 0.1
+done
 [ "$big" -ge $((small + 15)) ] && ok ||
 	fail "window grown from 20 to 40 lines: $big rows shown (were $small):"
 screen grow | grep -q ' fn_001 ' && ok || fail "grown window: the selected last row is gone"
@@ -176,7 +298,10 @@ start c -f "$lp"
 wait_for c "FUNCTION" "colour run"
 T capture-pane -e -p -t c | grep -q $'\e\\[31m' && ok || fail "wrong hints are red"
 T resize-window -t c -x 100 -y 20 2>/dev/null || T resize-pane -t c -x 100 -y 20
-sleep 0.5
+for i in $(seq 50); do
+	screen c | sed -n 20p | grep -q "q quit" && break
+	sleep 0.1
+done
 screen c | sed -n 20p | grep -q "q quit" && ok || fail "resize: the key line is not on the last row: $(screen c | tail -3)"
 keys c q
 wait_exit c 0
@@ -214,7 +339,7 @@ LC_ALL=C.UTF-8 $(printf '%q ' "$bin" -f "$tmp/names")
 EOS
 T -u new-session -d -s u -x 132 -y 30 "bash '$tmp/u.sh'; sleep 30"
 wait_for u "FUNCTION" "names run"
-expect_match "$(row u 1)" "bad"$'\xef\xbf\xbd'"name +src/été\.c:7$" "invalid UTF-8 shown as U+FFFD, valid UTF-8 kept"
+wait_row u 1 "bad"$'\xef\xbf\xbd'"name +src/été\.c:7$" "invalid UTF-8 shown as U+FFFD, valid UTF-8 kept"
 expect_match "$(row u 2)" "c1name +c1"$'\xef\xbf\xbd'"x\.c:8$" "a C1 control (CSI) shown as U+FFFD"
 T capture-pane -e -p -t u | grep -q $'\xc2\x9b' && fail "the name's C1 control reached the terminal" || ok
 expect_match "$(row u 3)" "(léng){6}lé… w\.c:9$" "a long name cut at a character, by columns"

@@ -70,6 +70,34 @@ expect_rc 0 "--suggest-out FILE"
 sed "s|^Profile: likely_prof.txt$|Profile: likely_prof.txt|" "$tmp/all.mbox" | cmp -s - golden/likely_prof.patch && ok ||
 	fail "--suggest-out FILE differs from standard output"
 
+# --- never through a symlink (outfile.h): refused, the target untouched -----
+echo precious >"$tmp/victim"
+ln -s "$tmp/victim" "$tmp/single.patch"
+run "$bin" --suggest tree -f likely_prof.txt --suggest-out "$tmp/single.patch"
+expect_rc 1 "--suggest-out FILE that is a symlink"
+expect_match "$err" "refusing to write $tmp/single.patch: it is a symbolic link" "symlink FILE: refused"
+[ "$(cat "$tmp/victim")" = precious ] && ok || fail "symlink FILE: its target was written"
+[ -L "$tmp/single.patch" ] && ok || fail "symlink FILE: the link was replaced"
+mkdir "$tmp/ser2"
+ln -s "$tmp/victim" "$tmp/ser2/0001-sched-fair-remove-unlikely-from-pick_next.patch"
+run "$bin" --suggest tree -f likely_prof.txt --suggest-out "$tmp/ser2"
+expect_rc 1 "--suggest-out DIR holding a symlink patch name"
+expect_match "$err" "refusing to write $tmp/ser2/0001-.*: it is a symbolic link" "symlink in DIR: refused"
+[ "$(cat "$tmp/victim")" = precious ] && ok || fail "symlink in DIR: its target was written"
+[ "$(ls -A "$tmp/ser2" | wc -l)" = 1 ] && ok || fail "symlink in DIR: files left behind: $(ls -A "$tmp/ser2")"
+ln -s "$tmp/series" "$tmp/serlink"
+run "$bin" --suggest tree -f likely_prof.txt --suggest-out "$tmp/serlink"
+expect_rc 1 "--suggest-out DIR that is a symlink"
+expect_match "$err" "refusing to write $tmp/serlink: it is a symbolic link" "symlink DIR: refused"
+# an existing regular file is replaced whole (a new inode, renamed in)
+echo old >"$tmp/old.patch"
+ino=$(stat -c %i "$tmp/old.patch")
+run "$bin" --suggest tree -f likely_prof.txt --suggest-out "$tmp/old.patch"
+expect_rc 0 "--suggest-out over an existing file"
+cmp -s "$tmp/old.patch" "$tmp/all.mbox" && ok || fail "existing FILE not replaced by the patches"
+[ "$(stat -c %i "$tmp/old.patch")" != "$ino" ] && ok || fail "existing FILE written in place, not replaced"
+[ -z "$(ls -A "$tmp" | grep '^\.')" ] && ok || fail "temporary files left: $(ls -A "$tmp")"
+
 # --- the rule's thresholds ---------------------------------------------------
 run "$bin" --suggest tree -f likely_prof.txt --flip-miss 99.995
 expect_rc 0 "--flip-miss 99.995"

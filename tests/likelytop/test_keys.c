@@ -4,6 +4,7 @@
 #include "testutil.h"
 #include <errno.h>
 #include "keys.h"
+#include "layout.h"
 #include "model.h"
 #include "output.h"
 
@@ -88,9 +89,9 @@ static void screens_and_freeze(void **state)
 
 	(void)state;
 	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
-	lt_ui_key(&ui, 'f');
+	lt_ui_key(&ui, 'Z');
 	assert_true(ui.frozen);
-	lt_ui_key(&ui, 'f');
+	lt_ui_key(&ui, 'Z');
 	assert_false(ui.frozen);
 	lt_ui_key(&ui, 'h');
 	assert_int_equal(ui.screen, LT_SCREEN_HELP);
@@ -284,6 +285,33 @@ static const char SNAP2[] =
 	"+unlikely |      300|       20\tkfree()@:mm/slab.c@3380\n"
 	" likely   |       90|        1\tmain_loop()@:a.c@7\n";
 
+/* w and m: the live view's --wrong-only and --min-total. */
+static void wrong_only_and_min_total(void **state)
+{
+	struct lt_ui ui;
+
+	(void)state;
+	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
+	assert_true(lt_ui_key(&ui, 'w') & LT_REDO_SORT);
+	assert_true(ui.wrong_only);
+	lt_ui_key(&ui, 'w');
+	assert_false(ui.wrong_only);
+	lt_ui_key(&ui, 'm');
+	assert_true(ui.editing && ui.editing_min);
+	lt_ui_key(&ui, '5');
+	lt_ui_key(&ui, '0');
+	assert_true(lt_ui_key(&ui, LT_KEY_ENTER) & LT_REDO_SORT);
+	assert_int_equal(ui.min_total, 50);
+	lt_ui_key(&ui, 'm');
+	lt_ui_key(&ui, 'x');
+	lt_ui_key(&ui, LT_KEY_ENTER);
+	assert_non_null(ui.note);
+	assert_int_equal(ui.min_total, 50);
+	lt_ui_key(&ui, 'm');
+	lt_ui_key(&ui, LT_KEY_ENTER);	/* empty: all sites */
+	assert_int_equal(ui.min_total, 0);
+}
+
 static void model_zero_and_history(void **state)
 {
 	struct lt_model m;
@@ -313,9 +341,38 @@ static void model_zero_and_history(void **state)
 	/* Recording twice for one snapshot adds nothing. */
 	lt_model_record(&m, 2, NULL);
 	assert_int_equal(h->n, 1);
+	/* z again: the totals (kfree's 200 since z are 67521 in all). */
+	assert_int_equal(lt_model_unzero(&m), 0);
+	assert_null(m.base);
+	lt_model_select(&m, NULL, KATTR_PROF_SORT_INCORRECT, false, 0);
+	assert_true(m.rows[0]->incorrect > 200);
 	/* A snapshot that does not parse keeps the previous one. */
 	assert_int_equal(lt_model_update(&m, strdup("junk\n"), 5, 13.0, NULL), -ENODATA);
 	assert_int_equal(m.shown.n, 2);
+	lt_model_free(&m);
+}
+
+/* An unchanged source: a site without a rate keeps none ("-", as batch
+ * shows it), one with a rate gets 0. */
+static void model_unchanged_no_rate(void **state)
+{
+	struct lt_model m;
+
+	(void)state;
+	lt_model_init(&m);
+	assert_int_equal(lt_model_update(&m, strdup(SNAP1), strlen(SNAP1), 10.0, NULL), 0);
+	lt_model_unchanged(&m, 11.0);
+	lt_model_unchanged(&m, 12.0);
+	lt_model_select(&m, NULL, KATTR_PROF_SORT_INCORRECT, false, 0);
+	for (size_t i = 0; i < m.nrows; i++)
+		assert_false(m.rows[i]->has_rate);
+	assert_int_equal(lt_model_update(&m, strdup(SNAP2), strlen(SNAP2), 13.0, NULL), 0);
+	lt_model_select(&m, NULL, KATTR_PROF_SORT_INCORRECT, false, 0);
+	assert_true(m.rows[0]->has_rate && m.rows[0]->rate > 0);
+	assert_true(lt_model_unchanged(&m, 14.0));
+	lt_model_select(&m, NULL, KATTR_PROF_SORT_INCORRECT, false, 0);
+	assert_true(m.rows[0]->has_rate);
+	assert_true(m.rows[0]->rate == 0);
 	lt_model_free(&m);
 }
 
@@ -335,6 +392,122 @@ static void sparkline(void **state)
 	assert_string_equal(out, "____");
 }
 
+
+/* f: the field chooser (top's f) shows and hides columns; freeze is Z. */
+static void field_chooser(void **state)
+{
+	struct lt_ui ui;
+	size_t n;
+
+	(void)state;
+	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
+	lt_out_columns_default(&n);
+	assert_int_equal(ui.ncols, n);
+	assert_true(lt_ui_key(&ui, 'f') & LT_REDO_DRAW);
+	assert_int_equal(ui.screen, LT_SCREEN_FIELDS);
+	assert_false(ui.frozen);
+	/* down to MISS%, hide it */
+	for (int i = 0; i < LT_COL_MISS; i++)
+		lt_ui_key(&ui, LT_KEY_DOWN);
+	lt_ui_key(&ui, ' ');
+	assert_int_equal(ui.ncols, n - 1);
+	for (size_t i = 0; i < ui.ncols; i++)
+		assert_int_not_equal(ui.cols[i], LT_COL_MISS);
+	/* CONSTANT (not a default) shown where the table puts it */
+	lt_ui_key(&ui, LT_KEY_DOWN);
+	lt_ui_key(&ui, LT_KEY_DOWN);
+	assert_int_equal(ui.field, LT_COL_CONSTANT);
+	lt_ui_key(&ui, ' ');
+	assert_int_equal(ui.ncols, n);
+	assert_int_equal(ui.cols[4], LT_COL_RATE);
+	assert_int_equal(ui.cols[5], LT_COL_CONSTANT);
+	assert_int_equal(ui.cols[6], LT_COL_FUNCTION);
+	/* q leaves the chooser, not likelytop */
+	assert_false(lt_ui_key(&ui, 'q') & LT_REDO_QUIT);
+	assert_int_equal(ui.screen, LT_SCREEN_LIST);
+	lt_ui_key(&ui, 'f');
+	lt_ui_key(&ui, LT_KEY_ESC);
+	assert_int_equal(ui.screen, LT_SCREEN_LIST);
+	/* the last column stays */
+	ui.ncols = 1;
+	ui.cols[0] = LT_COL_FUNCTION;
+	lt_ui_key(&ui, 'f');
+	ui.field = LT_COL_FUNCTION;
+	lt_ui_key(&ui, ' ');
+	assert_int_equal(ui.ncols, 1);
+	assert_non_null(ui.note);
+}
+
+/* Widths of the default columns as the view measures a small profile. */
+static void layout_widths(int *wide, int *narrow)
+{
+	static const int w[LT_COL_COUNT] = { 4, 8, 7, 9, 5, 7, 8, 23, 28, 24, 4 };
+	static const int nw[LT_COL_COUNT] = { 4, 8, 7, 9, 5, 7, 8, 12, 14, 14, 4 };
+
+	memcpy(wide, w, sizeof(w));
+	memcpy(narrow, nw, sizeof(nw));
+}
+
+static bool laid_out(const struct lt_layout *l, enum lt_column_id c)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->id[i] == c)
+			return true;
+	return false;
+}
+
+/* Wide: everything, the location gets the rest.  Narrow: FUNCTION and a
+ * location stay, numbers go first, Right reaches every column. */
+static void layout_narrow(void **state)
+{
+	int wide[LT_COL_COUNT], narrow[LT_COL_COUNT];
+	enum lt_column_id cols[LT_COL_MAX];
+	const enum lt_column_id *d;
+	struct lt_layout l;
+	size_t n;
+	bool seen[LT_COL_COUNT] = { false };
+
+	(void)state;
+	layout_widths(wide, narrow);
+	d = lt_out_columns_default(&n);
+	memcpy(cols, d, n * sizeof(*d));
+	lt_layout(&l, cols, n, wide, narrow, 120, 0);
+	assert_int_equal(l.n, n);
+	assert_int_equal(l.col_steps, 0);
+	assert_int_equal(l.x[n - 1] + l.width[n - 1], 4 + 8 + 7 + 9 + 5 + 7 + 23 + 28 + 7);
+	/* 80: the function is cut before the location */
+	lt_layout(&l, cols, n, wide, narrow, 80, 0);
+	assert_int_equal(l.n, n);
+	assert_int_equal(l.width[n - 2], 12);
+	assert_int_equal(l.width[n - 1], 80 - l.x[n - 1]);
+	for (int cols_w = 80; cols_w >= 30; cols_w -= 10) {
+		lt_layout(&l, cols, n, wide, narrow, cols_w, 0);
+		assert_true(laid_out(&l, LT_COL_FUNCTION));
+		assert_true(laid_out(&l, LT_COL_LOCATION));
+		assert_true(l.x[l.n - 1] + l.width[l.n - 1] <= cols_w);
+		for (size_t i = 0; i < l.n; i++)	/* titles never cut */
+			assert_true(l.width[i] >= (int)strlen(lt_out_column_title(l.id[i], false)));
+	}
+	/* 50 columns: some columns are off; Right brings each */
+	lt_layout(&l, cols, n, wide, narrow, 50, 0);
+	assert_true(l.hidden > 0);
+	assert_true(l.col_steps > 0);
+	for (size_t s = 0; s <= l.col_steps; s++) {
+		struct lt_layout k;
+
+		lt_layout(&k, cols, n, wide, narrow, 50, s * LT_HSCROLL_STEP);
+		for (size_t i = 0; i < k.n; i++)
+			seen[k.id[i]] = true;
+		assert_int_equal(k.name_from, 0);
+	}
+	for (size_t i = 0; i < n; i++)
+		assert_true(seen[cols[i]]);
+	/* past the columns, Right scrolls the names */
+	lt_layout(&l, cols, n, wide, narrow, 50, (l.col_steps + 2) * LT_HSCROLL_STEP);
+	assert_int_equal(l.name_from, 2 * LT_HSCROLL_STEP);
+	assert_int_equal(l.hidden, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -349,7 +522,11 @@ int main(void)
 		cmocka_unit_test(htop_keys),
 		cmocka_unit_test(rate_units),
 		cmocka_unit_test(model_zero_and_history),
+		cmocka_unit_test(wrong_only_and_min_total),
 		cmocka_unit_test(sparkline),
+		cmocka_unit_test(field_chooser),
+		cmocka_unit_test(model_unchanged_no_rate),
+		cmocka_unit_test(layout_narrow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

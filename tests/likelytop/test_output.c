@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "out_check.h"
+#include "tool.h"
 
 static uint64_t rng = 0x243f6a8885a308d3ULL;
 
@@ -62,6 +63,66 @@ static char *render(enum lt_out_format f, const struct lt_out_meta *meta,
 	return buf;
 }
 
+/*
+ * The JSON output as json-c wrote it before likelytop wrote it by hand
+ * (one object per row, names repaired to UTF-8 first): the hand-written
+ * writer must give the same bytes.
+ */
+static json_object *ref_fixed(double v, int decimals)
+{
+	/* rounded as CSV rounds: half up, at that many decimals */
+	uint64_t m = decimals == 2 ? 100 : 1000, t = (uint64_t)(v * (double)m + 0.5);
+	char buf[64];
+	size_t n = v < 1e15 ?
+		   (size_t)snprintf(buf, sizeof(buf), "%llu.%0*llu",
+				    (unsigned long long)(t / m), decimals,
+				    (unsigned long long)(t % m)) :
+		   (size_t)snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+
+	while (n > 2 && buf[n - 1] == '0' && buf[n - 2] != '.')
+		buf[--n] = '\0';
+	return json_object_new_double_s(strtod(buf, NULL), buf);
+}
+
+static char *ref_json(const struct kattr_prof_entry *const *rows, size_t n)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	fputc('[', fp);
+	for (size_t i = 0; i < n; i++) {
+		const struct kattr_prof_entry *e = rows[i];
+		double pct = kattr_prof_entry_pct(e);
+		char fn[512], file[512];
+		json_object *o = json_object_new_object();
+
+		tool_utf8_repair_into(fn, e->function);
+		tool_utf8_repair_into(file, e->file);
+		json_object_object_add(o, "hint", json_object_new_string(kattr_prof_hint_name(e->hint)));
+		json_object_object_add(o, "correct", json_object_new_uint64(e->correct));
+		json_object_object_add(o, "incorrect", json_object_new_uint64(e->incorrect));
+		json_object_object_add(o, "miss_pct", pct >= 0 ? ref_fixed(pct, 2) : NULL);
+		json_object_object_add(o, "constant", e->has_constant ?
+				       json_object_new_uint64(e->constant) : NULL);
+		json_object_object_add(o, "function", json_object_new_string(fn));
+		json_object_object_add(o, "file", json_object_new_string(file));
+		json_object_object_add(o, "line", json_object_new_int64(e->line));
+		if (e->has_rate)
+			json_object_object_add(o, "rate", ref_fixed(e->rate, 3));
+		if (e->reset)
+			json_object_object_add(o, "reset", json_object_new_boolean(1));
+		fprintf(fp, "%s%s", i ? "," : "",
+			json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+						       JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+	}
+	fputs("]\n", fp);
+	assert_int_equal(fclose(fp), 0);
+	return buf;
+}
+
 static void random_rows_well_formed(void **state)
 {
 	enum { N = 24 };
@@ -104,6 +165,20 @@ static void random_rows_well_formed(void **state)
 					    rows, n, why, sizeof(why)) < 0)
 				fail_msg("round %d, format %d: %s\n%.*s", round, f, why,
 					 (int)(len < 2000 ? len : 2000), buf);
+			if (f == LT_OUT_JSON) {
+				char *want = ref_json(rows, n);
+
+				if (strcmp(buf, want)) {
+					size_t d = 0;
+
+					while (buf[d] == want[d])
+						d++;
+					d = d > 40 ? d - 40 : 0;
+					fail_msg("round %d: JSON differs from json-c's at byte %zu:\n%.100s\n%.100s",
+						 round, d + 40, buf + d, want + d);
+				}
+				free(want);
+			}
 			free(buf);
 		}
 	}

@@ -61,6 +61,7 @@ r attach db $$
 expect_rc 0 "attach below rgctl.service"
 r delete db/batch
 expect_rc 0 "delete below rgctl.service"
+[ ! -e "$CG/rgctl.slice/rgctl.service/db/batch" ] && ok || fail "delete returned 0 but left db/batch"
 
 # outside: refused, naming the unit and how to delegate
 r "${TOP[@]}" create x

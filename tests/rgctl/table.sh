@@ -166,7 +166,7 @@ expect_rc 2 "shares db -5 -x"
 expect_match "$err" "^rgctl shares: unknown option '-x'" "shares -x after a negative number"
 
 # help: rgctl help COMMAND is COMMAND --help; each option explained
-for c in list create delete shares attach members stats exec whereis apply dump classify help; do
+for c in list create delete shares set get attach members stats exec whereis apply dump classify help; do
 	run "$RG" help "$c"
 	h1=$out
 	expect_rc 0 "help $c"
@@ -183,7 +183,9 @@ opts_of() {	# opts_of CMD: the long options its --help explains
 		sort -u | tr '\n' ' '
 }
 expect_eq "$(opts_of list)" "--help --names0 --noheadings --output --output-all --raw --tree " "list --help options"
-expect_eq "$(opts_of create)" "--help --no-enable --parents --res --shares " "create --help options"
+expect_eq "$(opts_of create)" "--help --no-enable --parents --res --set --shares " "create --help options"
+expect_eq "$(opts_of set)" "--dry-run --help --no-enable " "set --help options"
+expect_eq "$(opts_of get)" "--help --noheadings --output --output-all --raw " "get --help options"
 expect_eq "$(opts_of delete)" "--help --recursive " "delete --help options"
 expect_eq "$(opts_of shares)" "--help --no-enable --res " "shares --help options"
 expect_eq "$(opts_of attach)" "--help --threads " "attach --help options"
@@ -209,5 +211,5 @@ cols=$(printf '%s\n' "$top" | sed -n '/^Commands:/,/^$/p' | grep '^  [a-z]' |
 	perl -ne 'print length($1), "\n" if /^(  \S.*?\S?\s{2,})[A-Z]/' | sort -u)
 expect_eq "$(printf '%s\n' "$cols" | wc -l)" 1 "top-level help: command descriptions line up"
 n=$(printf '%s\n' "$top" | sed -n '/^Commands:/,/^$/p' | grep -c '^  [a-z]')
-expect_eq "$n" 13 "top-level help: 13 commands, each with a capitalised description"
+expect_eq "$n" 15 "top-level help: 15 commands, each with a capitalised description"
 finish

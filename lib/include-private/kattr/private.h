@@ -233,8 +233,40 @@ int kattr_profile_match(const struct kattr_profile *prev,
  */
 void kattr_prof_sort(const struct kattr_prof_entry **v, size_t n,
 		     enum kattr_prof_sort key, bool reverse);
+/* The same order by one comparison sort (qsort_r): the reference the
+ * radix passes of kattr_prof_sort() are tested against. */
+void kattr_prof_sort_ref(const struct kattr_prof_entry **v, size_t n,
+			 enum kattr_prof_sort key, bool reverse);
 
 bool kattr_prof_filter_match(const struct kattr_prof_filter *f,
 			     const struct kattr_prof_entry *e);
+
+
+/* ---- rg (kattr/rgres.h): the backends' files of a group's resources --- */
+
+#include "kattr/rgres.h"
+
+/* A growing array of values. */
+struct kattr_rgres_vec {
+	struct kattr_rgres_value *v;
+	size_t n, cap;
+};
+/*
+ * The text written to file (a backend's file of v->res: "cpu.shares",
+ * "cpu.cfs_period_us", "io.bfq.weight", "blkio.throttle.read_bps_device",
+ * RGCS "shares"...) for v.  -ERANGE with *why when v has no equivalent in
+ * that file (blkio.weight beyond io.weight 200), -ENAMETOOLONG.
+ */
+int kattr_rgres_file_text(const char *file, const struct kattr_rgres_value *v,
+			  char *buf, size_t size, const char **why);
+/* Read file's text into v (v->res set; cpu.max v1: once per file). */
+int kattr_rgres_file_parse(const char *file, const char *text,
+			   struct kattr_rgres_value *v);
+/* The io.max file of field (0..3) on backend b (v2: "io.max"). */
+const char *kattr_rgres_io_file(enum kattr_rg_backend b, int field);
+/* Merge io.max text (field < 0) or a v1 throttle file's (field) into vals. */
+int kattr_rgres_io_parse(const char *text, int field,
+			 const struct kattr_rgres *res,
+			 struct kattr_rgres_vec *vals);
 
 #endif /* KATTR_PRIVATE_H */

@@ -24,6 +24,10 @@ extern "C" {
 struct kattr_rgconf_group {
 	char *name;		/* "db/batch": relative, checked */
 	char *shares;		/* backend-native text, NULL when not given */
+	/* resources (kattr/rgres.h), each "KEY=VALUE" with rgctl's key
+	 * ("memory.max=1G"), checked for form (not yet against the machine) */
+	char **res;
+	size_t nres;
 	unsigned line;
 	char *file;		/* where line is: an @include'd file or the
 				 * configuration's file (NULL: c->file) */

@@ -503,6 +503,16 @@ static void every_sort(void **state)
 	kattr_profile_free(p);
 }
 
+/* 0 when a and b are the same site with the same counts (a duplicate
+ * row may come in either order). */
+static int cmp_site_of(const struct kattr_prof_entry *a,
+		       const struct kattr_prof_entry *b)
+{
+	return a->line != b->line || a->hint != b->hint ||
+	       a->correct != b->correct || a->incorrect != b->incorrect ||
+	       strcmp(a->function, b->function) || strcmp(a->file, b->file);
+}
+
 /* kattr_prof_sort_top(): the first k entries equal a full sort's. */
 static void sort_top_k(void **state)
 {
@@ -566,6 +576,56 @@ static void sort_top_k(void **state)
 	}
 	free(full);
 	free(top);
+	free(text);
+	kattr_profile_free(prof);
+}
+
+/* kattr_prof_sort()'s radix passes give the reference comparison sort's
+ * order: every key, both directions, counts across all 8 bytes, long runs
+ * of ties (every rate 0), duplicate sites. */
+static void sort_radix_same_as_ref(void **state)
+{
+	enum { N = 5000 };
+	char *text = malloc(N * 100 + 64), *p = text;
+	const struct kattr_prof_entry **got, **want;
+	struct kattr_profile *prof;
+	uint64_t seed = 11;
+
+	(void)state;
+	assert_non_null(text);
+	p += sprintf(p, "Likely Profiling Results\n");
+	for (int i = 0; i < N; i++) {
+		unsigned long long t, f;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		t = seed >> (seed & 63);	/* any width, 0 to 2^64 - 1 */
+		f = (seed >> 20) % 3 ? (seed >> 33) % 7 : seed >> 7;
+		p += sprintf(p, " %s |%9llu|%9llu\tfn%u()@:d/%u.c@%d\n",
+			     seed & 1 ? "likely  " : "unlikely", t, f,
+			     (unsigned int)(seed >> 40) % 300,
+			     (unsigned int)(seed >> 50) % 5, i % 900);
+	}
+	prof = parse(text, 0);
+	got = malloc(N * sizeof(*got));
+	want = malloc(N * sizeof(*want));
+	assert_non_null(got);
+	assert_non_null(want);
+	for (int key = 0; key < KATTR_PROF_SORT_COUNT_; key++) {
+		for (int rev = 0; rev < 2; rev++) {
+			size_t n = kattr_prof_select(prof, NULL, got);
+
+			kattr_prof_select(prof, NULL, want);
+			kattr_prof_sort(got, n, (enum kattr_prof_sort)key, rev);
+			kattr_prof_sort_ref(want, n, (enum kattr_prof_sort)key, rev);
+			for (size_t i = 0; i < n; i++)
+				if (cmp_site_of(got[i], want[i]))
+					fail_msg("sort %s%s: row %zu differs from the reference",
+						 kattr_prof_sort_name((enum kattr_prof_sort)key),
+						 rev ? " reversed" : "", i);
+		}
+	}
+	free(got);
+	free(want);
 	free(text);
 	kattr_profile_free(prof);
 }
@@ -948,6 +1008,7 @@ int main(void)
 		cmocka_unit_test(diff_reordered),
 		cmocka_unit_test(every_sort),
 		cmocka_unit_test(sort_top_k),
+		cmocka_unit_test(sort_radix_same_as_ref),
 		cmocka_unit_test(likely_row_matches_reference),
 		cmocka_unit_test(trace_row_matches_reference),
 		cmocka_unit_test(parse_next_same_as_parse),

@@ -167,7 +167,7 @@ static void every_error(void **state)
 	expect_error("groups = (\n { shares = 5; }\n);",
 		     "t.conf:2: groups[1].name: missing");
 	expect_error("groups = ({ name = \"a\"; },\n { name = \"b\"; colour = 1; });",
-		     "t.conf:2: groups[2].colour: unknown key (known: name, shares)");
+		     "t.conf:2: groups[2].colour: unknown key (known: name, shares, and the resources of rgctl(8), with _ for .)");
 	expect_error("groups = ({ name = \"a\";\n shares = 1.5; });",
 		     "t.conf:2: groups[1].shares: must be an integer or a string");
 	expect_error("groups = ({ name = \"a\"; shares = -3; });",
@@ -267,7 +267,7 @@ static void integers_are_64_bit(void **state)
 	kattr_rgconf_free(c);
 	/* digits inside names, strings and comments are left alone */
 	expect_error("groups = ({ name = \"a\"; x10 = 1; });",
-		     "t.conf:1: groups[1].x10: unknown key (known: name, shares)");
+		     "t.conf:1: groups[1].x10: unknown key (known: name, shares, and the resources of rgctl(8), with _ for .)");
 	c = parse_ok("# 99999999999999999999\n/* 4294968320 */ // 0x1\n"
 		     "groups = ({ name = \"a9\"; shares = \"res=cpu,min_shares=10\"; });");
 	assert_string_equal(c->groups[0].name, "a9");
@@ -450,6 +450,44 @@ static void format_round_trip(void **state)
 	kattr_rgconf_free(c);
 }
 
+/* a group's resources (kattr/rgres.h): keys, aliases, values, lists */
+static void resources(void **state)
+{
+	struct kattr_rgconf *c;
+	char *t1, *t2;
+
+	(void)state;
+	c = parse_ok("groups = ({ name = \"x\"; memory_max = \"1G\"; TasksMax = 200; CPUQuota = \"50%\";\n"
+		     " io_max = ( \"8:0 rbps=1M\", \"/dev/vda wiops=5\" ); cpuset_cpus = \"0-1\"; });");
+	assert_int_equal(c->groups[0].nres, 6);
+	assert_string_equal(c->groups[0].res[0], "memory.max=1G");
+	assert_string_equal(c->groups[0].res[1], "pids.max=200");
+	assert_string_equal(c->groups[0].res[2], "cpu.max=50%");
+	assert_string_equal(c->groups[0].res[4], "io.max=/dev/vda wiops=5");
+	t1 = kattr_rgconf_format(c);
+	assert_string_equal(t1, "groups = (\n  { name = \"x\"; memory_max = \"1G\"; pids_max = \"200\"; cpu_max = \"50%\";"
+			    " io_max = ( \"8:0 rbps=1M\", \"/dev/vda wiops=5\" ); cpuset_cpus = \"0-1\"; }\n);\nrules = ( );\n");
+	kattr_rgconf_free(c);
+	c = parse_ok(t1);
+	t2 = kattr_rgconf_format(c);
+	assert_string_equal(t1, t2);
+	free(t1);
+	free(t2);
+	kattr_rgconf_free(c);
+	expect_error("groups = ({ name = \"x\"; memory_max = \"1GB\"; });",
+		     "t.conf:1: groups[1].memory_max: '1GB': units are one letter: K, M, G, T, each 1024 times the one before (write 1G, not 1GB or 1GiB)");
+	expect_error("groups = ({ name = \"x\"; pids_max = -1; });",
+		     "t.conf:1: groups[1].pids_max: '-1': a negative count");
+	expect_error("groups = ({ name = \"x\"; memory_max = \"1G\"; MemoryMax = \"2G\"; });",
+		     "t.conf:1: groups[1].MemoryMax: given twice (as memory.max)");
+	expect_error("groups = ({ name = \"x\"; shares = 100; cpu_weight = 3; });",
+		     "t.conf:1: groups[1].cpu_weight: give shares or cpu_weight, not both (shares is its short form)");
+	expect_error("groups = ({ name = \"x\"; memory_max = ( \"1G\" ); });",
+		     "t.conf:1: groups[1].memory_max: must be a string or an integer");
+	expect_error("groups = ({ name = \"x\"; IOReadBandwidthMax = \"8:0 1M\"; });",
+		     "t.conf:1: groups[1].IOReadBandwidthMax: write io_max = \"DEV rbps=N wbps=N riops=N wiops=N\"");
+}
+
 static void matching(void **state)
 {
 	struct kattr_rgconf *c = parse_ok(
@@ -521,6 +559,7 @@ int main(void)
 		cmocka_unit_test(integers_random),
 		cmocka_unit_test(includes),
 		cmocka_unit_test(format_round_trip),
+		cmocka_unit_test(resources),
 		cmocka_unit_test(matching),
 #endif
 	};

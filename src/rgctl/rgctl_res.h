@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* rgctl's resources (cmd_res.c): what set, get and create --set share. */
+#ifndef RGCTL_RES_H
+#define RGCTL_RES_H
+
+#include <stddef.h>
+
+#include "kattr/rgres.h"
+#include "rgctl.h"
+
+/*
+ * Parse KEY=VALUE words (keys or systemd names): dies with exit 2 naming
+ * the word and the cause (did you mean ..., out of range, ...).
+ * malloc'ed, n values.
+ */
+struct kattr_rgres_value *rgctl_res_parse(char *const *args, size_t n);
+/*
+ * Write v to group (kattr_rgres_set() with flags), saying what was
+ * enabled; on failure one message ending "; <nothing>" and the exit
+ * status (2: a value the backend cannot take, 1: failed).
+ */
+int rgctl_res_write(struct rgctl *ctx, const char *group,
+		    const struct kattr_rgres_value *v, size_t n,
+		    unsigned int flags, const char *nothing);
+
+/* ---- apply and dump (apply_res.c) ---------------------------------------- */
+
+struct kattr_rgconf;
+struct kattr_rgconf_group;
+
+/* The resource values apply changes in one group, and what they were. */
+struct rgctl_res_change {
+	struct kattr_rgres_value *want, *old;
+	size_t n;
+	bool fresh;		/* the group is created first: no old values */
+};
+/*
+ * What of g's resources differ from the group's (all of them when fresh);
+ * dies with "FILE:LINE: ..." for a value the machine cannot take or a
+ * setting the group cannot have here.  n is 0 when nothing changes.
+ */
+void rgctl_res_plan(struct kattr_rg *rg, const struct kattr_rgconf *c,
+		    const struct kattr_rgconf_group *g, bool fresh,
+		    struct rgctl_res_change *out);
+/* "memory.max=1G (was max), pids.max=200 (was max)" */
+void rgctl_res_change_text(const struct rgctl_res_change *ch, char *buf,
+			   size_t size);
+/* Write want (undo: old) to group; 0 or -errno, *why the failing key. */
+int rgctl_res_change_do(struct kattr_rg *rg, const char *group,
+			const struct rgctl_res_change *ch, bool undo,
+			bool no_enable, const char **why);
+void rgctl_res_change_free(struct rgctl_res_change *ch);
+/* The group's resources that differ from a new group's, "key=value" each
+ * (for dump), into *res and *n (malloc'ed). */
+void rgctl_res_dump(struct kattr_rg *rg, const char *group, char ***res,
+		    size_t *n);
+
+#endif
