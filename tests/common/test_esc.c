@@ -202,6 +202,25 @@ static void json_text(void **state)
 	json_object_put(o);
 }
 
+static void json_quote(void **state)
+{
+	char out[128];
+
+	(void)state;
+	assert_string_equal((tool_json_quote(out, "plain/name.c"), out), "\"plain/name.c\"");
+	assert_string_equal((tool_json_quote(out, "q\"b\\s"), out), "\"q\\\"b\\\\s\"");
+	assert_string_equal((tool_json_quote(out, "\b\f\n\r\t\x01\x1f\x7f"), out),
+			    "\"\\b\\f\\n\\r\\t\\u0001\\u001f\x7f\"");
+	assert_string_equal((tool_json_quote(out, "caf\xc3\xa9"), out), "\"caf\xc3\xa9\"");
+	/* the plain check, eight bytes a step and the overlapping tail */
+	assert_true(tool_esc_plain("abcdefghijklmnopq", 17));
+	assert_false(tool_esc_plain("abcdefghijklmnop\\", 17));
+	assert_false(tool_esc_plain("abcdefgh\x7fjklmnopq", 17));
+	assert_false(tool_esc_plain("a\x1f", 2));
+	assert_false(tool_esc_plain("abcdefghi\xc3\xa9", 11));
+	assert_true(tool_esc_plain("", 0));
+}
+
 static void strerror_words(void **state)
 {
 	const char *a, *b;
@@ -264,6 +283,7 @@ int main(void)
 		cmocka_unit_test(fputs_esc),
 		cmocka_unit_test(csv_table),
 		cmocka_unit_test(json_text),
+		cmocka_unit_test(json_quote),
 		cmocka_unit_test(strerror_words),
 		cmocka_unit_test(string_helpers),
 	};
