@@ -174,23 +174,46 @@ static int stdout_probe(void)
 	return 0;
 }
 
+/*
+ * Each cause made once, lower-cased, and kept: several in one message
+ * stay apart, and splicebench's threads may ask at once (the first
+ * copy installed wins).
+ */
+const char *tool_strerror(int err)
+{
+	static char *done[256];
+	char *s, *prev = NULL;
+
+	if (err < 0)
+		err = -err;
+	if (err >= (int)(sizeof(done) / sizeof(done[0])))
+		return "unknown error";
+	s = __atomic_load_n(&done[err], __ATOMIC_ACQUIRE);
+	if (s)
+		return s;
+	s = strdup(strerror(err));
+	if (!s)
+		return strerror(err);
+	/* "No such file", but "I/O error", "RFS specific error" */
+	if (isupper((unsigned char)s[0]) && !isupper((unsigned char)s[1]) && s[1] != '/')
+		s[0] = (char)tolower((unsigned char)s[0]);
+	if (!__atomic_compare_exchange_n(&done[err], &prev, s, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		free(s);
+		return prev;
+	}
+	return s;
+}
+
 /* "write error on standard output: no space left on device" and exit 1;
  * silent when the reader went away (EPIPE). */
 __attribute__((noreturn)) static void stdout_error(int e)
 {
-	char cause[128];
-
 	if (e == EPIPE)
 		_exit(EXIT_FAIL);
-	if (e) {
-		snprintf(cause, sizeof(cause), "%s", strerror(e));
-		if (!(cause[0] == 'I' && cause[1] == '/'))	/* "I/O error" */
-			cause[0] = (char)tolower((unsigned char)cause[0]);
-	} else {
-		snprintf(cause, sizeof(cause),
-			 "part of the output was lost (the system did not say why)");
-	}
-	fprintf(stderr, "%s: write error on standard output: %s\n", prog, cause);
+	fprintf(stderr, "%s: write error on standard output: %s\n", prog,
+		e ? tool_strerror(e) :
+		"part of the output was lost (the system did not say why)");
 	_exit(EXIT_FAIL);
 }
 
@@ -263,7 +286,7 @@ void tool_init(const char *name)
 	ret = kattr_sysroot_from_env();
 	if (ret < 0)
 		tool_die(EXIT_USAGE, "cannot use $%s as sysroot: %s",
-			 KATTR_SYSROOT_ENV, strerror(-ret));
+			 KATTR_SYSROOT_ENV, tool_strerror(-ret));
 }
 
 void tool_set_sysroot(const char *dir)
@@ -272,7 +295,7 @@ void tool_set_sysroot(const char *dir)
 
 	if (ret < 0)
 		tool_usage_error("cannot use '%s' as sysroot: %s", dir,
-				 strerror(-ret));
+				 tool_strerror(-ret));
 }
 
 const char *tool_file_kind(const char *path)

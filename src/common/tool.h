@@ -110,20 +110,13 @@ bool tool_utf8_valid(const char *s);
 char *tool_utf8_repair_into(char *p, const char *s);
 /* The same, malloc'd; NULL when out of memory. */
 char *tool_utf8_repair(const char *s);
-/*
- * Text outputs: s with control bytes (C0, DEL, C1), backslash and each byte
- * of an invalid UTF-8 sequence as \xNN, the rest (valid UTF-8) as it is, so
- * a name read from the system can neither drive the terminal nor break a
- * line, and differing names stay different.  Into p (room for
- * 4 * strlen(s) + 1); returns the terminating NUL.
- */
-char *tool_text_esc_into(char *p, const char *s);
-/* The same, written to f; EOF when writing failed. */
-int tool_fputs_esc(const char *s, FILE *f);
-/* A JSON string of s, repaired as tool_utf8_repair() does (json-c passes
- * bytes >= 0x80 through unchecked); NULL (JSON null) without memory. */
-struct json_object;
-struct json_object *tool_json_str(const char *s);
+/* Escaping for text, CSV and JSON: esc.h. */
+#include "esc.h"
+
+/* errno (or -errno) as a cause in a message: strerror()'s words, lower
+ * case ("no such file or directory"; "I/O error" and "RFS ..." keep their
+ * capitals). */
+const char *tool_strerror(int err);
 
 /*
  * The name in names[0..n) closest to word (at most 1 edit for words of up

@@ -2,10 +2,9 @@
 /*
  * UTF-8 for the tools' outputs: names read from the system (group names,
  * comm, file and function names, paths in messages) are bytes, and JSON
- * and CSV promise valid UTF-8.  json-c escapes control characters but
- * passes bytes >= 0x80 through unchecked, so strings are repaired first.
+ * and CSV promise valid UTF-8: the checks and the repair (U+FFFD) they
+ * use.  Escaping for text is in esc.c.
  */
-#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,60 +73,4 @@ char *tool_utf8_repair(const char *s)
 	if (r)
 		tool_utf8_repair_into(r, s);
 	return r;
-}
-
-char *tool_text_esc_into(char *p, const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-
-	while (*s) {
-		unsigned char c = (unsigned char)*s;
-		size_t n = tool_utf8_seq(s);
-
-		if (n == 2 && c == 0xc2 && (unsigned char)s[1] < 0xa0)
-			n = 0;		/* C1 controls (U+0080..U+009F) */
-		else if (n == 1 && (c < 0x20 || c == 0x7f || c == '\\'))
-			n = 0;
-		if (n) {
-			memcpy(p, s, n);
-			p += n;
-			s += n;
-		} else {
-			*p++ = '\\';
-			*p++ = 'x';
-			*p++ = hex[c >> 4];
-			*p++ = hex[c & 15];
-			s++;
-		}
-	}
-	*p = '\0';
-	return p;
-}
-
-int tool_fputs_esc(const char *s, FILE *f)
-{
-	char *buf = malloc(4 * strlen(s) + 1);
-	int ret;
-
-	if (!buf)
-		return EOF;
-	tool_text_esc_into(buf, s);
-	ret = fputs(buf, f) == EOF ? EOF : 0;
-	free(buf);
-	return ret;
-}
-
-json_object *tool_json_str(const char *s)
-{
-	json_object *o;
-	char *r;
-
-	if (tool_utf8_valid(s))
-		return json_object_new_string(s);
-	r = tool_utf8_repair(s);
-	if (!r)
-		return NULL;
-	o = json_object_new_string(r);
-	free(r);
-	return o;
 }

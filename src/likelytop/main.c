@@ -29,6 +29,7 @@
 
 #include "config.h"
 #include "likelytop.h"
+#include "strutils.h"
 #include "tool.h"
 
 enum {
@@ -103,20 +104,14 @@ __attribute__((noreturn)) static void usage(void)
 	exit(EXIT_OK);
 }
 
+/* tool_strerror(), with the words of the profile readers' own causes. */
 const char *lt_strerror(int e)
 {
-	static char buf[128];
-	const char *s;
-
 	if (e == -ENODATA)
 		return "no profile rows (not a likely_prof, branch_annotated or branch_all profile)";
 	if (e == -EFBIG)
 		return "too large (more than 64 MiB)";
-	s = strerror(e < 0 ? -e : e);
-	snprintf(buf, sizeof(buf), "%s", s);
-	if (buf[0] && !(buf[0] == 'I' && buf[1] == '/'))
-		buf[0] = (char)tolower((unsigned char)buf[0]);
-	return buf;
+	return tool_strerror(e);
 }
 
 double lt_now(void)
@@ -308,15 +303,10 @@ static double parse_pct(const char *s, const char *what)
 
 static uint64_t parse_u64_opt(const char *s, const char *what)
 {
-	char *end;
 	unsigned long long v;
 
-	errno = 0;
-	if (!isdigit((unsigned char)*s))
-		tool_usage_error("invalid %s '%s'", what, s);
-	v = strtoull(s, &end, 10);
-	if (errno || *end)
-		tool_usage_error("invalid %s '%s'", what, s);
+	if (str_parse_uint(s, UINT64_MAX, NULL, &v, NULL) < 0)
+		tool_usage_error("invalid %s '%s'", what, TOOL_Q(s));
 	return v;
 }
 

@@ -134,100 +134,6 @@ static char *put_pad_dec1(char *p, double v, int width)
 	return p + n;
 }
 
-/*
- * Names come from the profile as bytes: any byte but NUL and '\n' may be
- * in them.  The length of the well-formed UTF-8 sequence at s (1 to 4),
- * or 0 when s starts an invalid one (tool_utf8_seq(), shared with rgctl's
- * and splicebench's outputs).
- */
-static inline size_t utf8_seq(const unsigned char *s)
-{
-	return tool_utf8_seq((const char *)s);
-}
-
-/* Plain printable ASCII only: nothing to escape (the usual case). */
-static bool plain(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
-			return false;
-	return true;
-}
-
-/* n bytes of s are printable ASCII but the backslash (which escapers
- * may double): the cell is the name itself.  Eight bytes a step. */
-static inline bool plain_word(uint64_t w)
-{
-	const uint64_t ones = 0x0101010101010101ULL, highs = ones << 7;
-	uint64_t bs = w ^ (ones * '\\');
-
-	/* a byte < 0x20, >= 0x7f (w + 1 carries into bit 7), or '\\':
-	 * exact as a yes/no answer (borrows and carries start only at a
-	 * byte that is itself one of them) */
-	return !(((w - ones * 0x20) | (w + ones) | w | ((bs - ones) & ~bs)) & highs);
-}
-
-static inline bool plain_n(const char *s, size_t n)
-{
-	uint64_t w;
-	size_t i = 0;
-
-	if (n < 8) {
-		for (; i < n; i++)
-			if ((unsigned char)s[i] < 0x20 ||
-			    (unsigned char)s[i] >= 0x7f || s[i] == '\\')
-				return false;
-		return true;
-	}
-	for (; i + 8 < n; i += 8) {
-		memcpy(&w, s + i, 8);
-		if (!plain_word(w))
-			return false;
-	}
-	memcpy(&w, s + n - 8, 8);	/* the last 8, overlapping */
-	return plain_word(w);
-}
-
-/*
- * Text: one line per row, and nothing the terminal would obey.  Control
- * bytes (C0, DEL, C1) and bytes of invalid UTF-8 become \xNN (at most 4 bytes out per
- * byte in); valid UTF-8 stays.
- */
-static char *text_esc(char *p, const char *s, bool blank)
-{
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *u = (const unsigned char *)s;
-
-	if (!blank && plain(s))
-		return stpcpy(p, s);
-	while (*u) {
-		size_t n = utf8_seq(u);
-
-		if (n == 2 && u[0] == 0xc2 && u[1] < 0xa0)
-			n = 0;		/* C1 controls (U+0080..U+009F) too */
-		if (n == 1 && *u >= 0x20 + blank && *u != 0x7f) {
-			*p++ = (char)*u++;
-		} else if (n > 1) {
-			memcpy(p, u, n);
-			p += n;
-			u += n;
-		} else {
-			*p++ = '\\';
-			*p++ = 'x';
-			*p++ = hex[*u >> 4];
-			*p++ = hex[*u & 15];
-			u++;
-		}
-	}
-	*p = '\0';
-	return p;
-}
-
-static char *text_str(char *p, const char *s)
-{
-	return text_esc(p, s, false);
-}
-
 static bool is_all(const struct lt_out_meta *m)
 {
 	return m->format == KATTR_PROF_FMT_ALL;
@@ -342,39 +248,6 @@ void lt_out_columns_help(FILE *fp)
 			columns[i].aliases[0] ? ")" : "");
 }
 
-/* Display columns of text_str(s) (raw: spaces escaped too): one per
- * character, four per \xNN.  A wide character counts as one. */
-static size_t text_width(const char *s, bool raw)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t w = 0;
-
-	if (!raw && plain(s))
-		return strlen(s);
-	while (*u) {
-		size_t n = utf8_seq(u);
-
-		if (n == 2 && u[0] == 0xc2 && u[1] < 0xa0)
-			n = 0;
-		if (n == 1 && *u > 0x20 && *u != 0x7f)
-			w += 1;
-		else if (n == 1 && *u == ' ' && !raw)
-			w += 1;
-		else if (n > 1)
-			w += 1;
-		else
-			w += 4, n = 1;
-		u += n;
-	}
-	return w;
-}
-
-/* text_str() with blanks as \x20 too, so that --raw splits on them. */
-static char *raw_str(char *p, const char *s)
-{
-	return text_esc(p, s, true);
-}
-
 /* Cell text of column c for e (no padding); returns the end. */
 static char *put_cell(char *p, enum lt_column_id c,
 		      const struct kattr_prof_entry *e, bool raw)
@@ -405,13 +278,13 @@ static char *put_cell(char *p, enum lt_column_id c,
 			return stpcpy(p, "-");
 		return put_u64(p, e->constant);
 	case LT_COL_FUNCTION:
-		return raw ? raw_str(p, e->function) : text_str(p, e->function);
+		return tool_esc(p, e->function, raw ? TOOL_ESC_BLANK : 0);
 	case LT_COL_LOCATION:
-		p = raw ? raw_str(p, e->file) : text_str(p, e->file);
+		p = tool_esc(p, e->file, raw ? TOOL_ESC_BLANK : 0);
 		*p++ = ':';
 		return put_u64(p, e->line);
 	case LT_COL_FILE:
-		return raw ? raw_str(p, e->file) : text_str(p, e->file);
+		return tool_esc(p, e->file, raw ? TOOL_ESC_BLANK : 0);
 	case LT_COL_LINE:
 		return put_u64(p, e->line);
 	case LT_COL_COUNT:
@@ -431,13 +304,13 @@ static size_t digits(uint64_t v)
 	return n;
 }
 
-/* Display columns of s as text_str() shows it (see text_width()), in
+/* Display columns of s as tool_esc() shows it (tool_esc_width()), in
  * one pass for the usual plain ASCII name. */
 static size_t name_width(const char *s)
 {
 	size_t n = strlen(s);
 
-	return plain_n(s, n) ? n : text_width(s, false);
+	return tool_esc_plain(s, n) ? n : tool_esc_width(s, 0);
 }
 
 /* What the widths of the columns depend on, over all rows. */
@@ -633,7 +506,7 @@ static int text_header(FILE *fp, const struct lt_out_meta *meta,
 	source = malloc(4 * strlen(meta->source) + 1);
 	if (!source)
 		return -ENOMEM;
-	text_str(source, meta->source);
+	tool_esc(source, meta->source, 0);
 	fprintf(fp, "likelytop - %s - %s (%s) - %zu sites, %zu shown, %zu wrong hint%s",
 		tbuf, source, kattr_prof_format_name(meta->format),
 		meta->sites, n, wrong, wrong == 1 ? "" : "s");
@@ -675,12 +548,12 @@ static inline char *put_name(char *p, const char *s, bool raw, size_t *w)
 	size_t n = strlen(s);
 	char *start = p;
 
-	if (!raw && plain_n(s, n)) {
+	if (!raw && tool_esc_plain(s, n)) {
 		memcpy(p, s, n);
 		*w = n;
 		return p + n;
 	}
-	p = raw ? raw_str(p, s) : text_str(p, s);
+	p = tool_esc(p, s, raw ? TOOL_ESC_BLANK : 0);
 	*w = shown_width(start, p);
 	return p;
 }
@@ -822,44 +695,6 @@ static char *put_fixed(char *p, double v, int decimals)
 	return p;
 }
 
-/*
- * RFC 4180: quote a field holding a comma, quote, CR or LF (or starting
- * or ending with a blank, which some readers trim), doubling quotes; and
- * valid UTF-8 (U+FFFD for invalid bytes).  At most 3 bytes per byte.
- */
-static char *csv_str(char *p, const char *s)
-{
-	size_t len = strlen(s);
-	bool quote = strpbrk(s, ",\"\r\n") ||
-		     (len && (s[0] == ' ' || s[0] == '\t' ||
-			      s[len - 1] == ' ' || s[len - 1] == '\t'));
-	const unsigned char *u = (const unsigned char *)s;
-
-	if (!quote && plain(s))
-		return stpcpy(p, s);
-	if (quote)
-		*p++ = '"';
-	while (*u) {
-		size_t n = utf8_seq(u);
-
-		if (n == 1 && *u == '"') {
-			*p++ = '"';
-			*p++ = '"';
-		} else if (n) {
-			memcpy(p, u, n);
-			p += n;
-		} else {
-			memcpy(p, "\xef\xbf\xbd", 3);
-			p += 3;
-			n = 1;
-		}
-		u += n;
-	}
-	if (quote)
-		*p++ = '"';
-	return p;
-}
-
 static int write_csv(FILE *fp, const struct lt_out_meta *meta,
 		     const struct kattr_prof_entry *const *rows, size_t n)
 {
@@ -893,9 +728,9 @@ static int write_csv(FILE *fp, const struct lt_out_meta *meta,
 		if (e->has_constant)
 			p = put_u64(p, e->constant);
 		*p++ = ',';
-		p = csv_str(p, e->function);
+		p = tool_csv(p, e->function);
 		*p++ = ',';
-		p = csv_str(p, e->file);
+		p = tool_csv(p, e->file);
 		*p++ = ',';
 		p = put_u64(p, e->line);
 		*p++ = ',';
@@ -909,63 +744,6 @@ static int write_csv(FILE *fp, const struct lt_out_meta *meta,
 	}
 	free(line);
 	return 0;
-}
-
-/* s as valid UTF-8: s itself, or a repaired copy in *buf (grown). */
-static const char *json_name(const char *s, char **buf, size_t *cap)
-{
-	size_t need;
-
-	if (tool_utf8_valid(s))
-		return s;
-	need = 3 * strlen(s) + 1;
-	if (line_room(buf, cap, need) < 0)
-		return NULL;
-	tool_utf8_repair_into(*buf, s);
-	return *buf;
-}
-
-/*
- * s (valid UTF-8) as a JSON string, escaped as json-c escapes (control
- * characters as \b \n \r \t \f or \u00XX, '"' and '\\'; bytes >= 0x80
- * as they are, '/' too): at most 6 bytes out per byte in.  A plain name
- * (the usual case) is one check and one copy.
- */
-static char *json_str(char *p, const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t n = strlen(s);
-
-	*p++ = '"';
-	if (plain_n(s, n) && !memchr(s, '"', n)) {
-		memcpy(p, s, n);
-		p += n;
-	} else {
-		for (const unsigned char *u = (const unsigned char *)s; *u; u++) {
-			const char *esc = NULL;
-
-			switch (*u) {
-			case '"': esc = "\\\""; break;
-			case '\\': esc = "\\\\"; break;
-			case '\b': esc = "\\b"; break;
-			case '\n': esc = "\\n"; break;
-			case '\r': esc = "\\r"; break;
-			case '\t': esc = "\\t"; break;
-			case '\f': esc = "\\f"; break;
-			}
-			if (esc) {
-				p = stpcpy(p, esc);
-			} else if (*u < 0x20) {
-				p = stpcpy(p, "\\u00");
-				*p++ = hex[*u >> 4];
-				*p++ = hex[*u & 15];
-			} else {
-				*p++ = (char)*u;
-			}
-		}
-	}
-	*p++ = '"';
-	return p;
 }
 
 /* A number with CSV's decimals (2 for miss_pct, 3 for rate: 55.55, not
@@ -997,9 +775,9 @@ static char *json_row(char *p, const struct kattr_prof_entry *e,
 	p = stpcpy(p, ",\"constant\":");
 	p = e->has_constant ? put_u64(p, e->constant) : stpcpy(p, "null");
 	p = stpcpy(p, ",\"function\":");
-	p = json_str(p, fn);
+	p = tool_json_quote(p, fn);
 	p = stpcpy(p, ",\"file\":");
-	p = json_str(p, file);
+	p = tool_json_quote(p, file);
 	p = stpcpy(p, ",\"line\":");
 	p = put_u64(p, e->line);
 	if (e->has_rate) {
@@ -1034,8 +812,8 @@ static int write_json(FILE *fp, const struct lt_out_meta *meta,
 		char *p;
 
 		fetch_ahead(rows, i, n);
-		fn = json_name(e->function, &fbuf, &fcap);
-		file = json_name(e->file, &lbuf, &lcap);
+		fn = tool_json_text(e->function, &fbuf, &fcap);
+		file = tool_json_text(e->file, &lbuf, &lcap);
 		if (!fn || !file ||
 		    line_room(&line, &cap, 6 * (strlen(fn) + strlen(file)) + 256) < 0) {
 			ret = -ENOMEM;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "source.h"
+#include "tool.h"
 
 static const char *const trace_dirs[] = {
 	"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
@@ -250,7 +251,7 @@ static int try_tracefs(struct lt_source *s, char *why, size_t whysize)
 	else
 		snprintf(why, whysize, "%s/%s: %s (needs a kernel built with CONFIG_PROFILE_ANNOTATED_BRANCHES and tracefs mounted)",
 			 trace_dirs[0], LT_TRACE_REL,
-			 last == -ENOENT ? "missing" : strerror(-last));
+			 last == -ENOENT ? "missing" : tool_strerror(-last));
 	return -ENOENT;
 }
 
@@ -287,7 +288,7 @@ int lt_source_detect(struct lt_source *s, struct lt_detect_report *r)
 		return set_user(s, dir, pid);
 	snprintf(r->lines[2], sizeof(r->lines[2]),
 		 "%.300s: %s (needs a running program built with likely_prof.h; or use -p PID or --exec)",
-		 dir, ret == -ENOENT ? "no profile of a live process" : strerror(-ret));
+		 dir, ret == -ENOENT ? "no profile of a live process" : tool_strerror(-ret));
 	return -ENOENT;
 }
 

@@ -21,6 +21,7 @@
 #include "hintscan.h"
 #include "outfile.h"
 #include "suggest.h"
+#include "tool.h"
 
 #define PLACEHOLDER "YOUR NAME <YOUR.EMAIL@EXAMPLE.ORG>"
 #define CONTEXT 3
@@ -476,7 +477,7 @@ static int locate(struct lt_suggest *s, struct site *st, const char **why,
 	l = load(s, st->rel);
 	if (l->err < 0) {
 		snprintf(whybuf, whysize, "cannot read %s: %s", st->rel,
-			 strerror(-l->err));
+			 tool_strerror(-l->err));
 		*why = whybuf;
 		return -1;
 	}

@@ -67,7 +67,7 @@ static void plan_die(const struct kattr_rgconf *c, const struct kattr_rgconf_gro
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	tool_die(EXIT_FAIL, "%s:%u: group '%s': %s", g->file ? g->file : c->file,
-		 g->line, rgctl_q(g->name), msg);
+		 g->line, TOOL_Q(g->name), msg);
 }
 
 /* One wanted value: added to out when it differs (or the group is new). */
@@ -83,14 +83,14 @@ static void plan_one(struct kattr_rgres_group *rg_g, const struct kattr_rgconf *
 	int ret = kattr_rgres_resolve(&resolved);
 
 	if (ret < 0)
-		plan_die(c, g, "%s: %s: %s", w->res->key, w->dev_path, strerror(-ret));
+		plan_die(c, g, "%s: %s: %s", w->res->key, w->dev_path, tool_strerror(-ret));
 	ret = kattr_rgres_where(rg_g, w->res, where, sizeof(where), &why);
 	if (ret < 0 && !(ret == -ENXIO && !out->fresh) && !out->fresh)
-		plan_die(c, g, "cannot set %s: %s", w->res->key, why ? why : strerror(-ret));
+		plan_die(c, g, "cannot set %s: %s", w->res->key, why ? why : tool_strerror(-ret));
 	if (ret == -EOPNOTSUPP || ret == -ENODEV)
 		plan_die(c, g, "cannot set %s: %s", w->res->key, why);
 	if (!out->fresh && ret == 0 && (ret = kattr_rgres_get(rg_g, w->res, &v, &n)) < 0)
-		plan_die(c, g, "cannot read %s: %s", w->res->key, strerror(-ret));
+		plan_die(c, g, "cannot read %s: %s", w->res->key, tool_strerror(-ret));
 	if (!out->fresh && ret == 0) {
 		have = match(&resolved, v, n);
 		if (have && same(&resolved, have)) {
@@ -122,7 +122,7 @@ void rgctl_res_plan(struct kattr_rg *rg, const struct kattr_rgconf *c,
 	ret = kattr_rgres_limits_read(&l);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot read the machine's memory and CPUs: %s",
-			 strerror(-ret));
+			 tool_strerror(-ret));
 	ret = kattr_rgres_open(rg, g->name, &rg_g);
 	if (ret < 0)
 		plan_die(c, g, "%s", rgctl_strerror(ret));
@@ -131,7 +131,7 @@ void rgctl_res_plan(struct kattr_rg *rg, const struct kattr_rgconf *c,
 		const char *why = "invalid";
 
 		if (kattr_rgres_parse_assign(g->res[i], &l, &w, &why) < 0)
-			plan_die(c, g, "'%s': %s", rgctl_q(g->res[i]), why);
+			plan_die(c, g, "'%s': %s", TOOL_Q(g->res[i]), why);
 		plan_one(rg_g, c, g, &w, out);
 	}
 	kattr_rgres_close(rg_g);

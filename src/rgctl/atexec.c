@@ -403,7 +403,7 @@ static int mark_exes(struct atexec *a, FILE *f)
 			if (errno == EINVAL)
 				return -EINVAL;
 			fprintf(f, "%s%s (not marked: %s)", n++ ? ", " : "", exe,
-				strerror(errno));
+				tool_strerror(errno));
 			continue;
 		}
 		fprintf(f, "%s%s", n++ ? ", " : "", exe);
@@ -422,7 +422,7 @@ static const char *init_cause(int err)
 		return "the kernel has no fanotify permission events "
 		       "(CONFIG_FANOTIFY_ACCESS_PERMISSIONS; FAN_OPEN_EXEC_PERM needs Linux 5.0)";
 	default:
-		return strerror(err);
+		return tool_strerror(err);
 	}
 }
 
@@ -458,7 +458,7 @@ static int start(struct atexec *a, char *msg, size_t msgsz)
 	fclose(f);
 	if (r < 0) {
 		snprintf(msg, msgsz, "%s", r == -EINVAL ? init_cause(EINVAL) :
-			 r == -ENOENT ? "no filesystem could be marked" : strerror(-r));
+			 r == -ENOENT ? "no filesystem could be marked" : tool_strerror(-r));
 		close(a->fd);
 		a->fd = -1;
 	} else {

@@ -40,6 +40,7 @@
 #include "rgctl_res.h"
 #include "rgctl_rgd.h"
 #include "rgctl_systemd.h"
+#include "strutils.h"
 #include "xalloc.h"
 
 static int run_apply(struct rgctl *ctx, int argc, char **argv);
@@ -216,7 +217,7 @@ static bool shares_equal(struct kattr_rg *rg, const char *group,
 	ret = kattr_rg_shares_get(rg, group, &cur, &ncur);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot read the shares of '%s': %s",
-			 rgctl_q(group), rgctl_strerror(ret));
+			 TOOL_Q(group), rgctl_strerror(ret));
 	kattr_rg_share_parse(kattr_rg_backend_of(rg), want, NULL, &w, &keys, NULL);
 	/* RGCS: a controller not there is not equal (the write says why). */
 	c = find_share(rg, cur, ncur, w.res);
@@ -262,11 +263,11 @@ static char *plan_enable(struct kattr_rg *rg, const struct kattr_rgconf *c,
 	ret = kattr_rg_cpu_missing(rg, g->name, &miss);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot read the cgroup.subtree_control files above '%s': %s",
-			 rgctl_q(g->name), rgctl_strerror(ret));
+			 TOOL_Q(g->name), rgctl_strerror(ret));
 	if (miss.n && no_enable) {
 		rgctl_cpu_why(rg, g->name, why, sizeof(why));
 		tool_die(EXIT_FAIL, "%s:%u: groups: '%s' has shares but %s (--no-enable)",
-			 g->file ? g->file : c->file, g->line, rgctl_q(g->name), why);
+			 g->file ? g->file : c->file, g->line, TOOL_Q(g->name), why);
 	}
 	for (size_t i = 0; i < miss.n; i++) {
 		const char *f;
@@ -328,13 +329,13 @@ static void plan_groups(struct kattr_rg *rg, const struct kattr_rgconf *c,
 		if (g->shares) {
 			if (!kattr_rg_has_shares(rg))
 				plan_die(order, &planned, "%s:%u: groups: '%s' has shares but %s",
-					 g->file ? g->file : c->file, g->line, rgctl_q(g->name),
+					 g->file ? g->file : c->file, g->line, TOOL_Q(g->name),
 					 rgctl_strerror(-EOPNOTSUPP));
 			ret = kattr_rg_shares_format(kattr_rg_backend_of(rg), g->shares,
 						     NULL, fmt, sizeof(fmt), &why);
 			if (ret < 0)
 				plan_die(order, &planned, "%s:%u: shares: '%s' is not valid for %s: %s",
-					 g->file ? g->file : c->file, g->line, rgctl_q(g->shares),
+					 g->file ? g->file : c->file, g->line, TOOL_Q(g->shares),
 					 kattr_rg_backend_name(kattr_rg_backend_of(rg)), why);
 			enable = plan_enable(rg, c, g, no_enable, &planned);
 		}
@@ -348,7 +349,7 @@ static void plan_groups(struct kattr_rg *rg, const struct kattr_rgconf *c,
 		}
 		if (ret < 0)
 			plan_die(order, &planned, "cannot use group '%s': %s",
-				 rgctl_q(g->name), rgctl_strerror(ret));
+				 TOOL_Q(g->name), rgctl_strerror(ret));
 		/* Without cpu above it the group has no cpu.weight to compare. */
 		if (!g->shares || (!enable && shares_equal(rg, g->name, fmt, &old))) {
 			free(old);
@@ -423,7 +424,7 @@ static void plan_prune(struct kattr_rg *rg, const struct kattr_rgconf *c,
 			keep[i] = true;
 			if (kept++ < 8)
 				snprintf(names + strlen(names), sizeof(names) - strlen(names),
-					 "%s%s", kept > 1 ? ", " : "", rgctl_q(v[i].name));
+					 "%s%s", kept > 1 ? ", " : "", TOOL_Q(v[i].name));
 			continue;
 		}
 		plan_add(p, STEP_DELETE, v[i].name);
@@ -444,21 +445,21 @@ static void step_text(const struct kattr_rg *rg, const struct step *s,
 	switch (s->kind) {
 	case STEP_CREATE:
 		if (s->want)
-			n = snprintf(buf, size, "create %s shares=%s", rgctl_q(s->group),
-				     rgctl_q(s->want));
+			n = snprintf(buf, size, "create %s shares=%s", TOOL_Q(s->group),
+				     TOOL_Q(s->want));
 		else
-			n = snprintf(buf, size, "create %s", rgctl_q(s->group));
+			n = snprintf(buf, size, "create %s", TOOL_Q(s->group));
 		break;
 	case STEP_SET:
-		n = snprintf(buf, size, "set %s shares=%s (was %s)", rgctl_q(s->group),
-			     rgctl_q(s->want), s->old ? rgctl_q(s->old) :
+		n = snprintf(buf, size, "set %s shares=%s (was %s)", TOOL_Q(s->group),
+			     TOOL_Q(s->want), s->old ? TOOL_Q(s->old) :
 			     s->enable ? "none: no cpu.weight" : "none");
 		break;
 	case STEP_DELETE:
-		snprintf(buf, size, "delete %s", rgctl_q(s->group));
+		snprintf(buf, size, "delete %s", TOOL_Q(s->group));
 		break;
 	case STEP_RES:
-		n = snprintf(buf, size, "set %s ", rgctl_q(s->group));
+		n = snprintf(buf, size, "set %s ", TOOL_Q(s->group));
 		if (n > 0 && (size_t)n < size)
 			rgctl_res_change_text(&s->res, buf + n, size - (size_t)n);
 		n = (int)strlen(buf);
@@ -476,14 +477,7 @@ static void group_file(char *buf, size_t size, const char *group, const char *fi
 		snprintf(buf, size, "%s%s%s", group, file ? "/" : "", file ? file : "");
 
 	if (n < 0 || (size_t)n >= size)
-		tool_die(EXIT_FAIL, "group name too long: '%s'", rgctl_q(group));
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-
-	return n >= k && strcmp(s + n - k, suffix) == 0;
+		tool_die(EXIT_FAIL, "group name too long: '%s'", TOOL_Q(group));
 }
 
 /*
@@ -504,17 +498,9 @@ static bool attr_is_setting(const struct kattr_rg *rg, const char *name)
 	for (size_t i = 0; i < sizeof(skip) / sizeof(*skip); i++)
 		if (strcmp(name, skip[i]) == 0)
 			return false;
-	return strncmp(name, "cpuacct.", 8) != 0 && !ends_with(name, ".pressure") &&
-	       !ends_with(name, "failcnt") && !ends_with(name, "max_usage_in_bytes") &&
-	       !ends_with(name, ".peak");
-}
-
-static void trim(char *s)
-{
-	size_t n = strlen(s);
-
-	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
-		s[--n] = '\0';
+	return strncmp(name, "cpuacct.", 8) != 0 && !str_ends_with(name, ".pressure") &&
+	       !str_ends_with(name, "failcnt") && !str_ends_with(name, "max_usage_in_bytes") &&
+	       !str_ends_with(name, ".peak");
 }
 
 /* Save every writable setting of group into s->attrs. */
@@ -548,7 +534,7 @@ static int save_attrs(struct kattr_rg *rg, struct step *s)
 		}
 		if (ret < 0)
 			break;
-		trim(text);
+		str_rtrim(text);
 		s->attrs[s->nattrs].file = xstrdup(ents[i].name);
 		s->attrs[s->nattrs++].value = text;
 	}
@@ -568,7 +554,7 @@ static int restore_attr(struct kattr_rg *rg, const char *group,
 	ret = kattr_read_alloc(m, path, &now, NULL);
 	if (ret < 0)
 		return ret;
-	trim(now);
+	str_rtrim(now);
 	if (strcmp(now, a->value) == 0) {
 		free(now);
 		return 0;
@@ -613,14 +599,14 @@ static void restore_group(struct kattr_rg *rg, const struct step *s,
 	if (ret == -ENOENT)
 		ret = kattr_rg_create(rg, s->group, 0, NULL, NULL);
 	if (ret < 0) {
-		note(ns, "group '%s' could not be re-created: %s", rgctl_q(s->group),
+		note(ns, "group '%s' could not be re-created: %s", TOOL_Q(s->group),
 		     rgctl_strerror(ret));
 		return;
 	}
 	ret = rgctl_own_mark(rg, s->group);
 	if (ret < 0)
 		note(ns, "group '%s' could not be marked as rgctl's again: %s",
-		     rgctl_q(s->group), rgctl_strerror(ret));
+		     TOOL_Q(s->group), rgctl_strerror(ret));
 	err = xcalloc(s->nattrs + 1, sizeof(*err));
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < s->nattrs; i++)
@@ -629,8 +615,8 @@ static void restore_group(struct kattr_rg *rg, const struct step *s,
 	for (size_t i = 0; i < s->nattrs; i++)
 		if (err[i] < 0)
 			note(ns, "'%s/%s' could not be set back to '%s': %s",
-			     rgctl_q(s->group), rgctl_q(s->attrs[i].file),
-			     rgctl_q(s->attrs[i].value), strerror(-err[i]));
+			     TOOL_Q(s->group), TOOL_Q(s->attrs[i].file),
+			     TOOL_Q(s->attrs[i].value), tool_strerror(-err[i]));
 	free(err);
 	if (!s->ntids)
 		return;
@@ -639,11 +625,11 @@ static void restore_group(struct kattr_rg *rg, const struct step *s,
 	ret = kattr_rg_attach(rg, s->group, s->tids, s->ntids, 0, res);
 	if (ret < 0)
 		note(ns, "the %zu threads of '%s' could not be put back: %s",
-		     s->ntids, rgctl_q(s->group), rgctl_strerror(ret));
+		     s->ntids, TOOL_Q(s->group), rgctl_strerror(ret));
 	for (size_t i = 0; ret > 0 && i < s->ntids; i++)
 		if (res[i] < 0 && res[i] != -ESRCH)	/* ESRCH: it ended, no loss */
 			note(ns, "thread %d could not be put back in '%s': %s",
-			     (int)s->tids[i], rgctl_q(s->group), rgctl_strerror(res[i]));
+			     (int)s->tids[i], TOOL_Q(s->group), rgctl_strerror(res[i]));
 	free(res);
 }
 
@@ -736,7 +722,7 @@ static int lock_hierarchy(struct kattr_rg *rg, const char *file, unsigned int wa
 	fd = kattr_rg_group_open(rg, "/", O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		tool_warn("cannot apply '%s': cannot open '%s' to lock it: %s; nothing was changed",
-			  rgctl_q(file), rgctl_q(kattr_rg_root(rg)), strerror(-fd));
+			  TOOL_Q(file), TOOL_Q(kattr_rg_root(rg)), tool_strerror(-fd));
 		return -1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &start);
@@ -747,7 +733,7 @@ static int lock_hierarchy(struct kattr_rg *rg, const char *file, unsigned int wa
 			continue;
 		if (errno != EWOULDBLOCK) {
 			tool_warn("cannot apply '%s': cannot lock '%s': %s; nothing was changed",
-				  rgctl_q(file), rgctl_q(kattr_rg_root(rg)), strerror(errno));
+				  TOOL_Q(file), TOOL_Q(kattr_rg_root(rg)), tool_strerror(errno));
 			close(fd);
 			return -1;
 		}
@@ -756,10 +742,10 @@ static int lock_hierarchy(struct kattr_rg *rg, const char *file, unsigned int wa
 			holder = lock_holder(fd);
 			if (holder > 0)
 				tool_warn("cannot apply '%s': another apply (pid %d) holds the lock on '%s' and did not finish within %u s; nothing was changed",
-					  rgctl_q(file), (int)holder, rgctl_q(kattr_rg_root(rg)), wait_s);
+					  TOOL_Q(file), (int)holder, TOOL_Q(kattr_rg_root(rg)), wait_s);
 			else
 				tool_warn("cannot apply '%s': another apply holds the lock on '%s' and did not finish within %u s; nothing was changed",
-					  rgctl_q(file), rgctl_q(kattr_rg_root(rg)), wait_s);
+					  TOOL_Q(file), TOOL_Q(kattr_rg_root(rg)), wait_s);
 			close(fd);
 			return -1;
 		}
@@ -808,7 +794,7 @@ static void verify_res(struct kattr_rg *rg, const struct kattr_rgconf *c,
 	rgctl_res_plan(rg, c, g, false, &ch);
 	if (ch.n) {
 		rgctl_res_change_text(&ch, text, sizeof(text));
-		note(ns, "group '%s' still needs %s", rgctl_q(g->name), text);
+		note(ns, "group '%s' still needs %s", TOOL_Q(g->name), text);
 	}
 	rgctl_res_change_free(&ch);
 }
@@ -824,7 +810,7 @@ static void verify(struct kattr_rg *rg, const struct kattr_rgconf *c, bool prune
 		int ret = kattr_rg_exists(rg, g->name);
 
 		if (ret < 0) {
-			note(ns, "group '%s': %s", rgctl_q(g->name), rgctl_strerror(ret));
+			note(ns, "group '%s': %s", TOOL_Q(g->name), rgctl_strerror(ret));
 			continue;
 		}
 		verify_res(rg, c, g, ns);
@@ -833,8 +819,8 @@ static void verify(struct kattr_rg *rg, const struct kattr_rgconf *c, bool prune
 					   fmt, sizeof(fmt), NULL) < 0)
 			continue;
 		if (!shares_equal(rg, g->name, fmt, &old))
-			note(ns, "group '%s' has shares %s, the file says %s", rgctl_q(g->name),
-			     old ? rgctl_q(old) : "(none)", rgctl_q(g->shares));
+			note(ns, "group '%s' has shares %s, the file says %s", TOOL_Q(g->name),
+			     old ? TOOL_Q(old) : "(none)", TOOL_Q(g->shares));
 		free(old);
 	}
 	if (prune) {
@@ -848,7 +834,7 @@ static void verify(struct kattr_rg *rg, const struct kattr_rgconf *c, bool prune
 			if (v[i].depth && !kattr_rgconf_find_group(c, v[i].name) &&
 			    rgctl_own_is_ours(rg, v[i].name))
 				note(ns, "group '%s' exists but the file does not name it",
-				     rgctl_q(v[i].name));
+				     TOOL_Q(v[i].name));
 		if (ret == 0)
 			kattr_rg_list_free(v, n);
 	}
@@ -880,7 +866,7 @@ void rgctl_rgd_set_backend(struct rgctl *ctx, const struct kattr_rgconf *c)
 		return;
 	if (kattr_rg_backend_parse(c->backend, &b) < 0)
 		tool_die(EXIT_FAIL, "%s: unknown backend '%s'", c->file,
-			 rgctl_q(c->backend));
+			 TOOL_Q(c->backend));
 	if (ctx->backend != KATTR_RG_AUTO && ctx->backend != b)
 		tool_die(EXIT_FAIL, "%s names backend %s but --backend is %s", c->file,
 			 c->backend, kattr_rg_backend_name(ctx->backend));
@@ -898,13 +884,12 @@ struct kattr_rgconf *rgctl_rgd_load(struct rgctl *ctx, const char *file)
 /* A --wait or fault-hook number: plain decimal, at most max. */
 static bool parse_uint(const char *s, unsigned long max, unsigned long *out)
 {
-	char *end;
+	unsigned long long v;
 
-	if (!s || *s < '0' || *s > '9')
+	if (str_parse_uint(s, max, "+", &v, NULL) < 0)
 		return false;
-	errno = 0;
-	*out = strtoul(s, &end, 10);
-	return !errno && end != s && *out <= max && (!*end || *end == '+');
+	*out = (unsigned long)v;
+	return true;
 }
 
 static void print_notes(const struct notes *ns)
@@ -1018,8 +1003,8 @@ static void report(struct kattr_rg *rg, const struct plan *p, const char *file,
 		int e = errno;
 
 		tool_warn("'%s' was applied (%zu change%s made), but the report could not be written to standard output: %s",
-			  rgctl_q(file), p->n, p->n == 1 ? "" : "s",
-			  e ? strerror(e) : "write error");
+			  TOOL_Q(file), p->n, p->n == 1 ? "" : "s",
+			  e ? tool_strerror(e) : "write error");
 		fflush(stderr);
 		_exit(EXIT_FAIL);
 	}
@@ -1039,7 +1024,7 @@ static const char *step_why(struct kattr_rg *rg, const struct step *s, int err,
 			 "cannot enable cpu in %s: group '%s' has member processes "
 			 "and child groups with processes (cgroup v2 then enables no "
 			 "controller for its children)" : "cannot enable cpu in %s%.0s",
-			 rgctl_subtree_file(rg, g), rgctl_q(g));
+			 rgctl_subtree_file(rg, g), TOOL_Q(g));
 		why = buf;
 		if (err != -EBUSY || kattr_rg_name_is_root(g))
 			snprintf(buf + strlen(buf), size - strlen(buf), ": %s",
@@ -1103,7 +1088,7 @@ static int run_steps(struct kattr_rg *rg, struct plan *p, const char *file)
 		why = step_why(rg, &p->v[i], ret, why, busy, sizeof(busy));
 		step_text(rg, &p->v[i], text, sizeof(text));
 		tool_warn("cannot apply '%s': step %zu of %zu (%s) failed: %s",
-			  rgctl_q(file), i + 1, p->n, text,
+			  TOOL_Q(file), i + 1, p->n, text,
 			  why ? why : rgctl_strerror(ret));
 		roll_back(rg, p, done);
 		return ret;
@@ -1203,7 +1188,7 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 		rgctl_cpu_report(rg, &p.v[i].done);
 	if (ns.n) {
 		tool_warn("'%s' was applied, but the groups do not match it now (changed by something other than apply?):",
-			  rgctl_q(argv[optind]));
+			  TOOL_Q(argv[optind]));
 		print_notes(&ns);
 	}
 	plan_free(&p);
@@ -1265,7 +1250,7 @@ static int run_dump(struct rgctl *ctx, int argc, char **argv)
 			if (!left++)
 				tool_warn("dump: left out '%s' (%s) and any other group whose name "
 					  "rgctl cannot use; apply leaves such groups alone",
-					  rgctl_q(v[i].name), why);
+					  TOOL_Q(v[i].name), why);
 			continue;
 		}
 		g = &c.groups[c.ngroups++];

@@ -346,8 +346,8 @@ static int move(struct cls *c, pid_t pid, const char *comm, size_t gi,
 	ret = kattr_rg_whereis(c->rg, pid, &cur);
 	if (ret == 0 && strcmp(cur, group) == 0) {
 		free(cur);
-		vlog(c, "%d (%s) is in '%s' already: %s", (int)pid, rgctl_q(comm),
-		     rgctl_q(group), why);
+		vlog(c, "%d (%s) is in '%s' already: %s", (int)pid, TOOL_Q(comm),
+		     TOOL_Q(group), why);
 		return 0;
 	}
 	free(cur);
@@ -356,18 +356,18 @@ static int move(struct cls *c, pid_t pid, const char *comm, size_t gi,
 	ret = attach(c, pid, gi);
 	if (ret == -ESRCH) {
 		vlog(c, "%d (%s) exited before it could be moved", (int)pid,
-		     rgctl_q(comm));
+		     TOOL_Q(comm));
 		return ret;
 	}
 	if (ret < 0) {
 		c->failed++;
 		tool_warn("cannot move pid %d (%s) to '%s': %s", (int)pid,
-			  rgctl_q(comm), rgctl_q(group), rgctl_strerror(ret));
+			  TOOL_Q(comm), TOOL_Q(group), rgctl_strerror(ret));
 		return ret;
 	}
 	c->moved++;
-	tool_warn("moved %d (%s) to '%s': %s", (int)pid, rgctl_q(comm),
-		  rgctl_q(group), why);
+	tool_warn("moved %d (%s) to '%s': %s", (int)pid, TOOL_Q(comm),
+		  TOOL_Q(group), why);
 	return 1;
 }
 
@@ -492,7 +492,7 @@ static void classify(struct cls *c, pid_t pid, const char *reason)
 	if (r < 0) {
 		if (c->verbose > 1)
 			vlog(c, "%d (%s): no rule matches (%s)", (int)pid,
-			     rgctl_q(p.comm), reason);
+			     TOOL_Q(p.comm), reason);
 		if (!n->grp && grp_get(c, n->parent)) {
 			n->grp = (uint16_t)grp_get(c, n->parent);
 			snprintf(why, sizeof(why), "child of %d (%s)", (int)n->parent,
@@ -596,7 +596,7 @@ static bool by_record(struct cls *c, pid_t pid, bool gone)
 	if (r < 0) {
 		if (gone && c->verbose > 1)
 			vlog(c, "%d (%s): no rule matches (exit record)", (int)pid,
-			     rgctl_q(p.comm));
+			     TOOL_Q(p.comm));
 		c->from_records += gone;
 		return true;
 	}
@@ -606,7 +606,7 @@ static bool by_record(struct cls *c, pid_t pid, bool gone)
 		return true;	/* where the map has it already */
 	c->from_records++;
 	vlog(c, "%d (%s) exited %s: classified by its exit record", (int)pid,
-	     rgctl_q(p.comm), gone ? "before /proc was read" : "unseen (events were lost)");
+	     TOOL_Q(p.comm), gone ? "before /proc was read" : "unseen (events were lost)");
 	own(c, pid, p.comm, r, "exit record");
 	return true;
 }
@@ -828,7 +828,7 @@ static int on_event(const struct kattr_procev *ev, void *data)
 	case KATTR_PROCEV_NONE:
 		if (ev->ack_err)
 			tool_warn("the proc connector refused the subscription: %s",
-				  strerror((int)ev->ack_err));
+				  tool_strerror((int)ev->ack_err));
 		break;
 	case KATTR_PROCEV_FORK:
 		/* A new thread is in its process's group; a process forked
@@ -912,7 +912,7 @@ static int check_groups(struct cls *c, const struct kattr_rgconf *conf,
 		if (ret < 0) {
 			snprintf(err, errsz, "%s:%u: rules[%zu].group: '%s': %s%s",
 				 rule_file(conf, i), conf->rules[i].line, i + 1,
-				 rgctl_q(conf->rules[i].group), rgctl_strerror(ret),
+				 TOOL_Q(conf->rules[i].group), rgctl_strerror(ret),
 				 ret == -ENOENT ? " (run 'rgctl apply' first)" : "");
 			return ret;
 		}
@@ -927,7 +927,7 @@ static void procev_batch(struct cls *c, bool defer)
 	uint64_t lost = kattr_procev_take_lost(c->ev);
 
 	if (r < 0 && r != -ENOBUFS)
-		tool_warn("cannot receive process events: %s", strerror(-r));
+		tool_warn("cannot receive process events: %s", tool_strerror(-r));
 	if (r == -ENOBUFS || lost) {
 		c->lost_pending = true;
 		c->lost_overflow |= r == -ENOBUFS;
@@ -974,7 +974,7 @@ static void watch(int ep, int fd)
 
 	if (fd >= 0 && epoll_ctl(ep, EPOLL_CTL_ADD, fd, &e) < 0)
 		tool_die(EXIT_FAIL, "cannot watch descriptor %d (epoll): %s", fd,
-			 strerror(errno));
+			 tool_strerror(errno));
 }
 
 /* --at-exec: mark what the rules need; if that cannot be, say so (at the
@@ -1012,7 +1012,7 @@ static void open_exits(struct cls *c)
 		snprintf(c->tx_why, sizeof(c->tx_why), "taskstats exit records are unavailable (%s)",
 			 r == -EPERM ? "permission denied: needs CAP_NET_ADMIN" :
 			 r == -ENOENT ? "the kernel has no taskstats" :
-			 r == -ENOTSUP ? "$RGCTL_NO_EXIT_RECORDS is set" : strerror(-r));
+			 r == -ENOTSUP ? "$RGCTL_NO_EXIT_RECORDS is set" : tool_strerror(-r));
 		tool_warn("%s: a process that exits before /proc is read cannot be classified: "
 			  "each is counted and logged", c->tx_why);
 		return;
@@ -1110,10 +1110,10 @@ static int loop(struct cls *c)
 	sigaddset(&set, SIGINT);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
 	    (sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
-		tool_die(EXIT_FAIL, "cannot set up signal handling: %s", strerror(errno));
+		tool_die(EXIT_FAIL, "cannot set up signal handling: %s", tool_strerror(errno));
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	if (ep < 0)
-		tool_die(EXIT_FAIL, "cannot create an epoll instance: %s", strerror(errno));
+		tool_die(EXIT_FAIL, "cannot create an epoll instance: %s", tool_strerror(errno));
 	c->ep = ep;
 	wd = watchdog_timer();
 	watch(ep, sfd);
@@ -1126,7 +1126,7 @@ static int loop(struct cls *c)
 		int n = epoll_wait(ep, got, 5, atexec_timeout_ms(c->ax));
 
 		if (n < 0 && errno != EINTR) {
-			tool_warn("epoll_wait: %s", strerror(errno));
+			tool_warn("epoll_wait: %s", tool_strerror(errno));
 			ret = EXIT_FAIL;
 			break;
 		}
@@ -1176,7 +1176,7 @@ static int take_lock(struct cls *c)
 	fd = kattr_rg_group_open(c->rg, "/", O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0)
 		tool_die(EXIT_FAIL, "cannot lock the hierarchy at %s: %s", mnt,
-			 strerror(fd < 0 ? -fd : errno));
+			 tool_strerror(fd < 0 ? -fd : errno));
 	close(fd);
 	/* rgctl's run-state directory (state.c): $RGCTL_RUNDIR, else
 	 * /run/rgctl beneath the --sysroot tree when one is given */
@@ -1191,11 +1191,11 @@ static int take_lock(struct cls *c)
 	close(dir);
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		tool_die(EXIT_FAIL, "cannot open the lock %s/%s: %s", rundir, name,
-			 fd < 0 ? strerror(errno) : "not a regular file");
+			 fd < 0 ? tool_strerror(errno) : "not a regular file");
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		if (errno != EWOULDBLOCK)
 			tool_die(EXIT_FAIL, "cannot lock %s/%s: %s", rundir, name,
-				 strerror(errno));
+				 tool_strerror(errno));
 		n = (int)pread(fd, held, sizeof(held) - 1, 0);
 		held[n > 0 ? n : 0] = '\0';
 		held[strcspn(held, "\n")] = '\0';
@@ -1205,7 +1205,7 @@ static int take_lock(struct cls *c)
 	n = snprintf(held, sizeof(held), "%d\n", (int)getpid());
 	if (ftruncate(fd, 0) < 0 || pwrite(fd, held, (size_t)n, 0) != n)
 		tool_warn("cannot write the pid to %s/%s: %s", rundir, name,
-			  strerror(errno));
+			  tool_strerror(errno));
 	return fd;
 }
 
@@ -1235,7 +1235,7 @@ static int parse_opts(struct cls *c, int argc, char **argv, bool *once, long *rc
 			if (optarg && strcmp(optarg, "required") != 0)
 				rgctl_cmd_usage(&rgctl_cmd_classify,
 						"--at-exec takes no value or 'required', not '%s'",
-						rgctl_q(optarg));
+						TOOL_Q(optarg));
 			c->at_exec = optarg ? AT_EXEC_REQUIRED : AT_EXEC_TRY;
 			break;
 		}
@@ -1260,7 +1260,7 @@ static void subscribe(struct cls *c, long rcvbuf)
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot subscribe to process events (proc connector): %s",
 			 ret == -EPERM ? "permission denied (needs root in the initial namespaces)"
-				       : strerror(-ret));
+				       : tool_strerror(-ret));
 	vlog(c, "listening to process events, receive buffer %d KiB",
 	     kattr_procev_rcvbuf(c->ev) / 2048);
 	open_exits(c);
@@ -1292,7 +1292,7 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 		subscribe(c, rcvbuf);
 	ret = scan(c, "start", true);
 	if (ret < 0)
-		tool_die(EXIT_FAIL, "cannot scan /proc: %s", strerror(-ret));
+		tool_die(EXIT_FAIL, "cannot scan /proc: %s", tool_strerror(-ret));
 	if (once) {
 		ret = c->failed ? EXIT_FAIL : EXIT_OK;
 	} else {

@@ -117,7 +117,7 @@ static void show_cgroupstats(struct kattr_rg *rg, struct kattr_taskstats_sock *s
 
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot read the cgroupstats of '%s': %s",
-			 rgctl_q(group), rgctl_strerror(ret));
+			 TOOL_Q(group), rgctl_strerror(ret));
 	if (!o) {
 		printf("tasks: %llu sleeping, %llu running, %llu stopped, "
 		       "%llu uninterruptible, %llu waiting for I/O\n",
@@ -156,7 +156,7 @@ static size_t show_members(struct kattr_taskstats_sock *s, bool rgcs,
 		if (ret < 0)
 			tool_die(EXIT_FAIL, "cannot read the taskstats of pid %d: %s",
 				 (int)pids[i], ret == -EPERM ?
-				 "permission denied (needs CAP_NET_ADMIN)" : strerror(-ret));
+				 "permission denied (needs CAP_NET_ADMIN)" : tool_strerror(-ret));
 		fill_comm(pids[i], &t);
 		add(sum, &t);
 		shown++;
@@ -166,7 +166,7 @@ static size_t show_members(struct kattr_taskstats_sock *s, bool rgcs,
 			char comm[4 * sizeof(t.comm) + 1];
 
 			snprintf(who, sizeof(who), "%d", (int)pids[i]);
-			tool_text_esc_into(comm, t.comm);
+			tool_esc(comm, t.comm, 0);
 			print_row(who, comm, &t);
 		}
 	}
@@ -196,12 +196,12 @@ static int delay(struct rgctl *ctx, const char *group)
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot open taskstats (generic netlink): %s",
 			 ret == -ENOENT ? "no TASKSTATS family in this kernel" :
-			 strerror(-ret));
+			 tool_strerror(-ret));
 	/* RGCS lists tasks; on cgroups, processes (their threads summed). */
 	ret = kattr_rg_members(rg, group, 0, &pids, &n);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot list the members of '%s': %s",
-			 rgctl_q(group), rgctl_strerror(ret));
+			 TOOL_Q(group), rgctl_strerror(ret));
 	memset(&sum, 0, sizeof(sum));
 	if (ctx->json) {
 		o = json_object_new_object();

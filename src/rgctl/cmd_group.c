@@ -78,15 +78,15 @@ static void create_refused(struct kattr_rg *rg, const char *group,
 	case KATTR_RG_WHY_ROOT:
 		tool_die(EXIT_FAIL, "cannot create the root group: %s", r->text);
 	case KATTR_RG_WHY_NAME:
-		tool_die(EXIT_USAGE, "invalid group name '%s': %s", rgctl_q(group),
+		tool_die(EXIT_USAGE, "invalid group name '%s': %s", TOOL_Q(group),
 			 r->text);
 	case KATTR_RG_WHY_RES:
 		rgctl_cmd_usage(&rgctl_cmd_create, "--res is for the rgcs backend only");
 	case KATTR_RG_WHY_SHARES:
-		tool_die(EXIT_USAGE, "invalid shares '%s' for %s: %s", rgctl_q(shares),
+		tool_die(EXIT_USAGE, "invalid shares '%s' for %s: %s", TOOL_Q(shares),
 			 kattr_rg_backend_name(kattr_rg_backend_of(rg)), r->text);
 	default:
-		tool_die(EXIT_FAIL, "cannot create '%s': %s", rgctl_q(group),
+		tool_die(EXIT_FAIL, "cannot create '%s': %s", TOOL_Q(group),
 			 kattr_rg_reason_text(r, err));
 	}
 }
@@ -99,22 +99,22 @@ static void create_failed(struct kattr_rg *rg, const char *group, int err,
 
 	switch (r->what) {
 	case KATTR_RG_WHY_PARENT:
-		tool_die(EXIT_FAIL, "cannot create '%s': %s (use -p)", rgctl_q(group),
+		tool_die(EXIT_FAIL, "cannot create '%s': %s (use -p)", TOOL_Q(group),
 			 r->text);
 	case KATTR_RG_WHY_NO_SHARES:
 		if (kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2) {
 			rgctl_cpu_why(rg, group, cause, sizeof(cause));
 			tool_die(EXIT_FAIL, "cannot create '%s' with shares: %s; nothing was created",
-				 rgctl_q(group), cause);
+				 TOOL_Q(group), cause);
 		}
 		tool_die(EXIT_FAIL, "cannot create '%s' with shares: %s has no %s (%s); nothing was created",
-			 rgctl_q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg),
+			 TOOL_Q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg),
 			 rgctl_no_shares_why(rg));
 	case KATTR_RG_WHY_NONE:
-		tool_die(EXIT_FAIL, "cannot create '%s': %s", rgctl_q(group),
-			 err == -ENOENT ? strerror(ENOENT) : rgctl_strerror(err));
+		tool_die(EXIT_FAIL, "cannot create '%s': %s", TOOL_Q(group),
+			 err == -ENOENT ? tool_strerror(ENOENT) : rgctl_strerror(err));
 	default:
-		tool_die(EXIT_FAIL, "cannot create '%s': %s", rgctl_q(group), r->text);
+		tool_die(EXIT_FAIL, "cannot create '%s': %s", TOOL_Q(group), r->text);
 	}
 }
 
@@ -174,7 +174,7 @@ static void create_undo(struct kattr_rg *rg, char **groups,
 			int ret = kattr_rg_delete(rg, name, 0);
 
 			if (ret < 0)
-				tool_warn("cannot remove '%s' again: %s", rgctl_q(name),
+				tool_warn("cannot remove '%s' again: %s", TOOL_Q(name),
 					  rgctl_strerror(ret));
 			if (k > 1)	/* its parent next (names never end in '/') */
 				*strrchr(name, '/') = '\0';
@@ -282,12 +282,12 @@ static int run_delete(struct rgctl *ctx, int argc, char **argv)
 		return EXIT_OK;
 	case -ENOTEMPTY:
 		tool_die(EXIT_FAIL, "cannot delete '%s': it has child groups (use --recursive)",
-			 rgctl_q(group));
+			 TOOL_Q(group));
 	case -EBUSY:
 		tool_die(EXIT_FAIL, "cannot delete '%s': it still has tasks (they could not all be moved to the parent or an ancestor)",
-			 rgctl_q(group));
+			 TOOL_Q(group));
 	default:
-		tool_die(EXIT_FAIL, "cannot delete '%s': %s", rgctl_q(group),
+		tool_die(EXIT_FAIL, "cannot delete '%s': %s", TOOL_Q(group),
 			 rgctl_strerror(ret));
 	}
 }

@@ -121,9 +121,13 @@ static void parse_columns(struct list_opts *lo, const char *arg)
 		size_t len = strcspn(p, ",");
 		int id = column_id(p, len);
 
-		if (id < 0)
-			rgctl_cmd_usage(&rgctl_cmd_list, "unknown column '%.*s' (see 'rgctl list --help')",
-					(int)len, rgctl_q(p));
+		if (id < 0) {
+			char word[TOOL_Q_SIZE];	/* the word alone, then escaped */
+
+			snprintf(word, sizeof(word), "%.*s", (int)len, p);
+			rgctl_cmd_usage(&rgctl_cmd_list, "unknown column '%s' (see 'rgctl list --help')",
+					TOOL_Q(word));
+		}
 		if (lo->ncols >= sizeof(lo->cols) / sizeof(lo->cols[0]))
 			rgctl_cmd_usage(&rgctl_cmd_list, "too many columns");
 		lo->cols[lo->ncols++] = id;
@@ -182,23 +186,9 @@ static void print_names0(const struct kattr_rg_info *v, size_t n)
 		fwrite(v[i].name, 1, strlen(v[i].name) + 1, stdout);
 }
 
-/* A name from the tree as a cell: invalid UTF-8 (a name another tool
- * made) shown as U+FFFD, as the JSON documents do. */
-static char *name_text(const char *name)
-{
-	char *r;
-
-	if (tool_utf8_valid(name))
-		return xstrdup(name);
-	r = tool_utf8_repair(name);
-	if (!r)
-		xalloc_die();
-	return r;
-}
-
-/* The text of one cell; NULL for none (JSON null). */
-static char *cell(const struct kattr_rg *rg, const struct kattr_rg_info *g,
-		  int col, bool json)
+/* The bytes of one cell; NULL for none (JSON null). */
+static char *cell_bytes(const struct kattr_rg *rg, const struct kattr_rg_info *g,
+			int col, bool json)
 {
 	char buf[64], *s;
 	const char *slash;
@@ -207,9 +197,9 @@ static char *cell(const struct kattr_rg *rg, const struct kattr_rg_info *g,
 	switch (col) {
 	case COL_NAME:
 		slash = strrchr(g->name, '/');
-		return name_text(slash && slash[1] ? slash + 1 : g->name);
+		return xstrdup(slash && slash[1] ? slash + 1 : g->name);
 	case COL_GROUP:
-		return name_text(g->name);
+		return xstrdup(g->name);
 	case COL_DEPTH:
 		snprintf(buf, sizeof(buf), "%d", g->depth);
 		return xstrdup(buf);
@@ -232,6 +222,52 @@ static char *cell(const struct kattr_rg *rg, const struct kattr_rg_info *g,
 	}
 }
 
+/*
+ * The text of one cell; NULL for none (JSON null).  JSON (esc < 0): valid
+ * UTF-8, an invalid byte (a name another tool made) as U+FFFD.  Text and
+ * --raw: the real bytes escaped with the flags esc (esc.h), so that two
+ * names never print alike.
+ */
+static char *cell(const struct kattr_rg *rg, const struct kattr_rg_info *g,
+		  int col, int esc)
+{
+	char *b = cell_bytes(rg, g, col, esc < 0), *r;
+
+	if (!b)
+		return NULL;
+	if (esc >= 0) {
+		r = xmalloc(TOOL_ESC_SIZE(strlen(b)));
+		tool_esc(r, b, (unsigned int)esc);
+	} else if (tool_utf8_valid(b)) {
+		return b;
+	} else {
+		r = tool_utf8_repair(b);
+		if (!r)
+			xalloc_die();
+	}
+	free(b);
+	return r;
+}
+
+/* --raw: a line per group in the tree's order, the cells separated by one
+ * space and escaped, blanks included (esc.h). */
+static void print_raw(const struct kattr_rg *rg, const struct kattr_rg_info *v,
+		      size_t n, const struct list_opts *lo)
+{
+	int esc = (int)(tool_esc_locale() | TOOL_ESC_BLANK);
+
+	for (size_t k = 0; k < lo->ncols && !lo->noheadings; k++)
+		printf("%s%s", columns[lo->cols[k]].name, k + 1 < lo->ncols ? " " : "\n");
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < lo->ncols; k++) {
+			char *data = cell(rg, &v[i], lo->cols[k], esc);
+
+			printf("%s%s", data, k + 1 < lo->ncols ? " " : "\n");
+			free(data);
+		}
+	}
+}
+
 /* The groups as a table; NULL rows of v are not there. */
 static struct libscols_table *make_table(const struct kattr_rg *rg,
 					 const struct kattr_rg_info *v, size_t n,
@@ -239,24 +275,23 @@ static struct libscols_table *make_table(const struct kattr_rg *rg,
 {
 	struct libscols_line **at_depth = calloc(n + 1, sizeof(*at_depth));
 	struct libscols_table *tb = scols_new_table();
+	unsigned int esc = tool_esc_locale();
 	bool tree_done = false;
 
 	if (!tb || !at_depth)
 		xalloc_die();
 	scols_table_set_name(tb, "groups");
-	/* One output format: raw would replace JSON, so it is not asked. */
 	scols_table_enable_json(tb, json);
-	scols_table_enable_raw(tb, lo->raw && !json);
+	/* The cells are escaped already (name_text()): libsmartcols would
+	 * escape the escapes ("\x5cxff"). */
+	scols_table_enable_noencoding(tb, !json);
 	scols_table_enable_noheadings(tb, lo->noheadings && !json);
 	for (size_t i = 0; i < lo->ncols; i++) {
 		const struct column *col = &columns[lo->cols[i]];
 		int flags = col->flags;
 		struct libscols_column *cl;
 
-		/* One tree column: the first of NAME and GROUP asked for;
-		 * none in raw output, which is for scripts. */
-		if (lo->raw && !json)
-			flags &= ~SCOLS_FL_TREE;
+		/* One tree column: the first of NAME and GROUP asked for. */
 		if (flags & SCOLS_FL_TREE) {
 			if (tree_done)
 				flags &= ~SCOLS_FL_TREE;
@@ -287,7 +322,7 @@ static struct libscols_table *make_table(const struct kattr_rg *rg,
 		if (d < n)
 			at_depth[d + 1] = NULL;
 		for (size_t k = 0; k < lo->ncols; k++) {
-			char *data = cell(rg, &v[i], lo->cols[k], json);
+			char *data = cell(rg, &v[i], lo->cols[k], json ? -1 : (int)esc);
 
 			if (data && scols_line_refer_data(ln, k, data) < 0)
 				xalloc_die();
@@ -363,7 +398,7 @@ static int run_list(struct rgctl *ctx, int argc, char **argv)
 	rg = rgctl_rg(ctx);
 	ret = kattr_rg_list(rg, group, &v, &n);
 	if (ret < 0)
-		tool_die(EXIT_FAIL, "cannot list '%s': %s", rgctl_q(group),
+		tool_die(EXIT_FAIL, "cannot list '%s': %s", TOOL_Q(group),
 			 rgctl_strerror(ret));
 	/* Tree glyphs and cell widths follow the terminal's character set. */
 	setlocale(LC_CTYPE, "");
@@ -375,12 +410,16 @@ static int run_list(struct rgctl *ctx, int argc, char **argv)
 		/* who writes here, above the table (not in rows-only output) */
 		if (!lo.noheadings && !lo.raw)
 			rgctl_sd_print(rg);
-		tb = make_table(rg, v, n, &lo, false);
-		ret = scols_print_table(tb);
-		if (ret != 0)
-			tool_die(EXIT_FAIL, "cannot print the groups: %s",
-				 strerror(ret < 0 ? -ret : ENOMEM));
-		scols_unref_table(tb);
+		if (lo.raw) {
+			print_raw(rg, v, n, &lo);
+		} else {
+			tb = make_table(rg, v, n, &lo, false);
+			ret = scols_print_table(tb);
+			if (ret != 0)
+				tool_die(EXIT_FAIL, "cannot print the groups: %s",
+					 tool_strerror(ret < 0 ? -ret : ENOMEM));
+			scols_unref_table(tb);
+		}
 	}
 	kattr_rg_list_free(v, n);
 	return EXIT_OK;

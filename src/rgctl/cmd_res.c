@@ -122,9 +122,9 @@ static void unknown_key(const char *name)
 
 	if (near)
 		tool_die(EXIT_USAGE, "unknown setting '%s' (did you mean '%s'?)",
-			 rgctl_q(name), near);
+			 TOOL_Q(name), near);
 	tool_die(EXIT_USAGE, "unknown setting '%s' (see 'rgctl set --help')",
-		 rgctl_q(name));
+		 TOOL_Q(name));
 }
 
 struct kattr_rgres_value *rgctl_res_parse(char *const *args, size_t n)
@@ -135,7 +135,7 @@ struct kattr_rgres_value *rgctl_res_parse(char *const *args, size_t n)
 
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot read the machine's memory and CPUs: %s",
-			 strerror(-ret));
+			 tool_strerror(-ret));
 	for (size_t i = 0; i < n; i++) {
 		const char *why = NULL, *eq = strchr(args[i], '=');
 		char name[64];
@@ -146,10 +146,10 @@ struct kattr_rgres_value *rgctl_res_parse(char *const *args, size_t n)
 			unknown_key(name);
 		}
 		if (ret < 0 && !eq)
-			tool_die(EXIT_USAGE, "'%s' is not KEY=VALUE", rgctl_q(args[i]));
+			tool_die(EXIT_USAGE, "'%s' is not KEY=VALUE", TOOL_Q(args[i]));
 		if (ret < 0)
 			tool_die(EXIT_USAGE, "invalid value '%s' for %s: %s",
-				 rgctl_q(eq + 1), v[i].res->key, why);
+				 TOOL_Q(eq + 1), v[i].res->key, why);
 	}
 	return v;
 }
@@ -165,13 +165,13 @@ static void cause(struct kattr_rgres_group *g, const struct kattr_rgres *res,
 	int ret = kattr_rgres_where(g, res, where, sizeof(where), &why);
 
 	if (err == -EOPNOTSUPP || ret == -EOPNOTSUPP)
-		snprintf(buf, size, "%s", why ? why : strerror(-err));
+		snprintf(buf, size, "%s", why ? why : tool_strerror(-err));
 	else if (ret == -ENODEV)
 		snprintf(buf, size, "no hierarchy has the %s controller here (%s)",
 			 res->be[KATTR_RG_CGROUP2].ctrl, why);
 	else if (ret == -ENOENT)
 		snprintf(buf, size, "'%s' has no directory in the %s hierarchy (%s)",
-			 rgctl_q(group), res->be[KATTR_RG_CGROUP1].ctrl, where);
+			 TOOL_Q(group), res->be[KATTR_RG_CGROUP1].ctrl, where);
 	else if (ret == -ENXIO)
 		snprintf(buf, size, "%s: %s", where, why);
 	else
@@ -200,7 +200,7 @@ int rgctl_res_write(struct rgctl *ctx, const char *group,
 	int ret = kattr_rgres_open(rg, group, &g);
 
 	if (ret < 0) {
-		tool_warn("cannot open '%s': %s", rgctl_q(group), rgctl_strerror(ret));
+		tool_warn("cannot open '%s': %s", TOOL_Q(group), rgctl_strerror(ret));
 		return EXIT_FAIL;
 	}
 	ret = kattr_rgres_set(g, v, n, flags, &d);
@@ -215,11 +215,11 @@ int rgctl_res_write(struct rgctl *ctx, const char *group,
 				 rgctl_strerror(ret));
 		else if (ret == -ENOTBLK || (bad->res->type == KATTR_RGRES_IO_MAX && !d.failed_file))
 			snprintf(buf, sizeof(buf), "%s: %s", bad->dev_path,
-				 ret == -ENOTBLK ? "not a block device" : strerror(-ret));
+				 ret == -ENOTBLK ? "not a block device" : tool_strerror(-ret));
 		else
 			cause(g, bad->res, ret, group, buf, sizeof(buf));
 		tool_warn("cannot set %s of '%s' to '%s': %s; %s", bad->res->key,
-			  rgctl_q(group), text, buf, d.rolled_back ? nothing :
+			  TOOL_Q(group), text, buf, d.rolled_back ? nothing :
 			  "the values written before it could not all be restored");
 		kattr_rgres_done_free(&d);
 		kattr_rgres_close(g);
@@ -261,7 +261,7 @@ static int run_set(struct rgctl *ctx, int argc, char **argv)
 	}
 	if (!kattr_rg_name_is_root(group) && kattr_rg_exists(rgctl_rg(ctx), group) < 0)
 		tool_die(EXIT_FAIL, "cannot set the resources of '%s': %s",
-			 rgctl_q(group), rgctl_strerror(kattr_rg_exists(rgctl_rg(ctx), group)));
+			 TOOL_Q(group), rgctl_strerror(kattr_rg_exists(rgctl_rg(ctx), group)));
 	status = rgctl_res_write(ctx, group, v, (size_t)(argc - optind - 1), flags,
 				 "nothing was changed");
 	free(v);
@@ -296,9 +296,13 @@ static void parse_get_columns(struct get_opts *go, const char *arg)
 			if (strlen(columns[i].name) == len &&
 			    strncasecmp(columns[i].name, p, len) == 0)
 				id = i;
-		if (id < 0)
-			rgctl_cmd_usage(&rgctl_cmd_get, "unknown column '%.*s' (see 'rgctl get --help')",
-					(int)len, rgctl_q(p));
+		if (id < 0) {
+			char word[TOOL_Q_SIZE];	/* the word alone, then escaped */
+
+			snprintf(word, sizeof(word), "%.*s", (int)len, p);
+			rgctl_cmd_usage(&rgctl_cmd_get, "unknown column '%s' (see 'rgctl get --help')",
+					TOOL_Q(word));
+		}
 		if (go->ncols >= sizeof(go->cols) / sizeof(*go->cols))
 			rgctl_cmd_usage(&rgctl_cmd_get, "too many columns");
 		go->cols[go->ncols++] = id;
@@ -412,7 +416,7 @@ static bool get_one(struct get_out *o, struct kattr_rgres_group *g,
 	if (ret < 0) {
 		cause(g, r, ret, group, why, sizeof(why));
 		if (explicit)
-			tool_warn("cannot read %s of '%s': %s", r->key, rgctl_q(group), why);
+			tool_warn("cannot read %s of '%s': %s", r->key, TOOL_Q(group), why);
 		else if (ret == -ENOENT && !noted_before(noted, r->be[KATTR_RG_CGROUP1].ctrl))
 			tool_warn("%s: its settings are not shown", why);
 		return !explicit;
@@ -467,7 +471,7 @@ static int run_get(struct rgctl *ctx, int argc, char **argv)
 		ret = kattr_rgres_open(rgctl_rg(ctx), group, &g);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot read the resources of '%s': %s",
-			 rgctl_q(group), rgctl_strerror(ret));
+			 TOOL_Q(group), rgctl_strerror(ret));
 	if (ctx->json)
 		o.arr = json_object_new_array();
 	else

@@ -54,15 +54,15 @@ static int show(struct rgctl *ctx, struct kattr_rg *rg, const char *group,
 
 	if (ret == -EOPNOTSUPP && kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2) {
 		rgctl_cpu_why(rg, group, cause, sizeof(cause));
-		tool_die(EXIT_FAIL, "'%s' has no shares: %s", rgctl_q(group), cause);
+		tool_die(EXIT_FAIL, "'%s' has no shares: %s", TOOL_Q(group), cause);
 	}
 	if (ret == -EOPNOTSUPP)
 		tool_die(EXIT_FAIL, "'%s' has no shares: %s has no %s there (%s)",
-			 rgctl_q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg),
+			 TOOL_Q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg),
 			 rgctl_no_shares_why(rg));
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot read the shares of '%s': %s",
-			 rgctl_q(group), rgctl_strerror(ret));
+			 TOOL_Q(group), rgctl_strerror(ret));
 	if (ctx->json) {
 		o = json_object_new_object();
 		a = json_object_new_array();
@@ -81,7 +81,7 @@ static int show(struct rgctl *ctx, struct kattr_rg *rg, const char *group,
 			/* res is read from the system: escaped */
 			kattr_rg_share_text(kattr_rg_backend_of(rg), &v[i],
 					    KATTR_RG_SHARE_ALL, text, sizeof(text));
-			tool_fputs_esc(text, stdout);
+			tool_fputs_esc(text, stdout, 0);
 			putchar('\n');
 		}
 	}
@@ -92,7 +92,7 @@ static int show(struct rgctl *ctx, struct kattr_rg *rg, const char *group,
 	}
 	if (res && !any)
 		tool_die(EXIT_FAIL, "'%s' has no shares for controller '%s'",
-			 rgctl_q(group), rgctl_q(res));
+			 TOOL_Q(group), TOOL_Q(res));
 	return EXIT_OK;
 }
 
@@ -104,37 +104,37 @@ static void set_failed(struct kattr_rg *rg, const char *group,
 	char cause[3 * 4096];
 
 	if (ret == -EINVAL && why)
-		tool_die(EXIT_USAGE, "invalid shares '%s' for %s: %s", rgctl_q(value),
+		tool_die(EXIT_USAGE, "invalid shares '%s' for %s: %s", TOOL_Q(value),
 			 kattr_rg_backend_name(kattr_rg_backend_of(rg)), why);
 	if (ret == -ERANGE && why) {
 		switch (kattr_rg_backend_of(rg)) {
 		case KATTR_RG_CGROUP1:
 			tool_die(EXIT_USAGE, "invalid shares '%s' for cgroup1: out of range (%d..%d)",
-				 rgctl_q(value), KATTR_RG_CG1_SHARES_MIN,
+				 TOOL_Q(value), KATTR_RG_CG1_SHARES_MIN,
 				 KATTR_RG_CG1_SHARES_MAX);
 		case KATTR_RG_CGROUP2:
 			tool_die(EXIT_USAGE, "invalid shares '%s' for cgroup2: out of range (%d..%d)",
-				 rgctl_q(value), KATTR_RG_CG2_WEIGHT_MIN,
+				 TOOL_Q(value), KATTR_RG_CG2_WEIGHT_MIN,
 				 KATTR_RG_CG2_WEIGHT_MAX);
 		default:
 			tool_die(EXIT_USAGE, "invalid shares '%s' for rgcs: %s",
-				 rgctl_q(value), why);
+				 TOOL_Q(value), why);
 		}
 	}
 	if (ret == -EOPNOTSUPP && kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2) {
 		rgctl_cpu_why(rg, group, cause, sizeof(cause));
-		tool_die(EXIT_FAIL, "cannot set the shares of '%s': %s", rgctl_q(group),
+		tool_die(EXIT_FAIL, "cannot set the shares of '%s': %s", TOOL_Q(group),
 			 cause);
 	}
 	if (ret == -EOPNOTSUPP)
 		tool_die(EXIT_FAIL, "cannot set the shares of '%s': %s has no %s there (%s)",
-			 rgctl_q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg),
+			 TOOL_Q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg),
 			 rgctl_no_shares_why(rg));
 	if (ret == -EINVAL)
 		tool_die(EXIT_FAIL, "cannot set the shares of '%s' to '%s': the kernel refused the value (invalid argument)",
-			 rgctl_q(group), rgctl_q(value));
+			 TOOL_Q(group), TOOL_Q(value));
 	tool_die(EXIT_FAIL, "cannot set the shares of '%s': %s",
-		 rgctl_q(group), rgctl_strerror(ret));
+		 TOOL_Q(group), rgctl_strerror(ret));
 }
 
 static int run_shares(struct rgctl *ctx, int argc, char **argv)

@@ -33,7 +33,7 @@ static int run_stats(struct rgctl *ctx, int argc, char **argv)
 	ret = kattr_rg_stats(rg, group, &v, &n);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot read the stats of '%s': %s",
-			 rgctl_q(group), rgctl_strerror(ret));
+			 TOOL_Q(group), rgctl_strerror(ret));
 	if (ctx->json) {
 		rgctl_json_print(rgctl_json_stats(
 			kattr_rg_name_is_root(group) ? "/" : group,
@@ -41,9 +41,9 @@ static int run_stats(struct rgctl *ctx, int argc, char **argv)
 	} else {
 		for (size_t i = 0; i < n; i++) {
 			/* the file's names, escaped: a captured tree is anyone's */
-			tool_fputs_esc(v[i].res, stdout);
+			tool_fputs_esc(v[i].res, stdout, 0);
 			fputs(": ", stdout);
-			tool_fputs_esc(v[i].key, stdout);
+			tool_fputs_esc(v[i].key, stdout, 0);
 			if (v[i].has_value)
 				printf(" %lld", v[i].value);
 			putchar('\n');

@@ -157,17 +157,17 @@ static int run_attach(struct rgctl *ctx, int argc, char **argv)
 	if (ret < 0) {
 		free(pids);
 		free(res);
-		tool_die(EXIT_FAIL, "cannot move tasks to '%s': %s", rgctl_q(group),
+		tool_die(EXIT_FAIL, "cannot move tasks to '%s': %s", TOOL_Q(group),
 			 rgctl_strerror(ret));
 	}
 	for (int i = 0; i < n; i++) {
 		if (res[i] == -EAGAIN)
 			tool_warn("cannot move every thread of pid %d to '%s': new threads kept appearing "
 				  "(some may be left behind; see 'rgctl members --threads')",
-				  (int)pids[i], rgctl_q(group));
+				  (int)pids[i], TOOL_Q(group));
 		else if (res[i] < 0)
 			tool_warn("cannot move pid %d to '%s': %s", (int)pids[i],
-				  rgctl_q(group), attach_cause(rg, res[i]));
+				  TOOL_Q(group), attach_cause(rg, res[i]));
 		else
 			attach_note(pids[i]);
 	}
@@ -254,10 +254,10 @@ static int run_members(struct rgctl *ctx, int argc, char **argv)
 		tool_die(EXIT_FAIL, "cannot list the members of '%s': the list is longer than one page "
 			 "(the RGCS members file fails with ENOSPC past 4096 bytes) and "
 			 "/proc/PID/res_group is not there to list them another way",
-			 rgctl_q(group));
+			 TOOL_Q(group));
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot list the members of '%s': %s",
-			 rgctl_q(group), rgctl_strerror(ret));
+			 TOOL_Q(group), rgctl_strerror(ret));
 	tasks = (flags & KATTR_RG_THREADS) ||
 		kattr_rg_backend_of(rg) == KATTR_RG_RGCS;
 	elsewhere = xcalloc(n + 1, sizeof(*elsewhere));
@@ -307,24 +307,24 @@ static int run_exec(struct rgctl *ctx, int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	if (ret != -ENOSYS)
-		tool_die(EXIT_FAIL, "cannot run in '%s': %s", rgctl_q(group),
+		tool_die(EXIT_FAIL, "cannot run in '%s': %s", TOOL_Q(group),
 			 attach_cause(rgctl_rg(ctx), ret));
 	/* Else rgctl moves itself, then becomes COMMAND: it runs in the group
 	 * from its first instruction, with no window outside it. */
 	ret = kattr_rg_attach(rgctl_rg(ctx), group, &self, 1, 0, &res);
 	if (ret < 0)
-		tool_die(EXIT_FAIL, "cannot run in '%s': %s", rgctl_q(group),
+		tool_die(EXIT_FAIL, "cannot run in '%s': %s", TOOL_Q(group),
 			 rgctl_strerror(ret));
 	if (res < 0)
 		tool_die(EXIT_FAIL, "cannot move pid %d (rgctl itself) to '%s': %s",
-			 (int)self, rgctl_q(group), attach_cause(rgctl_rg(ctx), res));
+			 (int)self, TOOL_Q(group), attach_cause(rgctl_rg(ctx), res));
 	kattr_rg_close(ctx->rg);
 	ctx->rg = NULL;
 	tool_flush_stdout();
 	signal(SIGPIPE, SIG_DFL);	/* tool_init() ignores it for rgctl only */
 	execvp(argv[optind], argv + optind);
 	ret = errno;
-	tool_warn("cannot run '%s': %s", rgctl_q(argv[optind]), strerror(ret));
+	tool_warn("cannot run '%s': %s", TOOL_Q(argv[optind]), tool_strerror(ret));
 	return ret == ENOENT ? 127 : 126;
 }
 
@@ -358,7 +358,7 @@ static int run_whereis(struct rgctl *ctx, int argc, char **argv)
 			kattr_rg_backend_name(kattr_rg_backend_of(rg))));
 	} else {
 		/* a group some other tool named with any bytes: escaped */
-		tool_fputs_esc(group, stdout);
+		tool_fputs_esc(group, stdout, 0);
 		putchar('\n');
 	}
 	free(group);

@@ -14,18 +14,15 @@
 /* A key of an object, made valid UTF-8 the same way. */
 static void add_key(json_object *o, const char *key, json_object *v)
 {
-	char *r;
+	char *buf = NULL;
+	size_t cap = 0;
+	const char *k = tool_json_text(key, &buf, &cap);
 
-	if (tool_utf8_valid(key)) {
-		json_object_object_add(o, key, v);
-		return;
-	}
-	r = tool_utf8_repair(key);
-	if (r)
-		json_object_object_add(o, r, v);
+	if (k)
+		json_object_object_add(o, k, v);
 	else
 		json_object_put(v);
-	free(r);
+	free(buf);
 }
 
 const char *rgctl_json_text(json_object *obj)

@@ -109,10 +109,10 @@ static void unknown_command(const struct rgctl_cmd *in, const char *name)
 		names[n++] = rgctl_commands[i]->name;
 	pick = tool_closest(name, names, n);
 	if (in)
-		rgctl_cmd_usage(in, "unknown command '%s'%s%s%s", rgctl_q(name),
+		rgctl_cmd_usage(in, "unknown command '%s'%s%s%s", TOOL_Q(name),
 				pick ? " (did you mean '" : "", pick ? pick : "",
 				pick ? "'?)" : "");
-	tool_usage_error("unknown command '%s'%s%s%s", rgctl_q(name),
+	tool_usage_error("unknown command '%s'%s%s%s", TOOL_Q(name),
 			 pick ? " (did you mean '" : "", pick ? pick : "",
 			 pick ? "'?)" : "");
 }
@@ -147,7 +147,7 @@ static bool global_option(struct rgctl *ctx, int c)
 	case 'b':
 		if (kattr_rg_backend_parse(optarg, &ctx->backend) < 0)
 			tool_usage_error("unknown backend '%s' (rgcs, cgroup1 or cgroup2)",
-					 rgctl_q(optarg));
+					 TOOL_Q(optarg));
 		return true;
 	case OPT_FORCE:
 		ctx->force = true;

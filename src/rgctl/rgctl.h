@@ -8,6 +8,7 @@
 #define RGCTL_H
 
 #include <getopt.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -59,8 +60,9 @@ struct kattr_rg *rgctl_rg(struct rgctl *ctx);
 void rgctl_check_group(const char *group, bool allow_root);
 /* Parse a pid argument; 0 or -errno with a message printed. */
 int rgctl_parse_pid(const char *arg, pid_t *pid);
-/* s with non-printable bytes escaped, shortened (4 rotating buffers). */
-const char *rgctl_q(const char *s);
+/* rgctl_q(s): the old name of TOOL_Q(s) (esc.h), for code written
+ * before it; new code uses TOOL_Q. */
+#define rgctl_q(s) TOOL_Q(s)
 /* Why rg has no shares: "a cgroup v1 hierarchy without the cpu controller". */
 const char *rgctl_no_shares_why(const struct kattr_rg *rg);
 /* The cause of err in words, for "cannot X 'Y': <cause>". */
@@ -145,9 +147,14 @@ void rgctl_cpu_why(struct kattr_rg *rg, const char *group, char *buf,
 /* "rgctl: enabled cpu in ROOT/G/cgroup.subtree_control" for each of done's
  * groups, on stderr, and free done. */
 void rgctl_cpu_report(struct kattr_rg *rg, struct kattr_rg_cpu_path *done);
-/* The cgroup.subtree_control file of group as the user sees it (4
- * rotating buffers). */
-const char *rgctl_subtree_file(struct kattr_rg *rg, const char *group);
+/* The cgroup.subtree_control file of group as the user sees it, into
+ * b; rgctl_subtree_file() into a buffer of the caller's block (as
+ * TOOL_Q()). */
+const char *rgctl_subtree_file_into(struct kattr_rg *rg, const char *group,
+				    char *b, size_t size);
+#define RGCTL_FILE_TEXT (PATH_MAX + TOOL_Q_SIZE + 32)
+#define rgctl_subtree_file(rg, group) \
+	rgctl_subtree_file_into((rg), (group), (char[RGCTL_FILE_TEXT]){ 0 }, RGCTL_FILE_TEXT)
 
 /* Long-only option numbers shared by the commands. */
 enum {

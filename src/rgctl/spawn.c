@@ -55,7 +55,7 @@ static int wait_child(pid_t pid)
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			tool_die(EXIT_FAIL, "cannot wait for the command (pid %d): %s",
-				 (int)pid, strerror(errno));
+				 (int)pid, tool_strerror(errno));
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
 	if (WIFSIGNALED(st)) {
@@ -126,7 +126,7 @@ int rgctl_exec_clone3(struct kattr_rg *rg, const char *group, char **argv)
 		close(fd);
 		execvp(argv[0], argv);
 		err = errno;
-		tool_warn("cannot run '%s': %s", rgctl_q(argv[0]), strerror(err));
+		tool_warn("cannot run '%s': %s", TOOL_Q(argv[0]), tool_strerror(err));
 		fflush(stderr);
 		_exit(err == ENOENT ? 127 : 126);
 	}

@@ -98,6 +98,6 @@ const char *rgctl_state_strerror(int err)
 	case -EPERM:
 		return "owned by another user or writable by others";
 	default:
-		return strerror(-err);
+		return tool_strerror(-err);
 	}
 }

@@ -29,6 +29,7 @@
 
 #include "rgctl.h"
 #include "rgctl_systemd.h"
+#include "strutils.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC 0x63677270
@@ -124,13 +125,6 @@ void rgctl_sd_default_root(struct rgctl *ctx)
 	ctx->rg = rg;
 }
 
-static bool ends_with(const char *s, size_t len, const char *suffix)
-{
-	size_t sl = strlen(suffix);
-
-	return len > sl && memcmp(s + len - sl, suffix, sl) == 0;
-}
-
 /* A cgroup named as systemd names a unit's (the units that have one). */
 static bool unit_name(const char *s, size_t len)
 {
@@ -139,7 +133,7 @@ static bool unit_name(const char *s, size_t len)
 	};
 
 	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
-		if (ends_with(s, len, suffixes[i]))
+		if (len > strlen(suffixes[i]) && str_ends_with_n(s, len, suffixes[i]))
 			return true;
 	return false;
 }
@@ -208,17 +202,14 @@ int rgctl_sd_owner(struct kattr_rg *rg, const char *group,
 	return 0;
 }
 
-/* "/sys/fs/cgroup" or "/sys/fs/cgroup/system.slice" (4 rotating buffers). */
-static const char *full(const char *rel)
+/* "/sys/fs/cgroup" or "/sys/fs/cgroup/system.slice", into b; full(rel)
+ * into a buffer of the caller's block (as TOOL_Q()). */
+static const char *full_into(const char *rel, char *b, size_t size)
 {
-	static char bufs[4][PATH_MAX + 8];
-	static unsigned int next;
-	char *b = bufs[next++ % 4];
-
-	snprintf(b, sizeof(bufs[0]), "%s%s%s", sd.mnt, rel[0] ? "/" : "",
-		 rgctl_q(rel));
+	snprintf(b, size, "%s%s%s", sd.mnt, rel[0] ? "/" : "", TOOL_Q(rel));
 	return b;
 }
+#define full(rel) full_into((rel), (char[RGCTL_FILE_TEXT]){ 0 }, RGCTL_FILE_TEXT)
 
 static const char *verb(enum rgctl_sd_op op)
 {
@@ -251,13 +242,13 @@ void rgctl_sd_check(struct rgctl *ctx, const char *group, enum rgctl_sd_op op)
 	if (o.delegated)
 		tool_die(EXIT_FAIL, "cannot %s '%s': %s is the cgroup of %s itself, whose "
 			 "attributes systemd manages (make groups below it); --force does it anyway",
-			 verb(op), rgctl_q(group), full(o.path), rgctl_q(o.unit));
+			 verb(op), TOOL_Q(group), full(o.path), TOOL_Q(o.unit));
 	tool_die(EXIT_FAIL, "cannot %s '%s': %s belongs to %s, which systemd manages and has "
 		 "not delegated; use rgctl's delegated subtree %s (systemctl start rgctl.service; "
 		 "rgctl's default root), or --root a unit with Delegate=yes "
 		 "(systemd-run --scope -p Delegate=yes COMMAND); --force writes anyway, and "
 		 "systemd may then move the tasks back or remove the groups",
-		 verb(op), rgctl_q(group), full(o.path), rgctl_q(o.unit),
+		 verb(op), TOOL_Q(group), full(o.path), TOOL_Q(o.unit),
 		 RGCTL_SD_SUBTREE);
 }
 
@@ -298,11 +289,11 @@ void rgctl_sd_print(struct kattr_rg *rg)
 		return;
 	if (own.delegated)
 		printf("systemd manages %s; rgctl writes in %s, delegated by %s\n",
-		       sd.mnt, full(own.path), rgctl_q(own.unit));
+		       sd.mnt, full(own.path), TOOL_Q(own.unit));
 	else
 		printf("systemd manages %s; %s belongs to %s, not delegated: rgctl only reads here "
 		       "(systemctl start rgctl.service for %s)\n", sd.mnt,
-		       full(own.path), rgctl_q(own.unit), RGCTL_SD_SUBTREE);
+		       full(own.path), TOOL_Q(own.unit), RGCTL_SD_SUBTREE);
 }
 
 /*
@@ -347,7 +338,7 @@ void rgctl_sd_notify(const char *state)
 
 	if (ret < 0)
 		tool_warn("cannot tell the service manager '%s' ($NOTIFY_SOCKET): %s",
-			  state, strerror(-ret));
+			  state, tool_strerror(-ret));
 }
 
 uint64_t rgctl_sd_watchdog_usec(void)

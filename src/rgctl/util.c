@@ -12,29 +12,6 @@
 #include "rgctl.h"
 #include "rgctl_systemd.h"
 
-const char *rgctl_q(const char *s)
-{
-	static char bufs[4][160];
-	static unsigned int next;
-	char *b = bufs[next++ % 4];
-	size_t w = 0;
-
-	for (; *s && w < sizeof(bufs[0]) - 8; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c > 0x7e || c == '\\')
-			w += (size_t)snprintf(b + w, 8, "\\x%02x", c);
-		else
-			b[w++] = (char)c;
-	}
-	if (*s) {
-		memcpy(b + w, "...", 3);
-		w += 3;
-	}
-	b[w] = '\0';
-	return b;
-}
-
 /* The hierarchy rgctl_rg() opened, for the causes that depend on it. */
 static const struct kattr_rg *opened;
 
@@ -92,24 +69,22 @@ const char *rgctl_strerror(int err)
 	case EROFS:
 		return "the hierarchy is mounted read-only";
 	default:
-		return strerror(-err);
+		return tool_strerror(err);
 	}
 }
 
-const char *rgctl_subtree_file(struct kattr_rg *rg, const char *group)
+const char *rgctl_subtree_file_into(struct kattr_rg *rg, const char *group,
+				    char *b, size_t size)
 {
-	static char bufs[4][PATH_MAX + 32];
-	static unsigned int next;
-	char *b = bufs[next++ % 4];
 	const char *root = kattr_rg_root(rg);
 	bool slash = root[0] && root[strlen(root) - 1] == '/';
 
 	if (kattr_rg_name_is_root(group))
-		snprintf(b, sizeof(bufs[0]), "%s%scgroup.subtree_control", root,
+		snprintf(b, size, "%s%scgroup.subtree_control", root,
 			 slash ? "" : "/");
 	else
-		snprintf(b, sizeof(bufs[0]), "%s%s%s/cgroup.subtree_control", root,
-			 slash ? "" : "/", rgctl_q(group));
+		snprintf(b, size, "%s%s%s/cgroup.subtree_control", root,
+			 slash ? "" : "/", TOOL_Q(group));
 	return b;
 }
 
@@ -155,7 +130,7 @@ void rgctl_cpu_enable_die(struct kattr_rg *rg, const struct kattr_rg_cpu_path *d
 		tool_die(EXIT_FAIL, "cannot enable cpu in %s: group '%s' has member processes "
 			 "and child groups with processes, and cgroup v2 then enables no controller "
 			 "for its children (move its processes into a child group first); %s",
-			 rgctl_subtree_file(rg, g), rgctl_q(g), nothing);
+			 rgctl_subtree_file(rg, g), TOOL_Q(g), nothing);
 	tool_die(EXIT_FAIL, "cannot enable cpu in %s: %s; %s",
 		 rgctl_subtree_file(rg, g), rgctl_strerror(err), nothing);
 }
@@ -172,7 +147,7 @@ void rgctl_cpu_enable(struct kattr_rg *rg, const char *group, bool no_enable,
 	ret = kattr_rg_cpu_missing(rg, group, &miss);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot read the cgroup.subtree_control files above '%s': %s; %s",
-			 rgctl_q(group), rgctl_strerror(ret), nothing);
+			 TOOL_Q(group), rgctl_strerror(ret), nothing);
 	if (miss.n == 0) {
 		kattr_rg_cpu_path_free(&miss);
 		return;
@@ -180,7 +155,7 @@ void rgctl_cpu_enable(struct kattr_rg *rg, const char *group, bool no_enable,
 	kattr_rg_cpu_path_free(&miss);
 	if (no_enable || !kattr_rg_has_shares(rg)) {
 		rgctl_cpu_why(rg, group, why, sizeof(why));
-		tool_die(EXIT_FAIL, "'%s' has no shares: %s%s; %s", rgctl_q(group), why,
+		tool_die(EXIT_FAIL, "'%s' has no shares: %s%s; %s", TOOL_Q(group), why,
 			 no_enable && kattr_rg_has_shares(rg) ? " (--no-enable)" : "",
 			 nothing);
 	}
@@ -226,20 +201,20 @@ static void die_open(struct rgctl *ctx, int err)
 		    kattr_rg_probe(ctx->root, &kind) == 0 &&
 		    kind != ctx->backend)
 			tool_die(EXIT_FAIL, "'%s' is a %s hierarchy, not %s",
-				 rgctl_q(ctx->root), kattr_rg_backend_name(kind),
+				 TOOL_Q(ctx->root), kattr_rg_backend_name(kind),
 				 want);
 		tool_die(EXIT_FAIL, "'%s' is not an RGCS/cgroup mount (refusing to write into it)",
-			 rgctl_q(ctx->root));
+			 TOOL_Q(ctx->root));
 	}
 	if (ctx->root)
-		tool_die(EXIT_FAIL, "cannot use '%s': %s", rgctl_q(ctx->root),
+		tool_die(EXIT_FAIL, "cannot use '%s': %s", TOOL_Q(ctx->root),
 			 open_cause(err));
 	if (err == -ENOENT && ctx->backend == KATTR_RG_RGCS) {
 		char *cfs = NULL;
 
 		if (kattr_mountinfo_find("configfs", NULL, &cfs) == 0)
 			tool_die(EXIT_FAIL, "no rgcs hierarchy is mounted: configfs at %s has no res_groups (the kernel has no Resource Groups)",
-				 rgctl_q(cfs));
+				 TOOL_Q(cfs));
 		tool_die(EXIT_FAIL, "no rgcs hierarchy is mounted: no configfs with res_groups");
 	}
 	if (err == -ENOENT)
@@ -273,7 +248,7 @@ void rgctl_check_group(const char *group, bool allow_root)
 	const char *why = NULL;
 
 	if (kattr_rg_name_check(group, allow_root, &why) < 0)
-		tool_die(EXIT_USAGE, "invalid group name '%s': %s", rgctl_q(group),
+		tool_die(EXIT_USAGE, "invalid group name '%s': %s", TOOL_Q(group),
 			 why);
 }
 
@@ -282,10 +257,10 @@ int rgctl_parse_pid(const char *arg, pid_t *pid)
 	int ret = kattr_rg_parse_pid(arg, pid);
 
 	if (ret == -ERANGE)
-		tool_warn("invalid pid '%s': too large", rgctl_q(arg));
+		tool_warn("invalid pid '%s': too large", TOOL_Q(arg));
 	else if (ret < 0)
 		tool_warn("invalid pid '%s': not a plain decimal number > 0",
-			  rgctl_q(arg));
+			  TOOL_Q(arg));
 	return ret;
 }
 

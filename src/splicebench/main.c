@@ -352,7 +352,7 @@ static void check_pin(const struct sb_config *cfg)
 		return;
 	if (sched_getaffinity(0, sizeof(set), &set) < 0)
 		tool_die(EXIT_FAIL, "cannot read this process's CPU set: %s",
-			 strerror(errno));
+			 tool_strerror(errno));
 	for (i = 0; i < 2; i++) {
 		if (cpus[i] >= CPU_SETSIZE || !CPU_ISSET(cpus[i], &set))
 			tool_die(EXIT_FAIL,
@@ -373,7 +373,7 @@ static void check_pipe_size(struct sb_config *cfg, const struct kattr_sysfacts *
 	int fds[2], ret;
 
 	if (pipe2(fds, O_CLOEXEC) < 0)
-		tool_die(EXIT_FAIL, "cannot create a pipe: %s", strerror(errno));
+		tool_die(EXIT_FAIL, "cannot create a pipe: %s", tool_strerror(errno));
 	*def = fcntl(fds[1], F_GETPIPE_SZ);
 	if (!cfg->pipe_size)
 		goto out;
@@ -388,7 +388,7 @@ static void check_pipe_size(struct sb_config *cfg, const struct kattr_sysfacts *
 			  a, sb_format_size((uint64_t)*def, b, sizeof(b)));
 	else if (ret < 0)
 		tool_warn("cannot set the pipe size to %s: %s; running with the default pipe size (%s)",
-			  a, strerror(-ret), sb_format_size((uint64_t)*def, b, sizeof(b)));
+			  a, tool_strerror(-ret), sb_format_size((uint64_t)*def, b, sizeof(b)));
 	if (ret < 0)
 		cfg->pipe_size = 0;
 out:
@@ -412,7 +412,7 @@ static int run_all(struct sb_report *rep, struct sb_config *cfg)
 				tool_warn("%s: vmsplice%s is not usable on this system: %s; the other modes still run",
 					  sb_mode_name(m),
 					  m == SB_GIFT ? " with SPLICE_F_GIFT" : "",
-					  strerror(-probe));
+					  tool_strerror(-probe));
 		}
 		for (i = 0; i < cfg->nsizes; i++) {
 			struct sb_result *r = &rep->res[rep->nres++];
@@ -423,7 +423,7 @@ static int run_all(struct sb_report *rep, struct sb_config *cfg)
 			if (probe < 0) {
 				r->failed = r->unsupported = true;
 				snprintf(r->why, sizeof(r->why), "vmsplice: %s",
-					 strerror(-probe));
+					 tool_strerror(-probe));
 				failed++;
 			}
 		}

@@ -23,6 +23,7 @@
 #include "kattr/kattr.h"
 #include "outfile.h"
 #include "sb.h"
+#include "strutils.h"
 #include "tool.h"
 
 extern char **environ;
@@ -33,18 +34,10 @@ static const char *or_unknown(const char *s)
 }
 
 /* A fact read from the system (or a --sysroot tree, which is anyone's),
- * for text: escaped (tool_text_esc_into) into one of four buffers. */
-static const char *fact_text(const char *s)
-{
-	static char bufs[4][4 * 128 + 1];
-	static unsigned int next;
-	char *b = bufs[next++ % 4];
-	char part[128];
-
-	snprintf(part, sizeof(part), "%s", or_unknown(s));
-	tool_text_esc_into(b, part);
-	return b;
-}
+ * for text: escaped (esc.h) into a buffer of the caller's block, cut with
+ * "..." past 512 bytes. */
+#define FACT_TEXT 512
+#define fact_text(s) tool_esc_to((char[FACT_TEXT]){ 0 }, FACT_TEXT, or_unknown(s), 0)
 
 static bool data_touched(const struct sb_config *cfg)
 {
@@ -472,26 +465,6 @@ static void csv_num(FILE *fp, double v)
 		fprintf(fp, "%.4f", v);
 }
 
-/* A text field, RFC 4180 quoted, as valid UTF-8 (U+FFFD for invalid bytes). */
-static void csv_text(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	while (*s) {
-		size_t n = tool_utf8_seq(s);
-
-		if (!n) {
-			fputs("\xef\xbf\xbd", fp);
-			s++;
-			continue;
-		}
-		if (*s == '"')
-			fputc('"', fp);
-		fwrite(s, 1, n, fp);
-		s += n;
-	}
-	fputc('"', fp);
-}
-
 /* How many of a point's samples there are: its run count, within the
  * array that holds them (a report is also built by the fuzzers). */
 static int nsamples(int n, int cap)
@@ -516,7 +489,7 @@ static void csv_tail(FILE *fp, const double *samples, int n, bool wide,
 	fputc(',', fp);
 	csv_samples(fp, samples, n);
 	fprintf(fp, ",%s,%s,", wide ? "true" : "false", SUITE_VERSION);
-	csv_text(fp, cmd ? cmd : "");
+	tool_fputs_csv(cmd ? cmd : "", fp);
 	fprintf(fp, ",%s\n", when);
 }
 
@@ -567,11 +540,11 @@ void sb_output_csv(FILE *fp, const struct sb_report *rep)
 				cfg->busy ? "true" : "false",
 				data_touched(cfg) ? "true" : "false",
 				r->huge_requested ? "true" : "false");
-			csv_text(fp, r->why);
+			tool_fputs_csv(r->why, fp);
 			/* not measured: no samples, and a spread that does
 			 * not apply (empty) */
 			fprintf(fp, ",,,%s,", SUITE_VERSION);
-			csv_text(fp, cmd ? cmd : "");
+			tool_fputs_csv(cmd ? cmd : "", fp);
 			fprintf(fp, ",%s\n", when);
 			continue;
 		}
@@ -813,13 +786,6 @@ static bool in_path(const char *prog)
 	return false;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-
-	return a >= b && strcasecmp(s + a - b, suffix) == 0;
-}
-
 /* Keep what goes inside a gnuplot "..." string harmless. */
 static void gp_string(FILE *gp, const char *s)
 {
@@ -1045,7 +1011,7 @@ static int plot_run(const struct sb_report *rep, const char *path, int outfd)
 
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		ret = -errno;
-		tool_warn("cannot draw %s: %s", path, strerror(errno));
+		tool_warn("cannot draw %s: %s", path, tool_strerror(errno));
 		return ret;
 	}
 	posix_spawn_file_actions_init(&fa);
@@ -1056,14 +1022,14 @@ static int plot_run(const struct sb_report *rep, const char *path, int outfd)
 	close(fds[0]);
 	if (ret < 0) {
 		close(fds[1]);
-		tool_warn("cannot run gnuplot: %s", strerror(-ret));
+		tool_warn("cannot run gnuplot: %s", tool_strerror(-ret));
 		return ret;
 	}
 	gp = fdopen(fds[1], "w");
 	if (!gp) {
 		close(fds[1]);
 	} else {
-		plot_script(gp, rep, ends_with(path, ".svg"));
+		plot_script(gp, rep, str_ends_with_icase(path, ".svg"));
 		fclose(gp);
 	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -1096,7 +1062,7 @@ int sb_plot(const struct sb_report *rep, const char *path)
 		return plot_target_ok(path);	/* says what it is */
 	if (ret < 0) {
 		tool_warn("cannot write %s: cannot create a temporary file beside it: %s",
-			  path, strerror(-ret));
+			  path, tool_strerror(-ret));
 		return ret;
 	}
 	ret = plot_run(rep, path, o.fd);
@@ -1108,6 +1074,6 @@ int sb_plot(const struct sb_report *rep, const char *path)
 	if (ret == -EINVAL && plot_target_ok(path) == 0)
 		tool_warn("refusing to draw %s: it changed while drawing", path);
 	else if (ret < 0 && ret != -EINVAL)
-		tool_warn("cannot write %s: %s", path, strerror(-ret));
+		tool_warn("cannot write %s: %s", path, tool_strerror(-ret));
 	return ret;
 }

@@ -449,7 +449,7 @@ static int pipe_open(struct ctx *c, char *why, size_t whylen)
 	int fds[2], ret;
 
 	if (pipe2(fds, O_CLOEXEC) < 0) {
-		snprintf(why, whylen, "cannot create a pipe: %s", strerror(errno));
+		snprintf(why, whylen, "cannot create a pipe: %s", tool_strerror(errno));
 		return -errno;
 	}
 	c->rfd = fds[0];
@@ -458,7 +458,7 @@ static int pipe_open(struct ctx *c, char *why, size_t whylen)
 	if (ret < 0 && c->cfg->pipe_size)	/* told once by main(): go on */
 		ret = sb_pipe_set_size(c->wfd, 0, &c->pipe_size);
 	if (ret < 0) {
-		snprintf(why, whylen, "cannot size the pipe: %s", strerror(-ret));
+		snprintf(why, whylen, "cannot size the pipe: %s", tool_strerror(-ret));
 		return ret;
 	}
 	if (c->cfg->busy && c->mode == SB_COPY)
@@ -470,7 +470,7 @@ static int pipe_open(struct ctx *c, char *why, size_t whylen)
 	    (ftruncate(c->outfd, 0) < 0 || lseek(c->outfd, 0, SEEK_SET) < 0)) {
 		ret = -errno;
 		snprintf(why, whylen, "cannot truncate %s: %s",
-			 c->cfg->file_path, strerror(errno));
+			 c->cfg->file_path, tool_strerror(errno));
 		return ret;
 	}
 	return 0;
@@ -498,7 +498,7 @@ static int run_threads(struct ctx *c, struct thread_arg *tp,
 
 	pthread_barrier_init(&c->start, NULL, 2);
 	if ((ret = -pthread_create(&thc, NULL, thread_main, tc)) < 0) {
-		snprintf(why, whylen, "cannot start a thread: %s", strerror(-ret));
+		snprintf(why, whylen, "cannot start a thread: %s", tool_strerror(-ret));
 		pthread_barrier_destroy(&c->start);
 		return ret;
 	}
@@ -506,7 +506,7 @@ static int run_threads(struct ctx *c, struct thread_arg *tp,
 		/* let the consumer through the barrier with a closed pipe */
 		close(c->wfd);
 		c->wfd = -1;
-		snprintf(why, whylen, "cannot start a thread: %s", strerror(-ret));
+		snprintf(why, whylen, "cannot start a thread: %s", tool_strerror(-ret));
 		pthread_barrier_wait(&c->start);
 		pthread_join(thc, NULL);
 		pthread_barrier_destroy(&c->start);
@@ -528,17 +528,17 @@ static int run_error(const struct ctx *c, const struct thread_arg *tp,
 		ret = tp->pin_err ? tp->pin_err : tc->pin_err;
 		snprintf(why, whylen, "cannot pin the %s to CPU %d: %s",
 			 tp->pin_err ? "producer" : "consumer",
-			 tp->pin_err ? tp->cpu : tc->cpu, strerror(-ret));
+			 tp->pin_err ? tp->cpu : tc->cpu, tool_strerror(-ret));
 		return ret;
 	}
 	if (c->cons_err) {
 		snprintf(why, whylen, "%s failed: %s", c->cons_what,
-			 strerror(-c->cons_err));
+			 tool_strerror(-c->cons_err));
 		return c->cons_err;
 	}
 	if (c->prod_err) {
 		snprintf(why, whylen, "%s failed: %s", c->prod_what,
-			 strerror(-c->prod_err));
+			 tool_strerror(-c->prod_err));
 		return c->prod_err;
 	}
 	return 0;
@@ -634,7 +634,7 @@ static int setup(struct ctx *c, struct sb_result *r)
 	return 0;
 fail:
 	snprintf(r->why, sizeof(r->why), "cannot allocate %zu bytes: %s",
-		 c->size, strerror(-ret));
+		 c->size, tool_strerror(-ret));
 	return ret;
 }
 
@@ -707,7 +707,7 @@ int sb_open_file_consumer(const char *path, char *why, size_t whylen)
 		snprintf(why, whylen, "refusing %s: it is %s, not a regular file",
 			 path, tool_file_kind(path));
 	else if (fd < 0)
-		snprintf(why, whylen, "cannot open %s: %s", path, strerror(-fd));
+		snprintf(why, whylen, "cannot open %s: %s", path, tool_strerror(-fd));
 	return fd;
 }
 
@@ -732,7 +732,7 @@ static int point_open(const struct sb_config *cfg, struct point *p)
 		int ret = -errno;
 
 		snprintf(p->r->why, sizeof(p->r->why), "cannot open /dev/null: %s",
-			 strerror(errno));
+			 tool_strerror(errno));
 		return ret;
 	}
 	return 0;

@@ -227,7 +227,7 @@ void sb_warn_spread(const struct sb_report *rep);
 void sb_output_csv(FILE *fp, const struct sb_report *rep);
 void sb_output_json(FILE *fp, const struct sb_report *rep);
 /* The text table into fp (t as for sb_output); what the system says (CPU
- * model, kernel release...) escaped as tool_text_esc_into() does: one line
+ * model, kernel release...) escaped as tool_esc() does (esc.h): one line
  * per line, valid UTF-8, no control bytes. */
 void sb_output_text(FILE *fp, const struct sb_report *rep,
 		    const struct sb_table_opts *t);

@@ -264,6 +264,6 @@ printf 'groups = ({ name = "full1"; });\n' >full.conf
 "$RGCTL" "${R[@]}" apply full.conf >/dev/full 2>full.err
 rc=$? err=$(cat full.err)
 expect_rc 1 "apply > /dev/full"
-expect_match "$err" "'full.conf' was applied \(1 change made\), but the report could not be written to standard output: No space left on device" "/dev/full message"
+expect_match "$err" "'full.conf' was applied \(1 change made\), but the report could not be written to standard output: no space left on device" "/dev/full message"
 [ -d "$ROOT/full1" ] && ok || fail "apply > /dev/full did not make full1"
 finish

@@ -8,9 +8,10 @@
  * strict tokener accepts as UTF-8, with every string that was valid UTF-8
  * read back unchanged.  dump's text (kattr_rgconf_format()) of groups whose
  * names rgctl accepts must parse back to the same names.  The text form of
- * every string (tool_text_esc_into(), what whereis, stats and stats
- * --delay print) must be valid UTF-8 without a control byte, and decode
- * back to the string: differing names never print the same.
+ * every string (tool_esc() with each of its flags: what list, whereis,
+ * stats and stats --delay print) must be valid UTF-8 without a control
+ * byte, and decode back to the string: differing names never print the
+ * same.
  */
 #ifndef KATTR_TESTS_RGCTL_JSON_CHECK_H
 #define KATTR_TESTS_RGCTL_JSON_CHECK_H
@@ -265,13 +266,75 @@ static inline int rgc_hex(char c)
 	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* Text: each string escaped, checked, and decoded back. */
+/* The escape t of s with flags: no control byte, no space with
+ * TOOL_ESC_BLANK, ASCII only with TOOL_ESC_ASCII, valid UTF-8; decoded
+ * here and by tool_unesc() back to s; tool_esc_width() its columns. */
+static inline int rgc_esc_one(const char *s, const char *t, unsigned int flags,
+			      char *back, char *why, size_t size)
+{
+	size_t cols = 0;
+	char *q = back;
+
+	if (!wf_utf8(t, strlen(t)))
+		return wf_fail(why, size, "text: invalid UTF-8 (flags %u)", flags);
+	for (const char *p = t; *p; p++, cols++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c < 0x20 || c == 0x7f || (c == 0xc2 && (unsigned char)p[1] < 0xa0))
+			return wf_fail(why, size, "text: control byte 0x%02x", c);
+		if ((c == ' ' && (flags & TOOL_ESC_BLANK)) ||
+		    (c >= 0x80 && (flags & TOOL_ESC_ASCII)))
+			return wf_fail(why, size, "text: byte 0x%02x kept (flags %u)", c, flags);
+		if (c >= 0x80) {	/* one column per character */
+			size_t n = tool_utf8_seq(p);
+
+			*q++ = *p;
+			while (--n)
+				*q++ = *++p;
+		} else if (c != '\\') {
+			*q++ = (char)c;
+		} else if (p[1] != 'x' || rgc_hex(p[2]) < 0 || rgc_hex(p[3]) < 0) {
+			return wf_fail(why, size, "text: a backslash that is no \\xNN");
+		} else {
+			*q++ = (char)(rgc_hex(p[2]) << 4 | rgc_hex(p[3]));
+			p += 3;
+			cols += 3;
+		}
+	}
+	*q = '\0';
+	if (strcmp(back, s) != 0)
+		return wf_fail(why, size, "text: does not decode back (flags %u)", flags);
+	if (cols != tool_esc_width(s, flags))
+		return wf_fail(why, size, "text: %zu columns, tool_esc_width() says %zu",
+			       cols, tool_esc_width(s, flags));
+	if (tool_unesc(back, t) < 0 || strcmp(back, s) != 0)
+		return wf_fail(why, size, "text: tool_unesc() does not give it back");
+	return 0;
+}
+
+/* A cut escape (tool_esc_to()) is the start of the whole one, then "...". */
+static inline int rgc_esc_cut(const char *s, const char *t, char *why, size_t size)
+{
+	char buf[24];
+	size_t len = strlen(t), k;
+
+	tool_esc_to(buf, sizeof(buf), s, 0);
+	k = strlen(buf);
+	if (len < sizeof(buf))
+		return strcmp(buf, t) ? wf_fail(why, size, "text: tool_esc_to() cut a short name") : 0;
+	if (k < 3 || strcmp(buf + k - 3, "...") || strncmp(buf, t, k - 3))
+		return wf_fail(why, size, "text: tool_esc_to() gave '%s' for '%.30s'", buf, t);
+	return 0;
+}
+
+/* Text: each string escaped with each set of flags, checked, and decoded
+ * back, so that differing names never print the same. */
 static inline int rgc_text(const struct rgc_in *in, char *why, size_t size)
 {
 	for (size_t i = 0; i < in->n; i++) {
 		const char *s = in->s[i];
 		size_t len = strlen(s);
-		char *t = malloc(4 * len + 1), *back = malloc(len + 1), *q = back;
+		char *t = malloc(TOOL_ESC_SIZE(len)), *back = malloc(len + 1);
 		int ret = 0;
 
 		if (!t || !back) {
@@ -279,30 +342,20 @@ static inline int rgc_text(const struct rgc_in *in, char *why, size_t size)
 			free(back);
 			return 0;
 		}
-		tool_text_esc_into(t, s);
-		if (!wf_utf8(t, strlen(t)))
-			ret = wf_fail(why, size, "text: invalid UTF-8 from string %zu", i);
-		for (const char *p = t; !ret && *p; p++) {
-			unsigned char c = (unsigned char)*p;
-
-			if (c < 0x20 || c == 0x7f || (c == 0xc2 && (unsigned char)p[1] < 0xa0))
-				ret = wf_fail(why, size, "text: control byte 0x%02x in string %zu", c, i);
-			else if (c != '\\')
-				*q++ = (char)c;
-			else if (p[1] != 'x' || rgc_hex(p[2]) < 0 || rgc_hex(p[3]) < 0)
-				ret = wf_fail(why, size, "text: a backslash that is no \\xNN in string %zu", i);
-			else {
-				*q++ = (char)(rgc_hex(p[2]) << 4 | rgc_hex(p[3]));
-				p += 3;
-			}
+		for (unsigned int flags = 0; !ret && flags < 4; flags++) {
+			tool_esc(t, s, flags);
+			ret = rgc_esc_one(s, t, flags, back, why, size);
+			if (!ret && !flags)
+				ret = rgc_esc_cut(s, t, why, size);
 		}
-		*q = '\0';
-		if (!ret && strcmp(back, s) != 0)
-			ret = wf_fail(why, size, "text: string %zu does not decode back", i);
 		free(t);
 		free(back);
-		if (ret)
-			return ret;
+		if (ret) {
+			char inner[256];
+
+			snprintf(inner, sizeof(inner), "%s", why);
+			return wf_fail(why, size, "string %zu: %s", i, inner);
+		}
 	}
 	return 0;
 }

@@ -128,6 +128,31 @@ printf '%s\n' "$out" | LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" &
 expect_match "$out" 'bad\\xffname +a,"b\\xc0\\xaf\.c:1$' "text: \\xNN for invalid bytes"
 expect_match "$out" 'x\\x1b\]0;owned\\x07\\x0ay \(likely_prof\)' "text: the source's control bytes escaped"
 [ "$(printf '%s\n' "$out" | wc -l)" = 6 ] && ok || fail "text: one line per row: $out"
+# a backslash is escaped too: a name holding the text "\xff" never prints
+# as the name holding the byte 0xff (issue 24)
+{
+	printf 'Likely Profiling Results\n'
+	printf ' likely   |        1|        2\tbs\\xffx()@:f.c@1\n'
+	printf ' likely   |        3|        4\tbs\377x()@:f.c@2\n'
+	printf ' likely   |        5|        6\tbs\376x()@:f\\g.c@3\n'
+} >"$tmp/bs"
+for raw in "" --raw; do
+	run "$bin" -b -f "$tmp/bs" $raw -o function,location --noheadings
+	expect_rc 0 "backslash names $raw"
+	expect_eq "$(printf '%s\n' "$out" | tr -s ' ')" "$(printf '%s\n' \
+		'bs\xfex f\x5cg.c:3' 'bs\xffx f.c:2' 'bs\x5cxffx f.c:1')" \
+		"backslash names $raw: distinct escapes"
+	# each decodes back to its name ('printf %b' reads \xNN)
+	names=$(printf '%s\n' "$out" | awk '{print $1}')
+	[ "$(printf '%b\n' $names | od -An -tx1)" = \
+	  "$(printf 'bs\376x\nbs\377x\nbs\\xffx\n' | od -An -tx1)" ] && ok ||
+		fail "backslash names $raw: do not decode back: $names"
+done
+run "$bin" -b -f "$tmp/bs" --format json
+expect_eq "$(printf '%s' "$out" | jq -r '.[] | select(.line == 1) | .function')" 'bs\xffx' \
+	"json: a backslash is a backslash"
+run "$bin" -b -f "$tmp/bs" --format csv
+expect_match "$out" ',f\\g\.c,3,' "csv: a backslash is a backslash"
 
 # --- 3. a header and garbage: nothing parses, exit 1 -----------------------------
 for fmt in likely_prof annotated all; do

@@ -50,12 +50,12 @@ shim="$BUILD_DIR/tests/splicebench/sb_no_vmsplice.so"
 run env LD_PRELOAD="$shim" ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 \
 	"$bin" "${small[@]}" --format json
 expect_rc 1 "vmsplice unsupported"
-n=$(printf '%s' "$err" | grep -c "vmsplice.* is not usable on this system: Function not implemented")
+n=$(printf '%s' "$err" | grep -c "vmsplice.* is not usable on this system: function not implemented")
 [ "$n" = 2 ] && ok || fail "vmsplice unsupported: $n messages (expected one per mode): $err"
 c=$(printf '%s' "$out" | jq '[.results[] | select(.mode == "copy" and .median_gbps > 0)] | length')
 [ "$c" = 1 ] && ok || fail "vmsplice unsupported: copy was not measured"
 e=$(printf '%s' "$out" | jq -r '[.results[] | select(.mode != "copy") | .error] | unique | join("|")')
-[ "$e" = "vmsplice: Function not implemented" ] && ok || fail "vmsplice unsupported: errors '$e'"
+[ "$e" = "vmsplice: function not implemented" ] && ok || fail "vmsplice unsupported: errors '$e'"
 
 # The safety lesson: rewriting buffers that were vmspliced changes what
 # the consumer reads; verify sees it.  write(2) copies, so copy is safe.

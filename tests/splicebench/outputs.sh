@@ -67,6 +67,23 @@ f=$(printf '%s' "$out" | jq -c '.system | [.kernel_release, .cpu_model, .thp_mod
 [ "$f" = '["6.18.44-fc-v1098","AMD EPYC","madvise","docker"]' ] && ok ||
 	fail "--sysroot facts: $f"
 
+# Facts of a captured tree are anyone's bytes (issue 24): in text, the real
+# bytes escaped (\xNN for invalid UTF-8, control bytes and the backslash),
+# decoding back to them; JSON repairs (U+FFFD).
+cp -r "$SRC_DIR/tests/lib/sys/fixtures/sysfacts-epyc-docker" "$tmp/odd"
+sed -i 's/^model name.*/model name\t: AMD\xff EPYC \\x41 \x1b[31m/' "$tmp/odd/proc/cpuinfo"
+printf '6.1\376-\\\n' >"$tmp/odd/proc/sys/kernel/osrelease"
+run "$bin" --sysroot "$tmp/odd" --mode copy --size 64K --total 1M --runs 1
+expect_rc 0 "--sysroot odd facts"
+expect_match "$out" '^system:   Linux 6\.1\\xfe-\\x5c, AMD\\xff EPYC \\x5cx41 \\x1b\[31m, ' \
+	"odd facts: the real bytes escaped"
+printf '%s\n' "$out" | LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' &&
+	fail "odd facts: a control byte reached the terminal" || ok
+run "$bin" --sysroot "$tmp/odd" --mode copy --size 64K --total 1M --runs 1 --format json
+f=$(printf '%s' "$out" | jq -c '.system | [.kernel_release, .cpu_model]')
+[ "$f" = '["6.1'$'\xef\xbf\xbd''-\\","AMD'$'\xef\xbf\xbd'' EPYC \\x41 \u001b[31m"]' ] && ok ||
+	fail "odd facts json: $f"
+
 # --quick: all three modes, meaningful numbers, in a few seconds of this
 # machine.  "A few seconds" is measured, not assumed: a calibration loop
 # moves 1 GiB through a pipe (the kind of work --quick does, by other
