@@ -36,6 +36,10 @@ expect_rc() {
 	fi
 }
 
+expect_eq() {	# expect_eq GOT WANT what
+	if [ "$1" = "$2" ]; then ok; else fail "$3: got '${1:0:300}', expected '${2:0:300}'"; fi
+}
+
 expect_match() {	# expect_match TEXT REGEX what
 	if printf '%s' "$1" | grep -Eq -- "$2"; then ok; else
 		fail "$3: '${1:0:300}' does not match /$2/"
