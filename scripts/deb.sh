@@ -34,6 +34,8 @@ for p in $pkgs; do
 	fi
 done
 [ "$(id -u)" = 0 ] || { say "skipped the install test: not root"; exit $fail; }
+# the purge removes /run/rgctl (rgctl's run state): never the host's own
+[ ! -e /run/rgctl ] || { say "skipped the install test: /run/rgctl exists here (the purge would remove it)"; exit $fail; }
 before=$(mktemp) after=$(mktemp)
 trap 'rm -f "$before" "$after"' EXIT
 snap() { find /etc /usr /lib /run/rgctl -xdev 2>/dev/null | sort; }
