@@ -34,7 +34,10 @@ expect_match "$out" "^systemd manages $CG; rgctl writes in $D, delegated by rgct
 run "$RG" create -p "$G/db/batch" --shares 300
 expect_rc 0 "create with shares below rgctl.service"
 expect_eq "$(cat "$D/$G/db/batch/cpu.weight" 2>&1)" 300 "cpu.weight written"
-expect_eq "$(getfattr --absolute-names --only-values -n trusted.rgctl "$D/$G/db" 2>&1)" 1 "rgctl's mark (trusted.rgctl) on its group"
+# the mark: "rgctl-owner 1" and the group's name (rgctl(8) OWNERSHIP)
+mark=$(getfattr --absolute-names --only-values -n trusted.rgctl "$D/$G/db" 2>&1)
+expect_eq "$(printf '%s\n' "$mark" | head -1)" "rgctl-owner 1" "rgctl's mark (trusted.rgctl) on its group"
+printf '%s\n' "$mark" | grep -qxF "name=$G/db" && ok || fail "the mark does not name $G/db: $mark"
 spawn 2
 run "$RG" attach "$G/db" "${PIDS[0]}"
 expect_rc 0 "attach"
