@@ -213,21 +213,6 @@ static bool file_exists(struct kattr_mount *m, const char *group,
 	       kattr_stat(m, path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* 1 when text (cgroup.controllers, cgroup.subtree_control) has word. */
-static int has_word(struct kattr_mount *m, const char *rel, const char *word)
-{
-	char *text, *save, *tok;
-	int found = 0, ret = kattr_read_alloc(m, rel, &text, NULL);
-
-	if (ret < 0)
-		return ret;
-	for (tok = strtok_r(text, " \n", &save); tok && !found;
-	     tok = strtok_r(NULL, " \n", &save))
-		found = strcmp(tok, word) == 0;
-	free(text);
-	return found;
-}
-
 /* Where a setting lives for the group. */
 struct loc {
 	struct kattr_mount *m;
@@ -281,7 +266,7 @@ static int locate(struct kattr_rgres_group *g, const struct kattr_rgres *res,
 	if (ret < 0)
 		return ret;
 	if (g->b == KATTR_RG_CGROUP2 &&
-	    has_word(l->m, "cgroup.controllers", f->ctrl) <= 0)
+	    rg_file_has_word(l->m, "cgroup.controllers", f->ctrl) <= 0)
 		return why_is(why, "its controller is not in the root's cgroup.controllers", -ENODEV);
 	ret = kattr_stat(l->m, g->group[0] ? g->group : ".", &st);
 	if (ret < 0)
