@@ -19,7 +19,10 @@
 # $cache/work, about 1.5 GB, which may be deleted any time).  The guest sees
 # the host's root read-only over 9p and runs the suite's binaries from the
 # host build (out/build, or $KATTR_VM_BUILD), so build that first.  Results
-# and captures land in --out (default out/vm).
+# and captures land in --out (default out/vm).  The guest also has a disk:
+# /dev/vda, a sparse 64 MiB image made in --out for the run and removed
+# after it (tests/vm/init.sh makes it the guest's swap; tests/vm/resources.sh
+# sets io.max on it).
 #
 # KVM is used when a short probe boot shows it works, else TCG
 # ($KATTR_VM_ACCEL=kvm|tcg forces one).  Exit status: the guest's (0 all
@@ -158,7 +161,7 @@ if [ -z "${KATTR_VM_BUILD:-}" ]; then
 fi
 bdir=${KATTR_VM_BUILD:-$top/out/build}
 bdir=$(cd "$bdir" 2>/dev/null && pwd) || die "no build directory ${KATTR_VM_BUILD:-$top/out/build}: run scripts/build.sh out/build first"
-for t in src/rgctl/rgctl src/likelytop/likelytop src/splicebench/splicebench tests/classify/rgd_helper; do
+for t in src/rgctl/rgctl src/likelytop/likelytop src/splicebench/splicebench tests/classify/rgd_helper tests/rgctl/res_helper; do
 	[ -x "$bdir/$t" ] || die "$bdir/$t is not built: run scripts/build.sh out/build first"
 done
 case "$top$bdir" in *[!A-Za-z0-9/._-]*) die "the paths $top and $bdir must be plain (letters, digits, / . _ -) for the kernel command line" ;; esac
@@ -175,6 +178,13 @@ if [ $systemd = yes ]; then
 	guest_init=$top/tests/vm/systemd/init.sh
 fi
 
+# the guest's disk (virtio-blk, /dev/vda there): sparse, scratch
+# (cache=unsafe: nothing on it outlives the run), removed however vm.sh ends
+img=$outdir/vda.img
+trap 'rm -f "$img"' EXIT
+trap 'exit 1' INT TERM HUP
+truncate -s 64M "$img" || die "cannot create the guest's disk $img"
+
 # boot ACCEL INIT LOGFILE SECONDS [KEY=VALUE...]: one guest, bounded
 boot() {
 	local accel=$1 init=$2 log=$3 secs=$4 cpu
@@ -185,6 +195,7 @@ boot() {
 	esac
 	timeout --kill-after=5 "$secs" qemu-system-x86_64 $accel -cpu $cpu -m 1G -smp 2 \
 		-kernel "$bz" -nographic -no-reboot \
+		-drive "file=$img,if=virtio,format=raw,cache=unsafe" \
 		-virtfs local,id=r,path=/,mount_tag=/dev/root,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,id=o,path=$outdir,mount_tag=out,security_model=none" \
 		-append "console=ttyS0 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro init=$init panic=-1 quiet $*" \

@@ -31,9 +31,17 @@ mnt cgroup2 nosuid,nodev,noexec /sys/fs/cgroup
 mnt tracefs nosuid,nodev,noexec /sys/kernel/tracing
 mnt debugfs nosuid,nodev,noexec /sys/kernel/debug
 mnt configfs nosuid,nodev,noexec /sys/kernel/config
+# swap on the scratch disk scripts/vm.sh gives (/dev/vda, 64 MiB), so
+# memory.swap.max limits something real
+swap=none
+if [ -b /dev/vda ] && mkswap -q /dev/vda >/dev/null 2>&1 && swapon /dev/vda 2>/dev/null; then
+	swap="/dev/vda ($(awk '$1 == "SwapTotal:" { print $2 }' /proc/meminfo) kB)"
+else
+	say "no swap: $([ -b /dev/vda ] && echo "mkswap or swapon /dev/vda failed" || echo "no /dev/vda")"
+fi
 export HOME=/run/home TMPDIR=/run/tmp TMUX_TMPDIR=/run/tmp TERM=xterm LANG=C.UTF-8
 hostname kattr-vm 2>/dev/null
-say "up: $(uname -r), $(nproc) CPUs, accel ${KATTR_ACCEL:-?}, $(cut -d' ' -f1 /proc/uptime) s since boot"
+say "up: $(uname -r), $(nproc) CPUs, swap $swap, accel ${KATTR_ACCEL:-?}, $(cut -d' ' -f1 /proc/uptime) s since boot"
 
 status=1
 if [ -x "$KATTR_TOP/tests/vm/run.sh" ]; then

@@ -26,6 +26,7 @@ tests=(
 	"rgctl.sh"
 	"weight.sh"
 	"apply.sh"
+	"resources.sh"
 	"owner.sh"
 	"delay.sh"
 	"classify.sh"

@@ -1,0 +1,221 @@
+#!/bin/bash
+# rgctl set, get, create --set, dump and apply on the guest's cgroup v2 with
+# every controller a key needs (cpu, cpuset, memory, io, pids), the disk
+# scripts/vm.sh gives (/dev/vda) and swap on it (tests/vm/init.sh):
+#  - every key set, read back from the kernel's own file and with get,
+#    dumped and applied from the dump with 0 changes; bad values refused
+#    with exit 2 and nothing written;
+#  - what the kernel enforces: memory.max (an allocation past it is
+#    OOM-killed, the same one outside is not), memory.swap.max (swap lets
+#    an allocation past memory.max live; a swap limit does not), pids.max
+#    (the 21st fork fails with EAGAIN), cpu.max (a busy loop gets 40-60%
+#    of a CPU), cpuset.cpus (the affinity of a task in the group).
+. "$(dirname "$0")/lib.sh"
+RES=$BUILD_DIR/tests/rgctl/res_helper
+[ -x "$RES" ] || { echo "FAIL: $RES not built"; exit 1; }
+r() { run "$RG" --backend cgroup2 "$@"; }
+for c in cpu cpuset memory io pids; do
+	grep -qw "$c" "$U/cgroup.controllers" ||
+		{ echo "FAIL: the guest kernel has no $c controller (kernel/config.fragment)"; exit 1; }
+done
+[ -b /dev/vda ] || { echo "FAIL: no /dev/vda in the guest (scripts/vm.sh's disk)"; exit 1; }
+grep -q '^/dev/vda ' /proc/swaps || { echo "FAIL: no swap on /dev/vda (tests/vm/init.sh)"; exit 1; }
+DEV=$(cat /sys/block/vda/dev)	# MAJ:MIN
+# what rgctl enables in the root's cgroup.subtree_control is disabled again
+root_ctl=$(cat "$U/cgroup.subtree_control")
+restore_root() {
+	local c
+	for c in $(cat "$U/cgroup.subtree_control"); do
+		[[ " $root_ctl " == *" $c "* ]] || echo "-$c" >"$U/cgroup.subtree_control" 2>/dev/null
+	done
+}
+CLEANUPS+=(restore_root)
+t_start=$(date +%s.%N)
+
+# --- every key: set, read back, get -----------------------------------------
+A=$U/$G/all
+r create "$G/all" -p
+expect_rc 0 "create $G/all"
+r set "$G/all" cpu.weight=300 cpu.max=50% cpuset.cpus=0 cpuset.mems=0 \
+	memory.min=8M memory.low=16M memory.high=96M memory.max=128M \
+	memory.swap.max=32M io.weight=300 "io.max=/dev/vda rbps=1M wiops=100" pids.max=50
+expect_rc 0 "set of every key"
+for c in cpu cpuset memory io pids; do
+	expect_match "$err" "enabled $c in " "set says it enabled $c"
+done
+files="cpu.weight cpu.max cpuset.cpus cpuset.mems memory.min memory.low memory.high
+	memory.max memory.swap.max io.weight io.max pids.max"
+kernel() { local f; for f in $files; do echo "$f: $(cat "$A/$f" 2>&1)"; done; }
+expect_eq "$(kernel)" "cpu.weight: 300
+cpu.max: 50000 100000
+cpuset.cpus: 0
+cpuset.mems: 0
+memory.min: 8388608
+memory.low: 16777216
+memory.high: 100663296
+memory.max: 134217728
+memory.swap.max: 33554432
+io.weight: default 300
+io.max: $DEV rbps=1048576 wbps=max riops=max wiops=100
+pids.max: 50" "the kernel's files after set"
+[ -e "$A/io.bfq.weight" ] && echo "note: the guest has io.bfq.weight too" ||
+	echo "note: the guest's I/O weight file is io.weight (iocost; no BFQ)"
+r get "$G/all" -n -r
+expect_rc 0 "get"
+expect_eq "$out" "cpu.weight 300
+cpu.max 50%
+cpuset.cpus 0
+cpuset.mems 0
+memory.min 8M
+memory.low 16M
+memory.high 96M
+memory.max 128M
+memory.swap.max 32M
+io.weight 300
+io.max $DEV rbps=1M wiops=100
+pids.max 50" "get reads back what set wrote"
+r get "$G/all" MemorySwapMax io.weight -o VALUE,FILE -n -r
+expect_eq "$out" "32M $A/memory.swap.max
+300 $A/io.weight" "get KEY..., by alias, with the files"
+# io.max by MAJ:MIN and by systemd's names: only the limits given change
+r set "$G/all" "io.max=$DEV wbps=2M riops=max" "IOReadIOPSMax=/dev/vda 500"
+expect_rc 0 "io.max by MAJ:MIN and IOReadIOPSMax"
+expect_eq "$(cat "$A/io.max")" "$DEV rbps=1048576 wbps=2097152 riops=500 wiops=100" "io.max by MAJ:MIN"
+r get "$G/all" io.max -o VALUE -n
+expect_eq "$out" "$DEV rbps=1M wbps=2M riops=500 wiops=100" "io.max read back"
+r set "$G/all" "io.max=/dev/vda riops=max"
+expect_eq "$(cat "$A/io.max")" "$DEV rbps=1048576 wbps=2097152 riops=max wiops=100" "io.max riops back to max"
+# create --set: made with its values, by key and by systemd name
+r create "$G/new" --set MemoryMax=64M --set TasksMax=20 --set AllowedCPUs=0 --set IOWeight=50
+expect_rc 0 "create --set"
+expect_eq "$(cat "$U/$G/new/memory.max" "$U/$G/new/pids.max" "$U/$G/new/cpuset.cpus" "$U/$G/new/io.weight")" \
+	"67108864
+20
+0
+default 50" "create --set values"
+
+# --- bad values: exit 2, nothing written ------------------------------------
+before=$(kernel)
+last_cpu=$(awk -F'[-,]' '{ print $NF }' /sys/devices/system/cpu/possible)
+for kv in pids.max=-1 memory.max=-1M cpu.weight=-5 io.weight=-1 \
+	memory.max=18446744073709551616 pids.max=18446744073709551616 \
+	"io.max=$DEV rbps=18446744073709551616" memory.max=1GB memory.high=101% \
+	memory.swap.max=200% "cpu.max=$((100 * (last_cpu + 1) + 1))%" \
+	"cpuset.cpus=0-$((last_cpu + 1))" "cpuset.cpus=$((last_cpu + 1))" cpuset.mems=1 \
+	io.weight=10001 "io.max=$DEV rbps=0" cpu.max=0%; do
+	r set "$G/all" pids.max=7 "$kv"
+	expect_rc 2 "set '$kv'"
+	expect_match "$err" "invalid value" "set '$kv' says why"
+done
+r set "$G/all" pids.max=7 memroy.swap.max=1G
+expect_rc 2 "an unknown key"
+expect_match "$err" "did you mean 'memory.swap.max'" "did-you-mean"
+r set "$G/all" pids.max=7 IOWieght=10
+expect_match "$err" "did you mean 'IOWeight'" "did-you-mean, systemd's name"
+r create "$G/bad" --set pids.max=7 --set memory.max=1GB
+expect_rc 2 "create --set with a bad value"
+[ ! -d "$U/$G/bad" ] && ok || fail "create with a bad --set made the group"
+expect_eq "$(kernel)" "$before" "nothing written for bad values"
+
+# --- dump, and apply of the dump: 0 changes ---------------------------------
+if [ "${WITH_LIBCONFIG:-ON}" = OFF ]; then
+	echo "note: rgctl built without libconfig: dump and apply not checked"
+else
+	W=$(mktemp -d)
+	CLEANUPS+=("rm -rf '$W'")
+	R=(--backend cgroup2 --root "$U/$G")
+	run "$RG" "${R[@]}" dump
+	expect_rc 0 "dump"
+	printf '%s\n' "$out" >"$W/dump.conf"
+	line=$(grep 'name = "all";' "$W/dump.conf")
+	for k in 'shares = 300' 'cpu_max = "50%"' 'cpuset_cpus = "0"' 'cpuset_mems = "0"' \
+		'memory_min = "8M"' 'memory_low = "16M"' 'memory_high = "96M"' 'memory_max = "128M"' \
+		'memory_swap_max = "32M"' 'io_weight = 300' "io_max = \"$DEV rbps=1M wbps=2M wiops=100\"" \
+		'pids_max = "50"'; do
+		[[ $line == *"$k"* ]] && ok || fail "dump's line for all has no '$k': $line"
+	done
+	run "$RG" "${R[@]}" apply "$W/dump.conf"
+	expect_rc 0 "apply of the dump"
+	expect_eq "$out" "0 changes" "apply of the dump changes nothing"
+	expect_eq "$(kernel)" "$before" "the files after applying the dump"
+	sed -i 's/memory_max = "128M"/memory_max = "112M"/' "$W/dump.conf"
+	run "$RG" "${R[@]}" apply "$W/dump.conf"
+	expect_match "$out" $'^set all memory.max=112M \\(was 128M\\)\n1 change$' "apply of one change"
+	expect_eq "$(cat "$A/memory.max")" 117440512 "memory.max after apply"
+fi
+
+# --- enforcement ---------------------------------------------------------------
+# memory.max=64M: 256 MiB in the group is OOM-killed, outside it is not.
+# memory.swap.max=0 keeps the group out of the swap (else it would swap
+# its way there more slowly, the same end).
+r create "$G/oom" --set memory.max=64M --set memory.swap.max=0
+expect_rc 0 "create oom"
+kills() { awk -v k="${2:-oom_kill}" '$1 == k { print $2 }' "$1"; }
+k0=$(kills "$U/$G/oom/memory.events")
+r exec "$G/oom" -- "$RES" alloc 256
+expect_rc 137 "256 MiB in a 64M group: killed (SIGKILL)"
+expect_eq "$(kills "$U/$G/oom/memory.events")" $((k0 + 1)) "memory.events oom_kill +1"
+run "$RES" alloc 256
+expect_rc 0 "256 MiB outside the group"
+expect_eq "$out" "touched 256 MiB" "the allocation outside completed"
+expect_eq "$(kills "$U/$G/oom/memory.events")" $((k0 + 1)) "no OOM kill in the group for the one outside"
+
+# memory.swap.max: 48 MiB in a 32M group lives on swap; with swap.max=8M not
+r create "$G/swap" --set memory.max=32M
+run "$RG" --backend cgroup2 exec "$G/swap" -- "$RES" alloc 48
+expect_rc 0 "48 MiB in a 32M group with swap"
+expect_eq "$(kills "$U/$G/swap/memory.events")" 0 "no OOM kill with swap"
+r set "$G/swap" memory.swap.max=8M
+expect_eq "$(cat "$U/$G/swap/memory.swap.max")" 8388608 "memory.swap.max 8M"
+r exec "$G/swap" -- "$RES" alloc 48
+expect_rc 137 "48 MiB in a 32M group with 8M of swap: killed"
+expect_match "$(kills "$U/$G/swap/memory.swap.events" max)" '^[1-9]' "memory.swap.events max counted"
+
+# pids.max=20: the group's 21st fork (the helper is the 1st) fails, EAGAIN
+r create "$G/pids" --set TasksMax=20
+r exec "$G/pids" -- "$RES" forks 40
+expect_rc 0 "forks helper"
+expect_eq "$out" "forked 19: EAGAIN" "20 tasks, then EAGAIN"
+expect_eq "$(kills "$U/$G/pids/pids.events" max)" 1 "pids.events max +1"
+
+# cpuset.cpus=0: a task in the group runs on CPU 0 only; a change moves it
+r create "$G/pin" --set cpuset.cpus=0
+"$RG" --backend cgroup2 exec "$G/pin" -- sleep 300 &
+SPAWNED+=($!)
+pid=
+for ((i = 0; i < 100 && -z $pid; i++)); do pid=$(head -1 "$U/$G/pin/cgroup.procs"); [ -n "$pid" ] || sleep 0.1; done
+if [ -z "$pid" ]; then
+	fail "no task in $G/pin after 10 s"
+else
+	expect_eq "$(awk '$1 == "Cpus_allowed_list:" { print $2 }' "/proc/$pid/status")" 0 "Cpus_allowed_list in cpuset.cpus=0"
+	expect_match "$(taskset -p "$pid")" 'current affinity mask: 1$' "taskset -p"
+	if [ "$last_cpu" -ge 1 ]; then
+		r set "$G/pin" cpuset.cpus=1
+		expect_eq "$(awk '$1 == "Cpus_allowed_list:" { print $2 }' "/proc/$pid/status")" 1 "cpuset.cpus=1 moves the task"
+	fi
+fi
+
+# cpu.max=50%: a busy loop gets 40-60% of a CPU over 5 s; an unlimited one
+# on the other CPU at the same time shows the guest had the CPU to give
+SECS=${VM_CPU_MAX_SECS:-5}
+r create "$G/half" --set cpu.max=50% --set cpuset.cpus=0
+r create "$G/full" --set cpuset.cpus="$last_cpu"
+for g in half full; do
+	"$RG" --backend cgroup2 exec "$G/$g" -- "$HELPER" spin $((SECS + 2)) &
+	SPAWNED+=($!)
+done
+sleep 0.5
+a0=$(cpu_usec "$U/$G/half") b0=$(cpu_usec "$U/$G/full") t0=$(date +%s%N)
+sleep "$SECS"
+a1=$(cpu_usec "$U/$G/half") b1=$(cpu_usec "$U/$G/full") t1=$(date +%s%N)
+share=$(awk -v u=$((a1 - a0)) -v t=$(((t1 - t0) / 1000)) 'BEGIN { printf "%.3f", u / t }')
+ref=$(awk -v u=$((b1 - b0)) -v t=$(((t1 - t0) / 1000)) 'BEGIN { printf "%.3f", u / t }')
+echo "cpu.max=50%: $share of a CPU over $SECS s (the unlimited loop: $ref)"
+echo "cpu.max 50% -> $share of a CPU (unlimited: $ref)" >"$VM_OUT/cpu-max-figure"
+awk -v s="$share" 'BEGIN { exit !(s >= 0.40 && s <= 0.60) }' && ok ||
+	fail "cpu.max=50%: the loop got $share of a CPU (want 0.40-0.60; unlimited: $ref)"
+awk -v s="$ref" 'BEGIN { exit !(s >= 0.8) }' && ok ||
+	fail "the unlimited loop got only $ref of a CPU: the guest did not have the CPU to measure with"
+
+echo "guest time: $(awk -v a="$t_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
+finish
