@@ -28,12 +28,14 @@ static const struct kattr_rgres_value *match(const struct kattr_rgres_value *wan
 	return NULL;
 }
 
-/* want as the group has it now (io.max: the fields want sets). */
+/* want as the group has it now (io.max: the fields want sets); a group
+ * that does not exist yet (have NULL): want itself, which the caller marks
+ * unset. */
 static void old_of(const struct kattr_rgres_value *want,
 		   const struct kattr_rgres_value *have, struct kattr_rgres_value *old)
 {
 	if (want->res->type != KATTR_RGRES_IO_MAX) {
-		*old = *have;
+		*old = have ? *have : *want;
 		return;
 	}
 	*old = *want;

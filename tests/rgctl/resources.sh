@@ -162,4 +162,15 @@ sed -i "s/memory_max = \"128M\"/memory_max = \"1GB\"/" "$conf"
 r apply "$conf"
 expect_rc 1 "apply of a bad value"
 expect_match "$err" "memory_max: '1GB'" "apply names the bad value"
+# a new group with a resource: created, then set (apply crashed planning
+# it: the value before of a group that did not exist yet)
+printf 'groups = ( { name = "%s"; }, { name = "%s/fresh"; cpu_max = "20%%"; } );\n' "$G" "$G" >"$conf"
+r apply --dry-run "$conf"
+expect_rc 0 "apply --dry-run of a new group with cpu_max"
+expect_match "$out" "set $G/fresh cpu.max=20%" "the plan sets the new group's cpu.max"
+r apply "$conf"
+expect_rc 0 "apply of a new group with cpu_max"
+expect_eq "$(cat "$CPU/$G/fresh/cpu.cfs_quota_us" 2>&1)" 20000 "the new group's quota"
+r apply "$conf"
+expect_eq "$out" "0 changes" "apply of the new group again"
 finish
