@@ -614,7 +614,7 @@ static void draw_source(struct view *v, int y, const struct kattr_prof_entry *e)
 
 	while (*rel == '/')
 		rel++;
-	if (kattr_mount_open(dir, 0, KATTR_MOUNT_ANY_MAGIC, &m) < 0) {
+	if (kattr_mount_open(dir, 0, KATTR_MOUNT_HOST_DIR, &m) < 0) {
 		put(y, 2, "source: cannot open %s", dir);
 		return;
 	}

@@ -232,6 +232,15 @@ screen s | grep -q secret && fail "-S followed a symlink" || ok
 keys s q
 wait_exit s 0
 
+# -S as typed, relative to the working directory (it was opened beneath
+# the sysroot and refused: "source: cannot open src").
+(cd "$tmp" && start sr -d 0.3 -S src -f "$tmp/lps")
+wait_for sr "FUNCTION" "-S relative run"
+keys sr Enter
+wait_for sr ">  3380 +if \(unlikely\(!objp\)\)" "-S relative: the source line of kfree"
+keys sr q
+wait_exit sr 0
+
 # Scrolled to the end, the window grows and the profile shrinks: the page
 # stays full (rows above come back), never a page of blank lines.
 many() {	# many N: a profile of N sites, site k wrong k times
