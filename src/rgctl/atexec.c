@@ -55,7 +55,8 @@
 #define READS_PER_CALL	2	/* reads of the group per atexec_handle(): the
 				 * loop sees signals and other events between */
 #define MARKS_MAX	64	/* filesystems marked */
-#define RUNNING_NS	20000000 /* an exec not asleep in its event: asked again */
+#define RUNNING_NS	500000000 /* an exec not asleep in its event: asked again
+				  * (a vCPU of a loaded host stalls for 20 ms) */
 #define PEND_MAX	64	/* events asked again */
 
 struct seen {
