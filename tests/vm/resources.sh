@@ -10,24 +10,35 @@
 #    an allocation past memory.max live; a swap limit does not), pids.max
 #    (the 21st fork fails with EAGAIN), cpu.max (a busy loop gets 40-60%
 #    of a CPU), cpuset.cpus (the affinity of a task in the group).
+# Every exec costs under TCG and this test runs in every CI run: it reads
+# files with bash's builtins and says where its guest time goes (phase).
+t_start=${EPOCHREALTIME/./}
+phase() { local ms=$(((${EPOCHREALTIME/./} - t_start) / 1000)); printf '%3d.%d s: %s\n' $((ms / 1000)) $((ms % 1000 / 100)) "$*"; }
 . "$(dirname "$0")/lib.sh"
 RES=$BUILD_DIR/tests/rgctl/res_helper
 [ -x "$RES" ] || { echo "FAIL: $RES not built"; exit 1; }
 W=$(mktemp -d)
 CLEANUPS+=("rm -rf '$W'")
-# x CMD...: sets rc, out, err as run does, without its mktemp, cat and rm
-# (under TCG every exec costs; this test runs in every CI run); r: rgctl
+# x CMD...: sets rc, out, err as run does, without its mktemp, cat and rm;
+# r: rgctl
 x() { "$@" >"$W/o" 2>"$W/e"; rc=$?; out=$(<"$W/o"); err=$(<"$W/e"); }
 r() { x "$RG" --backend cgroup2 "$@"; }
 # expect_match, with bash's own regex (ERE) instead of a grep
 expect_match() { [[ $1 =~ $2 ]] && ok || fail "$3: '${1:0:300}' does not match /$2/"; }
+# field VAR FILE KEY: the value after KEY (a word) on FILE's line for it
+field() {
+	local k v
+	printf -v "$1" %s ""
+	while read -r k v; do [ "$k" = "$3" ] && { printf -v "$1" %s "$v"; return; }; done <"$2"
+}
+read -r ctls <"$U/cgroup.controllers"
 for c in cpu cpuset memory io pids; do
-	grep -qw "$c" "$U/cgroup.controllers" ||
+	[[ " $ctls " == *" $c "* ]] ||
 		{ echo "FAIL: the guest kernel has no $c controller (kernel/config.fragment)"; exit 1; }
 done
 [ -b /dev/vda ] || { echo "FAIL: no /dev/vda in the guest (scripts/vm.sh's disk)"; exit 1; }
-grep -q '^/dev/vda ' /proc/swaps || { echo "FAIL: no swap on /dev/vda (tests/vm/init.sh)"; exit 1; }
-DEV=$(cat /sys/block/vda/dev)	# MAJ:MIN
+[[ $(</proc/swaps) == *$'\n/dev/vda '* ]] || { echo "FAIL: no swap on /dev/vda (tests/vm/init.sh)"; exit 1; }
+DEV=$(</sys/block/vda/dev)	# MAJ:MIN
 # what rgctl enables in the root's cgroup.subtree_control is disabled again
 root_ctl=$(<"$U/cgroup.subtree_control")
 restore_root() {
@@ -37,10 +48,7 @@ restore_root() {
 	done
 }
 CLEANUPS+=(restore_root)
-t_start=${EPOCHREALTIME/./}
-# phase NAME: the guest time so far, in the log
-phase() { local ms=$(((${EPOCHREALTIME/./} - t_start) / 1000)); printf '%3d.%d s: %s\n' $((ms / 1000)) $((ms % 1000 / 100)) "$*"; }
-phase "start"
+phase "set up"
 
 # --- every key: set, read back, get -----------------------------------------
 A=$U/$G/all
@@ -68,6 +76,12 @@ memory.swap.max: 33554432
 io.weight: default 300
 io.max: $DEV rbps=1048576 wbps=max riops=max wiops=100
 pids.max: 50" "the kernel's files after set"
+# pressure stall information (CONFIG_PSI), for rgctl stats
+for f in cpu.pressure memory.pressure io.pressure; do
+	line=
+	read -r line <"$A/$f"
+	expect_match "$line" '^some avg10=[0-9.]+ avg60=[0-9.]+ avg300=[0-9.]+ total=[0-9]+$' "$f"
+done
 [ -e "$A/io.bfq.weight" ] && echo "note: the guest has io.bfq.weight too" ||
 	echo "note: the guest's I/O weight file is io.weight (iocost; no BFQ)"
 r get "$G/all" -n -r
@@ -204,7 +218,7 @@ phase "enforcement"
 # its way there more slowly, the same end).
 r create "$G/oom" --set memory.max=64M --set memory.swap.max=0
 expect_rc 0 "create oom"
-kills() { awk -v k="${2:-oom_kill}" '$1 == k { print $2 }' "$1"; }
+kills() { local n; field n "$1" "${2:-oom_kill}"; echo "$n"; }
 k0=$(kills "$U/$G/oom/memory.events")
 r exec "$G/oom" -- "$RES" alloc 256
 expect_rc 137 "256 MiB in a 64M group: killed (SIGKILL)"
@@ -215,15 +229,15 @@ expect_eq "$out" "touched 256 MiB" "the allocation outside completed"
 expect_eq "$(kills "$U/$G/oom/memory.events")" $((k0 + 1)) "no OOM kill in the group for the one outside"
 
 phase "memory.swap.max"
-# memory.swap.max: 48 MiB in a 32M group lives on swap; with swap.max=8M not
-r create "$G/swap" --set memory.max=32M
-r exec "$G/swap" -- "$RES" alloc 48
-expect_rc 0 "48 MiB in a 32M group with swap"
+# memory.swap.max: 28 MiB in a 16M group lives on swap; with swap.max=4M not
+r create "$G/swap" --set memory.max=16M
+r exec "$G/swap" -- "$RES" alloc 28
+expect_rc 0 "28 MiB in a 16M group with swap"
 expect_eq "$(kills "$U/$G/swap/memory.events")" 0 "no OOM kill with swap"
-r set "$G/swap" memory.swap.max=8M
-expect_eq "$(<"$U/$G/swap/memory.swap.max")" 8388608 "memory.swap.max 8M"
-r exec "$G/swap" -- "$RES" alloc 48
-expect_rc 137 "48 MiB in a 32M group with 8M of swap: killed"
+r set "$G/swap" memory.swap.max=4M
+expect_eq "$(<"$U/$G/swap/memory.swap.max")" 4194304 "memory.swap.max 4M"
+r exec "$G/swap" -- "$RES" alloc 28
+expect_rc 137 "28 MiB in a 16M group with 4M of swap: killed"
 expect_match "$(kills "$U/$G/swap/memory.swap.events" max)" '^[1-9]' "memory.swap.events max counted"
 
 phase "pids.max=20"
@@ -246,13 +260,16 @@ for ((i = 0; i < 100; i++)); do read -r pid <"$U/$G/pin/cgroup.procs"; [ -z "$pi
 if [ -z "$pid" ]; then
 	fail "no task in $G/pin after 10 s"
 else
-	expect_eq "$(awk '$1 == "Cpus_allowed_list:" { print $2 }' "/proc/$pid/status")" 0 "Cpus_allowed_list in cpuset.cpus=0"
+	field allowed "/proc/$pid/status" Cpus_allowed_list:
+	expect_eq "$allowed" 0 "Cpus_allowed_list in cpuset.cpus=0"
 	expect_match "$(taskset -p "$pid")" 'current affinity mask: 1$' "taskset -p"
 	if [ "$cpu" -ge 1 ]; then
 		r set "$G/pin" cpuset.cpus=1
-		expect_eq "$(awk '$1 == "Cpus_allowed_list:" { print $2 }' "/proc/$pid/status")" 1 "cpuset.cpus=1 moves the task"
+		field allowed "/proc/$pid/status" Cpus_allowed_list:
+		expect_eq "$allowed" 1 "cpuset.cpus=1 moves the task"
 	fi
 fi
+kill "${SPAWNED[-1]}"	# rgctl exec: its sleep ends too
 
 phase "cpu.max=50%"
 # cpu.max=50%: a busy loop gets 40-60% of a CPU over 5 s; an unlimited one
@@ -269,12 +286,7 @@ for g in half full; do
 	"$RG" --backend cgroup2 exec "$G/$g" -- "$HELPER" spin 120 &
 	SPAWNED+=($!) spinners+=($!)
 done
-# usec VAR GROUP: usage_usec of GROUP's cpu.stat into VAR (no exec)
-usec() {
-	local k v
-	while read -r k v; do [ "$k" = usage_usec ] && break; done <"$U/$G/$2/cpu.stat"
-	printf -v "$1" %s "$v"
-}
+usec() { field "$1" "$U/$G/$2/cpu.stat" usage_usec; }
 for ((i = 0; i < 200; i++)); do
 	read -r ph <"$U/$G/half/cgroup.procs"; read -r pf <"$U/$G/full/cgroup.procs"
 	[ -n "$ph" ] && [ -n "$pf" ] && break
@@ -291,5 +303,8 @@ echo "cpu.max 50% -> $share/1000 of a CPU (unlimited: $ref/1000)" >"$VM_OUT/cpu-
 [ -n "$ph" ] && [ -n "$pf" ] && [ "$share" -ge 400 ] && [ "$share" -le 600 ] && ok ||
 	fail "cpu.max=50%: the loop got $share/1000 of a CPU (want 400-600; the unlimited one got $ref/1000; both started: ${ph:-no} ${pf:-no})"
 
+# the groups, in one exec (the cleanup's cg_remove takes one per file)
+r delete "$G" -R
+expect_rc 0 "delete -R"
 phase "end"
 finish
