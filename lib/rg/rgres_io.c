@@ -250,6 +250,16 @@ static void loc_files(struct kattr_rgres_group *g, const struct kattr_rgres *res
 	}
 }
 
+/* cgroup v2: whether ctrl is in the group's cgroup.controllers (enabled
+ * in its parent's subtree_control); unreadable: no. */
+static bool ctrl_in(struct kattr_mount *m, const char *group, const char *ctrl)
+{
+	char path[PATH_MAX];
+
+	return gfile(path, sizeof(path), group, "cgroup.controllers") == 0 &&
+	       rg_file_has_word(m, path, ctrl) > 0;
+}
+
 static int locate(struct kattr_rgres_group *g, const struct kattr_rgres *res,
 		  struct loc *l, const char **why)
 {
@@ -276,7 +286,10 @@ static int locate(struct kattr_rgres_group *g, const struct kattr_rgres *res,
 		return 0;
 	if (!g->group[0])
 		return why_is(why, "the root group has no such file", -ENXIO);
-	if (g->b == KATTR_RG_CGROUP2 && strcmp(res->key, "io.weight") != 0) {
+	/* cgroup v2: the files appear once the parent enables the controller
+	 * (io.weight only where iocost or BFQ keeps weights) */
+	if (g->b == KATTR_RG_CGROUP2 && (strcmp(res->key, "io.weight") != 0 ||
+					 !ctrl_in(l->m, g->group, f->ctrl))) {
 		l->need_enable = true;
 		return why_is(why, "its controller is not enabled above the group", -ENXIO);
 	}

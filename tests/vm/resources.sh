@@ -138,6 +138,11 @@ expect_rc 0 "--dry-run"
 expect_match "$err" "would enable pids in $U/$G/p/cgroup.subtree_control" "--dry-run: would enable"
 expect_match "$out" "would set memory.max=1G" "--dry-run: would set"
 expect_eq "$(<"$U/$G/p/cgroup.subtree_control")" "" "--dry-run enabled nothing"
+# io.weight alone: io enabled for it (the file appears only then; it was
+# refused as "no weight file")
+r set "$G/p/c" io.weight=200
+expect_rc 0 "io.weight where io is not enabled yet"
+expect_eq "$(<"$U/$G/p/c/io.weight")" "default 200" "io.weight once io is enabled"
 phase "bad values"
 # --- bad values: exit 2, nothing written ------------------------------------
 before=$(kernel)
