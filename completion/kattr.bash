@@ -352,7 +352,8 @@ _kattr_values()
 	"rgctl --set") echo "<setting>" ;;
 	"likelytop -f" | "likelytop --file") echo "<profile>" ;;
 	"likelytop -p" | "likelytop --pid") echo "<profpid>" ;;
-	"likelytop --format") echo "text csv json" ;;
+	"likelytop --format") echo "text csv json openmetrics" ;;
+	"likelytop --textfile") echo "<dir>" ;;
 	"likelytop --suggest") echo "<dir>" ;;
 	"likelytop --suggest-out") echo "<file>" ;;
 	"likelytop --min-miss" | "likelytop --flip-miss") echo "" ;;

@@ -91,7 +91,7 @@ fi
 
 # likelytop: options, values, columns, sources.
 expect "likelytop --" --batch --file --pid --exec --format --sort --output --output-all --noheadings --raw --filter --wrong-only
-expect_only "likelytop --format " text csv json
+expect_only "likelytop --format " text csv json openmetrics
 expect "likelytop --sugg" --suggest --suggest-out
 expect "likelytop -" -J
 expect_only "likelytop -s r" rate
