@@ -15,7 +15,7 @@ command -v zsh >/dev/null || skip_test "zsh is not installed (scripts/deps.sh in
 command -v fish >/dev/null || skip_test "fish is not installed (scripts/deps.sh installs it)"
 command -v tmux >/dev/null || skip_test "tmux is not installed (scripts/deps.sh installs it)"
 export KATTR_COMPLETION_ENGINE="$SRC_DIR/completion/kattr.bash"
-zfile="$BUILD_DIR/completion/_kattr"
+zfile="$BUILD_DIR/completion/_rgctl"	# _likelytop, _splicebench: the same body
 ffile="$BUILD_DIR/completion/kattr.fish"
 tmp=$(mktemp -d /tmp/kattr-compsh.XXXXXX)
 mnt=$tmp/mnt work=$tmp/work sock=$tmp/tmux.sock
