@@ -27,6 +27,7 @@
 
 #include "layout.h"
 #include "likelytop.h"
+#include "esc.h"
 #include "tool.h"
 
 enum { PAIR_HEAD = 1, PAIR_WRONG, PAIR_STATUS };
@@ -45,14 +46,21 @@ struct view {
 static bool curses_on;
 static bool screen_utf8;	/* the locale's codeset is UTF-8 */
 
+/* A name (function, file) as every output shows it: invalid UTF-8,
+ * control bytes and backslashes as \xNN (tool_esc()), every byte >= 0x80
+ * too outside a UTF-8 locale; a long one cut with "...". */
+#define NAME_SIZE TOOL_ESC_SIZE(320)
+#define NAME(s) tool_esc_to((char[NAME_SIZE]){ 0 }, NAME_SIZE, (s), \
+			    screen_utf8 ? 0 : TOOL_ESC_ASCII)
+
 /*
  * The next character of s as the screen may show it: *len bytes of s
  * make it, *out (*outlen bytes) is what to draw, and the result is its
- * columns.  Names are bytes (a profile's function and file names, a file
- * name): like the batch formats, invalid UTF-8 becomes U+FFFD, and so do
- * control characters (C0, DEL, C1), which the terminal would obey or
- * ncurses draw as ^X; outside a UTF-8 locale, anything but printable
- * ASCII is '?'.
+ * columns.  Names reach it already escaped (NAME() below: the escapes of
+ * the batch formats); for any other text (a source line) invalid UTF-8
+ * becomes U+FFFD, and so do control characters (C0, DEL, C1), which the
+ * terminal would obey or ncurses draw as ^X; outside a UTF-8 locale,
+ * anything but printable ASCII is '?'.
  */
 static int screen_char(const char *s, size_t *len, const char **out,
 		       size_t *outlen)
@@ -395,7 +403,7 @@ static void measure_rows(struct view *v, size_t from, size_t to, int *wide,
 
 	for (size_t r = from; r < to && r < m->nrows; r++) {
 		const struct kattr_prof_entry *e = m->rows[r];
-		int f = name_cols(e->file);
+		int f = name_cols(NAME(e->file));
 
 		mc = e->correct > mc ? e->correct : mc;
 		mi = e->incorrect > mi ? e->incorrect : mi;
@@ -404,7 +412,7 @@ static void measure_rows(struct view *v, size_t from, size_t to, int *wide,
 		rate_text(buf, sizeof(buf), e);
 		rate = max_int(rate, (int)strlen(buf));
 		hint = max_int(hint, (int)strlen(kattr_prof_hint_name(e->hint)));
-		fn = max_int(fn, name_cols(e->function));
+		fn = max_int(fn, name_cols(NAME(e->function)));
 		file = max_int(file, f);
 		loc = max_int(loc, f + 1 + snprintf(buf, sizeof(buf), "%u", e->line));
 	}
@@ -484,15 +492,18 @@ static void cell(struct view *v, char *buf, size_t size,
 		rate_text(tmp, sizeof(tmp), e);
 		break;
 	case LT_COL_FUNCTION:
-		clip_name(buf, size, e->function, from, width, v->utf8);
+		clip_name(buf, size, NAME(e->function), from, width, v->utf8);
 		return;
 	case LT_COL_FILE:
-		clip_name(buf, size, e->file, from, width, v->utf8);
+		clip_name(buf, size, NAME(e->file), from, width, v->utf8);
 		return;
-	case LT_COL_LOCATION:
-		snprintf(tmp, sizeof(tmp), "%s:%u", e->file, e->line);
-		clip_name(buf, size, tmp, from, width, v->utf8);
+	case LT_COL_LOCATION: {
+		char loc[NAME_SIZE + 16];
+
+		snprintf(loc, sizeof(loc), "%s:%u", NAME(e->file), e->line);
+		clip_name(buf, size, loc, from, width, v->utf8);
 		return;
+	}
 	case LT_COL_CONSTANT:
 		if (!e->has_constant) {
 			snprintf(tmp, sizeof(tmp), "-");
@@ -614,14 +625,14 @@ static void draw_source(struct view *v, int y, const struct kattr_prof_entry *e)
 
 	while (*rel == '/')
 		rel++;
-	if (kattr_mount_open(dir, 0, KATTR_MOUNT_ANY_MAGIC, &m) < 0) {
+	if (kattr_mount_open(dir, 0, KATTR_MOUNT_HOST_DIR, &m) < 0) {
 		put(y, 2, "source: cannot open %s", dir);
 		return;
 	}
 	fd = kattr_open(m, rel, O_RDONLY);
 	kattr_mount_close(m);
 	if (fd < 0) {
-		put(y, 2, "source: %s not found under %s: %s", rel, dir,
+		put(y, 2, "source: %s not found under %s: %s", NAME(rel), dir,
 			 lt_strerror(fd));
 		return;
 	}
@@ -630,7 +641,7 @@ static void draw_source(struct view *v, int y, const struct kattr_prof_entry *e)
 		close(fd);
 		return;
 	}
-	put(y++, 2, "source (%s/%s):", dir, rel);
+	put(y++, 2, "source (%s/%s):", dir, NAME(rel));
 	while (fgets(line, sizeof(line), fp) && y < LINES - 1) {
 		n++;
 		line[strcspn(line, "\n")] = '\0';
@@ -652,8 +663,8 @@ static void draw_source(struct view *v, int y, const struct kattr_prof_entry *e)
 static void draw_gone(struct view *v, int y)
 {
 	put(y, 0, "%s (%s:%u) is no longer in the profile",
-	    v->pin_function ? v->pin_function : "?",
-	    v->pin_file ? v->pin_file : "?", v->pin_line);
+	    v->pin_function ? NAME(v->pin_function) : "?",
+	    v->pin_file ? NAME(v->pin_file) : "?", v->pin_line);
 }
 
 static void draw_detail(struct view *v)
@@ -669,7 +680,7 @@ static void draw_detail(struct view *v)
 		return;
 	}
 	lt_fmt_pct(pct, sizeof(pct), kattr_prof_entry_pct(e));
-	put(y++, 0, "%s()  %s:%u", e->function, e->file, e->line);
+	put(y++, 0, "%s()  %s:%u", NAME(e->function), NAME(e->file), e->line);
 	put(y++, 2, "hint        %s%s", kattr_prof_hint_name(e->hint),
 		 kattr_prof_entry_is_wrong(e) ? "  (wrong more often than right)" : "");
 	put(y++, 2, "%-11s %llu", e->hint == KATTR_PROF_HINT_NONE ?
@@ -718,7 +729,7 @@ static void draw_suggest(struct view *v)
 		return;
 	}
 	put(y++, 0, "suggested patch for %s()  %s:%u  (p or Esc: back)",
-	    e->function, e->file, e->line);
+	    NAME(e->function), NAME(e->file), e->line);
 	text = lt_suggest_text(v->app, e);
 	if (!text) {
 		put(y, 2, "out of memory");
