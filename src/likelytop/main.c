@@ -497,10 +497,12 @@ static void check_args(const struct args *a)
 		tool_usage_error("--textfile writes Prometheus' text format: no --format, --json, --output, --raw or --noheadings");
 	if (o->textfile)
 		o->format = LT_OUT_PROM;
+	if (o->format == LT_OUT_OPENMETRICS && (a->columns || o->raw || o->noheadings))
+		tool_usage_error("--output, --output-all, --raw and --noheadings shape text; OpenMetrics always has every site's counters");
 	if (o->format != LT_OUT_TEXT && (a->columns || o->raw))
-		tool_usage_error("--output, --output-all and --raw choose text columns; CSV, JSON and metrics always carry every field");
-	if ((o->format == LT_OUT_JSON || o->format == LT_OUT_OPENMETRICS) && o->noheadings)
-		tool_usage_error("--noheadings applies to text and CSV; JSON and OpenMetrics have no headings");
+		tool_usage_error("--output, --output-all and --raw choose text columns; CSV and JSON always carry every field");
+	if (o->format == LT_OUT_JSON && o->noheadings)
+		tool_usage_error("--noheadings applies to text and CSV; JSON has no headings");
 }
 
 static void parse_args(int argc, char **argv, struct lt_opts *o)
