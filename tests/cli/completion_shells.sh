@@ -129,17 +129,19 @@ end
 EOF
 tm() { tmux -S "$sock" "$@"; }
 typein() { printf '%s' "$1" >"$tmp/buf"; tm load-buffer -b kc "$tmp/buf" && tm paste-buffer -b kc -d; }
-wait_for() {	# wait_for LINE: until the pane shows LINE alone (10 s)
-	local i
-	for ((i = 0; i < 100; i++)); do
+wait_for() {	# wait_for LINE [SEC]: until the pane shows LINE alone (30 s:
+		# a loaded machine starts zsh's compinit slowly)
+	local i n=$((${2:-30} * 10))
+	for ((i = 0; i < n; i++)); do
 		tm capture-pane -p -J -S - | sed 's/ *$//' | grep -qxF -- "$1" && return 0
 		sleep 0.1
 	done
-	fail "tmux: no '$1' after 10 s: $(tm capture-pane -p -J | grep -v '^$' | tail -5)"
+	fail "$shell under tmux: no '$1' after ${2:-30} s: $(tm capture-pane -p -J | grep -v '^$' | tail -5)"
 	return 1
 }
 step=0
 try_prefix() {	# try_prefix PREFIX: Tab completes it to a group
+	local i
 	step=$((step + 1))
 	tm send-keys C-u
 	typein "clear; echo BEGIN$step"
@@ -148,7 +150,11 @@ try_prefix() {	# try_prefix PREFIX: Tab completes it to a group
 	tm clear-history
 	typein "${R[*]} list $1"
 	tm send-keys Tab
-	sleep 0.5
+	# the completion is done when the line has changed (5 s at most)
+	for ((i = 0; i < 50; i++)); do
+		tm capture-pane -p -J | sed 's/ *$//' | grep -qxF -- "% ${R[*]} list $1" || break
+		sleep 0.1
+	done
 	tm send-keys C-a
 	typein "t7 "
 	tm send-keys Enter
@@ -172,7 +178,7 @@ for shell in zsh fish; do
 		run_cmd="env -i HOME=$tmp PATH=$PATH TERM=screen LANG=C.UTF-8 KATTR_COMPLETION_ENGINE=$KATTR_COMPLETION_ENGINE fish --no-config -i -C 'set fish_complete_path $tmp/fish \$fish_complete_path; set fish_function_path $tmp/fish \$fish_function_path; function fish_prompt; echo \"% \"; end; set fish_greeting'"
 	fi
 	tm -f /dev/null new-session -d -x 250 -y 50 -c "$work" "$run_cmd"
-	wait_for '%' || { tm kill-server; continue; }
+	wait_for '%' 60 || { tm kill-server; continue; }
 	for p in "${prefixes[@]}"; do try_prefix "$p"; done
 	[ $shell = zsh ] && try_prefix "\$'i"	# fish has no $'...'
 	tm kill-server
