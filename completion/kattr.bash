@@ -511,6 +511,9 @@ _kattr_rgctl_setting()
 		key=${match%%=*}
 		while IFS=$'\t' read -r k d; do
 			[ "$k" = "$key" ] || continue
+			# io.max's value names a device first ("DEV rbps=N"): no
+			# hint but the group's value
+			[ "$k" = io.max ] && continue
 			[[ $k == *.max || $k == *.high || $d == max ]] && vals+=(max)
 			[ -n "$d" ] && [ "$d" != max ] && [ "$d" != "parent's" ] && vals+=("$d")
 		done < <(_kattr_rgctl_keys "$tool_bin")

@@ -106,6 +106,7 @@ expect_only "rgctl get g -o K" KEY
 expect_only "rgctl set g memory.m" memory.max= memory.min=
 expect "rgctl set g " cpu.weight= cpu.max= cpuset.cpus= memory.max= io.weight= pids.max=
 expect_only "rgctl set g memory.max=" max
+expect_only "rgctl set g io.max=" 
 expect_only "rgctl set g cpu.weight=" 100
 expect_only "rgctl create g --set pids" pids.max=
 expect_only "rgctl create g --set pids.max=" max
