@@ -21,7 +21,8 @@ tmp=$(mktemp -d /tmp/kattr-compsh.XXXXXX)
 mnt=$tmp/mnt work=$tmp/work sock=$tmp/tmux.sock
 mkdir "$mnt" "$work" "$tmp/fish" "$tmp/z"
 cleanup() {
-	tmux -S "$sock" kill-server 2>/dev/null
+	tmux -S "$sock.zsh" kill-server 2>/dev/null
+	tmux -S "$sock.fish" kill-server 2>/dev/null
 	if mountpoint -q "$mnt"; then
 		find "$mnt" -mindepth 1 -depth -type d -exec rmdir {} + 2>/dev/null
 		umount "$mnt" || { echo "FAIL: cannot unmount $mnt"; return; }
@@ -127,7 +128,8 @@ function t7
     if test (count \$argv) -eq 7 -a -d '$mnt'/"\$argv[7]"; echo OK; else; echo BAD (count \$argv); end
 end
 EOF
-tm() { tmux -S "$sock" "$@"; }
+# a server per shell (a new session on a server being killed would die)
+tm() { tmux -S "$sock.$shell" "$@"; }
 typein() { printf '%s' "$1" >"$tmp/buf"; tm load-buffer -b kc "$tmp/buf" && tm paste-buffer -b kc -d; }
 wait_for() {	# wait_for LINE [SEC]: until the pane shows LINE alone (30 s:
 		# a loaded machine starts zsh's compinit slowly)
