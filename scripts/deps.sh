@@ -11,6 +11,8 @@ pkgs=(
 	nettle-dev                        # rgctl: HMAC of its registry of groups made
 	libfuse3-dev fuse3
 	bash-completion                   # completions are installed where it says
+	zsh fish                          # their completions are tested in them
+	prometheus python3-prometheus-client  # promtool and an OpenMetrics parser check the metrics
 	clang libclang-rt-14-dev          # libFuzzer targets
 	mandoc                            # man page lint
 	cgroup-tools                      # the peer rgctl is tested and measured against
