@@ -54,12 +54,6 @@ static int mnt_found_set(struct mnt_found *f, const struct kattr_mnt *mnt)
 	return 0;
 }
 
-/* The mount table, read once: a copy of each entry, in its order. */
-struct mnt_table {
-	struct mnt_found *v;
-	size_t n, cap;
-};
-
 static void mnt_table_free(struct mnt_table *t)
 {
 	for (size_t i = 0; i < t->n; i++)
@@ -94,18 +88,16 @@ static int mnt_table_read(struct mnt_table *t)
 	return ret < 0 ? ret : 0;
 }
 
-/* The mount holding path: the longest mount point above it, last wins. */
-static int mount_lookup(const char *path, struct mnt_found *f)
+/* The mount of t holding path: the longest mount point above it, last
+ * wins; NULL when none. */
+static const struct mnt_found *mount_lookup(const struct mnt_table *t,
+					    const char *path)
 {
-	struct mnt_found *hit = NULL;
-	struct mnt_table t;
+	const struct mnt_found *hit = NULL;
 	size_t best = 0;
-	int ret = mnt_table_read(&t);
 
-	if (ret < 0)
-		return ret;
-	for (size_t i = 0; i < t.n; i++) {
-		const char *mp = t.v[i].mount_point;
+	for (size_t i = 0; i < t->n; i++) {
+		const char *mp = t->v[i].mount_point;
 		size_t len = strlen(mp);
 
 		if (strcmp(mp, "/") == 0)
@@ -116,14 +108,9 @@ static int mount_lookup(const char *path, struct mnt_found *f)
 		if (hit && len < best)
 			continue;
 		best = len;
-		hit = &t.v[i];
+		hit = &t->v[i];
 	}
-	if (hit) {
-		*f = *hit;
-		memset(hit, 0, sizeof(*hit));
-	}
-	mnt_table_free(&t);
-	return hit ? 0 : -ENOENT;
+	return hit;
 }
 
 static enum kattr_rg_backend kind_of(const char *fstype)
@@ -155,7 +142,8 @@ int rg_file_has_word(struct kattr_mount *m, const char *rel, const char *word)
 
 /* Open the hierarchy of kind at mount point f (root: the path asked for). */
 static int open_at(enum kattr_rg_backend kind, const struct mnt_found *f,
-		   const char *root, struct kattr_rg **out)
+		   const char *root, const struct mnt_table *t,
+		   struct kattr_rg **out)
 {
 	struct kattr_rg *rg;
 	int ret;
@@ -164,7 +152,7 @@ static int open_at(enum kattr_rg_backend kind, const struct mnt_found *f,
 	if (!rg)
 		return -ENOMEM;
 	rg->ops = backends[kind];
-	ret = rg->ops->open(rg, f, root);
+	ret = rg->ops->open(rg, f, root, t);
 	if (ret < 0) {
 		kattr_rg_close(rg);
 		return ret;
@@ -173,53 +161,64 @@ static int open_at(enum kattr_rg_backend kind, const struct mnt_found *f,
 	return 0;
 }
 
-/* The mount holding root, and root's canonical form (*canon, malloc'ed). */
-static int lookup_root(const char *root, char **canon, struct mnt_found *f)
+/* The mount table, the mount holding root (*f, within *t) and root's
+ * canonical form (*canon, malloc'ed); one read of the table. */
+static int lookup_root(const char *root, char **canon, struct mnt_table *t,
+		       const struct mnt_found **f)
 {
 	int ret = kattr_sysroot_canonical(root, canon);
 
 	if (ret < 0)
 		return ret;
-	ret = mount_lookup(*canon, f);
+	ret = mnt_table_read(t);
+	if (ret == 0) {
+		*f = mount_lookup(t, *canon);
+		if (!*f) {
+			mnt_table_free(t);
+			ret = -EMEDIUMTYPE;
+		}
+	}
 	if (ret < 0) {
 		free(*canon);
 		*canon = NULL;
 	}
-	return ret == -ENOENT ? -EMEDIUMTYPE : ret;
+	return ret;
 }
 
 int kattr_rg_probe(const char *root, enum kattr_rg_backend *kind)
 {
-	struct mnt_found f = { 0 };
+	const struct mnt_found *f;
+	struct mnt_table t;
 	char *canon;
 	int ret;
 
-	ret = lookup_root(root, &canon, &f);
+	ret = lookup_root(root, &canon, &t, &f);
 	if (ret < 0)
 		return ret;
 	free(canon);
-	*kind = kind_of(f.fstype);
-	mnt_found_free(&f);
+	*kind = kind_of(f->fstype);
+	mnt_table_free(&t);
 	return *kind == KATTR_RG_AUTO ? -EMEDIUMTYPE : 0;
 }
 
 static int open_given(enum kattr_rg_backend b, const char *root,
 		      struct kattr_rg **out)
 {
-	struct mnt_found f = { 0 };
+	const struct mnt_found *f;
 	enum kattr_rg_backend kind;
+	struct mnt_table t;
 	char *canon;
 	int ret;
 
-	ret = lookup_root(root, &canon, &f);
+	ret = lookup_root(root, &canon, &t, &f);
 	if (ret < 0)
 		return ret;
-	kind = kind_of(f.fstype);
+	kind = kind_of(f->fstype);
 	if (kind == KATTR_RG_AUTO || (b != KATTR_RG_AUTO && b != kind))
 		ret = -EMEDIUMTYPE;
 	else
-		ret = open_at(kind, &f, canon, out);
-	mnt_found_free(&f);
+		ret = open_at(kind, f, canon, &t, out);
+	mnt_table_free(&t);
 	free(canon);
 	return ret;
 }
@@ -246,7 +245,7 @@ static int search_pass(const struct mnt_table *t, int pass, int *err,
 
 		if (kind_of(f->fstype) != o->id || (o->mount_ok && !o->mount_ok(f)))
 			continue;
-		ret = open_at(o->id, f, f->mount_point, &rg);
+		ret = open_at(o->id, f, f->mount_point, t, &rg);
 		if (ret < 0) {
 			if (*err == 0 || ret != -EMEDIUMTYPE)
 				*err = ret;
@@ -295,10 +294,11 @@ void kattr_rg_close(struct kattr_rg *rg)
 {
 	if (!rg)
 		return;
+	rg_hier_free(rg);
 	kattr_mount_close(rg->m);
-	kattr_mount_close(rg->acct);
 	free(rg->ctrls);
 	free(rg->prefix);
+	free(rg->sub);
 	free(rg);
 }
 

@@ -23,13 +23,14 @@
 
 /* The res_groups directory: root itself, or res_groups below it. */
 static int rgcs_open(struct kattr_rg *rg, const struct mnt_found *f,
-		     const char *root)
+		     const char *root, const struct mnt_table *t)
 {
 	unsigned long magic = rg->ops->magic;
 	const char *base = strrchr(root, '/');
 	char dir[PATH_MAX];
 	int ret;
 
+	(void)t;
 	if (strcmp(f->fstype, RGCSFS_FSTYPE) == 0)
 		magic = KATTR_MAGIC_FUSE;
 	base = base ? base + 1 : root;
