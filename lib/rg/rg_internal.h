@@ -70,12 +70,33 @@ struct rg_ops {
 	/* create: checks after the name, res and shares (NULL: none). */
 	int (*create_check)(const struct kattr_rg *rg, const char *group,
 			    struct kattr_rg_reason *r);
-	/* create: make one directory, name relative to the root. */
-	int (*mkdir)(struct kattr_rg *rg, const char *name);
+	/*
+	 * create: make one directory, name relative to the root, setting a
+	 * bit in *made for each place made (bit 0: rg->m; cgroup v1: bit i,
+	 * rg->hier[i]).  fill: the name may exist already (a parent, or -p):
+	 * then the error is the root's own -EEXIST, and places the group
+	 * lacks elsewhere are made.  NULL: kattr_mkdir() on rg->m.
+	 */
+	int (*mkdir)(struct kattr_rg *rg, const char *name, bool fill,
+		     unsigned int *made, struct kattr_rg_reason *r);
 	/* delete: move group's tasks out before rmdir (NULL: rmdir does). */
 	int (*evacuate)(struct kattr_rg *rg, const char *group);
+	/* delete: remove group, evacuated, everywhere it is (NULL:
+	 * kattr_rmdir() on rg->m); rg->m's directory last. */
+	int (*rmdir)(struct kattr_rg *rg, const char *group);
 	/* Move pid through fd, the open attach file (flags of the target). */
 	int (*attach)(int fd, pid_t pid, unsigned int flags);
+	/* A target spanning more places than rg->m (NULL: none): open them
+	 * into t (span_open), and move pid into all of them or none. */
+	int (*span_open)(struct kattr_rg_target *t, const char *group);
+	int (*span_attach)(struct kattr_rg_target *t, pid_t pid);
+	/* The places of the group missing / holding other tasks than rg->m's,
+	 * named into buf ("memory, pids"): their number, or -errno (NULL:
+	 * 0, one place). */
+	int (*span_missing)(struct kattr_rg *rg, const char *group, char *buf,
+			    size_t size);
+	int (*span_disagree)(struct kattr_rg *rg, const char *group,
+			     char *buf, size_t size);
 	int (*members)(struct kattr_rg *rg, const char *group,
 		       unsigned int flags, pid_t **pids, size_t *n);
 	/* The shares file of group (path: its name under the root). */
@@ -129,6 +150,10 @@ struct kattr_rg_target {
 	unsigned int flags;	/* as opened */
 	bool each_thread;	/* a whole process, one thread per write (v1
 				 * without cgroup.procs) */
+	/* cgroup v1: the same file in the group's other hierarchies */
+	int span_fd[RG_MAX_HIER];
+	unsigned char span_hier[RG_MAX_HIER];	/* index in rg->hier */
+	size_t nspan;
 };
 
 /* rg.c: the handle and the generic operations */
@@ -163,6 +188,13 @@ int rg_attach_threads(int fd, pid_t pid);
 /* The rg_ops.members that reads the tasks or procs file (by flags). */
 int rg_members_read(struct kattr_rg *rg, const char *group,
 		    unsigned int flags, pid_t **pids, size_t *n);
+/* Remove the places of name that made says (rg_ops.mkdir), rg->m last. */
+void rg_rmdir_made(struct kattr_rg *rg, const char *name, unsigned int made);
+/* The attach file of a target of flags: tasks or cgroup.procs. */
+const char *rg_target_file(const struct kattr_rg *rg, unsigned int flags);
+/* Move pid through fd as target t does (its flags, one thread at a time
+ * where each_thread). */
+int rg_target_write(const struct kattr_rg_target *t, int fd, pid_t pid);
 /* Open group's attach file, unchecked (a name from the caller or tree). */
 int rg_target_open(struct kattr_rg *rg, const char *group, unsigned int flags,
 		   struct kattr_rg_target **out);
@@ -187,6 +219,16 @@ int rg_hier_at(struct kattr_rg *rg, size_t i, struct kattr_mount **m);
  * directory at the root's place). */
 int rg_hier_mount(struct kattr_rg *rg, const char *ctrl,
 		  struct kattr_mount **m);
+/* cgroup1_span.c: a group as one directory in each hierarchy */
+int rg_v1_mkdir(struct kattr_rg *rg, const char *name, bool fill,
+		unsigned int *made, struct kattr_rg_reason *r);
+int rg_v1_rmdir(struct kattr_rg *rg, const char *group);
+int rg_v1_span_open(struct kattr_rg_target *t, const char *group);
+int rg_v1_span_attach(struct kattr_rg_target *t, pid_t pid);
+int rg_v1_missing(struct kattr_rg *rg, const char *group, char *buf,
+		  size_t size);
+int rg_v1_disagree(struct kattr_rg *rg, const char *group, char *buf,
+		   size_t size);
 
 /* cgroup.c: what both cgroup versions share */
 /* Open the mount at root and find root's place in its hierarchy. */

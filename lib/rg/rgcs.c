@@ -63,10 +63,15 @@ static int rgcs_create_check(const struct kattr_rg *rg, const char *group,
 	return 0;
 }
 
-static int rgcs_mkdir(struct kattr_rg *rg, const char *name)
+static int rgcs_mkdir(struct kattr_rg *rg, const char *name, bool fill,
+		      unsigned int *made, struct kattr_rg_reason *r)
 {
 	int ret = kattr_mkdir(rg->m, name, 0755);
 
+	(void)fill;
+	(void)r;
+	if (ret == 0)
+		*made = 1u;
 	return ret == -ENOMEM ? -EMLINK : ret;	/* too deep */
 }
 
