@@ -77,6 +77,7 @@ const struct rg_ops rg_cgroup1_ops = {
 	.mount_ok = cgroup1_mount_ok,
 	.open = cgroup1_open,
 	.mkdir = rg_v1_mkdir,
+	.mkdir_parent = rg_v1_mkdir_parent,
 	.evacuate = cgroup1_evacuate,
 	.rmdir = rg_v1_rmdir,
 	.attach = rg_attach_pid,

@@ -9,6 +9,7 @@
  * a group exists when its directory is there, and its tasks are listed
  * from there.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -53,6 +54,10 @@ static int peer_failed(struct kattr_rg *rg, size_t i, const char *name,
 		return rg_reason(r, KATTR_RG_WHY_PARENT, -ENXIO,
 				 "its parent group has no directory in the %s hierarchy (%s)",
 				 hier_name(rg, i), rg->hier[i].point);
+	if (err == -EEXIST)
+		return rg_reason(r, KATTR_RG_WHY_ATTR, err,
+				 "an attribute file of that name is in the %s hierarchy (not a group)",
+				 hier_name(rg, i));
 	if (err == -ENOTDIR)
 		return rg_reason(r, KATTR_RG_WHY_ATTR_ABOVE, err,
 				 "a component of the name is an attribute file in the %s hierarchy",
@@ -62,17 +67,18 @@ static int peer_failed(struct kattr_rg *rg, size_t i, const char *name,
 			 hier_name(rg, i), rg->hier[i].point, strerror(-err));
 }
 
-int rg_v1_mkdir(struct kattr_rg *rg, const char *name, bool fill,
-		unsigned int *made, struct kattr_rg_reason *r)
+/*
+ * Make name in every other hierarchy a group spans where it lacks it.  A
+ * parent missing there (a group another tool made in some hierarchies
+ * only) is made too: a component at a time, each recorded in *made only
+ * for name itself; parents made here are removed again on failure.
+ */
+static int peers_fill(struct kattr_rg *rg, const char *name,
+		      unsigned int *made, struct kattr_rg_reason *r)
 {
-	int own = kattr_mkdir(rg->m, name, 0755), ret;
-
-	if (own == 0)
-		*made |= 1u;
-	else if (own != -EEXIST || !fill)
-		return own;
 	for (size_t i = 1; i < rg->nhier; i++) {
 		struct kattr_mount *m = hier_m(rg, i);
+		int ret;
 
 		if (!m || !rg->hier[i].span)
 			continue;
@@ -87,7 +93,28 @@ int rg_v1_mkdir(struct kattr_rg *rg, const char *name, bool fill,
 		*made = 0;
 		return peer_failed(rg, i, name, ret, r);
 	}
-	return own;
+	return 0;
+}
+
+int rg_v1_mkdir(struct kattr_rg *rg, const char *name, bool fill,
+		unsigned int *made, struct kattr_rg_reason *r)
+{
+	int own = kattr_mkdir(rg->m, name, 0755), ret;
+
+	if (own == 0)
+		*made |= 1u;
+	else if (own != -EEXIST || !fill)
+		return own;
+	ret = peers_fill(rg, name, made, r);
+	return ret < 0 ? ret : own;
+}
+
+int rg_v1_mkdir_parent(struct kattr_rg *rg, const char *name,
+		       unsigned int *made, struct kattr_rg_reason *r)
+{
+	if (!has_dir(rg->m, name))
+		return 0;	/* the group's own mkdir says it is missing */
+	return peers_fill(rg, name, made, r);
 }
 
 /* Move every task of group in m to its parent there (v1: tasks). */
@@ -127,6 +154,43 @@ static int evacuate_in(struct kattr_mount *m, const char *group)
 	return ret;
 }
 
+/*
+ * Remove group's directory in m, tasks moved up.  Directories below it
+ * there are no groups (rg->m has none below group when this is called,
+ * the walk removing children first): what is left of groups another tool
+ * deleted from rg->m's hierarchy only; they go first, the same way.
+ */
+static int rmdir_in(struct kattr_mount *m, const char *group)
+{
+	struct kattr_dirent *ents;
+	char path[PATH_MAX];
+	size_t n;
+	int ret = rg_gpath(path, sizeof(path), group, NULL);
+
+	if (ret < 0)
+		return ret;
+	ret = kattr_list(m, path, &ents, &n);
+	if (ret < 0)
+		return rg_group_gone(ret) ? 0 : ret;
+	for (size_t i = 0; ret == 0 && i < n; i++) {
+		char kid[PATH_MAX];
+
+		if (ents[i].type != DT_DIR)
+			continue;
+		if (snprintf(kid, sizeof(kid), "%s/%s", path,
+			     ents[i].name) >= (int)sizeof(kid))
+			ret = -ENAMETOOLONG;
+		else
+			ret = rmdir_in(m, kid);
+	}
+	kattr_list_free(ents, n);
+	if (ret == 0)
+		ret = evacuate_in(m, group);
+	if (ret == 0 || rg_group_gone(ret))
+		ret = kattr_rmdir(m, group);
+	return ret == -ENOENT ? 0 : ret;
+}
+
 /* The other hierarchies first (tasks moved up in each), rg->m's last:
  * until that is gone the group still exists and delete can be retried. */
 int rg_v1_rmdir(struct kattr_rg *rg, const char *group)
@@ -137,10 +201,8 @@ int rg_v1_rmdir(struct kattr_rg *rg, const char *group)
 
 		if (!m || !has_dir(m, group))
 			continue;
-		ret = evacuate_in(m, group);
-		if (ret == 0 || rg_group_gone(ret))
-			ret = kattr_rmdir(m, group);
-		if (ret < 0 && ret != -ENOENT)
+		ret = rmdir_in(m, group);
+		if (ret < 0)
 			return ret;
 	}
 	return kattr_rmdir(rg->m, group);

@@ -561,8 +561,16 @@ static int mkpath_one(struct kattr_rg *rg, struct mkpath *mp, size_t i,
 	int ret;
 
 	/* Without -p the group's own mkdir checks its parents (ENOENT). */
-	if (i < mp->len && !(flags & KATTR_RG_PARENTS))
-		return 0;
+	if (i < mp->len && !(flags & KATTR_RG_PARENTS)) {
+		if (!rg->ops->mkdir_parent)
+			return 0;
+		ret = rg->ops->mkdir_parent(rg, mp->name, &made, r);
+		if (made) {
+			mp->where[mp->nmade] = made;
+			mp->made[mp->nmade++] = i;
+		}
+		return ret;
+	}
 	if (rg->ops->mkdir)
 		ret = rg->ops->mkdir(rg, mp->name, fill, &made, r);
 	else if ((ret = kattr_mkdir(rg->m, mp->name, 0755)) == 0)
@@ -571,6 +579,8 @@ static int mkpath_one(struct kattr_rg *rg, struct mkpath *mp, size_t i,
 		mp->where[mp->nmade] = made;
 		mp->made[mp->nmade++] = i;
 	}
+	if (ret < 0 && r && r->what != KATTR_RG_WHY_NONE)
+		return ret;	/* the backend said why */
 	if (ret == -ENOENT && !(flags & KATTR_RG_PARENTS))
 		return rg_reason(r, KATTR_RG_WHY_PARENT, -ENXIO,
 				 "its parent group does not exist");

@@ -79,6 +79,10 @@ struct rg_ops {
 	 */
 	int (*mkdir)(struct kattr_rg *rg, const char *name, bool fill,
 		     unsigned int *made, struct kattr_rg_reason *r);
+	/* create without -p: a parent name, which must exist in rg->m, made
+	 * where else the group spans and it lacks (NULL: nothing to do). */
+	int (*mkdir_parent)(struct kattr_rg *rg, const char *name,
+			    unsigned int *made, struct kattr_rg_reason *r);
 	/* delete: move group's tasks out before rmdir (NULL: rmdir does). */
 	int (*evacuate)(struct kattr_rg *rg, const char *group);
 	/* delete: remove group, evacuated, everywhere it is (NULL:
@@ -222,6 +226,8 @@ int rg_hier_mount(struct kattr_rg *rg, const char *ctrl,
 /* cgroup1_span.c: a group as one directory in each hierarchy */
 int rg_v1_mkdir(struct kattr_rg *rg, const char *name, bool fill,
 		unsigned int *made, struct kattr_rg_reason *r);
+int rg_v1_mkdir_parent(struct kattr_rg *rg, const char *name,
+		       unsigned int *made, struct kattr_rg_reason *r);
 int rg_v1_rmdir(struct kattr_rg *rg, const char *group);
 int rg_v1_span_open(struct kattr_rg_target *t, const char *group);
 int rg_v1_span_attach(struct kattr_rg_target *t, pid_t pid);
