@@ -506,9 +506,130 @@ static int set_enable(struct kattr_rgres_group *g,
 	return 0;
 }
 
+/* cgroup v1: the directories set made for the group (cpuset), parents
+ * first. */
+#define MADE_MAX	32
+struct made_dirs {
+	struct kattr_mount *m[MADE_MAX];
+	char *path[MADE_MAX];
+	size_t n;
+	bool would;		/* dry run: one would be made */
+};
+
+static void unmake_dirs(struct made_dirs *md, bool rm)
+{
+	while (md->n) {
+		md->n--;
+		if (rm)
+			kattr_rmdir(md->m[md->n], md->path[md->n]);
+		free(md->path[md->n]);
+	}
+}
+
+/* A new cpuset group takes its parent's cpus and mems: without both no
+ * task may join it. */
+static int copy_parent(struct kattr_mount *m, const char *dir,
+		       struct kattr_rgres_done *d)
+{
+	static const char *const files[] = { "cpuset.cpus", "cpuset.mems" };
+	char up[PATH_MAX], path[PATH_MAX], *text, *slash;
+	int ret = 0;
+
+	snprintf(up, sizeof(up), "%s", dir);
+	slash = strrchr(up, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		up[0] = '\0';
+	for (size_t i = 0; i < 2 && ret == 0; i++) {
+		ret = gfile(path, sizeof(path), dir, files[i]);
+		if (ret == 0)
+			ret = read_file(m, up, files[i], &text);
+		if (ret == 0) {
+			if (text[0] && text[0] != '\n')
+				ret = kattr_write_str(m, path, text);
+			free(text);
+		}
+		if (ret < 0)
+			set_failed_file(d, m, path);
+	}
+	return ret;
+}
+
+/* Make group and each parent it lacks in m, top-down, with cpus and mems. */
+static int make_path(struct kattr_mount *m, const char *group,
+		     struct made_dirs *md, struct kattr_rgres_done *d)
+{
+	char dir[PATH_MAX];
+	size_t len = strlen(group);
+	int ret = 0;
+
+	if (len >= sizeof(dir))
+		return -ENAMETOOLONG;
+	for (size_t i = 0; i <= len && ret == 0; i++) {
+		struct stat st;
+
+		if (group[i] != '/' && group[i] != '\0')
+			continue;
+		memcpy(dir, group, i);
+		dir[i] = '\0';
+		if (kattr_stat(m, dir, &st) == 0)
+			continue;
+		if (md->n == MADE_MAX)
+			return -ENAMETOOLONG;
+		ret = kattr_mkdir(m, dir, 0755);
+		if (ret < 0) {
+			set_failed_file(d, m, dir);
+			break;
+		}
+		md->m[md->n] = m;
+		md->path[md->n] = strdup(dir);
+		if (!md->path[md->n]) {
+			kattr_rmdir(m, dir);
+			return -ENOMEM;
+		}
+		md->n++;
+		ret = copy_parent(m, dir, d);
+	}
+	return ret;
+}
+
+/*
+ * cgroup v1: a cpuset value where the group has no cpuset directory
+ * (create does not make one: an empty cpuset refuses every task) makes
+ * it, and the parents it lacks there, each with its parent's cpus and
+ * mems; removed again on failure.  The other hierarchies of a group made
+ * by another tool stay as they are.
+ */
+static int make_dirs(struct kattr_rgres_group *g,
+		     const struct kattr_rgres_value *vals, size_t n,
+		     unsigned int flags, struct made_dirs *md,
+		     struct kattr_rgres_done *d)
+{
+	for (size_t i = 0; g->b == KATTR_RG_CGROUP1 && g->group[0] && i < n; i++) {
+		const struct kattr_rgres_file *f = &vals[i].res->be[g->b];
+		struct kattr_mount *m;
+		struct stat st;
+		int ret;
+
+		if (!f->file || strcmp(f->ctrl, "cpuset") != 0 ||
+		    hier_of(g, f->ctrl, &m) < 0 || kattr_stat(m, g->group, &st) == 0 ||
+		    kattr_rg_exists(g->rg, g->group) < 0)
+			continue;
+		d->failed = i;
+		md->would = true;
+		if (flags & KATTR_RGRES_DRY_RUN)
+			continue;
+		ret = make_path(m, g->group, md, d);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 static int set_plan(struct kattr_rgres_group *g, struct kattr_rgres_value *vals,
 		    size_t n, unsigned int flags, struct plan *p,
-		    struct kattr_rgres_done *d)
+		    struct kattr_rgres_done *d, struct made_dirs *md)
 {
 	int ret = 0;
 
@@ -518,8 +639,10 @@ static int set_plan(struct kattr_rgres_group *g, struct kattr_rgres_value *vals,
 	}
 	if (ret == 0)
 		ret = set_enable(g, vals, n, flags, d);
-	if ((flags & KATTR_RGRES_DRY_RUN) && d->nr_enabled)
-		return ret;	/* the files appear only once enabled */
+	if (ret == 0)
+		ret = make_dirs(g, vals, n, flags, md, d);
+	if ((flags & KATTR_RGRES_DRY_RUN) && (d->nr_enabled || md->would))
+		return ret;	/* the files appear only once enabled or made */
 	for (size_t i = 0; i < n && ret == 0; i++) {
 		d->failed = i;
 		ret = plan_value(g, &vals[i], i, p, d);
@@ -532,6 +655,7 @@ int kattr_rgres_set(struct kattr_rgres_group *g,
 		    unsigned int flags, struct kattr_rgres_done *d)
 {
 	struct kattr_rgres_value *copy = malloc((n ? n : 1) * sizeof(*copy));
+	struct made_dirs md = { 0 };
 	struct plan p = { 0 };
 	int ret = 0;
 
@@ -540,7 +664,7 @@ int kattr_rgres_set(struct kattr_rgres_group *g,
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, vals, n * sizeof(*copy));
-	ret = set_plan(g, copy, n, flags, &p, d);
+	ret = set_plan(g, copy, n, flags, &p, d, &md);
 	for (size_t i = 0; ret == 0 && !(flags & KATTR_RGRES_DRY_RUN) && i < p.n; i++) {
 		ret = kattr_write_str(p.w[i].m, p.w[i].path, p.w[i].text);
 		if (ret < 0) {
@@ -549,8 +673,11 @@ int kattr_rgres_set(struct kattr_rgres_group *g,
 			rollback(&p, i, d);
 		}
 	}
-	if (ret < 0 && !(flags & KATTR_RGRES_DRY_RUN))
+	if (ret < 0 && !(flags & KATTR_RGRES_DRY_RUN)) {
+		unmake_dirs(&md, true);
 		undo_enable(g, d, 0);
+	}
+	unmake_dirs(&md, false);
 	plan_free(&p);
 	free(copy);
 	return ret;

@@ -1,5 +1,6 @@
 # cgroup v1: a group is one directory in each hierarchy rgctl manages (cpu,
-# cpuacct, memory, pids, blkio; cpuset where made), issue 26 item 3.
+# cpuacct, memory, pids, blkio; cpuset once a cpuset key is set), issue 26
+# item 3.
 # create makes it in every one or in none (a fault in the third hierarchy
 # leaves nothing), attach moves a process and all its threads into every
 # one or leaves it where it was in all (a cpuset without cpus refuses),
@@ -122,6 +123,21 @@ done
 r delete -R "$G/lone"
 expect_rc 0 "delete -R $G/lone"
 expect_eq "$(count_dirs "$G/lone")" 0 "$G/lone gone from every hierarchy"
+
+# a cpuset key makes the cpuset directories (with the parent's cpus and
+# mems), and the group's tasks move into cpuset from then on
+if [ -n "${H[cpuset]}" ]; then
+	r set "$G/a" cpuset.cpus=0 --dry-run
+	expect_rc 0 "set cpuset.cpus --dry-run"
+	[ ! -d "${H[cpuset]}/$G" ] && ok || fail "--dry-run made the cpuset directory"
+	r set "$G/a" cpuset.cpus=0
+	expect_rc 0 "set cpuset.cpus where the group has no cpuset directory"
+	expect_eq "$(cat "${H[cpuset]}/$G/a/cpuset.cpus")" 0 "cpuset.cpus written"
+	expect_eq "$(cat "${H[cpuset]}/$G/a/cpuset.mems")" "$(cat "${H[cpuset]}/cpuset.mems")" "cpuset.mems from the parent"
+	r attach "$G/a" "$mt"
+	expect_rc 0 "attach with a cpuset"
+	expect_match "$(where_is "$mt")" "cpuset=/$G/a " "moved into cpuset too"
+fi
 
 # delete: every hierarchy, tasks moved up in each
 r delete -R "$G"
