@@ -144,6 +144,17 @@ int rg_target_open(struct kattr_rg *rg, const char *group, unsigned int flags,
 int rg_stats_file(struct kattr_mount *m, const char *group, const char *file,
 		  const char *res, struct kattr_rg_stat **v, size_t *n);
 
+/* rgstats.c: the figures of cpu, memory, io and pids (rg_ops.stats of
+ * both cgroup versions), appended to *v. */
+int rg_stats_figures(struct kattr_rg *rg, const char *group,
+		     struct kattr_rg_stat **v, size_t *n);
+
+/* rgres_io.c: the mount of ctrl's hierarchy at g's place (cgroup v1; the
+ * handle's own mount otherwise), -ENODEV when none. */
+struct kattr_rgres_group;
+int rg_res_hier(struct kattr_rgres_group *g, const char *ctrl,
+		struct kattr_mount **m);
+
 /* cgroup.c: what both cgroup versions share */
 /* Open the mount at root and find root's place in its hierarchy. */
 int rg_cgroup_open(struct kattr_rg *rg, const struct mnt_found *f,

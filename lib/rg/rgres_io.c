@@ -194,6 +194,12 @@ static int hier_of(struct kattr_rgres_group *g, const char *ctrl,
 	return h->err;
 }
 
+int rg_res_hier(struct kattr_rgres_group *g, const char *ctrl,
+		struct kattr_mount **m)
+{
+	return hier_of(g, ctrl, m);
+}
+
 /* "group/file", "file" for the root group. */
 static int gfile(char *buf, size_t size, const char *group, const char *file)
 {
