@@ -445,6 +445,8 @@ static void absent_why(struct where *w, const char *ctrl, char *buf,
 		else if (kattr_stat(m, root ? "." : w->group, &st) < 0)
 			snprintf(buf, size, "the group has no directory in the %s hierarchy (%s)",
 				 ctrl, kattr_mount_path(m));
+		else if (root)
+			snprintf(buf, size, "the root group has none of its files");
 		else
 			snprintf(buf, size, "none of its files is in the group's directory of the %s hierarchy (%s)",
 				 ctrl, kattr_mount_path(m));
