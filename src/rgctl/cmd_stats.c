@@ -349,15 +349,52 @@ static const char *cell(const struct kattr_rg_stat *s, int col, double rate,
 	}
 }
 
+/* One cell, escaped with esc (esc.h): a captured tree's names are anyone's. */
+static char *cell_esc(const struct kattr_rg_stat *s, int col, double rate,
+		      bool raw, unsigned int esc)
+{
+	char buf[64];
+	const char *c = cell(s, col, rate, raw, buf, sizeof(buf));
+	char *e = xmalloc(TOOL_ESC_SIZE(strlen(c)));
+
+	tool_esc(e, c, esc);
+	return e;
+}
+
+/* --raw: a line per figure, the cells separated by one space and escaped,
+ * blanks included (RGCS's "Current usage"), as list --raw. */
+static void print_raw(const struct stats_opts *so, const struct reading *r,
+		      const double *rates)
+{
+	unsigned int esc = tool_esc_locale() | TOOL_ESC_BLANK;
+
+	for (size_t k = 0; k < so->ncols && !so->noheadings; k++)
+		printf("%s%s", columns[so->cols[k]].name, k + 1 < so->ncols ? " " : "\n");
+	for (size_t i = 0; i < r->n; i++) {
+		for (size_t k = 0; k < so->ncols && !r->v[i].absent; k++) {
+			char *e = cell_esc(&r->v[i], so->cols[k], rates ? rates[i] : NAN,
+					   true, esc);
+
+			printf("%s%s", e, k + 1 < so->ncols ? " " : "\n");
+			free(e);
+		}
+	}
+}
+
 static void print_table(const struct stats_opts *so, const struct reading *r,
 			const double *rates)
 {
-	struct libscols_table *tb = scols_new_table();
-	char buf[64];
+	struct libscols_table *tb;
 
+	if (so->raw) {
+		print_raw(so, r, rates);
+		return;
+	}
+	tb = scols_new_table();
 	if (!tb)
 		xalloc_die();
-	scols_table_enable_raw(tb, so->raw);
+	/* the cells are escaped already: libsmartcols would escape the escapes */
+	scols_table_enable_noencoding(tb, 1);
 	scols_table_enable_noheadings(tb, so->noheadings);
 	for (size_t i = 0; i < so->ncols; i++)
 		if (!scols_table_new_column(tb, columns[so->cols[i]].name,
@@ -372,16 +409,10 @@ static void print_table(const struct stats_opts *so, const struct reading *r,
 		ln = scols_table_new_line(tb, NULL);
 		if (!ln)
 			xalloc_die();
-		for (size_t k = 0; k < so->ncols; k++) {
-			/* the file's names, escaped: a captured tree is anyone's */
-			const char *c = cell(&r->v[i], so->cols[k],
-					     rates ? rates[i] : NAN, so->raw, buf, sizeof(buf));
-			char *e = xmalloc(TOOL_ESC_SIZE(strlen(c)));
-
-			tool_esc(e, c, 0);
-			if (scols_line_refer_data(ln, k, e) < 0)
+		for (size_t k = 0; k < so->ncols; k++)
+			if (scols_line_refer_data(ln, k, cell_esc(&r->v[i], so->cols[k],
+				    rates ? rates[i] : NAN, false, tool_esc_locale())) < 0)
 				xalloc_die();
-		}
 	}
 	scols_print_table(tb);
 	scols_unref_table(tb);

@@ -137,19 +137,21 @@ r whereis 0x10
 expect_rc 2 "whereis 0x10"
 r stats "$G/a"
 expect_rc 0 "stats"
-expect_match "$out" "^cpu: nr_periods [0-9]+" "stats text"
+expect_match "$out" "^cpu +nr_periods +[0-9]+$" "stats text"
 r --json stats "$G/a"
 expect_match "$(json_get "$out" '.stats.cpu.nr_periods')" '^[0-9]+$' "--json stats nr_periods"
 ACCT=$(mount_of cgroup cpuacct)
 if [ -n "$ACCT" ] && [ "$ACCT" = "$CPU" ]; then
-	expect_match "$(json_get "$out" '.stats.cpuacct.usage')" '^[0-9]+$' "--json stats cpuacct.usage (co-mounted)"
+	expect_match "$(json_get "$out" '.stats.cpu.usage_usec')" '^[0-9]+$' "--json stats cpuacct.usage (co-mounted)"
 elif [ -n "$ACCT" ]; then
 	# cpuacct on its own hierarchy: read where a group of the same name exists
-	expect_eq "$(json_get "$out" '.stats.cpuacct // "none"')" none "no cpuacct without a same-named group"
+	expect_eq "$(json_get "$out" '.stats.cpu.usage_usec // "none"')" none "no cpuacct without a same-named group"
+	expect_match "$(json_get "$out" '.absent.memory // "none"')" "no directory in the memory hierarchy|none" \
+		"the missing memory directory said"
 	CLEANUPS+=("cg_remove '$ACCT' '$ACCT/$G'")
 	mkdir -p "$ACCT/$G/a"
 	r --json stats "$G/a"
-	expect_match "$(json_get "$out" '.stats.cpuacct.usage')" '^[0-9]+$' "--json stats cpuacct.usage (separate hierarchy)"
+	expect_match "$(json_get "$out" '.stats.cpu.usage_usec')" '^[0-9]+$' "--json stats cpuacct.usage (separate hierarchy)"
 	rmdir "$ACCT/$G/a" "$ACCT/$G"
 fi
 
