@@ -2,7 +2,7 @@
 /*
  * splicebench: measure vmsplice(2) page gifting against copying.
  * Options, the plan (modes x sizes), the messages and the exit status;
- * run.c measures, output.c reports.
+ * run.c measures, output/ reports (table.c, csv.c, json.c, plot.c).
  */
 #include <errno.h>
 #include <getopt.h>

@@ -184,11 +184,11 @@ int sb_probe_vmsplice(unsigned int flags);
 /* Set a pipe's size: 0 and the size obtained, or -errno. */
 int sb_pipe_set_size(int fd, uint64_t want, uint64_t *got);
 
-/* ---- output.c -------------------------------------------------------- */
+/* ---- output/: table.c, csv.c, json.c, plot.c; progress.c ------------- */
 
 enum sb_format { SB_TABLE, SB_CSV, SB_JSON };
 
-/* The results table's columns (-o); see columns[] in output.c. */
+/* The results table's columns (-o); see columns[] in output/table.c. */
 enum sb_column {
 	SB_COL_MODE, SB_COL_SIZE, SB_COL_PIPE, SB_COL_HUGE, SB_COL_BUSY,
 	SB_COL_RUNS, SB_COL_GBPS, SB_COL_MIN, SB_COL_MAX, SB_COL_SPREAD,
