@@ -14,10 +14,11 @@
 #include "rg_internal.h"
 
 static int cgroup2_open(struct kattr_rg *rg, const struct mnt_found *f,
-			const char *root)
+			const char *root, const struct mnt_table *t)
 {
 	int ret = rg_cgroup_open(rg, f, root);
 
+	(void)t;
 	if (ret < 0)
 		return ret;
 	/* cpu available here; enabled below it or not (cpu.weight exists

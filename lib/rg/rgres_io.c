@@ -19,90 +19,11 @@
 #include "internal.h"
 #include "rg_internal.h"
 
-#define MAX_HIER	8
-
-/* One controller's hierarchy (cgroup v1), opened on first use. */
-struct hier {
-	char ctrl[16];
-	struct kattr_mount *m;	/* NULL with err set: none */
-	bool own;		/* m is ours to close */
-	int err;
-};
-
 struct kattr_rgres_group {
 	struct kattr_rg *rg;
 	enum kattr_rg_backend b;
 	char *group;		/* "" for the root */
-	char *sub;		/* v1: rg's root below its mount ("", "/x") */
-	char *own_opts;		/* v1: rg's mount's super options */
-	struct hier h[MAX_HIER];
-	size_t nh;
 };
-
-struct mnt_pick {
-	const char *root;	/* find: the mount holding root */
-	const char *ctrl;	/* or: the first cgroup v1 mount with ctrl */
-	size_t best;
-	char *point, *opts;
-	int err;
-};
-
-static int pick_cb(const struct kattr_mnt *mnt, void *data)
-{
-	struct mnt_pick *p = data;
-	size_t len = strlen(mnt->mount_point);
-
-	if (strcmp(mnt->fstype, "cgroup") != 0)
-		return 0;
-	if (p->ctrl && !kattr_opt_has(mnt->super_opts, p->ctrl))
-		return 0;
-	if (p->root && (strncmp(p->root, mnt->mount_point, len) != 0 ||
-			(p->root[len] != '/' && p->root[len] != '\0') ||
-			(p->point && len < p->best)))
-		return 0;
-	free(p->point);
-	free(p->opts);
-	p->best = len;
-	p->point = strdup(mnt->mount_point);
-	p->opts = strdup(mnt->super_opts);
-	if (!p->point || !p->opts)
-		p->err = -ENOMEM;
-	return p->ctrl ? 1 : 0;
-}
-
-static int pick(struct mnt_pick *p)
-{
-	int ret = kattr_mountinfo_foreach(pick_cb, p);
-
-	if (ret < 0 || p->err < 0) {
-		free(p->point);
-		free(p->opts);
-		return ret < 0 ? ret : p->err;
-	}
-	return p->point ? 0 : -ENODEV;
-}
-
-static int open_v1(struct kattr_rgres_group *g)
-{
-	const char *root = kattr_rg_root(g->rg);
-	struct mnt_pick p = { .root = root };
-	char *canon;
-	int ret = kattr_sysroot_canonical(root, &canon);
-
-	if (ret < 0)
-		return ret;
-	p.root = canon;
-	ret = pick(&p);
-	if (ret == 0) {
-		g->sub = strdup(canon + (strcmp(p.point, "/") ? p.best : 0));
-		g->own_opts = p.opts;
-		free(p.point);
-		if (!g->sub)
-			ret = -ENOMEM;
-	}
-	free(canon);
-	return ret == -ENODEV ? -EMEDIUMTYPE : ret;
-}
 
 int kattr_rgres_open(struct kattr_rg *rg, const char *group,
 		     struct kattr_rgres_group **out)
@@ -120,8 +41,6 @@ int kattr_rgres_open(struct kattr_rg *rg, const char *group,
 	g->group = strdup(kattr_rg_name_is_root(group) ? "" : group);
 	if (!g->group)
 		ret = -ENOMEM;
-	else if (g->b == KATTR_RG_CGROUP1)
-		ret = open_v1(g);
 	if (ret < 0) {
 		kattr_rgres_close(g);
 		return ret;
@@ -134,70 +53,16 @@ void kattr_rgres_close(struct kattr_rgres_group *g)
 {
 	if (!g)
 		return;
-	for (size_t i = 0; i < g->nh; i++)
-		if (g->h[i].own)
-			kattr_mount_close(g->h[i].m);
 	free(g->group);
-	free(g->sub);
-	free(g->own_opts);
 	free(g);
 }
 
-/* cgroup v1: the mount of ctrl's hierarchy at g's place, or -ENODEV. */
-static int hier_v1(struct kattr_rgres_group *g, struct hier *h)
-{
-	struct mnt_pick p = { .ctrl = h->ctrl };
-	char path[PATH_MAX];
-	int ret;
-
-	if (kattr_opt_has(g->own_opts, h->ctrl)) {
-		h->m = kattr_rg_mount(g->rg);
-		return 0;
-	}
-	ret = pick(&p);
-	if (ret < 0)
-		return ret;
-	ret = snprintf(path, sizeof(path), "%s%s",
-		       strcmp(p.point, "/") ? p.point : "", g->sub);
-	free(p.point);
-	free(p.opts);
-	if (ret < 0 || (size_t)ret >= sizeof(path))
-		return -ENAMETOOLONG;
-	ret = kattr_mount_open(path[0] ? path : "/", KATTR_MAGIC_CGROUP1, 0, &h->m);
-	if (ret == -ENOENT)
-		ret = -ENODEV;	/* no such place in that hierarchy */
-	h->own = ret == 0;
-	return ret;
-}
-
-/* The mount holding ctrl's files for g; -ENODEV when there is none. */
+/* The mount holding ctrl's files for g (cgroup v1: that controller's
+ * hierarchy, kept in the handle); -ENODEV when there is none. */
 static int hier_of(struct kattr_rgres_group *g, const char *ctrl,
 		   struct kattr_mount **m)
 {
-	struct hier *h = NULL;
-
-	if (g->b != KATTR_RG_CGROUP1) {
-		*m = kattr_rg_mount(g->rg);
-		return 0;
-	}
-	for (size_t i = 0; i < g->nh && !h; i++)
-		if (strcmp(g->h[i].ctrl, ctrl) == 0)
-			h = &g->h[i];
-	if (!h) {
-		if (g->nh == MAX_HIER || strlen(ctrl) >= sizeof(h->ctrl))
-			return -ENOMEM;
-		h = &g->h[g->nh++];
-		strcpy(h->ctrl, ctrl);
-		h->err = hier_v1(g, h);
-	}
-	*m = h->m;
-	return h->err;
-}
-
-int rg_res_hier(struct kattr_rgres_group *g, const char *ctrl,
-		struct kattr_mount **m)
-{
-	return hier_of(g, ctrl, m);
+	return rg_hier_mount(g->rg, ctrl, m);
 }
 
 /* "group/file", "file" for the root group. */

@@ -5,8 +5,8 @@
  * device, pids current, PSI), whichever version and file they came from.
  * The parsers take text only (kattr_rg_parse_figures(), fuzzed); the
  * readers take each file from its controller's hierarchy (cgroup v1 mounts
- * cpuacct, memory, blkio and pids apart) through the resource handle's
- * lookup (rgres_io.c).
+ * cpuacct, memory, blkio and pids apart) through the handle's lookup
+ * (hier.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "kattr/rg.h"
-#include "kattr/rgres.h"
 #include "kattr/private.h"
 #include "internal.h"
 #include "rg_internal.h"
@@ -408,26 +407,16 @@ static const struct kattr_rg_figsrc v2_src[] = {
 
 static const char *const resources[] = { "cpu", "memory", "io", "pids" };
 
-/* Where the group's files are: the handle, and cgroup v1's lookup. */
+/* Where the group's files are. */
 struct where {
 	struct kattr_rg *rg;
 	const char *group;
-	struct kattr_rgres_group *g;	/* v1 (NULL: own and acct mounts) */
 };
 
+/* ctrl's hierarchy at the root's place (cgroup v1), rg->m otherwise. */
 static int mount_of(struct where *w, const char *ctrl, struct kattr_mount **m)
 {
-	struct kattr_rg *rg = w->rg;
-
-	if (rg->ops->id != KATTR_RG_CGROUP1) {
-		*m = rg->m;
-		return 0;
-	}
-	if (w->g)
-		return rg_res_hier(w->g, ctrl, m);
-	*m = kattr_opt_has(rg->ctrls, ctrl) ? rg->m :
-	     strcmp(ctrl, "cpuacct") == 0 ? rg->acct : NULL;
-	return *m ? 0 : -ENODEV;
+	return rg_hier_mount(w->rg, ctrl, m);
 }
 
 /* Why the group has no file of res (ctrl's), into buf. */
@@ -545,11 +534,7 @@ int rg_stats_figures(struct kattr_rg *rg, const char *group,
 	struct where w = { .rg = rg, .group = group };
 	int ret = 0;
 
-	/* no lookup (a tree the mount table does not show): own mounts */
-	if (v1 && kattr_rgres_open(rg, group, &w.g) < 0)
-		w.g = NULL;
 	for (size_t i = 0; ret == 0 && i < sizeof(resources) / sizeof(*resources); i++)
 		ret = read_res(&w, resources[i], tab, ntab, v, n);
-	kattr_rgres_close(w.g);
 	return ret;
 }

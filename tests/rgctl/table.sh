@@ -58,12 +58,12 @@ golden "list -n -o name,depth" <<'X'
 X
 r list -r --output-all
 golden "list -r --output-all" <<'X'
-NAME GROUP DEPTH TASKS SHARES
-/ / 0 0 1024
-db db 1 2 1024
-batch db/batch 2 0 512
-web db/web 2 0 1024
-log log 1 1 1024
+NAME GROUP DEPTH TASKS SHARES MISSING
+/ / 0 0 1024 -
+db db 1 2 1024 -
+batch db/batch 2 0 512 -
+web db/web 2 0 1024 -
+log log 1 1 1024 -
 X
 r list -rn -o TASKS,group db
 golden "list -rn -o TASKS,group" <<'X'

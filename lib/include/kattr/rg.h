@@ -267,6 +267,7 @@ enum kattr_rg_why {
 	KATTR_RG_WHY_ATTR,	/* an attribute file has the group's name */
 	KATTR_RG_WHY_ATTR_ABOVE, /* a component of the name is an attribute file */
 	KATTR_RG_WHY_HOOK,	/* kattr_rg_on_create()'s hook refused the new group */
+	KATTR_RG_WHY_HIER,	/* cgroup v1: another hierarchy refused the group */
 };
 struct kattr_rg_reason {
 	enum kattr_rg_why what;
@@ -444,6 +445,19 @@ KATTR_API int kattr_rg_stats(struct kattr_rg *rg, const char *group,
  * this hierarchy.
  */
 KATTR_API int kattr_rg_whereis(struct kattr_rg *rg, pid_t pid, char **group);
+
+/*
+ * cgroup v1, where a group is one directory in each hierarchy of cpu,
+ * cpuacct, memory, pids and blkio (and cpuset where made): the
+ * hierarchies where group has no directory (kattr_rg_missing()), or holds
+ * other tasks than in the root's own hierarchy (kattr_rg_disagree()),
+ * named by their controllers into buf ("memory, pids"; cut to size).
+ * Their number (0 on the other backends), or -errno (-ENOENT: no group).
+ */
+KATTR_API int kattr_rg_missing(struct kattr_rg *rg, const char *group,
+			       char *buf, size_t size);
+KATTR_API int kattr_rg_disagree(struct kattr_rg *rg, const char *group,
+				char *buf, size_t size);
 
 /* One group of a listing. */
 struct kattr_rg_info {
