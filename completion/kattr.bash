@@ -348,6 +348,7 @@ _kattr_values()
 	"rgctl --root" | *" --sysroot") echo "<dir>" ;;
 	"rgctl --shares" | "rgctl --wait" | "rgctl --rcvbuf") echo "" ;;
 	"rgctl --res") echo "" ;;
+	"rgctl -i" | "rgctl --interval" | "rgctl -c" | "rgctl --count") echo "" ;;
 	"rgctl -o" | "rgctl --output") echo "<columns>" ;;
 	"rgctl --set") echo "<setting>" ;;
 	"likelytop -f" | "likelytop --file") echo "<profile>" ;;

@@ -43,29 +43,11 @@ static int cgroup1_evacuate(struct kattr_rg *rg, const char *group)
 	return rg_cgroup_evacuate(rg, group, 0, false);
 }
 
-/* cpu.stat, and cpuacct.usage as key "usage" of res "cpuacct". */
+/* The figures, each from its controller's hierarchy (rgstats.c). */
 static int cgroup1_stats(struct kattr_rg *rg, const char *group,
 			 struct kattr_rg_stat **v, size_t *n)
 {
-	struct kattr_mount *am = NULL;
-	char path[PATH_MAX], *text, *line;
-	int ret = rg_stats_file(rg->m, group, "cpu.stat", "cpu", v, n);
-
-	if (ret == -ENOENT)
-		ret = 0;	/* a v1 hierarchy without cpu */
-	if (ret < 0 || rg_hier_mount(rg, "cpuacct", &am) < 0)
-		return ret;
-	ret = rg_gpath(path, sizeof(path), group, "cpuacct.usage");
-	if (ret < 0 || kattr_read_alloc(am, path, &text, NULL) < 0)
-		return ret;
-	if (asprintf(&line, "usage %s", text) < 0) {
-		ret = -ENOMEM;
-	} else {
-		ret = kattr_rg_parse_keyed(line, "cpuacct", v, n);
-		free(line);
-	}
-	free(text);
-	return ret;
+	return rg_stats_figures(rg, group, v, n);
 }
 
 const struct rg_ops rg_cgroup1_ops = {

@@ -438,22 +438,6 @@ int rg_read_pids(struct kattr_rg *rg, const char *group, const char *file,
 	return ret == -EINVAL ? -EBADMSG : ret;
 }
 
-int rg_stats_file(struct kattr_mount *m, const char *group, const char *file,
-		  const char *res, struct kattr_rg_stat **v, size_t *n)
-{
-	char path[PATH_MAX], *text;
-	int ret = rg_gpath(path, sizeof(path), group, file);
-
-	if (ret < 0)
-		return ret;
-	ret = kattr_read_alloc(m, path, &text, NULL);
-	if (ret < 0)
-		return ret;
-	ret = kattr_rg_parse_keyed(text, res, v, n);
-	free(text);
-	return ret;
-}
-
 /* ---- create ---------------------------------------------------------------- */
 
 int rg_reason(struct kattr_rg_reason *r, enum kattr_rg_why what, int err,

@@ -202,9 +202,11 @@ int rg_target_write(const struct kattr_rg_target *t, int fd, pid_t pid);
 /* Open group's attach file, unchecked (a name from the caller or tree). */
 int rg_target_open(struct kattr_rg *rg, const char *group, unsigned int flags,
 		   struct kattr_rg_target **out);
-/* Append the keyed file of group on m to the stats (res: their res). */
-int rg_stats_file(struct kattr_mount *m, const char *group, const char *file,
-		  const char *res, struct kattr_rg_stat **v, size_t *n);
+
+/* rgstats.c: the figures of cpu, memory, io and pids (rg_ops.stats of
+ * both cgroup versions), appended to *v. */
+int rg_stats_figures(struct kattr_rg *rg, const char *group,
+		     struct kattr_rg_stat **v, size_t *n);
 
 /* hier.c: cgroup v1 hierarchies */
 /* The controllers of a v1 hierarchy, from its super options (malloc'ed). */

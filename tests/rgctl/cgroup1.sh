@@ -140,16 +140,16 @@ r whereis 0x10
 expect_rc 2 "whereis 0x10"
 r stats "$G/a"
 expect_rc 0 "stats"
-expect_match "$out" "^cpu: nr_periods [0-9]+" "stats text"
+expect_match "$out" "^cpu +nr_periods +[0-9]+$" "stats text"
 r --json stats "$G/a"
 expect_match "$(json_get "$out" '.stats.cpu.nr_periods')" '^[0-9]+$' "--json stats nr_periods"
 ACCT=$(mount_of cgroup cpuacct)
 if [ -n "$ACCT" ] && [ "$ACCT" = "$CPU" ]; then
-	expect_match "$(json_get "$out" '.stats.cpuacct.usage')" '^[0-9]+$' "--json stats cpuacct.usage (co-mounted)"
+	expect_match "$(json_get "$out" '.stats.cpu.usage_usec')" '^[0-9]+$' "--json stats cpuacct.usage (co-mounted)"
 elif [ -n "$ACCT" ]; then
 	# cpuacct on its own hierarchy: create made the group there too
 	[ -d "$ACCT/$G/a" ] && ok || fail "create did not make $G/a in $ACCT"
-	expect_match "$(json_get "$out" '.stats.cpuacct.usage')" '^[0-9]+$' "--json stats cpuacct.usage (separate hierarchy)"
+	expect_match "$(json_get "$out" '.stats.cpu.usage_usec')" '^[0-9]+$' "--json stats cpuacct.usage (separate hierarchy)"
 fi
 
 # list: the subtree, tasks counted

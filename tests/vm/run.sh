@@ -28,6 +28,7 @@ tests=(
 	"apply.sh"
 	"owner.sh"
 	"delay.sh"
+	"stats.sh"
 	"classify.sh"
 	"likelytop.sh"
 	"splicebench.sh"
