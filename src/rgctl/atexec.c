@@ -22,9 +22,9 @@
  * all of them, so only the first one that can decide is classified.
  *
  * Every event is answered, FAN_ALLOW, on every path: a failure to read
- * the process only means no prediction; an event read once its batch has
- * taken ATEXEC_BUDGET_MS is answered unclassified (the event path places
- * it); an answer the kernel refuses closes the fanotify group, which
+ * the process only means no prediction; every event read is classified,
+ * and once a call has taken ATEXEC_BUDGET_MS no more are read in it (the
+ * loop sees signals and the watchdog, then reads on); an answer the kernel refuses closes the fanotify group, which
  * allows everything it held, and marks anew.  Closing (SIGTERM, a
  * reload, any exit, SIGKILL) releases every waiting exec.  The daemon
  * must never exec while it holds marks: it would wait for itself.
@@ -55,7 +55,8 @@
 #define READS_PER_CALL	2	/* reads of the group per atexec_handle(): the
 				 * loop sees signals and other events between */
 #define MARKS_MAX	64	/* filesystems marked */
-#define RUNNING_NS	20000000 /* an exec not asleep in its event: asked again */
+#define RUNNING_NS	500000000 /* an exec not asleep in its event: asked again
+				  * (a vCPU of a loaded host stalls for 20 ms) */
 #define PEND_MAX	64	/* events asked again */
 
 struct seen {
@@ -289,9 +290,8 @@ static void answer(struct atexec *a, int fd)
 	a->st.events++;
 }
 
-/* Answer each event of buf (n bytes); classify while within budget. */
-static void batch(struct atexec *a, const void *buf, ssize_t n, uint64_t t0,
-		  bool classify)
+/* Answer each event of buf (n bytes), classifying when asked to. */
+static void batch(struct atexec *a, const void *buf, ssize_t n, bool classify)
 {
 	const struct fanotify_event_metadata *m = buf;
 
@@ -302,8 +302,6 @@ static void batch(struct atexec *a, const void *buf, ssize_t n, uint64_t t0,
 			a->broken = true;	/* unreadable: answered by closing */
 		else if (!classify || !(m->mask & FAN_OPEN_EXEC_PERM))
 			;
-		else if (now_ns() - t0 > ATEXEC_BUDGET_MS * 1000000ULL)
-			a->st.over_budget++;
 		else if (!on_exec(a, m->pid, m->fd, a->npend == PEND_MAX)) {
 			a->pend[a->npend++] = (struct pend){ m->fd, m->pid, now_ns() };
 			continue;	/* asked again, answered then */
@@ -329,7 +327,11 @@ static unsigned long drain(struct atexec *a, bool classify)
 			continue;
 		if (n <= 0)
 			break;	/* EAGAIN: all answered */
-		batch(a, buf, n, t0, classify);
+		batch(a, buf, n, classify);
+		if (classify && now_ns() - t0 > ATEXEC_BUDGET_MS * 1000000ULL) {
+			a->st.over_budget++;	/* the rest waits for the next call */
+			break;
+		}
 	}
 	return a->st.events - before;
 }

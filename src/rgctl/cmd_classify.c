@@ -961,7 +961,7 @@ static void stop_at_exec(struct cls *c, const char *why)
 		return;
 	st = atexec_stats(c->ax);
 	vlog(c, "at exec: %lu events answered, %lu classified, %lu placed, %lu repeats, "
-	     "%lu over budget, %lu named by their file", st->events, st->classified,
+	     "%lu reads deferred, %lu named by their file", st->events, st->classified,
 	     st->placed, st->repeats, st->over_budget, st->guessed);
 	n = atexec_close(c->ax);
 	c->ax = NULL;

@@ -10,8 +10,8 @@
 
 #include "kattr/rgconf.h"
 
-/* An event is answered unclassified once its batch has taken this long. */
-#define ATEXEC_BUDGET_MS 250
+/* A call reads no more events once it has taken this long. */
+#define ATEXEC_BUDGET_MS 50
 
 struct atexec;
 
@@ -23,7 +23,7 @@ struct atexec_stats {
 	unsigned long classified;	/* of which checked against the rules */
 	unsigned long placed;		/* of which a rule matched */
 	unsigned long repeats;		/* the same exec again (its interpreter) */
-	unsigned long over_budget;	/* answered unclassified: batch too long */
+	unsigned long over_budget;	/* calls cut short: the rest read next call */
 	unsigned long guessed;		/* comm from the file, not execve's path */
 	unsigned long reply_failed;	/* answers the kernel refused */
 };

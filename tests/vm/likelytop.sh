@@ -101,7 +101,7 @@ if [ "${WITH_NCURSES:-ON}" != OFF ] && command -v tmux >/dev/null; then
 	T new-session -d -s lt -x 160 -y 40 "bash $W/live.sh"
 	sleep 3
 	for i in 1 2 3 4; do
-		T capture-pane -p -t lt | sed -n '5,$p' | grep -E '^[! ] (un)?likely' >"screen.$i"
+		T capture-pane -p -t lt | sed -n '5,$p' | grep -E '^[! ] +(un)?likely' >"screen.$i"
 		sleep 1.5
 	done
 	T capture-pane -p -t lt | head -3
