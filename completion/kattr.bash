@@ -1,10 +1,16 @@
 # bash completion for the kattr suite: rgctl, likelytop, splicebench.
 # Installed once per tool name (bash-completion loads completions/NAME).
 #
-# Options and commands are read from the tools' own --help at completion
-# time, so this file does not drift from them.  What --help cannot say
-# (the values an option takes) is in _kattr_values below, the one place
-# to update.
+# Options, commands, columns (per command: `rgctl list --help`) and
+# rgctl's resource keys (`rgctl set --help`, KEYS) are read from the
+# tools' own --help at completion time, so this file does not drift from
+# them.  What --help cannot say (the values an option takes) is in
+# _kattr_values below, the one place to update.
+#
+# This file is also the engine of the zsh and fish completions (kattr.zsh,
+# kattr.fish): they run it in a bash of their own through _kattr_external
+# (at the end), which takes the line as words and prints the candidates
+# as bytes, NUL-ended: one source of truth for the three shells.
 #
 # Words read from the system (group names, pids, file names, even the
 # tools' --help) are data, never code: none is given to `compgen -W` or
@@ -161,6 +167,10 @@ _kattr_ansic()
 _kattr_fmt()
 {
 	local s
+	if ((${_kattr_raw:-0})); then	# _kattr_external: the word itself
+		REPLY=$1
+		return
+	fi
 	_kattr_tail "$1"
 	s=$REPLY
 	case "$qstate" in
@@ -180,7 +190,8 @@ _kattr_fmt()
 # words (options, columns, "a,b" lists) as they are.
 _kattr_q()
 {
-	if [[ $1 =~ ^[A-Za-z0-9_,+%./@-]+$ ]]; then
+	# (KEY= of rgctl set: the '=' ends it, where bash splits anyway)
+	if [[ $1 =~ ^[A-Za-z0-9_,+%./@-]+=?$ ]]; then
 		REPLY=$1
 		return
 	fi
@@ -232,6 +243,10 @@ _kattr_words()
 _kattr_file()
 {
 	local REPLY
+	if ((${_kattr_raw:-0})); then
+		COMPREPLY+=("$1")
+		return
+	fi
 	_kattr_tail "$1"
 	COMPREPLY+=("$REPLY")
 }
@@ -275,12 +290,24 @@ _kattr_help_opts()
 		sed -E 's/^[][ ,|]//' | sort -u
 }
 
-# _kattr_help_columns CMD: the column names listed in CMD --help (an
-# indented upper-case name, two blanks, its description).
+# _kattr_help_columns CMD...: the column names listed in CMD... --help
+# (an indented upper-case name, two blanks, its description): `rgctl list
+# --help` lists list's.
 _kattr_help_columns()
 {
-	LC_ALL=C "$1" --help 2>/dev/null |
+	LC_ALL=C "$@" --help 2>/dev/null |
 		sed -nE 's/^ +([A-Z][A-Z0-9%-]*)  .*/\1/p'
+}
+
+# _kattr_rgctl_keys RGCTL: the resource keys `rgctl set --help` lists
+# under KEYS, each followed by a tab and its default.
+_kattr_rgctl_keys()
+{
+	LC_ALL=C "$1" set --help 2>/dev/null | sed -nE '/^KEYS/,/^$/{
+		s/^  ([a-z][a-z0-9]*\.[a-z0-9.]+) .*\(default ([^ ]+)\)\.$/\1	\2/p
+		t
+		s/^  ([a-z][a-z0-9]*\.[a-z0-9.]+) .*/\1	/p
+	}'
 }
 
 # _kattr_rgctl_commands RGCTL: the commands under "Commands:" in --help.
@@ -321,10 +348,13 @@ _kattr_values()
 	"rgctl --root" | *" --sysroot") echo "<dir>" ;;
 	"rgctl --shares" | "rgctl --wait" | "rgctl --rcvbuf") echo "" ;;
 	"rgctl --res") echo "" ;;
+	"rgctl -i" | "rgctl --interval" | "rgctl -c" | "rgctl --count") echo "" ;;
 	"rgctl -o" | "rgctl --output") echo "<columns>" ;;
+	"rgctl --set") echo "<setting>" ;;
 	"likelytop -f" | "likelytop --file") echo "<profile>" ;;
 	"likelytop -p" | "likelytop --pid") echo "<profpid>" ;;
-	"likelytop --format") echo "text csv json" ;;
+	"likelytop --format") echo "text csv json openmetrics" ;;
+	"likelytop --textfile") echo "<dir>" ;;
 	"likelytop --suggest") echo "<dir>" ;;
 	"likelytop --suggest-out") echo "<file>" ;;
 	"likelytop --min-miss" | "likelytop --flip-miss") echo "" ;;
@@ -348,13 +378,26 @@ _kattr_values()
 # list in $match ("+" first: added to the default ones).
 _kattr_list()
 {
-	local prefix="" m=$match
+	local prefix="" m=$match w c seen
+	local -a chosen=()
 	if [[ $m == +* ]]; then
 		prefix=+
 		m=${m#+}
 	fi
-	[[ $m == *,* ]] && prefix+=${m%,*},
-	_kattr_add -p "$prefix"
+	if [[ $m == *,* ]]; then
+		prefix+=${m%,*},
+		IFS=, read -ra chosen <<<"${m%,*}"
+	fi
+	# the values already in the list are not offered again (any case)
+	local -a left=()
+	while IFS= read -r w; do
+		seen=0
+		for c in "${chosen[@]}"; do
+			[ "${c,,}" = "${w,,}" ] && seen=1
+		done
+		((seen)) || left+=("$w")
+	done
+	_kattr_add -p "$prefix" < <(_kattr_words "${left[@]}")
 	compopt -o nospace 2>/dev/null
 }
 
@@ -386,7 +429,8 @@ _kattr_complete_value()
 	case "$v" in
 	"<dir>") _kattr_files -d ;;
 	"<file>") _kattr_files ;;
-	"<columns>") _kattr_list < <(_kattr_help_columns "$tool_bin") ;;
+	"<columns>") _kattr_list < <(_kattr_help_columns "$tool_bin" ${help_cmd[@]+"${help_cmd[@]}"}) ;;
+	"<setting>") _kattr_rgctl_setting "" = ;;
 	"<list:"*)
 		v=${v#<list:}
 		read -ra words <<<"${v%>}"
@@ -456,6 +500,49 @@ _kattr_is_command()
 	return 1
 }
 
+# _kattr_rgctl_setting GROUP [=]: complete a resource key in $match from
+# `rgctl set --help`; with '=', KEY= and, once the '=' is typed, values
+# for it: max for limits, the default, and GROUP's value now (`rgctl get`;
+# GROUP may be empty).
+_kattr_rgctl_setting()
+{
+	local group=$1 eq=${2-} k d key
+	local -a keys=() vals=()
+	if [ -n "$eq" ] && [[ $match == *=* ]]; then
+		key=${match%%=*}
+		while IFS=$'\t' read -r k d; do
+			[ "$k" = "$key" ] || continue
+			# io.max's value names a device first ("DEV rbps=N"): no
+			# hint but the group's value
+			[ "$k" = io.max ] && continue
+			[[ $k == *.max || $k == *.high || $d == max ]] && vals+=(max)
+			[ -n "$d" ] && [ "$d" != max ] && [ "$d" != "parent's" ] && vals+=("$d")
+		done < <(_kattr_rgctl_keys "$tool_bin")
+		if [ -n "$group" ]; then
+			while IFS= read -r d; do
+				d=${d%"${d##*[! ]}"}
+				[ -n "$d" ] && vals+=("$d")
+			done < <(LC_ALL=C "$tool_bin" ${global[@]+"${global[@]}"} get -n -o VALUE \
+				-- "$group" "$key" 2>/dev/null)
+		fi
+		_kattr_add -p "$key=" < <(_kattr_words "${vals[@]}" | sort -u)
+		return 0
+	fi
+	while IFS=$'\t' read -r k d; do
+		keys+=("$k$eq")
+	done < <(_kattr_rgctl_keys "$tool_bin")
+	_kattr_add < <(_kattr_words "${keys[@]}")
+	[ -n "$eq" ] && compopt -o nospace 2>/dev/null
+	return 0
+}
+
+# _kattr_word WORD: REPLY = WORD as the shell reads it (qstate kept).
+_kattr_word()
+{
+	local qstate
+	_kattr_dequote "$1"
+}
+
 # _kattr_rgctl_global WORD: REPLY = a global option's word from the line
 # (DIR of --root DIR or --root=DIR, NAME of -b NAME) as rgctl should get
 # it: dequoted, ~/ expanded.
@@ -470,8 +557,8 @@ _kattr_rgctl_global()
 _rgctl()
 {
 	local cur prev match before qstate tool_bin REPLY
-	local cmd="" i w global=() nargs=0 dashdash=0 commands
-	local -a words
+	local cmd="" i w global=() nargs=0 dashdash=0 commands group=""
+	local -a words help_cmd=()
 	_kattr_init "${2-}"
 	commands=$(_kattr_rgctl_commands "$tool_bin")
 	# Find the command; keep the global options that choose the hierarchy
@@ -499,7 +586,9 @@ _rgctl()
 		esac
 		if [ -z "$cmd" ] && _kattr_is_command "$w" "$commands"; then
 			cmd=$w
+			help_cmd=("$cmd")	# its columns: rgctl CMD --help
 		elif [ -n "$cmd" ]; then
+			((nargs == 0)) && _kattr_word "$w" && group=${REPLY#/}
 			nargs=$((nargs + 1))
 		fi
 	done
@@ -526,6 +615,14 @@ _rgctl()
 	fi
 	case "$cmd" in
 	help) _kattr_add <<<"$commands" ;;
+	set | get)
+		if ((nargs == 0)); then
+			_kattr_add -0 < <(_kattr_rgctl_groups "$tool_bin" "${global[@]}")
+		elif [ "$cmd" = set ]; then
+			_kattr_rgctl_setting "$group" =
+		else
+			_kattr_rgctl_setting "$group"
+		fi ;;
 	list | create | delete | shares | attach | members | stats | exec)
 		if ((nargs == 0)); then
 			_kattr_add -0 < <(_kattr_rgctl_groups "$tool_bin" "${global[@]}")
@@ -537,6 +634,44 @@ _rgctl()
 	apply | classify) _kattr_files ;;
 	esac
 	return 0
+}
+
+# _kattr_external WORD... (for kattr.zsh and kattr.fish, in a bash of
+# their own): the words of the line up to the cursor as the shell reads
+# them (real bytes, quotes removed), the last the word completed (maybe
+# empty); the first names the tool (rgctl, likelytop, splicebench, or a
+# path to one).  Prints the options bash would be given ("nospace",
+# "filenames", blank-separated) and then each candidate whole (not
+# quoted: the calling shell quotes it), every record ended by a NUL.
+_kattr_external()
+{
+	local _kattr_raw=1 _kattr_opts="" w line="" f cur pre=""
+	local -a COMPREPLY=() args=("$@")
+	cur=${args[$# - 1]}
+	unset 'args[$# - 1]'
+	for w in "${args[@]}"; do
+		printf -v w %q "$w"
+		line+="$w "
+	done
+	# --opt=VALUE: the candidates are VALUEs; the caller's word is whole
+	if [[ $cur =~ ^--[A-Za-z0-9-]+= ]]; then
+		pre=${cur%%=*}=
+		cur=${cur#*=}
+	fi
+	w=
+	[ -n "$cur" ] && printf -v w %q "$cur"
+	[ -n "$pre" ] && w=$pre$w
+	line+=$w
+	f=_${1##*/}
+	case "$f" in _rgctl | _likelytop | _splicebench) ;; *) return 1 ;; esac
+	compopt() { [ "${1-}" = -o ] && _kattr_opts+=" $2"; return 0; }
+	COMP_LINE=$line COMP_POINT=${#line}
+	"$f" "$1" "$w" ""
+	unset -f compopt
+	printf '%s\0' "${_kattr_opts# }"
+	for w in "${COMPREPLY[@]}"; do
+		printf '%s\0' "$pre$w"
+	done
 }
 
 complete -F _rgctl rgctl

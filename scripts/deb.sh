@@ -51,7 +51,15 @@ for m in rgctl.8 rgctl.conf.5 likelytop.8 splicebench.1 libkattr.3 likely_prof.3
 done
 for t in rgctl likelytop splicebench; do
 	[ -f /usr/share/bash-completion/completions/$t ] || bad "bash completion for $t not installed"
+	[ -f /usr/share/zsh/vendor-completions/_$t ] || bad "zsh completion for $t not installed"
+	[ -f /usr/share/fish/vendor_completions.d/$t.fish ] || bad "fish completion for $t not installed"
 done
+# fish and zsh find the installed engine (the bash completion) themselves
+if command -v fish >/dev/null; then
+	got=$(env -u KATTR_COMPLETION_ENGINE fish --no-config -c \
+		'set fish_complete_path /usr/share/fish/vendor_completions.d; complete -C"splicebench --mode copy,"' | sort | tr '\n' ' ')
+	[ "$got" = "copy,gift copy,vmsplice " ] || bad "fish completion from the package: '$got'"
+fi
 for u in rgctl.slice rgctl.service rgctl-apply.service rgctl-classify.service; do
 	[ -f /lib/systemd/system/$u ] || bad "unit $u not installed"
 done

@@ -11,6 +11,8 @@ pkgs=(
 	nettle-dev                        # rgctl: HMAC of its registry of groups made
 	libfuse3-dev fuse3
 	bash-completion                   # completions are installed where it says
+	zsh fish                          # their completions are tested in them
+	python3-prometheus-client         # an OpenMetrics parser checks the metrics
 	clang libclang-rt-14-dev          # libFuzzer targets
 	mandoc                            # man page lint
 	cgroup-tools                      # the peer rgctl is tested and measured against
@@ -41,4 +43,24 @@ if [ ${#missing[@]} -gt 0 ]; then
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# promtool checks likelytop --textfile's metrics: Debian ships it only in
+# the prometheus package, whose daemon would start on a machine with
+# systemd; take the one program out of the package instead (not installed).
+promtool=/var/cache/kattr-deps/promtool
+if [ $# = 0 ] && ! command -v promtool >/dev/null && [ ! -x "$promtool" ]; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "deps: promtool is missing; run as root to fetch it" >&2
+		exit 1
+	fi
+	echo "deps: fetching promtool (from Debian's prometheus package, not installed)"
+	mkdir -p "${promtool%/*}"
+	t=$(mktemp -d)
+	(cd "$t" && apt-get download -qq prometheus >/dev/null 2>&1 ||
+		{ apt-get update -qq && apt-get download -qq prometheus >/dev/null; }) &&
+		dpkg-deb --fsys-tarfile "$t"/prometheus_*.deb | tar -xO ./usr/bin/promtool >"$promtool.new" &&
+		chmod 755 "$promtool.new" && mv "$promtool.new" "$promtool"
+	rm -rf "$t" "$promtool.new"
+	[ -x "$promtool" ] || { echo "deps: could not fetch promtool" >&2; exit 1; }
 fi

@@ -372,8 +372,12 @@ int kattr_open(struct kattr_mount *m, const char *rel, int flags)
 	}
 	if (fd < 0)
 		return fd;
-	/* O_PATH|O_NOFOLLOW opens a trailing symlink itself: refuse it. */
-	if (flags & O_PATH) {
+	/*
+	 * O_PATH|O_NOFOLLOW opens a trailing symlink itself: refuse it.  With
+	 * O_DIRECTORY the kernel already did (ENOTDIR: only a directory is
+	 * opened), so no fstat(2): every create and delete opens a parent so.
+	 */
+	if ((flags & O_PATH) && !(flags & O_DIRECTORY)) {
 		ret = fstat(fd, &st) < 0 ? -errno : S_ISLNK(st.st_mode) ? -ELOOP : 0;
 		if (ret < 0) {
 			close(fd);

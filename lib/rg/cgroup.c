@@ -26,6 +26,11 @@ int rg_cgroup_open(struct kattr_rg *rg, const struct mnt_found *f,
 		return ret;
 	/* Where root lies within the hierarchy, as /proc/PID/cgroup says. */
 	mlen = strcmp(f->mount_point, "/") ? strlen(f->mount_point) : 0;
+	rg->sub = strdup(root + mlen);
+	if (!rg->sub)
+		return -ENOMEM;
+	if (strcmp(rg->sub, "/") == 0)
+		rg->sub[0] = '\0';
 	if (asprintf(&rg->prefix, "%s%s", strcmp(f->root, "/") ? f->root : "",
 		     root + mlen) < 0) {
 		rg->prefix = NULL;

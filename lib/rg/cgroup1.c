@@ -15,61 +15,26 @@
 #include "internal.h"
 #include "rg_internal.h"
 
-/* The controllers of a v1 hierarchy, from its super options. */
-static char *v1_controllers(const char *opts)
-{
-	static const char *const not_ctrl[] = {
-		"rw", "ro", "noprefix", "clone_children", "xattr",
-		"cpuset_v2_mode", "favordynmods", "nofavordynmods", "none",
-	};
-	char *out = calloc(1, strlen(opts) + 1), *w = out;
-	const char *p = opts;
-
-	if (!out)
-		return NULL;
-	while (*p) {
-		const char *c = strchr(p, ',');
-		size_t len = c ? (size_t)(c - p) : strlen(p);
-		bool skip = len == 0 || (len > 14 && !strncmp(p, "release_agent=", 14));
-
-		for (size_t i = 0; !skip && i < sizeof(not_ctrl) / sizeof(*not_ctrl); i++)
-			skip = strlen(not_ctrl[i]) == len && !strncmp(p, not_ctrl[i], len);
-		if (!skip) {
-			if (w != out)
-				*w++ = ',';
-			memcpy(w, p, len);
-			w += len;
-		}
-		p += len + (c ? 1 : 0);
-	}
-	*w = '\0';
-	return out;
-}
-
 /* Searching: only a hierarchy with cpu. */
 static bool cgroup1_mount_ok(const struct mnt_found *f)
 {
 	return kattr_opt_has(f->super_opts, "cpu");
 }
 
+/* The root's hierarchy, and the others a group spans (hier.c), from the
+ * one mount table of the open. */
 static int cgroup1_open(struct kattr_rg *rg, const struct mnt_found *f,
-			const char *root)
+			const char *root, const struct mnt_table *t)
 {
-	struct kattr_mount *a;
 	int ret = rg_cgroup_open(rg, f, root);
 
 	if (ret < 0)
 		return ret;
-	rg->ctrls = v1_controllers(f->super_opts);
+	rg->ctrls = rg_v1_controllers(f->super_opts);
 	if (!rg->ctrls)
 		return -ENOMEM;
 	rg->has_shares = kattr_opt_has(rg->ctrls, "cpu");
-	rg->acct_comounted = kattr_opt_has(rg->ctrls, "cpuacct");
-	if (!rg->acct_comounted &&
-	    kattr_mount_find("cgroup", "cpuacct", KATTR_MAGIC_CGROUP1, 0,
-			     &a) == 0)
-		rg->acct = a;
-	return 0;
+	return rg_hier_init(rg, f, t);
 }
 
 /* Threads one by one (tasks): v1 lets a process's threads differ. */
@@ -78,29 +43,11 @@ static int cgroup1_evacuate(struct kattr_rg *rg, const char *group)
 	return rg_cgroup_evacuate(rg, group, 0, false);
 }
 
-/* cpu.stat, and cpuacct.usage as key "usage" of res "cpuacct". */
+/* The figures, each from its controller's hierarchy (rgstats.c). */
 static int cgroup1_stats(struct kattr_rg *rg, const char *group,
 			 struct kattr_rg_stat **v, size_t *n)
 {
-	struct kattr_mount *am = rg->acct_comounted ? rg->m : rg->acct;
-	char path[PATH_MAX], *text, *line;
-	int ret = rg_stats_file(rg->m, group, "cpu.stat", "cpu", v, n);
-
-	if (ret == -ENOENT)
-		ret = 0;	/* a v1 hierarchy without cpu */
-	if (ret < 0 || !am)
-		return ret;
-	ret = rg_gpath(path, sizeof(path), group, "cpuacct.usage");
-	if (ret < 0 || kattr_read_alloc(am, path, &text, NULL) < 0)
-		return ret;
-	if (asprintf(&line, "usage %s", text) < 0) {
-		ret = -ENOMEM;
-	} else {
-		ret = kattr_rg_parse_keyed(line, "cpuacct", v, n);
-		free(line);
-	}
-	free(text);
-	return ret;
+	return rg_stats_figures(rg, group, v, n);
 }
 
 const struct rg_ops rg_cgroup1_ops = {
@@ -111,8 +58,15 @@ const struct rg_ops rg_cgroup1_ops = {
 	.attach_task = "tasks", .attach_proc = "cgroup.procs",
 	.mount_ok = cgroup1_mount_ok,
 	.open = cgroup1_open,
+	.mkdir = rg_v1_mkdir,
+	.mkdir_parent = rg_v1_mkdir_parent,
 	.evacuate = cgroup1_evacuate,
+	.rmdir = rg_v1_rmdir,
 	.attach = rg_attach_pid,
+	.span_open = rg_v1_span_open,
+	.span_attach = rg_v1_span_attach,
+	.span_missing = rg_v1_missing,
+	.span_disagree = rg_v1_disagree,
 	.members = rg_members_read,
 	.shares_read = rg_cgroup_shares_read,
 	.stats = cgroup1_stats,

@@ -14,10 +14,11 @@
 #include "rg_internal.h"
 
 static int cgroup2_open(struct kattr_rg *rg, const struct mnt_found *f,
-			const char *root)
+			const char *root, const struct mnt_table *t)
 {
 	int ret = rg_cgroup_open(rg, f, root);
 
+	(void)t;
 	if (ret < 0)
 		return ret;
 	/* cpu available here; enabled below it or not (cpu.weight exists
@@ -35,12 +36,11 @@ static int cgroup2_evacuate(struct kattr_rg *rg, const char *group)
 	return rg_cgroup_evacuate(rg, group, KATTR_RG_THREADS, true);
 }
 
+/* The figures: cpu.stat, memory.*, io.stat, pids.*, PSI (rgstats.c). */
 static int cgroup2_stats(struct kattr_rg *rg, const char *group,
 			 struct kattr_rg_stat **v, size_t *n)
 {
-	int ret = rg_stats_file(rg->m, group, "cpu.stat", "cpu", v, n);
-
-	return ret == -ENOENT ? 0 : ret;
+	return rg_stats_figures(rg, group, v, n);
 }
 
 const struct rg_ops rg_cgroup2_ops = {

@@ -54,12 +54,6 @@ static int mnt_found_set(struct mnt_found *f, const struct kattr_mnt *mnt)
 	return 0;
 }
 
-/* The mount table, read once: a copy of each entry, in its order. */
-struct mnt_table {
-	struct mnt_found *v;
-	size_t n, cap;
-};
-
 static void mnt_table_free(struct mnt_table *t)
 {
 	for (size_t i = 0; i < t->n; i++)
@@ -94,18 +88,16 @@ static int mnt_table_read(struct mnt_table *t)
 	return ret < 0 ? ret : 0;
 }
 
-/* The mount holding path: the longest mount point above it, last wins. */
-static int mount_lookup(const char *path, struct mnt_found *f)
+/* The mount of t holding path: the longest mount point above it, last
+ * wins; NULL when none. */
+static const struct mnt_found *mount_lookup(const struct mnt_table *t,
+					    const char *path)
 {
-	struct mnt_found *hit = NULL;
-	struct mnt_table t;
+	const struct mnt_found *hit = NULL;
 	size_t best = 0;
-	int ret = mnt_table_read(&t);
 
-	if (ret < 0)
-		return ret;
-	for (size_t i = 0; i < t.n; i++) {
-		const char *mp = t.v[i].mount_point;
+	for (size_t i = 0; i < t->n; i++) {
+		const char *mp = t->v[i].mount_point;
 		size_t len = strlen(mp);
 
 		if (strcmp(mp, "/") == 0)
@@ -116,14 +108,9 @@ static int mount_lookup(const char *path, struct mnt_found *f)
 		if (hit && len < best)
 			continue;
 		best = len;
-		hit = &t.v[i];
+		hit = &t->v[i];
 	}
-	if (hit) {
-		*f = *hit;
-		memset(hit, 0, sizeof(*hit));
-	}
-	mnt_table_free(&t);
-	return hit ? 0 : -ENOENT;
+	return hit;
 }
 
 static enum kattr_rg_backend kind_of(const char *fstype)
@@ -155,7 +142,8 @@ int rg_file_has_word(struct kattr_mount *m, const char *rel, const char *word)
 
 /* Open the hierarchy of kind at mount point f (root: the path asked for). */
 static int open_at(enum kattr_rg_backend kind, const struct mnt_found *f,
-		   const char *root, struct kattr_rg **out)
+		   const char *root, const struct mnt_table *t,
+		   struct kattr_rg **out)
 {
 	struct kattr_rg *rg;
 	int ret;
@@ -164,7 +152,7 @@ static int open_at(enum kattr_rg_backend kind, const struct mnt_found *f,
 	if (!rg)
 		return -ENOMEM;
 	rg->ops = backends[kind];
-	ret = rg->ops->open(rg, f, root);
+	ret = rg->ops->open(rg, f, root, t);
 	if (ret < 0) {
 		kattr_rg_close(rg);
 		return ret;
@@ -173,53 +161,64 @@ static int open_at(enum kattr_rg_backend kind, const struct mnt_found *f,
 	return 0;
 }
 
-/* The mount holding root, and root's canonical form (*canon, malloc'ed). */
-static int lookup_root(const char *root, char **canon, struct mnt_found *f)
+/* The mount table, the mount holding root (*f, within *t) and root's
+ * canonical form (*canon, malloc'ed); one read of the table. */
+static int lookup_root(const char *root, char **canon, struct mnt_table *t,
+		       const struct mnt_found **f)
 {
 	int ret = kattr_sysroot_canonical(root, canon);
 
 	if (ret < 0)
 		return ret;
-	ret = mount_lookup(*canon, f);
+	ret = mnt_table_read(t);
+	if (ret == 0) {
+		*f = mount_lookup(t, *canon);
+		if (!*f) {
+			mnt_table_free(t);
+			ret = -EMEDIUMTYPE;
+		}
+	}
 	if (ret < 0) {
 		free(*canon);
 		*canon = NULL;
 	}
-	return ret == -ENOENT ? -EMEDIUMTYPE : ret;
+	return ret;
 }
 
 int kattr_rg_probe(const char *root, enum kattr_rg_backend *kind)
 {
-	struct mnt_found f = { 0 };
+	const struct mnt_found *f;
+	struct mnt_table t;
 	char *canon;
 	int ret;
 
-	ret = lookup_root(root, &canon, &f);
+	ret = lookup_root(root, &canon, &t, &f);
 	if (ret < 0)
 		return ret;
 	free(canon);
-	*kind = kind_of(f.fstype);
-	mnt_found_free(&f);
+	*kind = kind_of(f->fstype);
+	mnt_table_free(&t);
 	return *kind == KATTR_RG_AUTO ? -EMEDIUMTYPE : 0;
 }
 
 static int open_given(enum kattr_rg_backend b, const char *root,
 		      struct kattr_rg **out)
 {
-	struct mnt_found f = { 0 };
+	const struct mnt_found *f;
 	enum kattr_rg_backend kind;
+	struct mnt_table t;
 	char *canon;
 	int ret;
 
-	ret = lookup_root(root, &canon, &f);
+	ret = lookup_root(root, &canon, &t, &f);
 	if (ret < 0)
 		return ret;
-	kind = kind_of(f.fstype);
+	kind = kind_of(f->fstype);
 	if (kind == KATTR_RG_AUTO || (b != KATTR_RG_AUTO && b != kind))
 		ret = -EMEDIUMTYPE;
 	else
-		ret = open_at(kind, &f, canon, out);
-	mnt_found_free(&f);
+		ret = open_at(kind, f, canon, &t, out);
+	mnt_table_free(&t);
 	free(canon);
 	return ret;
 }
@@ -246,7 +245,7 @@ static int search_pass(const struct mnt_table *t, int pass, int *err,
 
 		if (kind_of(f->fstype) != o->id || (o->mount_ok && !o->mount_ok(f)))
 			continue;
-		ret = open_at(o->id, f, f->mount_point, &rg);
+		ret = open_at(o->id, f, f->mount_point, t, &rg);
 		if (ret < 0) {
 			if (*err == 0 || ret != -EMEDIUMTYPE)
 				*err = ret;
@@ -295,10 +294,11 @@ void kattr_rg_close(struct kattr_rg *rg)
 {
 	if (!rg)
 		return;
+	rg_hier_free(rg);
 	kattr_mount_close(rg->m);
-	kattr_mount_close(rg->acct);
 	free(rg->ctrls);
 	free(rg->prefix);
+	free(rg->sub);
 	free(rg);
 }
 
@@ -360,15 +360,25 @@ int kattr_rg_exists(struct kattr_rg *rg, const char *group)
 	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
-/* Undo kattr_rg_create(): remove the first n components made, deepest first. */
+void rg_rmdir_made(struct kattr_rg *rg, const char *name, unsigned int made)
+{
+	for (size_t i = 1; i < rg->nhier; i++)
+		if ((made & (1u << i)) && rg->hier[i].m)
+			kattr_rmdir(rg->hier[i].m, name);
+	if (made & 1u)
+		kattr_rmdir(rg->m, name);
+}
+
+/* Undo kattr_rg_create(): remove the first n components made, deepest
+ * first, each where it was made. */
 static void undo_mkdirs(struct kattr_rg *rg, char *name, size_t *ends,
-			size_t n)
+			unsigned int *made, size_t n)
 {
 	while (n--) {
 		char save = name[ends[n]];
 
 		name[ends[n]] = '\0';
-		kattr_rmdir(rg->m, name);
+		rg_rmdir_made(rg, name, made[n]);
 		name[ends[n]] = save;
 	}
 }
@@ -426,22 +436,6 @@ int rg_read_pids(struct kattr_rg *rg, const char *group, const char *file,
 	free(text);
 	/* not a list of ids: not what the kernel writes there */
 	return ret == -EINVAL ? -EBADMSG : ret;
-}
-
-int rg_stats_file(struct kattr_mount *m, const char *group, const char *file,
-		  const char *res, struct kattr_rg_stat **v, size_t *n)
-{
-	char path[PATH_MAX], *text;
-	int ret = rg_gpath(path, sizeof(path), group, file);
-
-	if (ret < 0)
-		return ret;
-	ret = kattr_read_alloc(m, path, &text, NULL);
-	if (ret < 0)
-		return ret;
-	ret = kattr_rg_parse_keyed(text, res, v, n);
-	free(text);
-	return ret;
 }
 
 /* ---- create ---------------------------------------------------------------- */
@@ -514,6 +508,7 @@ struct mkpath {
 	char name[PATH_MAX];
 	size_t len;
 	size_t made[PATH_MAX / 2], nmade;
+	unsigned int where[PATH_MAX / 2];	/* rg_ops.mkdir's made bits */
 };
 
 void kattr_rg_on_create(struct kattr_rg *rg, kattr_rg_made_fn fn, void *data)
@@ -545,22 +540,38 @@ static int made_hook(struct kattr_rg *rg, const char *group,
 static int mkpath_one(struct kattr_rg *rg, struct mkpath *mp, size_t i,
 		      unsigned int flags, struct kattr_rg_reason *r)
 {
+	bool fill = i < mp->len || (flags & KATTR_RG_PARENTS);
+	unsigned int made = 0;
 	int ret;
 
 	/* Without -p the group's own mkdir checks its parents (ENOENT). */
-	if (i < mp->len && !(flags & KATTR_RG_PARENTS))
-		return 0;
-	ret = rg->ops->mkdir ? rg->ops->mkdir(rg, mp->name) :
-	      kattr_mkdir(rg->m, mp->name, 0755);
+	if (i < mp->len && !(flags & KATTR_RG_PARENTS)) {
+		if (!rg->ops->mkdir_parent)
+			return 0;
+		ret = rg->ops->mkdir_parent(rg, mp->name, &made, r);
+		if (made) {
+			mp->where[mp->nmade] = made;
+			mp->made[mp->nmade++] = i;
+		}
+		return ret;
+	}
+	if (rg->ops->mkdir)
+		ret = rg->ops->mkdir(rg, mp->name, fill, &made, r);
+	else if ((ret = kattr_mkdir(rg->m, mp->name, 0755)) == 0)
+		made = 1u;
+	if (made) {
+		mp->where[mp->nmade] = made;
+		mp->made[mp->nmade++] = i;
+	}
+	if (ret < 0 && r && r->what != KATTR_RG_WHY_NONE)
+		return ret;	/* the backend said why */
 	if (ret == -ENOENT && !(flags & KATTR_RG_PARENTS))
 		return rg_reason(r, KATTR_RG_WHY_PARENT, -ENXIO,
 				 "its parent group does not exist");
-	if (ret == -EEXIST && (i < mp->len || (flags & KATTR_RG_PARENTS)))
+	if (ret == -EEXIST && fill)
 		ret = kattr_rg_exists(rg, mp->name);
-	else if (ret == 0) {
-		mp->made[mp->nmade++] = i;
+	else if (ret == 0)
 		ret = made_hook(rg, mp->name, r);
-	}
 	if (ret == -EEXIST)
 		return kattr_rg_exists(rg, mp->name) == -ENOTDIR ?
 			rg_reason(r, KATTR_RG_WHY_ATTR, ret,
@@ -647,7 +658,7 @@ int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
 	if (ret == 0 && shares)
 		ret = create_shares(rg, group, flags, value, done, r);
 	if (ret < 0)
-		undo_mkdirs(rg, mp->name, mp->made, mp->nmade);
+		undo_mkdirs(rg, mp->name, mp->made, mp->where, mp->nmade);
 	free(mp);
 	return ret;
 }
@@ -707,11 +718,23 @@ int rg_attach_threads(int fd, pid_t pid)
 	return ret == 0 && fresh ? -EAGAIN : ret;
 }
 
+const char *rg_target_file(const struct kattr_rg *rg, unsigned int flags)
+{
+	return (flags & KATTR_RG_THREADS) ? rg->ops->attach_proc :
+	       rg->ops->attach_task;
+}
+
+int rg_target_write(const struct kattr_rg_target *t, int fd, pid_t pid)
+{
+	if (t->each_thread)
+		return rg_attach_threads(fd, pid);
+	return t->rg->ops->attach(fd, pid, t->flags);
+}
+
 int rg_target_open(struct kattr_rg *rg, const char *group, unsigned int flags,
 		   struct kattr_rg_target **out)
 {
-	const char *file = (flags & KATTR_RG_THREADS) ? rg->ops->attach_proc :
-			   rg->ops->attach_task;
+	const char *file = rg_target_file(rg, flags);
 	struct kattr_rg_target *t;
 	char path[PATH_MAX];
 	int ret;
@@ -748,7 +771,15 @@ int kattr_rg_target_open(struct kattr_rg *rg, const char *group,
 
 	if (ret < 0)
 		return ret;
-	return rg_target_open(rg, group, flags, out);
+	ret = rg_target_open(rg, group, flags, out);
+	if (ret == 0 && rg->ops->span_open) {
+		ret = rg->ops->span_open(*out, group);
+		if (ret < 0) {
+			kattr_rg_target_close(*out);
+			*out = NULL;
+		}
+	}
+	return ret;
 }
 
 void kattr_rg_target_close(struct kattr_rg_target *t)
@@ -756,6 +787,8 @@ void kattr_rg_target_close(struct kattr_rg_target *t)
 	if (!t)
 		return;
 	close(t->fd);
+	for (size_t i = 0; i < t->nspan; i++)
+		close(t->span_fd[i]);
 	free(t);
 }
 
@@ -763,9 +796,9 @@ int kattr_rg_target_attach(struct kattr_rg_target *t, pid_t pid)
 {
 	if (pid <= 0)
 		return -EINVAL;
-	if (t->each_thread)
-		return rg_attach_threads(t->fd, pid);
-	return t->rg->ops->attach(t->fd, pid, t->flags);
+	if (t->nspan)
+		return t->rg->ops->span_attach(t, pid);
+	return rg_target_write(t, t->fd, pid);
 }
 
 int kattr_rg_attach(struct kattr_rg *rg, const char *group, const pid_t *pids,
@@ -816,7 +849,8 @@ static int remove_group(struct kattr_rg *rg, const char *group,
 			if (ret < 0 && !rg_group_gone(ret))
 				break;
 		}
-		ret = kattr_rmdir(rg->m, group);
+		ret = rg->ops->rmdir ? rg->ops->rmdir(rg, group) :
+		      kattr_rmdir(rg->m, group);
 		if (ret != -EBUSY)
 			break;
 		/* cgroup v1 says EBUSY for a child group too */
@@ -954,6 +988,30 @@ int kattr_rg_stats(struct kattr_rg *rg, const char *group,
 }
 
 /* ---- whereis and list ------------------------------------------------------- */
+
+int kattr_rg_missing(struct kattr_rg *rg, const char *group, char *buf,
+		     size_t size)
+{
+	int ret = kattr_rg_exists(rg, group);
+
+	if (size)
+		buf[0] = '\0';
+	if (ret < 0 || !rg->ops->span_missing)
+		return ret;
+	return rg->ops->span_missing(rg, group, buf, size);
+}
+
+int kattr_rg_disagree(struct kattr_rg *rg, const char *group, char *buf,
+		      size_t size)
+{
+	int ret = kattr_rg_exists(rg, group);
+
+	if (size)
+		buf[0] = '\0';
+	if (ret < 0 || !rg->ops->span_disagree)
+		return ret;
+	return rg->ops->span_disagree(rg, group, buf, size);
+}
 
 int kattr_rg_whereis(struct kattr_rg *rg, pid_t pid, char **group)
 {

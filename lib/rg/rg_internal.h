@@ -32,6 +32,12 @@ struct mnt_found {
 	char *root;
 };
 
+/* The mount table, read once per open: a copy of each entry, in order. */
+struct mnt_table {
+	struct mnt_found *v;
+	size_t n, cap;
+};
+
 /*
  * A backend: what differs between RGCS, cgroup v1 and cgroup v2, as data
  * (which file holds what) and operations.  One per file: rgcs.c,
@@ -57,18 +63,44 @@ struct rg_ops {
 
 	/* Whether a mount found searching is one to try (NULL: any). */
 	bool (*mount_ok)(const struct mnt_found *f);
-	/* The constructor: rg->m and the rest of rg for root, on mount f. */
+	/* The constructor: rg->m and the rest of rg for root, on mount f
+	 * (t: the whole mount table, read once for the open). */
 	int (*open)(struct kattr_rg *rg, const struct mnt_found *f,
-		    const char *root);
+		    const char *root, const struct mnt_table *t);
 	/* create: checks after the name, res and shares (NULL: none). */
 	int (*create_check)(const struct kattr_rg *rg, const char *group,
 			    struct kattr_rg_reason *r);
-	/* create: make one directory, name relative to the root. */
-	int (*mkdir)(struct kattr_rg *rg, const char *name);
+	/*
+	 * create: make one directory, name relative to the root, setting a
+	 * bit in *made for each place made (bit 0: rg->m; cgroup v1: bit i,
+	 * rg->hier[i]).  fill: the name may exist already (a parent, or -p):
+	 * then the error is the root's own -EEXIST, and places the group
+	 * lacks elsewhere are made.  NULL: kattr_mkdir() on rg->m.
+	 */
+	int (*mkdir)(struct kattr_rg *rg, const char *name, bool fill,
+		     unsigned int *made, struct kattr_rg_reason *r);
+	/* create without -p: a parent name, which must exist in rg->m, made
+	 * where else the group spans and it lacks (NULL: nothing to do). */
+	int (*mkdir_parent)(struct kattr_rg *rg, const char *name,
+			    unsigned int *made, struct kattr_rg_reason *r);
 	/* delete: move group's tasks out before rmdir (NULL: rmdir does). */
 	int (*evacuate)(struct kattr_rg *rg, const char *group);
+	/* delete: remove group, evacuated, everywhere it is (NULL:
+	 * kattr_rmdir() on rg->m); rg->m's directory last. */
+	int (*rmdir)(struct kattr_rg *rg, const char *group);
 	/* Move pid through fd, the open attach file (flags of the target). */
 	int (*attach)(int fd, pid_t pid, unsigned int flags);
+	/* A target spanning more places than rg->m (NULL: none): open them
+	 * into t (span_open), and move pid into all of them or none. */
+	int (*span_open)(struct kattr_rg_target *t, const char *group);
+	int (*span_attach)(struct kattr_rg_target *t, pid_t pid);
+	/* The places of the group missing / holding other tasks than rg->m's,
+	 * named into buf ("memory, pids"): their number, or -errno (NULL:
+	 * 0, one place). */
+	int (*span_missing)(struct kattr_rg *rg, const char *group, char *buf,
+			    size_t size);
+	int (*span_disagree)(struct kattr_rg *rg, const char *group,
+			     char *buf, size_t size);
 	int (*members)(struct kattr_rg *rg, const char *group,
 		       unsigned int flags, pid_t **pids, size_t *n);
 	/* The shares file of group (path: its name under the root). */
@@ -85,14 +117,33 @@ extern const struct rg_ops rg_rgcs_ops;
 extern const struct rg_ops rg_cgroup1_ops;
 extern const struct rg_ops rg_cgroup2_ops;
 
+/*
+ * cgroup v1: one hierarchy a group spans (hier.c).  Found in the mount
+ * table read at open, each opened at the root's place (the same path below
+ * its mount point as the root below its own) on first use.
+ */
+struct rg_hier {
+	char *point;		/* its mount point */
+	char *mroot;		/* the mount's root within the hierarchy ("/") */
+	char *ctrls;		/* its controllers, "cpu,cpuacct" */
+	struct kattr_mount *m;	/* the root's place there */
+	struct kattr_mount *top; /* the hierarchy's mount point (moving back) */
+	int err;		/* opening m failed: -ENOENT no such place */
+	bool tried;		/* m opened (or err set) */
+	bool span;		/* create makes a group there (not cpuset) */
+};
+#define RG_MAX_HIER	8
+
 struct kattr_rg {
 	const struct rg_ops *ops;
 	struct kattr_mount *m;
-	struct kattr_mount *acct;	/* v1: a separate cpuacct hierarchy */
 	char *ctrls;			/* v1: controllers, "cpu,cpuacct" */
 	char *prefix;			/* root within its hierarchy, "/x" or "" */
+	char *sub;			/* root below its mount point, "/x" or "" */
+	/* v1: the hierarchies a group spans; hier[0] is m's own */
+	struct rg_hier hier[RG_MAX_HIER];
+	size_t nhier;
 	bool has_shares;
-	bool acct_comounted;
 	kattr_rg_made_fn made_fn;	/* kattr_rg_on_create() */
 	void *made_data;
 };
@@ -103,6 +154,10 @@ struct kattr_rg_target {
 	unsigned int flags;	/* as opened */
 	bool each_thread;	/* a whole process, one thread per write (v1
 				 * without cgroup.procs) */
+	/* cgroup v1: the same file in the group's other hierarchies */
+	int span_fd[RG_MAX_HIER];
+	unsigned char span_hier[RG_MAX_HIER];	/* index in rg->hier */
+	size_t nspan;
 };
 
 /* rg.c: the handle and the generic operations */
@@ -137,12 +192,51 @@ int rg_attach_threads(int fd, pid_t pid);
 /* The rg_ops.members that reads the tasks or procs file (by flags). */
 int rg_members_read(struct kattr_rg *rg, const char *group,
 		    unsigned int flags, pid_t **pids, size_t *n);
+/* Remove the places of name that made says (rg_ops.mkdir), rg->m last. */
+void rg_rmdir_made(struct kattr_rg *rg, const char *name, unsigned int made);
+/* The attach file of a target of flags: tasks or cgroup.procs. */
+const char *rg_target_file(const struct kattr_rg *rg, unsigned int flags);
+/* Move pid through fd as target t does (its flags, one thread at a time
+ * where each_thread). */
+int rg_target_write(const struct kattr_rg_target *t, int fd, pid_t pid);
 /* Open group's attach file, unchecked (a name from the caller or tree). */
 int rg_target_open(struct kattr_rg *rg, const char *group, unsigned int flags,
 		   struct kattr_rg_target **out);
-/* Append the keyed file of group on m to the stats (res: their res). */
-int rg_stats_file(struct kattr_mount *m, const char *group, const char *file,
-		  const char *res, struct kattr_rg_stat **v, size_t *n);
+
+/* rgstats.c: the figures of cpu, memory, io and pids (rg_ops.stats of
+ * both cgroup versions), appended to *v. */
+int rg_stats_figures(struct kattr_rg *rg, const char *group,
+		     struct kattr_rg_stat **v, size_t *n);
+
+/* hier.c: cgroup v1 hierarchies */
+/* The controllers of a v1 hierarchy, from its super options (malloc'ed). */
+char *rg_v1_controllers(const char *opts);
+/* Find every hierarchy a group spans in t (rg->m, ctrls, sub set). */
+int rg_hier_init(struct kattr_rg *rg, const struct mnt_found *own,
+		 const struct mnt_table *t);
+void rg_hier_free(struct kattr_rg *rg);
+/* The index of the hierarchy holding controller ctrl, or -ENODEV. */
+int rg_hier_find(const struct kattr_rg *rg, const char *ctrl);
+/* Hierarchy i at the root's place (opened on first use): 0, -ENOENT when
+ * that hierarchy has no such directory, -errno. */
+int rg_hier_at(struct kattr_rg *rg, size_t i, struct kattr_mount **m);
+/* The mount holding controller ctrl's files at the root's place: rg->m on
+ * cgroup v2 and RGCS; -ENODEV when no hierarchy has ctrl (or it has no
+ * directory at the root's place). */
+int rg_hier_mount(struct kattr_rg *rg, const char *ctrl,
+		  struct kattr_mount **m);
+/* cgroup1_span.c: a group as one directory in each hierarchy */
+int rg_v1_mkdir(struct kattr_rg *rg, const char *name, bool fill,
+		unsigned int *made, struct kattr_rg_reason *r);
+int rg_v1_mkdir_parent(struct kattr_rg *rg, const char *name,
+		       unsigned int *made, struct kattr_rg_reason *r);
+int rg_v1_rmdir(struct kattr_rg *rg, const char *group);
+int rg_v1_span_open(struct kattr_rg_target *t, const char *group);
+int rg_v1_span_attach(struct kattr_rg_target *t, pid_t pid);
+int rg_v1_missing(struct kattr_rg *rg, const char *group, char *buf,
+		  size_t size);
+int rg_v1_disagree(struct kattr_rg *rg, const char *group, char *buf,
+		   size_t size);
 
 /* cgroup.c: what both cgroup versions share */
 /* Open the mount at root and find root's place in its hierarchy. */

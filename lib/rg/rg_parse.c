@@ -444,6 +444,8 @@ void kattr_rg_stats_free(struct kattr_rg_stat *v, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		free(v[i].res);
 		free(v[i].key);
+		free(v[i].dev);
+		free(v[i].file);
 	}
 	free(v);
 }
@@ -457,6 +459,7 @@ static int stat_add(struct kattr_rg_stat **v, size_t *n, size_t *cap,
 	if (kattr_grow((void **)v, cap, *n, sizeof(**v)) < 0)
 		return -ENOMEM;
 	s = &(*v)[*n];
+	memset(s, 0, sizeof(*s));
 	s->res = strndup(res, rlen);
 	s->key = strndup(key, klen);
 	if (!s->res || !s->key) {

@@ -23,13 +23,14 @@
 
 /* The res_groups directory: root itself, or res_groups below it. */
 static int rgcs_open(struct kattr_rg *rg, const struct mnt_found *f,
-		     const char *root)
+		     const char *root, const struct mnt_table *t)
 {
 	unsigned long magic = rg->ops->magic;
 	const char *base = strrchr(root, '/');
 	char dir[PATH_MAX];
 	int ret;
 
+	(void)t;
 	if (strcmp(f->fstype, RGCSFS_FSTYPE) == 0)
 		magic = KATTR_MAGIC_FUSE;
 	base = base ? base + 1 : root;
@@ -62,10 +63,15 @@ static int rgcs_create_check(const struct kattr_rg *rg, const char *group,
 	return 0;
 }
 
-static int rgcs_mkdir(struct kattr_rg *rg, const char *name)
+static int rgcs_mkdir(struct kattr_rg *rg, const char *name, bool fill,
+		      unsigned int *made, struct kattr_rg_reason *r)
 {
 	int ret = kattr_mkdir(rg->m, name, 0755);
 
+	(void)fill;
+	(void)r;
+	if (ret == 0)
+		*made = 1u;
 	return ret == -ENOMEM ? -EMLINK : ret;	/* too deep */
 }
 

@@ -19,90 +19,11 @@
 #include "internal.h"
 #include "rg_internal.h"
 
-#define MAX_HIER	8
-
-/* One controller's hierarchy (cgroup v1), opened on first use. */
-struct hier {
-	char ctrl[16];
-	struct kattr_mount *m;	/* NULL with err set: none */
-	bool own;		/* m is ours to close */
-	int err;
-};
-
 struct kattr_rgres_group {
 	struct kattr_rg *rg;
 	enum kattr_rg_backend b;
 	char *group;		/* "" for the root */
-	char *sub;		/* v1: rg's root below its mount ("", "/x") */
-	char *own_opts;		/* v1: rg's mount's super options */
-	struct hier h[MAX_HIER];
-	size_t nh;
 };
-
-struct mnt_pick {
-	const char *root;	/* find: the mount holding root */
-	const char *ctrl;	/* or: the first cgroup v1 mount with ctrl */
-	size_t best;
-	char *point, *opts;
-	int err;
-};
-
-static int pick_cb(const struct kattr_mnt *mnt, void *data)
-{
-	struct mnt_pick *p = data;
-	size_t len = strlen(mnt->mount_point);
-
-	if (strcmp(mnt->fstype, "cgroup") != 0)
-		return 0;
-	if (p->ctrl && !kattr_opt_has(mnt->super_opts, p->ctrl))
-		return 0;
-	if (p->root && (strncmp(p->root, mnt->mount_point, len) != 0 ||
-			(p->root[len] != '/' && p->root[len] != '\0') ||
-			(p->point && len < p->best)))
-		return 0;
-	free(p->point);
-	free(p->opts);
-	p->best = len;
-	p->point = strdup(mnt->mount_point);
-	p->opts = strdup(mnt->super_opts);
-	if (!p->point || !p->opts)
-		p->err = -ENOMEM;
-	return p->ctrl ? 1 : 0;
-}
-
-static int pick(struct mnt_pick *p)
-{
-	int ret = kattr_mountinfo_foreach(pick_cb, p);
-
-	if (ret < 0 || p->err < 0) {
-		free(p->point);
-		free(p->opts);
-		return ret < 0 ? ret : p->err;
-	}
-	return p->point ? 0 : -ENODEV;
-}
-
-static int open_v1(struct kattr_rgres_group *g)
-{
-	const char *root = kattr_rg_root(g->rg);
-	struct mnt_pick p = { .root = root };
-	char *canon;
-	int ret = kattr_sysroot_canonical(root, &canon);
-
-	if (ret < 0)
-		return ret;
-	p.root = canon;
-	ret = pick(&p);
-	if (ret == 0) {
-		g->sub = strdup(canon + (strcmp(p.point, "/") ? p.best : 0));
-		g->own_opts = p.opts;
-		free(p.point);
-		if (!g->sub)
-			ret = -ENOMEM;
-	}
-	free(canon);
-	return ret == -ENODEV ? -EMEDIUMTYPE : ret;
-}
 
 int kattr_rgres_open(struct kattr_rg *rg, const char *group,
 		     struct kattr_rgres_group **out)
@@ -120,8 +41,6 @@ int kattr_rgres_open(struct kattr_rg *rg, const char *group,
 	g->group = strdup(kattr_rg_name_is_root(group) ? "" : group);
 	if (!g->group)
 		ret = -ENOMEM;
-	else if (g->b == KATTR_RG_CGROUP1)
-		ret = open_v1(g);
 	if (ret < 0) {
 		kattr_rgres_close(g);
 		return ret;
@@ -134,64 +53,16 @@ void kattr_rgres_close(struct kattr_rgres_group *g)
 {
 	if (!g)
 		return;
-	for (size_t i = 0; i < g->nh; i++)
-		if (g->h[i].own)
-			kattr_mount_close(g->h[i].m);
 	free(g->group);
-	free(g->sub);
-	free(g->own_opts);
 	free(g);
 }
 
-/* cgroup v1: the mount of ctrl's hierarchy at g's place, or -ENODEV. */
-static int hier_v1(struct kattr_rgres_group *g, struct hier *h)
-{
-	struct mnt_pick p = { .ctrl = h->ctrl };
-	char path[PATH_MAX];
-	int ret;
-
-	if (kattr_opt_has(g->own_opts, h->ctrl)) {
-		h->m = kattr_rg_mount(g->rg);
-		return 0;
-	}
-	ret = pick(&p);
-	if (ret < 0)
-		return ret;
-	ret = snprintf(path, sizeof(path), "%s%s",
-		       strcmp(p.point, "/") ? p.point : "", g->sub);
-	free(p.point);
-	free(p.opts);
-	if (ret < 0 || (size_t)ret >= sizeof(path))
-		return -ENAMETOOLONG;
-	ret = kattr_mount_open(path[0] ? path : "/", KATTR_MAGIC_CGROUP1, 0, &h->m);
-	if (ret == -ENOENT)
-		ret = -ENODEV;	/* no such place in that hierarchy */
-	h->own = ret == 0;
-	return ret;
-}
-
-/* The mount holding ctrl's files for g; -ENODEV when there is none. */
+/* The mount holding ctrl's files for g (cgroup v1: that controller's
+ * hierarchy, kept in the handle); -ENODEV when there is none. */
 static int hier_of(struct kattr_rgres_group *g, const char *ctrl,
 		   struct kattr_mount **m)
 {
-	struct hier *h = NULL;
-
-	if (g->b != KATTR_RG_CGROUP1) {
-		*m = kattr_rg_mount(g->rg);
-		return 0;
-	}
-	for (size_t i = 0; i < g->nh && !h; i++)
-		if (strcmp(g->h[i].ctrl, ctrl) == 0)
-			h = &g->h[i];
-	if (!h) {
-		if (g->nh == MAX_HIER || strlen(ctrl) >= sizeof(h->ctrl))
-			return -ENOMEM;
-		h = &g->h[g->nh++];
-		strcpy(h->ctrl, ctrl);
-		h->err = hier_v1(g, h);
-	}
-	*m = h->m;
-	return h->err;
+	return rg_hier_mount(g->rg, ctrl, m);
 }
 
 /* "group/file", "file" for the root group. */
@@ -648,9 +519,130 @@ static int set_enable(struct kattr_rgres_group *g,
 	return 0;
 }
 
+/* cgroup v1: the directories set made for the group (cpuset), parents
+ * first. */
+#define MADE_MAX	32
+struct made_dirs {
+	struct kattr_mount *m[MADE_MAX];
+	char *path[MADE_MAX];
+	size_t n;
+	bool would;		/* dry run: one would be made */
+};
+
+static void unmake_dirs(struct made_dirs *md, bool rm)
+{
+	while (md->n) {
+		md->n--;
+		if (rm)
+			kattr_rmdir(md->m[md->n], md->path[md->n]);
+		free(md->path[md->n]);
+	}
+}
+
+/* A new cpuset group takes its parent's cpus and mems: without both no
+ * task may join it. */
+static int copy_parent(struct kattr_mount *m, const char *dir,
+		       struct kattr_rgres_done *d)
+{
+	static const char *const files[] = { "cpuset.cpus", "cpuset.mems" };
+	char up[PATH_MAX], path[PATH_MAX], *text, *slash;
+	int ret = 0;
+
+	snprintf(up, sizeof(up), "%s", dir);
+	slash = strrchr(up, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		up[0] = '\0';
+	for (size_t i = 0; i < 2 && ret == 0; i++) {
+		ret = gfile(path, sizeof(path), dir, files[i]);
+		if (ret == 0)
+			ret = read_file(m, up, files[i], &text);
+		if (ret == 0) {
+			if (text[0] && text[0] != '\n')
+				ret = kattr_write_str(m, path, text);
+			free(text);
+		}
+		if (ret < 0)
+			set_failed_file(d, m, path);
+	}
+	return ret;
+}
+
+/* Make group and each parent it lacks in m, top-down, with cpus and mems. */
+static int make_path(struct kattr_mount *m, const char *group,
+		     struct made_dirs *md, struct kattr_rgres_done *d)
+{
+	char dir[PATH_MAX];
+	size_t len = strlen(group);
+	int ret = 0;
+
+	if (len >= sizeof(dir))
+		return -ENAMETOOLONG;
+	for (size_t i = 0; i <= len && ret == 0; i++) {
+		struct stat st;
+
+		if (group[i] != '/' && group[i] != '\0')
+			continue;
+		memcpy(dir, group, i);
+		dir[i] = '\0';
+		if (kattr_stat(m, dir, &st) == 0)
+			continue;
+		if (md->n == MADE_MAX)
+			return -ENAMETOOLONG;
+		ret = kattr_mkdir(m, dir, 0755);
+		if (ret < 0) {
+			set_failed_file(d, m, dir);
+			break;
+		}
+		md->m[md->n] = m;
+		md->path[md->n] = strdup(dir);
+		if (!md->path[md->n]) {
+			kattr_rmdir(m, dir);
+			return -ENOMEM;
+		}
+		md->n++;
+		ret = copy_parent(m, dir, d);
+	}
+	return ret;
+}
+
+/*
+ * cgroup v1: a cpuset value where the group has no cpuset directory
+ * (create does not make one: an empty cpuset refuses every task) makes
+ * it, and the parents it lacks there, each with its parent's cpus and
+ * mems; removed again on failure.  The other hierarchies of a group made
+ * by another tool stay as they are.
+ */
+static int make_dirs(struct kattr_rgres_group *g,
+		     const struct kattr_rgres_value *vals, size_t n,
+		     unsigned int flags, struct made_dirs *md,
+		     struct kattr_rgres_done *d)
+{
+	for (size_t i = 0; g->b == KATTR_RG_CGROUP1 && g->group[0] && i < n; i++) {
+		const struct kattr_rgres_file *f = &vals[i].res->be[g->b];
+		struct kattr_mount *m;
+		struct stat st;
+		int ret;
+
+		if (!f->file || strcmp(f->ctrl, "cpuset") != 0 ||
+		    hier_of(g, f->ctrl, &m) < 0 || kattr_stat(m, g->group, &st) == 0 ||
+		    kattr_rg_exists(g->rg, g->group) < 0)
+			continue;
+		d->failed = i;
+		md->would = true;
+		if (flags & KATTR_RGRES_DRY_RUN)
+			continue;
+		ret = make_path(m, g->group, md, d);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 static int set_plan(struct kattr_rgres_group *g, struct kattr_rgres_value *vals,
 		    size_t n, unsigned int flags, struct plan *p,
-		    struct kattr_rgres_done *d)
+		    struct kattr_rgres_done *d, struct made_dirs *md)
 {
 	int ret = 0;
 
@@ -660,8 +652,10 @@ static int set_plan(struct kattr_rgres_group *g, struct kattr_rgres_value *vals,
 	}
 	if (ret == 0)
 		ret = set_enable(g, vals, n, flags, d);
-	if ((flags & KATTR_RGRES_DRY_RUN) && d->nr_enabled)
-		return ret;	/* the files appear only once enabled */
+	if (ret == 0)
+		ret = make_dirs(g, vals, n, flags, md, d);
+	if ((flags & KATTR_RGRES_DRY_RUN) && (d->nr_enabled || md->would))
+		return ret;	/* the files appear only once enabled or made */
 	for (size_t i = 0; i < n && ret == 0; i++) {
 		d->failed = i;
 		ret = plan_value(g, &vals[i], i, p, d);
@@ -674,6 +668,7 @@ int kattr_rgres_set(struct kattr_rgres_group *g,
 		    unsigned int flags, struct kattr_rgres_done *d)
 {
 	struct kattr_rgres_value *copy = malloc((n ? n : 1) * sizeof(*copy));
+	struct made_dirs md = { 0 };
 	struct plan p = { 0 };
 	int ret = 0;
 
@@ -682,7 +677,7 @@ int kattr_rgres_set(struct kattr_rgres_group *g,
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, vals, n * sizeof(*copy));
-	ret = set_plan(g, copy, n, flags, &p, d);
+	ret = set_plan(g, copy, n, flags, &p, d, &md);
 	for (size_t i = 0; ret == 0 && !(flags & KATTR_RGRES_DRY_RUN) && i < p.n; i++) {
 		ret = kattr_write_str(p.w[i].m, p.w[i].path, p.w[i].text);
 		if (ret < 0) {
@@ -691,8 +686,11 @@ int kattr_rgres_set(struct kattr_rgres_group *g,
 			rollback(&p, i, d);
 		}
 	}
-	if (ret < 0 && !(flags & KATTR_RGRES_DRY_RUN))
+	if (ret < 0 && !(flags & KATTR_RGRES_DRY_RUN)) {
+		unmake_dirs(&md, true);
 		undo_enable(g, d, 0);
+	}
+	unmake_dirs(&md, false);
 	plan_free(&p);
 	free(copy);
 	return ret;

@@ -19,6 +19,8 @@ struct lt_opts {
 	double delay;		/* seconds */
 	const char *file;
 	enum lt_out_format format;
+	bool format_set;	/* --format or -J given */
+	const char *textfile;	/* --textfile DIR */
 	enum kattr_prof_sort sort;
 	bool reverse;
 	uint64_t min_total;
@@ -43,6 +45,7 @@ struct lt_app {
 	struct lt_model model;
 	int sfd;		/* signalfd */
 	int tfd;		/* timerfd, the refresh tick */
+	int textfile_fd;	/* --textfile DIR, opened once */
 	size_t bad_rows;	/* in the last snapshot */
 	int last_err;		/* of the last read/parse, 0 if it went well */
 	bool child_gone;	/* --exec: the command exited, final snapshot */

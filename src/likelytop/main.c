@@ -10,6 +10,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <malloc.h>
@@ -29,6 +30,7 @@
 
 #include "config.h"
 #include "likelytop.h"
+#include "outfile.h"
 #include "strutils.h"
 #include "tool.h"
 
@@ -45,6 +47,7 @@ enum {
 	OPT_SUGGEST_OUT,
 	OPT_MIN_MISS,
 	OPT_FLIP_MISS,
+	OPT_TEXTFILE,
 };
 
 static struct lt_app app;
@@ -52,8 +55,8 @@ static struct lt_app app;
 __attribute__((noreturn)) static void usage(void)
 {
 	printf("Usage: %s [options]\n", tool_name());
-	printf("       %s -b [-n ITER] [-d SEC] [-f FILE] [--format text|csv|json] [--sort KEY]\n"
-	       "                 [--min-total N] [--wrong-only]\n", tool_name());
+	printf("       %s -b [-n ITER] [-d SEC] [-f FILE] [--format FMT] [--sort KEY]\n"
+	       "                 [--min-total N] [--wrong-only] [--textfile DIR]\n", tool_name());
 	printf("       %s [options] --exec -- COMMAND [ARG...]\n", tool_name());
 	printf("       %s --suggest SRCDIR [-f FILE] [--min-total N] [--min-miss PCT]\n"
 	       "                 [--flip-miss PCT] [--suggest-out FILE|DIR]\n\n", tool_name());
@@ -69,7 +72,8 @@ __attribute__((noreturn)) static void usage(void)
 	printf("  -n, --iterations N    batch: print N snapshots (default 1; 0: until\n"
 	       "                        interrupted)\n");
 	printf("  -d, --delay SEC       refresh every SEC seconds (default 2)\n");
-	printf("      --format FMT      batch output: text, csv or json (default text)\n");
+	printf("      --format FMT      batch output: text, csv, json or openmetrics\n"
+	       "                        (default text)\n");
 	printf("  -J, --json            the same as --format json\n");
 	printf("  -o, --output LIST     batch text: the columns to show (see below;\n"
 	       "                        +LIST adds to the default ones)\n");
@@ -77,6 +81,8 @@ __attribute__((noreturn)) static void usage(void)
 	printf("      --noheadings      batch text and CSV: no summary and no titles\n");
 	printf("      --raw             batch text: columns split by one space, blanks\n"
 	       "                        in names as \\x20\n");
+	printf("      --textfile DIR    batch: write the metrics to DIR/likelytop.prom\n"
+	       "                        (replaced whole each snapshot) for node_exporter\n");
 	printf("  -s, --sort KEY        incorrect (default), correct, percent, total,\n"
 	       "                        rate, function or file\n");
 	printf("  -r, --reverse         reverse the sort order\n");
@@ -329,6 +335,7 @@ static const struct option longopts[] = {
 	{ "suggest-out", required_argument, NULL, OPT_SUGGEST_OUT },
 	{ "min-miss",   required_argument, NULL, OPT_MIN_MISS },
 	{ "flip-miss",  required_argument, NULL, OPT_FLIP_MISS },
+	{ "textfile",   required_argument, NULL, OPT_TEXTFILE },
 	TOOL_LONGOPTS,
 	TOOL_LONGOPTS_TABLE(OPT_OUTPUT_ALL, OPT_NOHEADINGS, OPT_RAW),
 	{ NULL, 0, NULL, 0 }
@@ -408,11 +415,14 @@ static bool view_option(int c, const char *arg, struct args *a)
 	switch (c) {
 	case OPT_FORMAT:
 		if (lt_out_parse(arg, &o->format) < 0)
-			tool_usage_error("unknown format '%s': use text, csv or json", arg);
+			tool_usage_error("unknown format '%s': use text, csv, json or openmetrics",
+					 TOOL_Q(arg));
+		o->format_set = true;
 		return true;
 	case 'J':	/* as util-linux tools and rgctl say JSON */
 		if (lt_out_parse("json", &o->format) < 0)
 			tool_usage_error("cannot select JSON output");
+		o->format_set = true;
 		return true;
 	case 's':
 		if (kattr_prof_sort_parse(arg, &o->sort) < 0)
@@ -443,6 +453,11 @@ static bool view_option(int c, const char *arg, struct args *a)
 		return true;
 	case OPT_NOHEADINGS:
 		o->noheadings = true;
+		return true;
+	case OPT_TEXTFILE:
+		if (!*arg)
+			tool_usage_error("--textfile needs a directory");
+		o->textfile = arg;
 		return true;
 	case OPT_RAW:
 		o->raw = true;
@@ -476,6 +491,14 @@ static void check_args(const struct args *a)
 		tool_usage_error("--iterations and --format need --batch");
 	if (!o->batch && (o->raw || o->noheadings))
 		tool_usage_error("--raw and --noheadings need --batch");
+	if (o->textfile && (!o->batch || o->suggest))
+		tool_usage_error("--textfile needs --batch (and no --suggest)");
+	if (o->textfile && (o->format_set || a->columns || o->raw || o->noheadings))
+		tool_usage_error("--textfile writes Prometheus' text format: no --format, --json, --output, --raw or --noheadings");
+	if (o->textfile)
+		o->format = LT_OUT_PROM;
+	if (o->format == LT_OUT_OPENMETRICS && (a->columns || o->raw || o->noheadings))
+		tool_usage_error("--output, --output-all, --raw and --noheadings shape text; OpenMetrics always has every site's counters");
 	if (o->format != LT_OUT_TEXT && (a->columns || o->raw))
 		tool_usage_error("--output, --output-all and --raw choose text columns; CSV and JSON always carry every field");
 	if (o->format == LT_OUT_JSON && o->noheadings)
@@ -553,6 +576,52 @@ static void open_source(struct lt_app *a)
 		tool_die(EXIT_FAIL, "cannot open the profile source: %s", lt_strerror(ret));
 }
 
+#define LT_TEXTFILE "likelytop.prom"
+
+/* --textfile DIR: the directory, opened once (not through a symlink). */
+static void open_textfile_dir(struct lt_app *a)
+{
+	a->textfile_fd = open(a->o.textfile, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			      O_CLOEXEC);
+	if (a->textfile_fd < 0)
+		tool_die(EXIT_FAIL, "cannot use '%s' for --textfile: %s",
+			 TOOL_Q(a->o.textfile),
+			 errno == ENOTDIR || errno == ELOOP ?
+			 "not a directory (a symbolic link is not followed)" :
+			 lt_strerror(errno));
+}
+
+/*
+ * One snapshot's metrics into DIR/likelytop.prom: a temporary file beside
+ * it, renamed over it (outfile.h), so node_exporter never reads half a
+ * file; a failure leaves the previous file and exits 1.
+ */
+static void write_textfile(struct lt_app *a, const struct lt_out_meta *meta)
+{
+	struct tool_out o;
+	FILE *fp = NULL;
+	int ret = tool_out_openat(&o, a->textfile_fd, LT_TEXTFILE);
+	int fd = ret == 0 ? dup(o.fd) : -1;
+
+	if (ret == 0 && (fd < 0 || !(fp = fdopen(fd, "w"))))
+		ret = -errno;
+	if (fp) {
+		ret = lt_out_write(fp, LT_OUT_PROM, meta, a->model.rows, a->model.nrows);
+		if (fclose(fp) == EOF && ret == 0)
+			ret = -errno;
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	if (ret < 0 && o.name)
+		tool_out_abort(&o);
+	else if (ret == 0)
+		ret = tool_out_commit(&o);
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot write '%s/%s': %s", TOOL_Q(a->o.textfile),
+			 LT_TEXTFILE, ret == -EINVAL ? "something other than a regular file is at that name" :
+			 lt_strerror(ret));
+}
+
 static int batch_print(struct lt_app *a, unsigned long iter)
 {
 	struct kattr_prof_filter f = {
@@ -575,6 +644,10 @@ static int batch_print(struct lt_app *a, unsigned long iter)
 	if (a->o.suggest)
 		return lt_suggest_main(a);
 	ret = lt_model_select(&a->model, &f, a->o.sort, a->o.reverse, 0);
+	if (ret == 0 && a->o.textfile) {
+		write_textfile(a, &meta);
+		return 0;
+	}
 	if (ret == 0)
 		ret = lt_out_write(stdout, a->o.format, &meta, a->model.rows,
 				   a->model.nrows);
@@ -740,7 +813,9 @@ int main(int argc, char **argv)
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	mallopt(M_TOP_PAD, 2 << 20);
 	parse_args(argc, argv, &app.o);
-	app.sfd = app.tfd = -1;
+	app.sfd = app.tfd = app.textfile_fd = -1;
+	if (app.o.textfile)
+		open_textfile_dir(&app);
 	lt_model_init(&app.model);
 	if (!app.o.batch && !WITH_NCURSES)
 		return lt_view_run(&app);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* likelytop batch output: text, CSV and JSON. */
+/* likelytop batch output: text, CSV, JSON and metrics (OpenMetrics, and
+ * Prometheus' text format for --textfile). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 
+#include "openmetrics.h"
 #include "output.h"
 #include "tool.h"
 
@@ -17,6 +19,8 @@ int lt_out_parse(const char *name, enum lt_out_format *f)
 		*f = LT_OUT_CSV;
 	else if (!strcmp(name, "json"))
 		*f = LT_OUT_JSON;
+	else if (!strcmp(name, "openmetrics"))
+		*f = LT_OUT_OPENMETRICS;
 	else
 		return -EINVAL;
 	return 0;
@@ -833,6 +837,82 @@ static int write_json(FILE *fp, const struct lt_out_meta *meta,
 	return ret;
 }
 
+/* The order sites are merged in: one series per label set. */
+static int site_cmp(const void *pa, const void *pb)
+{
+	const struct kattr_prof_entry *a = *(const struct kattr_prof_entry *const *)pa;
+	const struct kattr_prof_entry *b = *(const struct kattr_prof_entry *const *)pb;
+	int c = strcmp(a->file, b->file);
+
+	if (c == 0)
+		c = (a->line > b->line) - (a->line < b->line);
+	if (c == 0)
+		c = strcmp(a->function, b->function);
+	if (c == 0)
+		c = (int)a->hint - (int)b->hint;
+	return c;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+/* One counter family: a sample per site (incorrect: its misses). */
+static int metric_family(struct tool_om *om, const struct kattr_prof_entry **s,
+			 size_t n, bool incorrect, bool all)
+{
+	static const char *const help[2][2] = {
+		{ "Evaluations of the branch that went as its hint says.",
+		  "Evaluations of the branch that did not go as its hint says." },
+		{ "Evaluations of the branch that were not taken (branch_all profile).",
+		  "Evaluations of the branch that were taken (branch_all profile)." },
+	};
+	int ret = tool_om_family(om, incorrect ? "likelytop_branch_incorrect" :
+				 "likelytop_branch_correct", TOOL_OM_COUNTER, NULL,
+				 help[all][incorrect]);
+
+	for (size_t i = 0, j; ret == 0 && i < n; i = j) {
+		uint64_t v = 0;
+		char line[24];
+		struct tool_om_label l[] = {
+			{ "function", s[i]->function }, { "file", s[i]->file },
+			{ "line", line }, { "hint", kattr_prof_hint_name(s[i]->hint) },
+		};
+
+		/* Sites of one line and hint (two likely() on a line) are
+		 * one series: a duplicate would fail the whole scrape. */
+		for (j = i; j < n && (j == i || site_cmp(&s[i], &s[j]) == 0); j++)
+			v = add_sat(v, incorrect ? s[j]->incorrect : s[j]->correct);
+		snprintf(line, sizeof(line), "%u", (unsigned int)s[i]->line);
+		ret = tool_om_sample(om, l, 4, v);
+	}
+	return ret;
+}
+
+/* The sites as two counter families, with function, file, line and hint
+ * as labels, in the dialect d. */
+static int write_metrics(FILE *fp, enum tool_om_dialect d,
+			 const struct lt_out_meta *meta,
+			 const struct kattr_prof_entry *const *rows, size_t n)
+{
+	const struct kattr_prof_entry **s = malloc((n ? n : 1) * sizeof(*s));
+	struct tool_om om;
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	memcpy(s, rows, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), site_cmp);
+	tool_om_init(&om, fp, d);
+	ret = metric_family(&om, s, n, false, is_all(meta));
+	if (ret == 0)
+		ret = metric_family(&om, s, n, true, is_all(meta));
+	tool_om_end(&om);
+	free(s);
+	return ret;
+}
+
 int lt_out_write(FILE *fp, enum lt_out_format f, const struct lt_out_meta *meta,
 		 const struct kattr_prof_entry *const *rows, size_t n)
 {
@@ -845,6 +925,12 @@ int lt_out_write(FILE *fp, enum lt_out_format f, const struct lt_out_meta *meta,
 		break;
 	case LT_OUT_JSON:
 		ret = write_json(fp, meta, rows, n);
+		break;
+	case LT_OUT_OPENMETRICS:
+		ret = write_metrics(fp, TOOL_OM_OPENMETRICS, meta, rows, n);
+		break;
+	case LT_OUT_PROM:
+		ret = write_metrics(fp, TOOL_OM_PROMETHEUS, meta, rows, n);
 		break;
 	default:
 		ret = write_text(fp, meta, rows, n);

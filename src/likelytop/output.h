@@ -8,7 +8,9 @@
 
 #include "kattr/profile.h"
 
-enum lt_out_format { LT_OUT_TEXT, LT_OUT_CSV, LT_OUT_JSON };
+/* LT_OUT_PROM: Prometheus' text format, for --textfile (node_exporter). */
+enum lt_out_format { LT_OUT_TEXT, LT_OUT_CSV, LT_OUT_JSON, LT_OUT_OPENMETRICS,
+		     LT_OUT_PROM };
 
 /* Text columns (-o): see columns[] in output.c. */
 enum lt_column_id {

@@ -18,34 +18,19 @@
 #include "kattr/taskstats.h"
 #include "rgctl.h"
 #include "rgctl_rgd.h"
+#include "rgctl_stats.h"
 
 extern const struct rgctl_cmd rgctl_cmd_stats;
 static int run_stats_delay(struct rgctl *ctx, int argc, char **argv);
 
-/* Registered in commands.c in place of rgctl_cmd_stats. */
-enum { OPT_DELAY = OPT_CMD_FIRST + 8 };
-static const struct option stats_opts[] = {
-	{ "delay", no_argument, NULL, OPT_DELAY },
-	{ "help",  no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-static const char *const stats_help[] = {
-	"    --delay", "Delay accounting per member and summed (taskstats).",
-	NULL
-};
-
-static void stats_help_more(void)
-{
-	printf("\nWithout --delay: RGCS's stats file, or cpu.stat (and cpuacct.usage on\n"
-	       "cgroup v1), one \"CONTROLLER: KEY VALUE\" line each.\n");
-}
-
+/* Registered in commands.c in place of rgctl_cmd_stats, with its options
+ * (cmd_stats.c) and --delay. */
 const struct rgctl_cmd rgctl_cmd_stats_delay = {
 	.name = "stats", .args = "GROUP",
-	.help = "Show a group's statistics",
+	.help = "Show what a group is using: CPU time, memory, I/O, tasks, pressure",
 	.run = run_stats_delay,
-	.opts = stats_opts, .opt_help = stats_help,
-	.help_more = stats_help_more,
+	.opts = rgctl_stats_opts, .shortopts = "i:c:o:nr", .opt_help = rgctl_stats_help,
+	.help_more = rgctl_stats_help_more,
 };
 
 static double ms(uint64_t ns)
@@ -243,8 +228,8 @@ static int run_stats_delay(struct rgctl *ctx, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", stats_opts, NULL)) != -1) {
-		if (opt == OPT_DELAY)
+	while ((opt = getopt_long(argc, argv, "hi:c:o:nr", rgctl_stats_opts, NULL)) != -1) {
+		if (opt == OPT_STATS_DELAY)
 			with_delay = true;
 		else if (opt == 'h')
 			help = true;
@@ -254,8 +239,10 @@ static int run_stats_delay(struct rgctl *ctx, int argc, char **argv)
 	if (!with_delay)
 		return rgctl_cmd_stats.run(ctx, argc, argv);
 	optind = 0;
-	while (rgctl_getopt(&rgctl_cmd_stats_delay, argc, argv) != -1)
-		continue;	/* --delay: already seen */
+	while ((opt = rgctl_getopt(&rgctl_cmd_stats_delay, argc, argv)) != -1)
+		if (opt != OPT_STATS_DELAY)	/* --delay: already seen */
+			rgctl_cmd_usage(&rgctl_cmd_stats_delay,
+					"--delay takes no other option of stats");
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_stats_delay, "give exactly one GROUP");
 	return delay(ctx, argv[optind]);

@@ -21,7 +21,7 @@
 #include "rgctl_systemd.h"
 #include "xalloc.h"
 
-enum { COL_NAME, COL_GROUP, COL_DEPTH, COL_TASKS, COL_SHARES, NCOLS };
+enum { COL_NAME, COL_GROUP, COL_DEPTH, COL_TASKS, COL_SHARES, COL_MISSING, NCOLS };
 
 /* The columns: the table -o, --output-all and --help read. */
 static const struct column {
@@ -41,7 +41,17 @@ static const struct column {
 			 "Tasks in the group (text: '>1 page' where RGCS cannot tell)" },
 	[COL_SHARES] = { "SHARES", 0.3, SCOLS_FL_TRUNC, SCOLS_JSON_STRING,
 			 "Shares: cpu.shares, cpu.weight, or RGCS res:min/max/divisor each" },
+	[COL_MISSING] = { "MISSING", 0.2, SCOLS_FL_TRUNC, SCOLS_JSON_STRING,
+			 "cgroup v1: hierarchies where the group has no directory (shown by default when any has)" },
 };
+
+/* cgroup v1: what each listed group lacks (kattr_rg_missing()), by index
+ * in the listing; NULL entries: nothing. */
+static struct {
+	const struct kattr_rg_info *base;
+	char **what;
+	size_t any;
+} missing;
 static const int default_cols[] = { COL_GROUP, COL_TASKS, COL_SHARES };
 
 /* --names0: the names alone, for completion and scripts (any OPT_CMD_FIRST
@@ -93,6 +103,7 @@ struct list_opts {
 	size_t ncols;
 	bool noheadings, raw, tree, names0;
 	bool shaped;		/* an option shaping the table was given */
+	bool chosen;		/* the columns given (-o, --output-all) */
 };
 
 static int column_id(const char *name, size_t len)
@@ -175,6 +186,7 @@ static void parse_list_options(struct list_opts *lo, int argc, char **argv)
 	}
 	if (output && all)
 		rgctl_cmd_usage(&rgctl_cmd_list, "give only one of --output and --output-all");
+	lo->chosen = output || all;
 }
 
 /* --names0: each name as the commands take it ("/" the root), its real
@@ -208,6 +220,11 @@ static char *cell_bytes(const struct kattr_rg *rg, const struct kattr_rg_info *g
 			return json ? NULL : xstrdup(">1 page");
 		snprintf(buf, sizeof(buf), "%lld", g->nr_tasks);
 		return xstrdup(buf);
+	case COL_MISSING:
+		s = missing.what ? missing.what[g - missing.base] : NULL;
+		if (!s)
+			return json ? NULL : xstrdup("-");
+		return xstrdup(s);
 	default:
 		if (!g->nr_shares)
 			return json ? NULL : xstrdup("-");
@@ -377,6 +394,35 @@ static void print_json(struct kattr_rg *rg, const struct kattr_rg_info *v,
 	rgctl_json_print(o);
 }
 
+/* cgroup v1: each group's missing hierarchies; the MISSING column added
+ * to the default ones when any group lacks one. */
+static void find_missing(struct kattr_rg *rg, const struct kattr_rg_info *v,
+			 size_t n, struct list_opts *lo)
+{
+	char buf[256];
+
+	if (kattr_rg_backend_of(rg) != KATTR_RG_CGROUP1 || !n)
+		return;
+	missing.base = v;
+	missing.what = xcalloc(n, sizeof(*missing.what));
+	for (size_t i = 0; i < n; i++) {
+		if (kattr_rg_missing(rg, v[i].name, buf, sizeof(buf)) <= 0)
+			continue;
+		missing.what[i] = xstrdup(buf);
+		missing.any++;
+	}
+	if (missing.any && !lo->chosen && lo->ncols < NCOLS * 4)
+		lo->cols[lo->ncols++] = COL_MISSING;
+}
+
+static void free_missing(size_t n)
+{
+	for (size_t i = 0; missing.what && i < n; i++)
+		free(missing.what[i]);
+	free(missing.what);
+	missing.what = NULL;
+}
+
 static int run_list(struct rgctl *ctx, int argc, char **argv)
 {
 	struct list_opts lo = { 0 };
@@ -400,6 +446,8 @@ static int run_list(struct rgctl *ctx, int argc, char **argv)
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot list '%s': %s", TOOL_Q(group),
 			 rgctl_strerror(ret));
+	if (!lo.names0)
+		find_missing(rg, v, n, &lo);
 	/* Tree glyphs and cell widths follow the terminal's character set. */
 	setlocale(LC_CTYPE, "");
 	if (lo.names0) {
@@ -421,6 +469,7 @@ static int run_list(struct rgctl *ctx, int argc, char **argv)
 			scols_unref_table(tb);
 		}
 	}
+	free_missing(n);
 	kattr_rg_list_free(v, n);
 	return EXIT_OK;
 }

@@ -229,7 +229,10 @@ int rgctl_res_write(struct rgctl *ctx, const char *group,
 	for (size_t i = 0; i < n && (flags & KATTR_RGRES_DRY_RUN); i++) {
 		kattr_rgres_text(&v[i], text, sizeof(text));
 		if (kattr_rgres_where(g, v[i].res, buf, sizeof(buf), NULL) < 0)
-			snprintf(buf, sizeof(buf), "(once enabled)");
+			snprintf(buf, sizeof(buf), "%s",
+				 kattr_rg_backend_of(rg) == KATTR_RG_CGROUP1 ?
+				 "once the group's cpuset directory is made" :
+				 "once enabled");
 		printf("would set %s=%s (%s)\n", v[i].res->key, text, buf);
 	}
 	kattr_rgres_close(g);

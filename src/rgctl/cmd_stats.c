@@ -1,54 +1,518 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* rgctl stats GROUP: the group's statistics, per controller. */
+/*
+ * rgctl stats GROUP: what the group is using, as a libsmartcols table of
+ * figures grouped by resource (cpu, memory, io, pids), named as cgroup v2
+ * names them whichever file they came from (kattr_rg_stats()), in human
+ * units or raw numbers, or JSON; with --interval, the rate of each
+ * counter between two reads.  RGCS's stats file is shown line by line.
+ * The options are registered through cmd_delay.c, which adds --delay.
+ */
+#include <errno.h>
 #include <getopt.h>
+#include <locale.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include <libsmartcols/libsmartcols.h>
 
 #include "rgctl.h"
+#include "rgctl_stats.h"
+#include "xalloc.h"
 
 static int run_stats(struct rgctl *ctx, int argc, char **argv);
+
+enum { COL_RES, COL_FIGURE, COL_DEV, COL_VALUE, COL_RATE, COL_UNIT,
+       COL_FILE, NCOLS };
+static const struct column {
+	const char *name;
+	double whint;
+	int flags;
+	const char *help;
+} columns[NCOLS] = {
+	[COL_RES]    = { "RESOURCE", 8, 0, "cpu, memory, io, pids (RGCS: its own names)" },
+	[COL_FIGURE] = { "FIGURE", 0.2, 0, "The figure, named as cgroup v2 names it (usage_usec, current, rbytes, pressure.some.avg10)" },
+	[COL_DEV]    = { "DEVICE", 7, 0, "io: the device, MAJ:MIN" },
+	[COL_VALUE]  = { "VALUE", 10, SCOLS_FL_RIGHT, "Its value: human units (raw numbers with --raw), n/a where this kernel lacks it" },
+	[COL_RATE]   = { "RATE", 10, SCOLS_FL_RIGHT, "With --interval: a counter's change per second (CPU time: percent of one CPU)" },
+	[COL_UNIT]   = { "UNIT", 7, 0, "The raw value's unit: usec, bytes, count, percent" },
+	[COL_FILE]   = { "FILE", 0.3, 0, "The kernel's file it was read from" },
+};
+static const int default_cols[] = { COL_RES, COL_FIGURE, COL_DEV, COL_VALUE };
+
+const struct option rgctl_stats_opts[] = {
+	{ "delay",      no_argument,       NULL, OPT_STATS_DELAY },
+	{ "interval",   required_argument, NULL, 'i' },
+	{ "count",      required_argument, NULL, 'c' },
+	{ "output",     required_argument, NULL, 'o' },
+	{ "output-all", no_argument,       NULL, OPT_OUTPUT_ALL },
+	{ "noheadings", no_argument,       NULL, 'n' },
+	{ "raw",        no_argument,       NULL, 'r' },
+	{ "help",       no_argument,       NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+const char *const rgctl_stats_help[] = {
+	"-i, --interval SEC", "Read twice, SEC seconds apart, and show each counter's rate (RATE column).",
+	"-c, --count N", "With --interval: N reports, one every SEC seconds (default 1).",
+	"-o, --output COLUMNS", "The columns to show, comma-separated ('+LIST' adds to the default).",
+	"    --output-all", "Show every column.",
+	"-n, --noheadings", "Do not print the header line.",
+	"-r, --raw", "Raw output: columns separated by one space, values as plain numbers in their unit.",
+	"    --delay", "Delay accounting per member and summed (taskstats) instead.",
+	NULL
+};
+
+void rgctl_stats_help_more(void)
+{
+	printf("\nAvailable output columns (default: RESOURCE,FIGURE,DEVICE,VALUE; +RATE with --interval):\n");
+	for (size_t i = 0; i < NCOLS; i++)
+		printf("  %-24s %s.\n", columns[i].name, columns[i].help);
+	printf("\nFigures: cpu usage_usec, user_usec, system_usec, nr_throttled, throttled_usec;\n"
+	       "memory current, peak, events.*; io rbytes, wbytes, rios, wios per device;\n"
+	       "pids current, events.max; pressure.{some,full}.{avg10,avg60,avg300,total_usec}\n"
+	       "of cpu, memory and io where the kernel has PSI.  Sources per backend: STATISTICS\n"
+	       "in rgctl(8).  A resource the group has no file of is named on stderr; none at\n"
+	       "all is an error (exit 1).\n");
+}
 
 const struct rgctl_cmd rgctl_cmd_stats = {
 	.name = "stats",
 	.args = "GROUP",
-	.help = "Show statistics (RGCS stats, cpu.stat, cpuacct.usage)",
+	.help = "Show what a group is using: CPU time, memory, I/O, tasks, pressure",
 	.run = run_stats,
+	.opts = rgctl_stats_opts, .shortopts = "i:c:o:nr", .opt_help = rgctl_stats_help,
+	.help_more = rgctl_stats_help_more,
 };
+
+struct stats_opts {
+	int cols[NCOLS * 4];
+	size_t ncols;
+	bool noheadings, raw, shaped;
+	double interval;	/* 0: one read */
+	unsigned long count;
+};
+
+static void parse_columns(struct stats_opts *so, const char *arg)
+{
+	const char *p = arg;
+
+	so->ncols = 0;
+	if (*p == '+') {
+		for (size_t i = 0; i < sizeof(default_cols) / sizeof(*default_cols); i++)
+			so->cols[so->ncols++] = default_cols[i];
+		p++;
+	}
+	if (!*p)
+		rgctl_cmd_usage(&rgctl_cmd_stats, "--output needs a list of columns");
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int id = -1;
+
+		for (int i = 0; i < NCOLS && id < 0; i++)
+			if (strlen(columns[i].name) == len &&
+			    strncasecmp(columns[i].name, p, len) == 0)
+				id = i;
+		if (id < 0) {
+			char word[TOOL_Q_SIZE];	/* the word alone, then escaped */
+
+			snprintf(word, sizeof(word), "%.*s", (int)len, p);
+			rgctl_cmd_usage(&rgctl_cmd_stats, "unknown column '%s' (see 'rgctl stats --help')",
+					TOOL_Q(word));
+		}
+		if (so->ncols >= sizeof(so->cols) / sizeof(*so->cols))
+			rgctl_cmd_usage(&rgctl_cmd_stats, "too many columns");
+		so->cols[so->ncols++] = id;
+		p += len;
+		if (*p == ',' && !*++p)
+			rgctl_cmd_usage(&rgctl_cmd_stats, "a column list does not end in ','");
+	}
+}
+
+/* --interval SEC: a number of seconds above 0, at most a day. */
+static double parse_interval(const char *arg)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(arg, &end);
+	if (!*arg || *end || errno || !isfinite(d) || d <= 0 || d > 86400 ||
+	    strchr(arg, 'x') || strchr(arg, 'X'))
+		rgctl_cmd_usage(&rgctl_cmd_stats,
+				"invalid --interval '%s': give seconds above 0 and at most 86400 (1, 0.5)",
+				TOOL_Q(arg));
+	return d;
+}
+
+static unsigned long parse_count(const char *arg)
+{
+	char *end;
+	unsigned long c;
+
+	errno = 0;
+	c = strtoul(arg, &end, 10);
+	if (arg[0] < '0' || arg[0] > '9' || *end || errno || c == 0 || c > 1000000)
+		rgctl_cmd_usage(&rgctl_cmd_stats,
+				"invalid --count '%s': give a number of reports from 1 to 1000000",
+				TOOL_Q(arg));
+	return c;
+}
+
+static void parse_stats_options(struct stats_opts *so, int argc, char **argv)
+{
+	bool output = false, count = false;
+	int c;
+
+	for (size_t i = 0; i < sizeof(default_cols) / sizeof(*default_cols); i++)
+		so->cols[so->ncols++] = default_cols[i];
+	so->count = 1;
+	optind = 0;
+	while ((c = rgctl_getopt(&rgctl_cmd_stats, argc, argv)) != -1) {
+		switch (c) {
+		case 'o':
+			parse_columns(so, optarg);
+			output = true;
+			break;
+		case OPT_OUTPUT_ALL:
+			so->ncols = 0;
+			for (int i = 0; i < NCOLS; i++)
+				so->cols[so->ncols++] = i;
+			output = true;
+			break;
+		case 'n':
+			so->noheadings = true;
+			break;
+		case 'r':
+			so->raw = true;
+			break;
+		case 'i':
+			so->interval = parse_interval(optarg);
+			break;
+		case 'c':
+			so->count = parse_count(optarg);
+			count = true;
+			break;
+		}
+	}
+	if (count && !so->interval)
+		rgctl_cmd_usage(&rgctl_cmd_stats, "--count needs --interval");
+	if (so->interval && !output)
+		so->cols[so->ncols++] = COL_RATE;
+}
+
+/* ---- values -------------------------------------------------------------- */
+
+/* usec as "850us", "12.5ms", "3.25s", "4m05s", "2h03m". */
+static void human_usec(char *b, size_t size, long long us)
+{
+	if (us < 1000)
+		snprintf(b, size, "%lldus", us);
+	else if (us < 1000000)
+		snprintf(b, size, "%.1fms", (double)us / 1e3);
+	else if (us < 60000000)
+		snprintf(b, size, "%.2fs", (double)us / 1e6);
+	else if (us < 3600000000LL)
+		snprintf(b, size, "%lldm%02llds", us / 60000000, us / 1000000 % 60);
+	else
+		snprintf(b, size, "%lldh%02lldm", us / 3600000000LL, us / 60000000 % 60);
+}
+
+/* bytes as "512B", "32.0M" (binary, as rgctl set takes them). */
+static void human_bytes(char *b, size_t size, double v, const char *per)
+{
+	static const char units[] = "BKMGTPE";
+	size_t u = 0;
+
+	while (v >= 1024 && u + 1 < sizeof(units) - 1) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(b, size, "%.0fB%s", v, per);
+	else
+		snprintf(b, size, "%.1f%c%s", v, units[u], per);
+}
+
+static void value_text(char *b, size_t size, const struct kattr_rg_stat *s,
+		       bool raw)
+{
+	if (!s->has_value) {
+		snprintf(b, size, "%s", s->unit ? "n/a" : "-");
+		return;
+	}
+	if (s->unit == KATTR_RG_UNIT_CENTIPCT)
+		snprintf(b, size, raw ? "%lld.%02lld" : "%lld.%02lld%%",
+			 s->value / 100, s->value % 100);
+	else if (raw || s->value < 0)
+		snprintf(b, size, "%lld", s->value);
+	else if (s->unit == KATTR_RG_UNIT_USEC)
+		human_usec(b, size, s->value);
+	else if (s->unit == KATTR_RG_UNIT_BYTES)
+		human_bytes(b, size, (double)s->value, "");
+	else
+		snprintf(b, size, "%lld", s->value);
+}
+
+/* A counter's rate: CPU time as percent of one CPU, else per second. */
+static void rate_text(char *b, size_t size, const struct kattr_rg_stat *s,
+		      double rate, bool raw)
+{
+	if (isnan(rate))
+		snprintf(b, size, "%s", raw ? "-" : "");
+	else if (s->unit == KATTR_RG_UNIT_USEC)
+		snprintf(b, size, raw ? "%.1f" : "%.1f%%", rate);
+	else if (s->unit == KATTR_RG_UNIT_BYTES && !raw)
+		human_bytes(b, size, rate, "/s");
+	else
+		snprintf(b, size, raw ? "%.1f" : "%.1f/s", rate);
+}
+
+/* ---- reading and rates ------------------------------------------------------ */
+
+struct reading {
+	struct kattr_rg_stat *v;
+	size_t n;
+	struct timespec at;
+};
+
+static void take(struct kattr_rg *rg, const char *group, struct reading *r)
+{
+	int ret = kattr_rg_stats(rg, group, &r->v, &r->n);
+
+	clock_gettime(CLOCK_MONOTONIC, &r->at);
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot read the stats of '%s': %s",
+			 TOOL_Q(group), rgctl_strerror(ret));
+}
+
+static bool same_figure(const struct kattr_rg_stat *a, const struct kattr_rg_stat *b)
+{
+	return strcmp(a->res, b->res) == 0 && strcmp(a->key, b->key) == 0 &&
+	       !a->dev == !b->dev && (!a->dev || strcmp(a->dev, b->dev) == 0);
+}
+
+/* rates[i] for cur's figure i against prev (NaN: none). */
+static double *rates_of(const struct reading *prev, const struct reading *cur)
+{
+	double secs = (double)(cur->at.tv_sec - prev->at.tv_sec) +
+		      (double)(cur->at.tv_nsec - prev->at.tv_nsec) / 1e9;
+	double *rates = xcalloc(cur->n ? cur->n : 1, sizeof(*rates));
+
+	for (size_t i = 0; i < cur->n; i++) {
+		const struct kattr_rg_stat *c = &cur->v[i];
+
+		rates[i] = NAN;
+		if (!c->counter || !c->has_value || secs <= 0)
+			continue;
+		/* the same index first: the files list figures in order */
+		for (size_t k = 0; k < prev->n; k++) {
+			const struct kattr_rg_stat *p = &prev->v[(i + k) % prev->n];
+
+			if (!p->has_value || !same_figure(p, c))
+				continue;
+			rates[i] = (double)(c->value - p->value) / secs;
+			if (c->unit == KATTR_RG_UNIT_USEC)
+				rates[i] /= 1e4;	/* usec/s -> percent of one CPU */
+			break;
+		}
+	}
+	return rates;
+}
+
+/* ---- output ----------------------------------------------------------------- */
+
+static const char *cell(const struct kattr_rg_stat *s, int col, double rate,
+			bool raw, char *b, size_t size)
+{
+	const char *unit;
+
+	switch (col) {
+	case COL_RES:
+		return s->res;
+	case COL_FIGURE:
+		return s->key;
+	case COL_DEV:
+		return s->dev ? s->dev : raw ? "-" : "";
+	case COL_VALUE:
+		value_text(b, size, s, raw);
+		return b;
+	case COL_RATE:
+		rate_text(b, size, s, rate, raw);
+		return b;
+	case COL_UNIT:
+		unit = rgctl_unit_name(s->unit);
+		return unit ? unit : "-";
+	default:
+		return s->file ? s->file : "-";
+	}
+}
+
+/* One cell, escaped with esc (esc.h): a captured tree's names are anyone's. */
+static char *cell_esc(const struct kattr_rg_stat *s, int col, double rate,
+		      bool raw, unsigned int esc)
+{
+	char buf[64];
+	const char *c = cell(s, col, rate, raw, buf, sizeof(buf));
+	char *e = xmalloc(TOOL_ESC_SIZE(strlen(c)));
+
+	tool_esc(e, c, esc);
+	return e;
+}
+
+/* --raw: a line per figure, the cells separated by one space and escaped,
+ * blanks included (RGCS's "Current usage"), as list --raw. */
+static void print_raw(const struct stats_opts *so, const struct reading *r,
+		      const double *rates)
+{
+	unsigned int esc = tool_esc_locale() | TOOL_ESC_BLANK;
+
+	for (size_t k = 0; k < so->ncols && !so->noheadings; k++)
+		printf("%s%s", columns[so->cols[k]].name, k + 1 < so->ncols ? " " : "\n");
+	for (size_t i = 0; i < r->n; i++) {
+		for (size_t k = 0; k < so->ncols && !r->v[i].absent; k++) {
+			char *e = cell_esc(&r->v[i], so->cols[k], rates ? rates[i] : NAN,
+					   true, esc);
+
+			printf("%s%s", e, k + 1 < so->ncols ? " " : "\n");
+			free(e);
+		}
+	}
+}
+
+static void print_table(const struct stats_opts *so, const struct reading *r,
+			const double *rates)
+{
+	struct libscols_table *tb;
+
+	if (so->raw) {
+		print_raw(so, r, rates);
+		return;
+	}
+	tb = scols_new_table();
+	if (!tb)
+		xalloc_die();
+	/* the cells are escaped already: libsmartcols would escape the escapes */
+	scols_table_enable_noencoding(tb, 1);
+	scols_table_enable_noheadings(tb, so->noheadings);
+	for (size_t i = 0; i < so->ncols; i++)
+		if (!scols_table_new_column(tb, columns[so->cols[i]].name,
+					    columns[so->cols[i]].whint,
+					    columns[so->cols[i]].flags))
+			xalloc_die();
+	for (size_t i = 0; i < r->n; i++) {
+		struct libscols_line *ln;
+
+		if (r->v[i].absent)
+			continue;
+		ln = scols_table_new_line(tb, NULL);
+		if (!ln)
+			xalloc_die();
+		for (size_t k = 0; k < so->ncols; k++)
+			if (scols_line_refer_data(ln, k, cell_esc(&r->v[i], so->cols[k],
+				    rates ? rates[i] : NAN, false, tool_esc_locale())) < 0)
+				xalloc_die();
+	}
+	scols_print_table(tb);
+	scols_unref_table(tb);
+}
+
+static void print_json(struct rgctl *ctx, const char *group,
+		       const struct stats_opts *so, const struct reading *r,
+		       const double *rates)
+{
+	json_object *o = rgctl_json_stats(kattr_rg_name_is_root(group) ? "/" : group,
+					  kattr_rg_backend_name(kattr_rg_backend_of(ctx->rg)),
+					  r->v, r->n);
+
+	json_object_object_add(o, "interval", so->interval ?
+			       json_object_new_double(so->interval) : NULL);
+	json_object_object_add(o, "figures", rgctl_json_figures(r->v, r->n, rates));
+	rgctl_json_print(o);
+}
+
+/* The resources the group has no file of: on stderr, or exit 1 if all. */
+static void say_absent(const char *group, const struct reading *r, bool json)
+{
+	size_t shown = 0, absent = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		r->v[i].absent ? absent++ : shown++;
+	if (!shown && absent) {
+		char why[4096];
+		size_t len = 0;
+
+		why[0] = '\0';
+		for (size_t i = 0; i < r->n && len < sizeof(why); i++)
+			len += (size_t)snprintf(why + len, sizeof(why) - len, "%s%s: %s",
+						len ? "; " : "", r->v[i].res, r->v[i].key);
+		tool_die(EXIT_FAIL, "'%s' has no statistics here: %s", TOOL_Q(group), why);
+	}
+	for (size_t i = 0; i < r->n && !json; i++)
+		if (r->v[i].absent)
+			tool_warn("no %s figures for '%s': %s", r->v[i].res,
+				  TOOL_Q(group), r->v[i].key);
+}
+
+static void show(struct rgctl *ctx, const char *group, const struct stats_opts *so,
+		 const struct reading *r, const double *rates)
+{
+	if (ctx->json)
+		print_json(ctx, group, so, r, rates);
+	else
+		print_table(so, r, rates);
+	fflush(stdout);
+}
+
+/* SEC after *t, on the monotonic clock (no drift over --count). */
+static void sleep_until(struct timespec *t, double sec)
+{
+	long long ns = (long long)(sec * 1e9);
+
+	t->tv_sec += (time_t)(ns / 1000000000);
+	t->tv_nsec += (long)(ns % 1000000000);
+	if (t->tv_nsec >= 1000000000) {
+		t->tv_sec++;
+		t->tv_nsec -= 1000000000;
+	}
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, t, NULL) == EINTR)
+		continue;
+}
 
 static int run_stats(struct rgctl *ctx, int argc, char **argv)
 {
-	struct kattr_rg_stat *v;
+	struct stats_opts so = { 0 };
+	struct reading prev, cur;
+	struct timespec tick;
 	const char *group;
 	struct kattr_rg *rg;
-	size_t n;
-	int ret;
 
-	rgctl_no_options(&rgctl_cmd_stats, argc, argv);
+	parse_stats_options(&so, argc, argv);
 	if (argc - optind != 1)
 		rgctl_cmd_usage(&rgctl_cmd_stats, "give exactly one GROUP");
 	group = argv[optind];
 	rgctl_check_group(group, true);
 	rg = rgctl_rg(ctx);
-	ret = kattr_rg_stats(rg, group, &v, &n);
-	if (ret < 0)
-		tool_die(EXIT_FAIL, "cannot read the stats of '%s': %s",
-			 TOOL_Q(group), rgctl_strerror(ret));
-	if (ctx->json) {
-		rgctl_json_print(rgctl_json_stats(
-			kattr_rg_name_is_root(group) ? "/" : group,
-			kattr_rg_backend_name(kattr_rg_backend_of(rg)), v, n));
-	} else {
-		for (size_t i = 0; i < n; i++) {
-			/* the file's names, escaped: a captured tree is anyone's */
-			tool_fputs_esc(v[i].res, stdout, 0);
-			fputs(": ", stdout);
-			tool_fputs_esc(v[i].key, stdout, 0);
-			if (v[i].has_value)
-				printf(" %lld", v[i].value);
+	setlocale(LC_CTYPE, "");
+	take(rg, group, &prev);
+	say_absent(group, &prev, ctx->json);
+	if (!so.interval)
+		show(ctx, group, &so, &prev, NULL);
+	tick = prev.at;
+	for (unsigned long i = 0; so.interval && i < so.count; i++) {
+		double *rates;
+
+		sleep_until(&tick, so.interval);
+		take(rg, group, &cur);
+		rates = rates_of(&prev, &cur);
+		if (i && !ctx->json)
 			putchar('\n');
-		}
+		show(ctx, group, &so, &cur, rates);
+		free(rates);
+		kattr_rg_stats_free(prev.v, prev.n);
+		prev = cur;
 	}
-	kattr_rg_stats_free(v, n);
+	kattr_rg_stats_free(prev.v, prev.n);
 	return EXIT_OK;
 }

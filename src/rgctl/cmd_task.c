@@ -98,6 +98,20 @@ static void attach_note(pid_t pid)
 			  (int)pid);
 }
 
+/* cgroup v1: members come from the root's own hierarchy; say where the
+ * group's other hierarchies lack it or hold other tasks. */
+static void members_span_note(struct kattr_rg *rg, const char *group)
+{
+	char buf[256];
+
+	if (kattr_rg_missing(rg, group, buf, sizeof(buf)) > 0)
+		tool_warn("note: '%s' has no directory in the hierarchies of %s (made by another tool?): its tasks there are elsewhere",
+			  TOOL_Q(group), buf);
+	if (kattr_rg_disagree(rg, group, buf, sizeof(buf)) > 0)
+		tool_warn("note: the hierarchies disagree: '%s' holds other tasks in %s than in %s (listed from there)",
+			  TOOL_Q(group), buf, kattr_rg_root(rg));
+}
+
 static const char *attach_cause(struct kattr_rg *rg, int err)
 {
 	switch (-err) {
@@ -110,6 +124,10 @@ static const char *attach_cause(struct kattr_rg *rg, int err)
 		return "the kernel refused it (invalid argument; kernel threads cannot move)";
 	case EBUSY:
 		return "the group has child groups with controllers enabled (cgroup v2 'no internal processes' rule)";
+	case ENOSPC:
+		if (kattr_rg_backend_of(rg) == KATTR_RG_CGROUP1)
+			return "the group's cpuset has no cpus or mems (cpuset.cpus, cpuset.mems empty), which refuses every task; it was left where it was in every hierarchy";
+		return rgctl_strerror(err);
 	case EOPNOTSUPP:
 		if (kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2)
 			return "the group is not a valid domain (cgroup v2: a group above it has processes of its own and controllers enabled for its children, or it is threaded)";
@@ -270,6 +288,7 @@ static int run_members(struct rgctl *ctx, int argc, char **argv)
 			elsewhere, total));
 	else
 		members_text(tasks, pids, n, elsewhere, total);
+	members_span_note(rg, group);
 	free(elsewhere);
 	free(total);
 	free(pids);

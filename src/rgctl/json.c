@@ -79,29 +79,100 @@ json_object *rgctl_json_list(const struct rgctl_json_hier *h,
 	return o;
 }
 
+/* A figure's value: null when none, PSI averages in percent. */
+static json_object *stat_value(const struct kattr_rg_stat *s)
+{
+	if (!s->has_value)
+		return NULL;
+	if (s->unit == KATTR_RG_UNIT_CENTIPCT)
+		return json_object_new_double((double)s->value / 100.0);
+	return json_object_new_int64(s->value);
+}
+
+/* The object named key in o, made if missing. */
+static json_object *sub_object(json_object *o, const char *key)
+{
+	char *k = tool_utf8_repair(key);
+	json_object *r = NULL;
+
+	if (!k)
+		return NULL;
+	if (!json_object_object_get_ex(o, k, &r)) {
+		r = json_object_new_object();
+		json_object_object_add(o, k, r);
+	}
+	free(k);
+	return r;
+}
+
 json_object *rgctl_json_stats(const char *group, const char *backend,
 			      const struct kattr_rg_stat *v, size_t n)
 {
 	json_object *o = json_object_new_object(), *s = json_object_new_object();
+	json_object *absent = json_object_new_object();
 
 	json_object_object_add(o, "group", tool_json_str(group));
 	json_object_object_add(o, "backend", tool_json_str(backend));
 	for (size_t i = 0; i < n; i++) {
-		char *res = tool_utf8_repair(v[i].res);
 		json_object *r;
 
-		if (!res)
+		if (v[i].absent) {
+			add_key(absent, v[i].res, tool_json_str(v[i].key));
 			continue;
-		if (!json_object_object_get_ex(s, res, &r)) {
-			r = json_object_new_object();
-			json_object_object_add(s, res, r);
 		}
-		free(res);
-		add_key(r, v[i].key, v[i].has_value ?
-			json_object_new_int64(v[i].value) : NULL);
+		r = sub_object(s, v[i].res);
+		if (r && v[i].dev)	/* io: per device */
+			r = sub_object(r, v[i].dev);
+		if (r)
+			add_key(r, v[i].key, stat_value(&v[i]));
 	}
 	json_object_object_add(o, "stats", s);
+	json_object_object_add(o, "absent", absent);
 	return o;
+}
+
+const char *rgctl_unit_name(enum kattr_rg_unit u)
+{
+	switch (u) {
+	case KATTR_RG_UNIT_COUNT:
+		return "count";
+	case KATTR_RG_UNIT_USEC:
+		return "usec";
+	case KATTR_RG_UNIT_BYTES:
+		return "bytes";
+	case KATTR_RG_UNIT_CENTIPCT:
+		return "percent";
+	default:
+		return NULL;
+	}
+}
+
+json_object *rgctl_json_figures(const struct kattr_rg_stat *v, size_t n,
+				const double *rates)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *f = json_object_new_object();
+		const char *unit = rgctl_unit_name(v[i].unit);
+
+		if (v[i].absent) {
+			json_object_put(f);
+			continue;
+		}
+		json_object_object_add(f, "resource", tool_json_str(v[i].res));
+		json_object_object_add(f, "figure", tool_json_str(v[i].key));
+		json_object_object_add(f, "device", v[i].dev ? tool_json_str(v[i].dev) : NULL);
+		json_object_object_add(f, "value", stat_value(&v[i]));
+		json_object_object_add(f, "unit", unit ? json_object_new_string(unit) : NULL);
+		json_object_object_add(f, "counter", json_object_new_boolean(v[i].counter));
+		if (rates)
+			json_object_object_add(f, "rate", rates[i] == rates[i] ?
+					       json_object_new_double(rates[i]) : NULL);
+		json_object_object_add(f, "file", v[i].file ? tool_json_str(v[i].file) : NULL);
+		json_object_array_add(a, f);
+	}
+	return a;
 }
 
 json_object *rgctl_json_members(const char *group, bool tasks,

@@ -70,6 +70,9 @@
 
 static const char *own_cmd = "rgctl";
 static const char *own_conf;
+/* who marks: asked once, not for each group made */
+static unsigned int own_uid;
+static int own_pid;
 
 void rgctl_own_context(const char *cmd, const char *conf)
 {
@@ -99,6 +102,10 @@ static size_t own_value(const char *group, char *buf, size_t size)
 	char conf[1024] = "";
 	int n;
 
+	if (!own_pid) {
+		own_uid = (unsigned int)geteuid();
+		own_pid = (int)getpid();
+	}
 	if (own_conf) {
 		snprintf(conf, sizeof(conf), "conf=%s\n", own_conf);
 		for (char *p = conf + 5; *p && p[1]; p++)
@@ -106,7 +113,7 @@ static size_t own_value(const char *group, char *buf, size_t size)
 				*p = '?';
 	}
 	n = snprintf(buf, size, OWN_MAGIC "name=%s\nuid=%u\npid=%d\ntime=%lld\ncmd=%s\n%s",
-		     group, (unsigned int)geteuid(), (int)getpid(),
+		     group, own_uid, own_pid,
 		     (long long)time(NULL), own_cmd, conf);
 	return n < 0 ? 0 : (size_t)n >= size ? size - 1 : (size_t)n;
 }

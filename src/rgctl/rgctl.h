@@ -119,6 +119,13 @@ json_object *rgctl_json_list(const struct rgctl_json_hier *h,
 			     const struct kattr_rg_info *v, size_t n);
 json_object *rgctl_json_stats(const char *group, const char *backend,
 			      const struct kattr_rg_stat *v, size_t n);
+/* The figures as an array of objects with fixed keys (resource, figure,
+ * device, value, unit, counter, rate when rates, file); a rate that is NaN
+ * is null.  "percent" for PSI averages (in percent) and CPU rates. */
+json_object *rgctl_json_figures(const struct kattr_rg_stat *v, size_t n,
+				const double *rates);
+/* "usec", "bytes", "count", "percent", or NULL (a file's line). */
+const char *rgctl_unit_name(enum kattr_rg_unit u);
 json_object *rgctl_json_members(const char *group, bool tasks,
 				const pid_t *pids, size_t n,
 				const int *elsewhere, const int *total);

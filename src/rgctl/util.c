@@ -54,7 +54,17 @@ const char *rgctl_strerror(int err)
 			 rgctl_no_shares_why(opened));
 		return buf;
 	case ENOSPC:
-		return "the list is longer than one page (the RGCS file fails with ENOSPC)";
+		/* the same errno, another cause on each backend */
+		switch (opened ? kattr_rg_backend_of(opened) : KATTR_RG_AUTO) {
+		case KATTR_RG_RGCS:
+			return "the list is longer than one page (the RGCS file fails with ENOSPC)";
+		case KATTR_RG_CGROUP1:
+			return "no space: a cgroup v1 cpuset group takes no task until its cpuset.cpus and cpuset.mems are set (ENOSPC)";
+		case KATTR_RG_CGROUP2:
+			return "no space: the group's cpuset has no usable CPU or memory node (ENOSPC)";
+		default:
+			return tool_strerror(err);
+		}
 	case EEXIST:
 		return "a group or an attribute file of that name exists";
 	case EIO:

@@ -28,7 +28,10 @@ cands() {
 		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
 		COMP_LINE=$line COMP_POINT=${#line}
 		f=$(complete -p "${COMP_WORDS[0]}" | sed -E "s/.*-F ([^ ]+) .*/\1/")
-		"$f" "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+		# the text readline replaces: after the last = or : (COMP_WORDBREAKS)
+		text=${COMP_WORDS[COMP_CWORD]}
+		text=${text##*[=:]}
+		"$f" "${COMP_WORDS[0]}" "$text" "${COMP_WORDS[COMP_CWORD-1]}"
 		printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' _ "$comp" "$1"
 }
 # expect LINE WORD...: each WORD is among the candidates for LINE
@@ -85,13 +88,34 @@ if mkdir "$cg/$grp" 2>/dev/null && mkdir "$cg/$grp/sub"; then
 	expect_only "rgctl --root=$cg -b cgroup1 list $grp/s" "$grp/sub"
 	expect "rgctl -b cgroup1 --root $cg attach $grp/sub " "$$"
 	expect_none "rgctl -b cgroup1 --root $cg attach $grp/sub " "$grp"
+	# KEY=: the group's value now, from rgctl get
+	echo 512 >"$cg/$grp/sub/cpu.shares"
+	now=$(rgctl -b cgroup1 --root "$cg" get "$grp/sub" cpu.weight -n -o VALUE | tr -d ' ')
+	[ -n "$now" ] && [ "$now" != 100 ] && ok || fail "rgctl get cpu.weight of 512 shares: '$now'"
+	expect_only "rgctl -b cgroup1 --root $cg set $grp/sub cpu.weight=" 100 "$now"
 else
 	echo "note: $cg is not writable here: group names are not checked"
 fi
 
+# -o: the command's own columns (rgctl list --help), not those already
+# in the list; rgctl set/get/create --set: the keys of `rgctl set --help`,
+# and after KEY= its values.
+expect_only "rgctl list -o " DEPTH GROUP NAME SHARES TASKS
+expect_only "rgctl -b cgroup1 list -o GROUP,SHARES," GROUP,SHARES,DEPTH GROUP,SHARES,NAME GROUP,SHARES,TASKS
+expect_only "rgctl get g -o K" KEY
+expect_only "rgctl set g memory.m" memory.max= memory.min=
+expect "rgctl set g " cpu.weight= cpu.max= cpuset.cpus= memory.max= io.weight= pids.max=
+expect_only "rgctl set g memory.max=" max
+expect_only "rgctl set g io.max=" 
+expect_only "rgctl set g cpu.weight=" 100
+expect_only "rgctl create g --set pids" pids.max=
+expect_only "rgctl create g --set pids.max=" max
+expect_only "rgctl get g memory.s" memory.swap.max
+expect_only "rgctl get g " cpu.weight cpu.max cpuset.cpus cpuset.mems memory.min memory.low memory.high memory.max memory.swap.max io.weight io.max pids.max
+
 # likelytop: options, values, columns, sources.
 expect "likelytop --" --batch --file --pid --exec --format --sort --output --output-all --noheadings --raw --filter --wrong-only
-expect_only "likelytop --format " text csv json
+expect_only "likelytop --format " text csv json openmetrics
 expect "likelytop --sugg" --suggest --suggest-out
 expect "likelytop -" -J
 expect_only "likelytop -s r" rate
@@ -111,6 +135,11 @@ expect_none "likelytop --exec -- make --" --batch
 # splicebench: options, the lists of --mode, columns, the plot's files.
 expect "splicebench --" --mode --consumer --size --runs --format --plot --quick --quiet --output --output-all --noheadings --raw
 expect_only "splicebench --mode copy,v" copy,vmsplice
+expect_only "splicebench --mode copy," copy,gift copy,vmsplice
+expect_only "splicebench --mode gift,copy," gift,copy,vmsplice
+expect_only "likelytop -o HINT,hint,MISS%,F" HINT,hint,MISS%,FILE HINT,hint,MISS%,FUNCTION
+expect "likelytop --format " openmetrics
+expect "likelytop --" --textfile
 expect_only "splicebench --consumer v" verify
 expect_only "splicebench --format " table csv json
 expect_only "splicebench -o mode,GB" mode,GBPS

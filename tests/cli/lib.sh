@@ -40,8 +40,16 @@ expect_eq() {	# expect_eq GOT WANT what
 	if [ "$1" = "$2" ]; then ok; else fail "$3: got '${1:0:300}', expected '${2:0:300}'"; fi
 }
 
+# A REGEX with a newline matches across lines (^ and $ at each line's
+# ends, as grep's): grep would split it into one pattern per line, any of
+# which matching (an empty one matches everything).
 expect_match() {	# expect_match TEXT REGEX what
-	if printf '%s' "$1" | grep -Eq -- "$2"; then ok; else
+	local m
+	case $2 in
+	*$'\n'*) RE=$2 perl -0777 -ne 'exit(!/$ENV{RE}/m)' <<<"$1" && m=1 ;;
+	*) printf '%s' "$1" | grep -Eq -- "$2" && m=1 ;;
+	esac
+	if [ -n "${m:-}" ]; then ok; else
 		fail "$3: '${1:0:300}' does not match /$2/"
 	fi
 }

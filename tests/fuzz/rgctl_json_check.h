@@ -140,6 +140,7 @@ static inline int rgc_stats(const struct rgc_in *in, char *why, size_t size)
 	json_object *doc, *a, *s;
 	int ret = 0;
 
+	memset(v, 0, sizeof(v));
 	for (size_t i = 0; i < in->n; i++) {
 		v[i].res = in->s[(i + 1) % in->n];
 		v[i].key = in->s[i];
@@ -165,6 +166,21 @@ static inline int rgc_stats(const struct rgc_in *in, char *why, size_t size)
 			ret = wf_fail(why, size, "stats: %zu: key lost", i);
 	}
 	json_object_put(a);
+	/* the figures array: one object per figure, valid whatever the bytes */
+	if (!ret) {
+		json_object *f;
+
+		doc = json_object_new_object();
+		json_object_object_add(doc, "figures", rgctl_json_figures(v, in->n, NULL));
+		a = NULL;
+		if (rgc_parse(doc, &a, why, size) < 0)
+			ret = -1;
+		else if (!json_object_object_get_ex(a, "figures", &f) ||
+			 json_object_array_length(f) != in->n)
+			ret = wf_fail(why, size, "figures: one per figure");
+		json_object_put(a);
+		json_object_put(doc);
+	}
 	return ret;
 }
 

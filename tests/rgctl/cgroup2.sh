@@ -271,7 +271,7 @@ r whereis 999999
 expect_rc 1 "whereis missing pid"
 r stats "$M/a"
 expect_rc 0 "stats"
-expect_match "$out" "cpu: usage_usec [0-9]+" "stats usage_usec"
+expect_match "$out" "^cpu +usage_usec +[0-9]" "stats usage_usec"
 r --json stats "$M/a"
 expect_match "$(json_get "$out" '.stats.cpu.usage_usec')" '^[0-9]+$' "--json stats"
 r --json list "$M"

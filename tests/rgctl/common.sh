@@ -28,9 +28,30 @@ use_hierarchy() {
 	CLEANUPS+=("cg_remove '$1' '$1/$G'")
 }
 
-# cg_remove DIR: move every task below DIR to the hierarchy root ROOT, then
-# remove the directories, deepest first.
+# v1_peers MOUNT: when MOUNT is a cgroup v1 mount point, the mount points
+# of the other v1 hierarchies a group spans (cpu, cpuacct, memory, pids,
+# blkio, cpuset: rgctl makes a group in each).
+v1_peers() {
+	awk -v me="$1" '{
+		for (i = 7; i <= NF; i++) if ($i == "-") break
+		if ($(i + 1) != "cgroup") next
+		if ($5 == me) { mine = 1; next }
+		if ($(i + 3) ~ /(^|,)(cpu|cpuacct|memory|pids|blkio|cpuset)(,|$)/ && !seen[$(i + 3)]++)
+			peers[++n] = $5 }
+		END { if (mine) for (k = 1; k <= n; k++) print peers[k] }' /proc/self/mountinfo
+}
+
+# cg_remove ROOT DIR: move every task below DIR to the hierarchy root ROOT,
+# then remove the directories, deepest first; where ROOT is a cgroup v1
+# mount point, the same below each of its peers (v1_peers) too.
 cg_remove() {
+	local p
+	cg_remove_one "$1" "$2"
+	case $2 in "$1"/*) ;; *) return 0 ;; esac
+	for p in $(v1_peers "$1"); do cg_remove_one "$p" "$p${2#"$1"}"; done
+}
+
+cg_remove_one() {
 	local root=$1 dir=$2 d t file
 	[ -d "$dir" ] || return 0
 	file=tasks

@@ -109,8 +109,8 @@ r whereis 999999
 expect_rc 1 "whereis of a missing pid"
 expect_match "$err" "no such process" "whereis message"
 r stats db
-expect_match "$out" "numtasks: Current usage 2" "stats numtasks"
-expect_match "$out" "cpu: effective_min_shares [0-9]+" "stats cpu"
+expect_match "$out" "^numtasks +Current usage +2$" "stats numtasks"
+expect_match "$out" "^cpu +effective_min_shares +[0-9]+$" "stats cpu"
 r --json stats db
 expect_eq "$(json_get "$out" '.stats.numtasks["Current usage"]')" 2 "--json stats"
 r --json list

@@ -27,7 +27,9 @@ r() { run "$RG" --sysroot "$T" "$@"; }
 printf 'nr_periods 3\nx\033]0;pwned\007\377y 7\n' >"$C/db/cpu.stat"
 r stats db
 expect_rc 0 "stats in a captured tree"
-expect_eq "$out" "$(printf '%s\n' 'cpu: nr_periods 3' 'cpu: x\x1b]0;pwned\x07\xffy 7')" "stats escapes the file's names"
+expect_eq "$(printf '%s\n' "$out" | awk 'NR > 1 { print $1, $2, $3 }')" "$(printf '%s\n' 'cpu nr_periods 3' 'cpu x\x1b]0;pwned\x07\xffy 7')" "stats escapes the file's names"
+r stats -r -n db
+expect_eq "$out" "$(printf '%s\n' 'cpu nr_periods - 3' 'cpu x\x1b]0;pwned\x07\xffy - 7')" "stats --raw escapes the file's names"
 rm "$C/db/cpu.stat"
 
 r --json list

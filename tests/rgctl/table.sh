@@ -58,12 +58,12 @@ golden "list -n -o name,depth" <<'X'
 X
 r list -r --output-all
 golden "list -r --output-all" <<'X'
-NAME GROUP DEPTH TASKS SHARES
-/ / 0 0 1024
-db db 1 2 1024
-batch db/batch 2 0 512
-web db/web 2 0 1024
-log log 1 1 1024
+NAME GROUP DEPTH TASKS SHARES MISSING
+/ / 0 0 1024 -
+db db 1 2 1024 -
+batch db/batch 2 0 512 -
+web db/web 2 0 1024 -
+log log 1 1 1024 -
 X
 r list -rn -o TASKS,group db
 golden "list -rn -o TASKS,group" <<'X'
@@ -190,7 +190,7 @@ expect_eq "$(opts_of delete)" "--help --recursive " "delete --help options"
 expect_eq "$(opts_of shares)" "--help --no-enable --res " "shares --help options"
 expect_eq "$(opts_of attach)" "--help --thread --threads " "attach --help options"
 expect_eq "$(opts_of members)" "--help --threads " "members --help options"
-expect_eq "$(opts_of stats)" "--delay --help " "stats --help options"
+expect_eq "$(opts_of stats)" "--count --delay --help --interval --noheadings --output --output-all --raw " "stats --help options"
 expect_eq "$(opts_of apply)" "--dry-run --help --no-enable --prune --wait " "apply --help options"
 expect_eq "$(opts_of classify)" "--at-exec --help --once --rcvbuf --verbose " "classify --help options"
 run "$RG" list --help

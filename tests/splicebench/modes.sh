@@ -40,7 +40,7 @@ for mode in copy vmsplice gift; do
 done
 
 # --time instead of --total, pinned, busy, a bigger pipe: still verified.
-run "$bin" --mode copy,vmsplice,gift --consumer verify --size 16K --time 0.05 \
+run "$bin" --mode copy,vmsplice,gift --consumer verify --size 16K --time 0.2 \
 	--runs 1 --pin 0,0 --busy --pipe-size 256K --format json
 expect_rc 0 "--time --pin --busy --pipe-size with verify"
 v=$(printf '%s' "$out" | jq '[.results[] | select(.verify.chunks > 0 and .verify.corrupt == 0 and .busy)] | length')

@@ -84,9 +84,9 @@ r exec "$G/a" -- "$HELPER" spin 1
 expect_rc 0 "exec"
 r exec "$G/a" -- cat /proc/self/cgroup
 expect_eq "$out" "0::/$G/a" "exec runs the command in the group"
-r stats "$G/a"
+r stats -r -n -o figure,value "$G/a"
 expect_rc 0 "stats"
-u=$(printf '%s\n' "$out" | awk '/usage_usec/ { for (i = 1; i <= NF; i++) if ($i == "usage_usec") print $(i + 1) }')
+u=$(printf '%s\n' "$out" | awk '$1 == "usage_usec" { print $2 }')
 [ -n "$u" ] && [ "$u" -ge 500000 ] && ok || fail "stats: usage_usec '$u' after a 1 s spin in the group (out: $out)"
 expect_eq "$u" "$(cpu_usec "$U/$G/a")" "stats usage_usec is cpu.stat's"
 

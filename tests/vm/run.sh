@@ -29,6 +29,7 @@ tests=(
 	"resources.sh"
 	"owner.sh"
 	"delay.sh"
+	"stats.sh"
 	"classify.sh"
 	"likelytop.sh"
 	"splicebench.sh"

@@ -99,6 +99,49 @@ int kattr_rg_parse_rgcs_stats(const char *text,
 int kattr_rg_parse_keyed(const char *text, const char *res,
 			 struct kattr_rg_stat **v, size_t *n);
 
+/*
+ * A cgroup statistics file and how its text becomes figures (rgstats.c):
+ * FLAT one number (the figure name), KEYED "key value" lines (name: a
+ * prefix for the keys, keys: known ones renamed and scaled), IO_STAT
+ * cgroup v2's "MAJ:MIN key=value..." lines, BLKIO cgroup v1's "MAJ:MIN
+ * Read N" lines (name: "bytes" or "ios"), PSI "some avg10=... total=...".
+ */
+enum kattr_rg_figfmt {
+	KATTR_RG_FIG_FLAT,
+	KATTR_RG_FIG_KEYED,
+	KATTR_RG_FIG_IO_STAT,
+	KATTR_RG_FIG_BLKIO,
+	KATTR_RG_FIG_PSI,
+};
+/* A key of a KEYED file renamed: value * mul / div (div 0: USER_HZ). */
+struct kattr_rg_figkey {
+	const char *from, *to;
+	enum kattr_rg_unit unit;
+	unsigned int mul, div;
+	bool counter;
+};
+struct kattr_rg_figsrc {
+	const char *res;		/* "cpu" */
+	const char *ctrl;		/* cgroup v1: the hierarchy's controller */
+	const char *file;		/* "cpuacct.usage" */
+	enum kattr_rg_figfmt fmt;
+	const char *name;		/* see above */
+	enum kattr_rg_unit unit;	/* FLAT, and KEYED keys not in keys */
+	unsigned int mul, div;		/* FLAT: value * mul / div (0: 1) */
+	bool counter;
+	unsigned int flags;		/* KATTR_RG_FIG_* below */
+	const struct kattr_rg_figkey *keys;	/* KEYED: ends with from NULL */
+};
+enum {
+	KATTR_RG_FIG_KNOWN = 1u << 0,	/* KEYED: only the keys in keys */
+	KATTR_RG_FIG_NA = 1u << 1,	/* missing: "n/a", not nothing */
+	KATTR_RG_FIG_ALT = 1u << 2,	/* only when the source before it is
+					 * missing */
+};
+/* Append the figures of one file's text to *v (*n entries already). */
+int kattr_rg_parse_figures(const char *text, const struct kattr_rg_figsrc *src,
+			   struct kattr_rg_stat **v, size_t *n);
+
 /* One id per line (members, tasks, cgroup.procs). -EINVAL on junk. */
 int kattr_rg_parse_pids(const char *text, pid_t **pids, size_t *n);
 

@@ -166,12 +166,36 @@ KATTR_API int kattr_rg_share_text(enum kattr_rg_backend b,
 				  const struct kattr_rg_share *s,
 				  unsigned int keys, char *buf, size_t size);
 
-/* One statistic. */
+/* The unit of a statistic's value. */
+enum kattr_rg_unit {
+	KATTR_RG_UNIT_NONE,	/* a file's line as it is (RGCS's stats) */
+	KATTR_RG_UNIT_COUNT,	/* tasks, events, I/O operations */
+	KATTR_RG_UNIT_USEC,	/* microseconds (CPU time, stall time) */
+	KATTR_RG_UNIT_BYTES,
+	KATTR_RG_UNIT_CENTIPCT,	/* hundredths of a percent (PSI averages) */
+};
+
+/*
+ * One statistic.  On cgroups, a figure named as cgroup v2 names it,
+ * whatever file it came from: res "cpu" key "usage_usec" (v1:
+ * cpuacct.usage), res "memory" key "current", "peak", "events.oom_kill",
+ * res "io" key "rbytes" with dev "8:0", res "pids" key "current", and the
+ * PSI figures "pressure.some.avg10", "pressure.full.total_usec" of cpu,
+ * memory and io.  A resource of which the group has no file at all is one
+ * entry with absent set and key saying why.
+ */
 struct kattr_rg_stat {
-	char *res;		/* "cpu", "cpuacct", "numtasks" */
+	char *res;		/* "cpu", "memory", "io", "pids", "numtasks" */
 	char *key;		/* "usage_usec", "Current usage", ... */
 	long long value;
-	bool has_value;		/* false: text only (key holds the line) */
+	bool has_value;		/* false: text only (key holds the line), or
+				 * (unit set) a figure this kernel lacks */
+	/* The figures (zero and NULL in RGCS's lines): */
+	enum kattr_rg_unit unit;
+	bool counter;		/* only grows: a rate between reads means something */
+	bool absent;		/* res has no file in the group: key says why */
+	char *dev;		/* io: "MAJ:MIN"; NULL otherwise */
+	char *file;		/* the file it was read from ("cpuacct.usage") */
 };
 KATTR_API void kattr_rg_stats_free(struct kattr_rg_stat *v, size_t n);
 /* ---- operations --------------------------------------------------------- */
@@ -243,6 +267,7 @@ enum kattr_rg_why {
 	KATTR_RG_WHY_ATTR,	/* an attribute file has the group's name */
 	KATTR_RG_WHY_ATTR_ABOVE, /* a component of the name is an attribute file */
 	KATTR_RG_WHY_HOOK,	/* kattr_rg_on_create()'s hook refused the new group */
+	KATTR_RG_WHY_HIER,	/* cgroup v1: another hierarchy refused the group */
 };
 struct kattr_rg_reason {
 	enum kattr_rg_why what;
@@ -405,7 +430,12 @@ KATTR_API int kattr_rg_attach(struct kattr_rg *rg, const char *group,
 KATTR_API int kattr_rg_members(struct kattr_rg *rg, const char *group,
 			       unsigned int flags, pid_t **pids, size_t *n);
 
-/* Statistics of group (see kattr_rg_stat). */
+/*
+ * Statistics of group (see kattr_rg_stat): RGCS's stats file; on cgroups
+ * the figures of cpu, memory, io and pids, each read from its
+ * controller's own hierarchy (cgroup v1), in that order.  Files missing
+ * for a resource are not an error; the resource is then one absent entry.
+ */
 KATTR_API int kattr_rg_stats(struct kattr_rg *rg, const char *group,
 			     struct kattr_rg_stat **v, size_t *n);
 
@@ -415,6 +445,19 @@ KATTR_API int kattr_rg_stats(struct kattr_rg *rg, const char *group,
  * this hierarchy.
  */
 KATTR_API int kattr_rg_whereis(struct kattr_rg *rg, pid_t pid, char **group);
+
+/*
+ * cgroup v1, where a group is one directory in each hierarchy of cpu,
+ * cpuacct, memory, pids and blkio (and cpuset where made): the
+ * hierarchies where group has no directory (kattr_rg_missing()), or holds
+ * other tasks than in the root's own hierarchy (kattr_rg_disagree()),
+ * named by their controllers into buf ("memory, pids"; cut to size).
+ * Their number (0 on the other backends), or -errno (-ENOENT: no group).
+ */
+KATTR_API int kattr_rg_missing(struct kattr_rg *rg, const char *group,
+			       char *buf, size_t size);
+KATTR_API int kattr_rg_disagree(struct kattr_rg *rg, const char *group,
+				char *buf, size_t size);
 
 /* One group of a listing. */
 struct kattr_rg_info {

@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "kattr/rg.h"
 #include "kattr/private.h"
 
@@ -373,6 +375,112 @@ static void open_from_sysroot(void **state)
 	free(root);
 }
 
+/* Whether rel is a directory below root. */
+static bool is_dir(const char *root, const char *rel)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int n = snprintf(path, sizeof(path), "%s/%s", root, rel);
+
+	assert_true(n > 0 && (size_t)n < sizeof(path));
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* How many of the hierarchies below sys/fs/cgroup hold group g. */
+static int spans(const char *root, const char *g)
+{
+	static const char *const h[] = { "cpu", "cpuacct", "memory", "pids",
+					 "cpuset", "systemd" };
+	char rel[PATH_MAX];
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(h) / sizeof(*h); i++) {
+		snprintf(rel, sizeof(rel), "sys/fs/cgroup/%s/%s", h[i], g);
+		n += is_dir(root, rel);
+	}
+	return n;
+}
+
+/* cgroup v1 in a captured tree: a group is a directory in each hierarchy
+ * of cpu, cpuacct, memory, pids (not cpuset, nor a named one), all or none. */
+static void v1_spans_from_sysroot(void **state)
+{
+	char *root = tu_mkdtemp(), mi[PATH_MAX], buf[128];
+	struct kattr_rg_reason r;
+	struct kattr_rg *rg;
+
+	(void)state;
+	snprintf(mi, sizeof(mi), "proc/%ld", (long)getpid());
+	mkdirs(root, mi);
+	mkdirs(root, "sys/fs/cgroup/cpu/only");
+	mkdirs(root, "sys/fs/cgroup/cpuacct");
+	mkdirs(root, "sys/fs/cgroup/memory");
+	mkdirs(root, "sys/fs/cgroup/pids");
+	mkdirs(root, "sys/fs/cgroup/cpuset");
+	mkdirs(root, "sys/fs/cgroup/systemd");
+	mkdirs(root, "mnt/mem2");
+	snprintf(mi, sizeof(mi), "proc/%ld/mountinfo", (long)getpid());
+	tu_write_file(root, mi,
+		"23 1 0:21 / / rw - ext4 /dev/sda1 rw\n"
+		"30 23 0:30 / /sys/fs/cgroup/systemd rw - cgroup cgroup rw,xattr,name=systemd\n"
+		"32 23 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n"
+		"33 23 0:31 / /sys/fs/cgroup/cpuacct rw - cgroup cgroup rw,cpuacct\n"
+		"34 23 0:32 / /sys/fs/cgroup/cpuset rw - cgroup cgroup rw,cpuset\n"
+		"35 23 0:33 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n"
+		"36 23 0:33 / /mnt/mem2 rw - cgroup cgroup rw,memory\n"
+		"37 23 0:34 / /sys/fs/cgroup/pids rw - cgroup cgroup rw,pids\n");
+	tu_write_file(root, "sys/fs/cgroup/cpu/cpu.shares", "1024\n");
+	assert_int_equal(kattr_set_sysroot(root), 0);
+
+	assert_int_equal(kattr_rg_open(KATTR_RG_AUTO, NULL, &rg), 0);
+	assert_int_equal(kattr_rg_backend_of(rg), KATTR_RG_CGROUP1);
+	assert_int_equal(kattr_rg_create(rg, "g", 0, NULL, NULL), 0);
+	assert_int_equal(spans(root, "g"), 4);
+	assert_false(is_dir(root, "sys/fs/cgroup/cpuset/g"));
+	assert_false(is_dir(root, "mnt/mem2/g") && !is_dir(root, "sys/fs/cgroup/memory/g"));
+	assert_int_equal(kattr_rg_missing(rg, "g", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	/* a fault in the third hierarchy (a file of that name): none made */
+	tu_write_file(root, "sys/fs/cgroup/memory/g/x", "");
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(kattr_rg_create_why(rg, "g/x", 0, NULL, NULL, NULL, &r),
+			 -EEXIST);
+	assert_int_equal(r.what, KATTR_RG_WHY_ATTR);
+	assert_non_null(strstr(r.text, "memory"));
+	assert_false(is_dir(root, "sys/fs/cgroup/cpu/g/x"));
+	assert_false(is_dir(root, "sys/fs/cgroup/cpuacct/g/x"));
+	/* a group made in cpu only: shown as it is, the rest named */
+	mkdirs(root, "sys/fs/cgroup/cpu/lone");
+	assert_int_equal(kattr_rg_missing(rg, "lone", buf, sizeof(buf)), 3);
+	assert_string_equal(buf, "cpuacct, memory, pids");
+	assert_int_equal(kattr_rg_missing(rg, "nope", buf, sizeof(buf)), -ENOENT);
+	/* a child of it: the parent completed where it lacks a directory */
+	assert_int_equal(kattr_rg_create(rg, "lone/kid", 0, NULL, NULL), 0);
+	assert_int_equal(spans(root, "lone/kid"), 4);
+	assert_int_equal(kattr_rg_missing(rg, "lone", buf, sizeof(buf)), 0);
+	/* delete: every hierarchy; what is below it in another one too */
+	assert_int_equal(kattr_rg_delete(rg, "lone", KATTR_RG_RECURSIVE), 0);
+	assert_int_equal(spans(root, "lone"), 0);
+	snprintf(mi, sizeof(mi), "%s/sys/fs/cgroup/memory/g/x", root);
+	assert_int_equal(unlink(mi), 0);
+	mkdirs(root, "sys/fs/cgroup/pids/g/left");
+	assert_int_equal(kattr_rg_delete(rg, "g", 0), 0);
+	assert_int_equal(spans(root, "g"), 0);
+	kattr_rg_close(rg);
+
+	/* --root at a group made in cpu only: the others are not spanned */
+	assert_int_equal(kattr_rg_open(KATTR_RG_CGROUP1, "/sys/fs/cgroup/cpu/only",
+				       &rg), 0);
+	assert_int_equal(kattr_rg_create(rg, "x", 0, NULL, NULL), 0);
+	assert_int_equal(spans(root, "only/x"), 1);
+	assert_int_equal(kattr_rg_missing(rg, "x", buf, sizeof(buf)), 0);
+	assert_int_equal(kattr_rg_delete(rg, "x", 0), 0);
+	kattr_rg_close(rg);
+	assert_int_equal(kattr_set_sysroot(NULL), 0);
+	tu_rmtree(root);
+	free(root);
+}
+
 /* RGCS in a captured tree: detection, /proc/PID/task/PID/res_group, depth. */
 static void rgcs_from_sysroot(void **state)
 {
@@ -658,6 +766,7 @@ int main(void)
 		cmocka_unit_test(proc_cgroup),
 		cmocka_unit_test(open_from_sysroot),
 		cmocka_unit_test(rgcs_from_sysroot),
+		cmocka_unit_test(v1_spans_from_sysroot),
 		cmocka_unit_test(share_text),
 		cmocka_unit_test(create_reasons),
 		cmocka_unit_test(targets),

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * cgroup v1: the hierarchies a group spans.  Each controller rgctl manages
+ * (cpu, cpuacct, memory, pids, blkio, and cpuset once a key needs it) is
+ * mounted on a hierarchy of its own or with others; a group is the
+ * directory at the same place below each of them.  They are found in the
+ * mount table read once at open (rg.c), hier[0] being the root's own, and
+ * each is opened at the root's place on first use.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kattr/rg.h"
+#include "kattr/private.h"
+#include "internal.h"
+#include "rg_internal.h"
+
+/* The controllers a group spans, in order; cpuset is not made by create
+ * (an empty cpuset refuses every task) but is moved into where it is. */
+static const struct {
+	const char *ctrl;
+	bool span;
+} managed[] = {
+	{ "cpu", true }, { "cpuacct", true }, { "memory", true },
+	{ "pids", true }, { "blkio", true }, { "cpuset", false },
+};
+#define NMANAGED (sizeof(managed) / sizeof(*managed))
+
+char *rg_v1_controllers(const char *opts)
+{
+	static const char *const not_ctrl[] = {
+		"rw", "ro", "noprefix", "clone_children", "xattr",
+		"cpuset_v2_mode", "favordynmods", "nofavordynmods", "none",
+	};
+	char *out = calloc(1, strlen(opts) + 1), *w = out;
+	const char *p = opts;
+
+	if (!out)
+		return NULL;
+	while (*p) {
+		const char *c = strchr(p, ',');
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+		bool skip = len == 0 || (len > 14 && !strncmp(p, "release_agent=", 14));
+
+		for (size_t i = 0; !skip && i < sizeof(not_ctrl) / sizeof(*not_ctrl); i++)
+			skip = strlen(not_ctrl[i]) == len && !strncmp(p, not_ctrl[i], len);
+		if (!skip) {
+			if (w != out)
+				*w++ = ',';
+			memcpy(w, p, len);
+			w += len;
+		}
+		p += len + (c ? 1 : 0);
+	}
+	*w = '\0';
+	return out;
+}
+
+/* Which of the managed controllers ctrls has: a bit each; *span: any that
+ * create makes groups in. */
+static unsigned int managed_bits(const char *ctrls, bool *span)
+{
+	unsigned int bits = 0;
+
+	*span = false;
+	for (size_t i = 0; i < NMANAGED; i++) {
+		if (!kattr_opt_has(ctrls, managed[i].ctrl))
+			continue;
+		bits |= 1u << i;
+		*span = *span || managed[i].span;
+	}
+	return bits;
+}
+
+static int hier_add(struct kattr_rg *rg, const char *point, const char *mroot,
+		    char *ctrls, bool span)
+{
+	struct rg_hier *h = &rg->hier[rg->nhier];
+
+	h->point = strdup(point);
+	h->mroot = strdup(mroot);
+	h->ctrls = ctrls;
+	h->span = span;
+	rg->nhier++;
+	return h->point && h->mroot && h->ctrls ? 0 : -ENOMEM;
+}
+
+int rg_hier_init(struct kattr_rg *rg, const struct mnt_found *own,
+		 const struct mnt_table *t)
+{
+	unsigned int seen;
+	bool span;
+	int ret;
+
+	seen = managed_bits(rg->ctrls, &span);
+	ret = hier_add(rg, own->mount_point, own->root, strdup(rg->ctrls), true);
+	if (ret < 0)
+		return ret;
+	rg->hier[0].m = rg->m;
+	rg->hier[0].tried = true;
+	for (size_t i = 0; t && i < t->n && rg->nhier < RG_MAX_HIER; i++) {
+		const struct mnt_found *f = &t->v[i];
+		unsigned int bits;
+		char *ctrls;
+
+		if (strcmp(f->fstype, "cgroup") != 0)
+			continue;
+		ctrls = rg_v1_controllers(f->super_opts);
+		if (!ctrls)
+			return -ENOMEM;
+		bits = managed_bits(ctrls, &span);
+		/* none of ours, or a hierarchy already found (a second mount
+		 * of it, or one sharing a controller: the first wins) */
+		if (!bits || (bits & seen)) {
+			free(ctrls);
+			continue;
+		}
+		seen |= bits;
+		ret = hier_add(rg, f->mount_point, f->root, ctrls, span);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+void rg_hier_free(struct kattr_rg *rg)
+{
+	for (size_t i = 0; i < rg->nhier; i++) {
+		struct rg_hier *h = &rg->hier[i];
+
+		if (h->m != rg->m)
+			kattr_mount_close(h->m);
+		kattr_mount_close(h->top);
+		free(h->point);
+		free(h->mroot);
+		free(h->ctrls);
+	}
+	rg->nhier = 0;
+}
+
+int rg_hier_find(const struct kattr_rg *rg, const char *ctrl)
+{
+	for (size_t i = 0; i < rg->nhier; i++)
+		if (kattr_opt_has(rg->hier[i].ctrls, ctrl))
+			return (int)i;
+	return -ENODEV;
+}
+
+int rg_hier_at(struct kattr_rg *rg, size_t i, struct kattr_mount **m)
+{
+	struct rg_hier *h = &rg->hier[i];
+	char path[PATH_MAX];
+	int n;
+
+	if (!h->tried) {
+		h->tried = true;
+		n = snprintf(path, sizeof(path), "%s%s",
+			     strcmp(h->point, "/") ? h->point : "", rg->sub);
+		if (n < 0 || (size_t)n >= sizeof(path))
+			h->err = -ENAMETOOLONG;
+		else
+			h->err = kattr_mount_open(path[0] ? path : "/",
+						  KATTR_MAGIC_CGROUP1, 0, &h->m);
+		if (h->err == -ENOTDIR)
+			h->err = -ENOENT;
+	}
+	*m = h->m;
+	return h->err;
+}
+
+int rg_hier_mount(struct kattr_rg *rg, const char *ctrl,
+		  struct kattr_mount **m)
+{
+	int i, ret;
+
+	if (rg->ops->id != KATTR_RG_CGROUP1) {
+		*m = rg->m;
+		return 0;
+	}
+	i = rg_hier_find(rg, ctrl);
+	if (i < 0)
+		return i;
+	ret = rg_hier_at(rg, (size_t)i, m);
+	return ret == -ENOENT ? -ENODEV : ret;
+}
