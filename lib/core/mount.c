@@ -84,10 +84,18 @@ int kattr_mount_open(const char *path, unsigned long magic, unsigned int flags,
 	struct stat st;
 	int fd, ret;
 
-	/* Beneath the sysroot: a captured tree's symlinks and ".." stay in it. */
-	fd = kattr_sysroot_open(path, O_PATH | O_DIRECTORY);
-	if (fd < 0)
-		return fd;
+	/* Beneath the sysroot: a captured tree's symlinks and ".." stay in it;
+	 * a host directory as the user named it. */
+	if (flags & KATTR_MOUNT_HOST_DIR) {
+		fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		flags |= KATTR_MOUNT_ANY_MAGIC;
+	} else {
+		fd = kattr_sysroot_open(path, O_PATH | O_DIRECTORY);
+		if (fd < 0)
+			return fd;
+	}
 	if (fstatfs(fd, &sfs) < 0 || fstat(fd, &st) < 0) {
 		ret = -errno;
 		goto out_close;

@@ -20,7 +20,7 @@ void lt_ui_init(struct lt_ui *ui, enum kattr_prof_sort sort, bool reverse)
 	memset(ui, 0, sizeof(*ui));
 	ui->sort = sort;
 	ui->reverse = reverse;
-	ui->page = 1;
+	ui->list.page = 1;
 	ui->delay = 2;
 	d = lt_out_columns_default(&ui->ncols);
 	memcpy(ui->cols, d, sizeof(ui->cols[0]) * ui->ncols);
@@ -44,34 +44,7 @@ bool lt_column_sort(enum lt_column_id c, enum kattr_prof_sort *key)
 
 bool lt_parse_delay(const char *s, double *delay)
 {
-	char *end;
-	double d;
-
-	errno = 0;
-	d = strtod(s, &end);
-	if (errno || end == s || *end || !(d >= LT_DELAY_MIN) || d > LT_DELAY_MAX)
-		return false;
-	*delay = d;
-	return true;
-}
-
-void lt_ui_clamp(struct lt_ui *ui)
-{
-	size_t page = ui->page ? ui->page : 1;
-
-	if (!ui->nrows) {
-		ui->sel = ui->top = 0;
-		return;
-	}
-	if (ui->sel >= ui->nrows)
-		ui->sel = ui->nrows - 1;
-	if (ui->top > ui->sel)
-		ui->top = ui->sel;
-	if (ui->sel >= ui->top + page)
-		ui->top = ui->sel - page + 1;
-	/* A page that grew, or a list that shrank: fill the page. */
-	if (ui->top + page > ui->nrows)
-		ui->top = ui->nrows > page ? ui->nrows - page : 0;
+	return tui_parse_seconds(s, LT_DELAY_MIN, LT_DELAY_MAX, delay);
 }
 
 static size_t column_of(enum kattr_prof_sort k)
@@ -122,7 +95,7 @@ static unsigned int k_wrong_only(struct lt_ui *ui, int key)
 {
 	(void)key;
 	ui->wrong_only = !ui->wrong_only;
-	ui->sel = ui->top = 0;
+	ui->list.sel = ui->list.top = 0;
 	return LT_REDO_SORT | LT_REDO_DRAW;
 }
 
@@ -130,20 +103,14 @@ static unsigned int k_wrong_only(struct lt_ui *ui, int key)
 static unsigned int k_min_total(struct lt_ui *ui, int key)
 {
 	(void)key;
-	ui->editing = true;
-	ui->editing_delay = false;
-	ui->editing_min = true;
-	ui->edit[0] = '\0';
+	tui_edit_start(&ui->edit, LT_EDIT_MIN, NULL);
 	return LT_REDO_DRAW;
 }
 
 static unsigned int k_filter(struct lt_ui *ui, int key)
 {
 	(void)key;
-	ui->editing = true;
-	ui->editing_delay = false;
-	ui->editing_min = false;
-	strcpy(ui->edit, ui->filter);
+	tui_edit_start(&ui->edit, LT_EDIT_FILTER, ui->filter);
 	return LT_REDO_DRAW;
 }
 
@@ -151,10 +118,7 @@ static unsigned int k_filter(struct lt_ui *ui, int key)
 static unsigned int k_delay(struct lt_ui *ui, int key)
 {
 	(void)key;
-	ui->editing = true;
-	ui->editing_delay = true;
-	ui->editing_min = false;
-	ui->edit[0] = '\0';
+	tui_edit_start(&ui->edit, LT_EDIT_DELAY, NULL);
 	return LT_REDO_DRAW;
 }
 
@@ -197,24 +161,24 @@ static void toggle_field(struct lt_ui *ui, enum lt_column_id c)
 static unsigned int fields_key(struct lt_ui *ui, int key)
 {
 	switch (key) {
-	case LT_KEY_UP: case 'k':
+	case TUI_KEY_UP: case 'k':
 		if (ui->field)
 			ui->field--;
 		return LT_REDO_DRAW;
-	case LT_KEY_DOWN: case 'j':
+	case TUI_KEY_DOWN: case 'j':
 		if (ui->field + 1 < LT_COL_COUNT)
 			ui->field++;
 		return LT_REDO_DRAW;
-	case ' ': case 'd': case LT_KEY_ENTER: case '\n': case '\r':
+	case ' ': case 'd': case TUI_KEY_ENTER: case '\n': case '\r':
 		toggle_field(ui, (enum lt_column_id)ui->field);
 		return LT_REDO_DRAW;
-	case 'f': case 'F': case 'q': case LT_KEY_ESC: case LT_KEY_F10:
+	case 'f': case 'F': case 'q': case TUI_KEY_ESC: case TUI_KEY_F10:
 		ui->screen = LT_SCREEN_LIST;
 		return LT_REDO_DRAW;
-	case 'h': case '?': case LT_KEY_F1:
+	case 'h': case '?': case TUI_KEY_F1:
 		ui->screen = LT_SCREEN_HELP;
 		return LT_REDO_DRAW;
-	case LT_KEY_RESIZE:
+	case TUI_KEY_RESIZE:
 		return LT_REDO_RESIZE | LT_REDO_DRAW;
 	}
 	return LT_REDO_NONE;
@@ -223,7 +187,7 @@ static unsigned int fields_key(struct lt_ui *ui, int key)
 /* Left, Right: scroll the columns that do not fit, then the names. */
 static unsigned int k_hscroll(struct lt_ui *ui, int key)
 {
-	if (key == LT_KEY_RIGHT)
+	if (key == TUI_KEY_RIGHT)
 		ui->hscroll += LT_HSCROLL_STEP;
 	else if (ui->hscroll == 0)
 		return LT_REDO_NONE;
@@ -266,7 +230,7 @@ static unsigned int site_screen(struct lt_ui *ui, enum lt_screen screen)
 		ui->screen = LT_SCREEN_LIST;
 		return LT_REDO_DRAW;
 	}
-	if (!ui->nrows)
+	if (!ui->list.nrows)
 		return LT_REDO_NONE;
 	ui->screen = screen;
 	return LT_REDO_PIN | LT_REDO_DRAW;
@@ -300,30 +264,7 @@ static unsigned int k_back(struct lt_ui *ui, int key)
 
 static unsigned int k_move(struct lt_ui *ui, int key)
 {
-	size_t page = ui->page ? ui->page : 1;
-
-	switch (key) {
-	case LT_KEY_UP: case 'k':
-		if (ui->sel)
-			ui->sel--;
-		break;
-	case LT_KEY_DOWN: case 'j':
-		ui->sel++;
-		break;
-	case LT_KEY_PGUP:
-		ui->sel = ui->sel > page ? ui->sel - page : 0;
-		break;
-	case LT_KEY_PGDN:
-		ui->sel += page;
-		break;
-	case LT_KEY_HOME: case 'g':
-		ui->sel = 0;
-		break;
-	case LT_KEY_END: case 'G':
-		ui->sel = ui->nrows ? ui->nrows - 1 : 0;
-		break;
-	}
-	lt_ui_clamp(ui);
+	tui_list_move(&ui->list, key);
 	return LT_REDO_DRAW;
 }
 
@@ -344,14 +285,14 @@ static const struct lt_binding bindings[] = {
 	{ 'f', k_fields }, { 'F', k_fields }, { 'Z', k_freeze },
 	{ 'z', k_zero },
 	{ ' ', k_refresh }, { 'h', k_help }, { '?', k_help },
-	{ LT_KEY_ENTER, k_detail }, { '\n', k_detail }, { '\r', k_detail },
-	{ LT_KEY_ESC, k_back }, { LT_KEY_UP, k_move }, { LT_KEY_DOWN, k_move },
-	{ 'k', k_move }, { 'j', k_move }, { LT_KEY_PGUP, k_move },
-	{ LT_KEY_PGDN, k_move }, { LT_KEY_HOME, k_move }, { LT_KEY_END, k_move },
-	{ 'g', k_move }, { 'G', k_move }, { LT_KEY_RESIZE, k_resize },
-	{ 'd', k_delay }, { 's', k_delay }, { LT_KEY_LEFT, k_hscroll },
-	{ LT_KEY_RIGHT, k_hscroll }, { LT_KEY_F1, k_help }, { LT_KEY_F3, k_filter },
-	{ LT_KEY_F6, k_sort_right }, { LT_KEY_F10, k_quit }, { 'p', k_suggest },
+	{ TUI_KEY_ENTER, k_detail }, { '\n', k_detail }, { '\r', k_detail },
+	{ TUI_KEY_ESC, k_back }, { TUI_KEY_UP, k_move }, { TUI_KEY_DOWN, k_move },
+	{ 'k', k_move }, { 'j', k_move }, { TUI_KEY_PGUP, k_move },
+	{ TUI_KEY_PGDN, k_move }, { TUI_KEY_HOME, k_move }, { TUI_KEY_END, k_move },
+	{ 'g', k_move }, { 'G', k_move }, { TUI_KEY_RESIZE, k_resize },
+	{ 'd', k_delay }, { 's', k_delay }, { TUI_KEY_LEFT, k_hscroll },
+	{ TUI_KEY_RIGHT, k_hscroll }, { TUI_KEY_F1, k_help }, { TUI_KEY_F3, k_filter },
+	{ TUI_KEY_F6, k_sort_right }, { TUI_KEY_F10, k_quit }, { 'p', k_suggest },
 	{ 'w', k_wrong_only }, { 'm', k_min_total },
 };
 
@@ -382,70 +323,66 @@ const char *const lt_help_lines[] = {
 /* Enter after m: a count (empty: 0, none). */
 static unsigned int min_total_typed(struct lt_ui *ui)
 {
+	const char *t = ui->edit.text;
 	char *end;
 	unsigned long long v;
 
-	ui->editing_min = false;
 	errno = 0;
-	v = ui->edit[0] ? strtoull(ui->edit, &end, 10) : 0;
-	if (ui->edit[0] && (errno || *end || ui->edit[0] < '0' || ui->edit[0] > '9')) {
+	v = t[0] ? strtoull(t, &end, 10) : 0;
+	if (t[0] && (errno || *end || t[0] < '0' || t[0] > '9')) {
 		ui->note = "invalid minimum total: give a count of evaluations";
 		return LT_REDO_DRAW;
 	}
 	ui->note = NULL;
 	ui->min_total = v;
-	ui->sel = ui->top = 0;
+	ui->list.sel = ui->list.top = 0;
 	return LT_REDO_SORT | LT_REDO_DRAW;
 }
 
-/* Typing a filter: printable bytes, Backspace, Enter applies, Esc cancels. */
+/* Enter: the line typed takes effect. */
+static unsigned int typed(struct lt_ui *ui)
+{
+	switch (ui->edit.what) {
+	case LT_EDIT_MIN:
+		return min_total_typed(ui);
+	case LT_EDIT_DELAY:
+		if (!lt_parse_delay(ui->edit.text, &ui->delay)) {
+			ui->note = "invalid delay: give seconds between 0.05 and 86400";
+			return LT_REDO_DRAW;
+		}
+		ui->note = NULL;
+		return LT_REDO_DELAY | LT_REDO_DRAW;
+	default:
+		strcpy(ui->filter, ui->edit.text);
+		ui->list.sel = ui->list.top = 0;
+		return LT_REDO_SORT | LT_REDO_DRAW;
+	}
+}
+
+/* Typing a line: printable bytes, Backspace, Enter applies, Esc cancels. */
 static unsigned int edit_key(struct lt_ui *ui, int key)
 {
-	size_t n = strlen(ui->edit);
-
-	switch (key) {
-	case LT_KEY_ENTER: case '\n': case '\r':
-		ui->editing = false;
-		if (ui->editing_min)
-			return min_total_typed(ui);
-		if (ui->editing_delay) {
-			if (!lt_parse_delay(ui->edit, &ui->delay)) {
-				ui->note = "invalid delay: give seconds between 0.05 and 86400";
-				return LT_REDO_DRAW;
-			}
-			ui->note = NULL;
-			return LT_REDO_DELAY | LT_REDO_DRAW;
-		}
-		strcpy(ui->filter, ui->edit);
-		ui->sel = ui->top = 0;
-		return LT_REDO_SORT | LT_REDO_DRAW;
-	case LT_KEY_ESC:
-		ui->editing = false;
+	switch (tui_edit_key(&ui->edit, key)) {
+	case TUI_EDIT_DONE:
+		return typed(ui);
+	case TUI_EDIT_CANCEL: case TUI_EDIT_CHANGED:
 		return LT_REDO_DRAW;
-	case LT_KEY_BACKSPACE: case 127: case 8:
-		if (n)
-			ui->edit[n - 1] = '\0';
-		return LT_REDO_DRAW;
-	case LT_KEY_RESIZE:
+	case TUI_EDIT_RESIZE:
 		return k_resize(ui, key);
+	default:
+		return LT_REDO_NONE;
 	}
-	if (key >= 0x20 && key < 0x7f && n + 1 < sizeof(ui->edit)) {
-		ui->edit[n] = (char)key;
-		ui->edit[n + 1] = '\0';
-		return LT_REDO_DRAW;
-	}
-	return LT_REDO_NONE;
 }
 
 unsigned int lt_ui_key(struct lt_ui *ui, int key)
 {
-	if (ui->editing)
+	if (ui->edit.on)
 		return edit_key(ui, key);
 	ui->note = NULL;	/* shown until the next key */
 	if (ui->screen == LT_SCREEN_FIELDS)
 		return fields_key(ui, key);
-	if (ui->screen == LT_SCREEN_HELP && key != 'q' && key != LT_KEY_F10 &&
-	    key != LT_KEY_RESIZE) {
+	if (ui->screen == LT_SCREEN_HELP && key != 'q' && key != TUI_KEY_F10 &&
+	    key != TUI_KEY_RESIZE) {
 		ui->screen = LT_SCREEN_LIST;
 		return LT_REDO_DRAW;
 	}

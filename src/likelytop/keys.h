@@ -14,26 +14,7 @@
 
 #include "kattr/profile.h"
 #include "output.h"
-
-/* Keys other than plain bytes, as the view translates them. */
-enum {
-	LT_KEY_UP = 0x1000,
-	LT_KEY_DOWN,
-	LT_KEY_PGUP,
-	LT_KEY_PGDN,
-	LT_KEY_HOME,
-	LT_KEY_END,
-	LT_KEY_BACKSPACE,
-	LT_KEY_ENTER,
-	LT_KEY_ESC,
-	LT_KEY_RESIZE,
-	LT_KEY_LEFT,
-	LT_KEY_RIGHT,
-	LT_KEY_F1,		/* htop's function keys: help */
-	LT_KEY_F3,		/* search (filter) */
-	LT_KEY_F6,		/* sort by the next column */
-	LT_KEY_F10,		/* quit */
-};
+#include "tui.h"
 
 /* What to redo after a key. */
 enum lt_redo {
@@ -48,7 +29,7 @@ enum lt_redo {
 	LT_REDO_DELAY = 1 << 7,		/* ui->delay changed: re-arm the timer */
 };
 
-#define LT_FILTER_MAX 128
+#define LT_FILTER_MAX TUI_EDIT_MAX
 /* The refresh delay's range, for -d and the d/s keys. */
 #define LT_DELAY_MIN 0.05
 #define LT_DELAY_MAX 86400.0
@@ -61,18 +42,19 @@ enum lt_screen {
 	LT_SCREEN_FIELDS,	/* f: the columns (top's f, htop's F2) */
 };
 
+/* What is being typed. */
+enum lt_edit { LT_EDIT_FILTER, LT_EDIT_DELAY, LT_EDIT_MIN };
+
 struct lt_ui {
 	enum kattr_prof_sort sort;
 	bool reverse;
 	bool frozen;
 	enum lt_screen screen;
-	bool editing;			/* typing after '/' or 'd' */
-	bool editing_delay;		/* what is typed is a delay */
-	bool editing_min;		/* what is typed is a minimum total */
+	struct tui_edit edit;		/* typing after '/', 'd' or 'm':
+					 * edit.what is an enum lt_edit */
 	bool wrong_only;		/* w: only sites with a wrong hint */
 	uint64_t min_total;		/* m: only sites evaluated this often */
 	char filter[LT_FILTER_MAX];	/* in force */
-	char edit[LT_FILTER_MAX];	/* being typed */
 	double delay;			/* seconds between refreshes */
 	const char *note;		/* a message for the status line, or NULL */
 	size_t hscroll;		/* Right presses times LT_HSCROLL_STEP:
@@ -80,10 +62,7 @@ struct lt_ui {
 	enum lt_column_id cols[LT_COL_MAX];	/* shown (-o, f) */
 	size_t ncols;
 	size_t field;			/* f: the field under the cursor */
-	size_t sel;			/* selected row */
-	size_t top;			/* first row shown */
-	size_t nrows;			/* rows after filtering (set by the caller) */
-	size_t page;			/* rows per screen (set by the caller) */
+	struct tui_list list;		/* the rows after filtering */
 };
 
 /* Sort by incorrect, or reversed; the default columns. */
@@ -94,8 +73,6 @@ bool lt_column_sort(enum lt_column_id c, enum kattr_prof_sort *key);
 bool lt_parse_delay(const char *s, double *delay);
 /* Handle one key; returns a mask of enum lt_redo. */
 unsigned int lt_ui_key(struct lt_ui *ui, int key);
-/* Keep sel within nrows and visible between top and top + page. */
-void lt_ui_clamp(struct lt_ui *ui);
 /* The sort keys '<' and '>' walk through, in column order. */
 extern const enum kattr_prof_sort lt_sort_columns[];
 extern const size_t lt_sort_ncolumns;

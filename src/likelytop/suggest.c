@@ -136,7 +136,7 @@ int lt_suggest_open(const struct lt_suggest_opts *o, struct lt_suggest **out)
 		free(s);
 		return ret;
 	}
-	ret = kattr_mount_open(s->root, 0, KATTR_MOUNT_ANY_MAGIC, &s->m);
+	ret = kattr_mount_open(s->root, 0, KATTR_MOUNT_HOST_DIR, &s->m);
 	if (ret < 0) {
 		free(s);
 		return ret;

@@ -55,7 +55,8 @@
 #define READS_PER_CALL	2	/* reads of the group per atexec_handle(): the
 				 * loop sees signals and other events between */
 #define MARKS_MAX	64	/* filesystems marked */
-#define RUNNING_NS	20000000 /* an exec not asleep in its event: asked again */
+#define RUNNING_NS	500000000 /* an exec not asleep in its event: asked again
+				  * (a vCPU of a loaded host stalls for 20 ms) */
 #define PEND_MAX	64	/* events asked again */
 
 struct seen {
@@ -82,6 +83,7 @@ struct atexec {
 	atexec_place_fn place;
 	void *data;
 	long pagesz;
+	bool no_vm_readv;	/* no CONFIG_CROSS_MEMORY_ATTACH: /proc/PID/mem */
 	struct seen seen[SEEN_SLOTS];
 	struct atexec_stats st;
 };
@@ -114,19 +116,41 @@ static ssize_t read_small(const char *path, char *buf, size_t size)
 }
 
 /* The string at addr in pid's memory (a path), into out; 0 or -errno. */
+/* The same through /proc/PID/mem, for a kernel without process_vm_readv
+ * (CONFIG_CROSS_MEMORY_ATTACH unset): a read stops at an unmapped page. */
+static ssize_t remote_mem(pid_t pid, unsigned long addr, char *out, size_t len)
+{
+	char file[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(file, sizeof(file), "/proc/%d/mem", (int)pid);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = pread(fd, out, len, (off_t)addr);
+	close(fd);
+	return n;
+}
+
 static int remote_str(struct atexec *a, pid_t pid, unsigned long addr, char *out,
 		      size_t size)
 {
 	size_t first = (size_t)a->pagesz - addr % (size_t)a->pagesz;
 	struct iovec local = { out, size - 1 }, remote[2];
-	ssize_t n;
+	ssize_t n = -1;
 
 	/* A transfer stops at an unmapped page, between elements only. */
 	if (first > size - 1)
 		first = size - 1;
 	remote[0] = (struct iovec){ (void *)addr, first };
 	remote[1] = (struct iovec){ (void *)(addr + first), size - 1 - first };
-	n = process_vm_readv(pid, &local, 1, remote, first < size - 1 ? 2 : 1, 0);
+	if (!a->no_vm_readv) {
+		n = process_vm_readv(pid, &local, 1, remote, first < size - 1 ? 2 : 1, 0);
+		a->no_vm_readv = n < 0 && errno == ENOSYS;
+	}
+	if (a->no_vm_readv)
+		n = remote_mem(pid, addr, out, size - 1);
 	if (n < 0)
 		return -errno;
 	if (!memchr(out, '\0', (size_t)n))

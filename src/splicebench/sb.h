@@ -184,11 +184,11 @@ int sb_probe_vmsplice(unsigned int flags);
 /* Set a pipe's size: 0 and the size obtained, or -errno. */
 int sb_pipe_set_size(int fd, uint64_t want, uint64_t *got);
 
-/* ---- output.c -------------------------------------------------------- */
+/* ---- output/: table.c, csv.c, json.c, plot.c; progress.c ------------- */
 
 enum sb_format { SB_TABLE, SB_CSV, SB_JSON };
 
-/* The results table's columns (-o); see columns[] in output.c. */
+/* The results table's columns (-o); see columns[] in output/table.c. */
 enum sb_column {
 	SB_COL_MODE, SB_COL_SIZE, SB_COL_PIPE, SB_COL_HUGE, SB_COL_BUSY,
 	SB_COL_RUNS, SB_COL_GBPS, SB_COL_MIN, SB_COL_MAX, SB_COL_SPREAD,
@@ -234,5 +234,33 @@ void sb_output_text(FILE *fp, const struct sb_report *rep,
 /* Draw rep with gnuplot into path (.svg or .png).  0 or -errno, with a
  * message printed. */
 int sb_plot(const struct sb_report *rep, const char *path);
+
+/* ---- cli.c: the command line ------------------------------------------ */
+
+/* The options into cfg, the format, --plot and the table's form; a usage
+ * error exits 2 with one message. */
+void sb_parse_args(int argc, char **argv, struct sb_config *cfg,
+		   enum sb_format *fmt, const char **plot,
+		   struct sb_table_opts *t);
+
+/* ---- session.c: around the measurement ---------------------------------- */
+
+/* --pin checked against the CPUs this process may use (exit 2 or 1). */
+void sb_check_pin(const struct sb_config *cfg);
+/* --quick without --pin: both sides on one CPU (two with --busy). */
+void sb_quick_pin(struct sb_config *cfg);
+/* --pipe-size against pipe-max-size; the kernel's default pipe size. */
+void sb_check_pipe_size(struct sb_config *cfg, const struct kattr_sysfacts *f,
+			int *pipe_default);
+/* --plot FILE: a target that is not a regular file is refused, now. */
+void sb_check_plot_target(const char *path);
+/* SIGINT: the run in progress finishes, then the report. */
+void sb_catch_sigint(void);
+/* Every point of the plan into rep; how many failed. */
+int sb_run_all(struct sb_report *rep, struct sb_config *cfg);
+/* What --huge got, said on stderr. */
+void sb_report_huge(const struct sb_report *rep);
+/* Corrupted data that verify found, said per point: whether any. */
+bool sb_report_corruption(const struct sb_report *rep);
 
 #endif

@@ -232,6 +232,15 @@ screen s | grep -q secret && fail "-S followed a symlink" || ok
 keys s q
 wait_exit s 0
 
+# -S as typed, relative to the working directory (it was opened beneath
+# the sysroot and refused: "source: cannot open src").
+(cd "$tmp" && start sr -d 0.3 -S src -f "$tmp/lps")
+wait_for sr "FUNCTION" "-S relative run"
+keys sr Enter
+wait_for sr ">  3380 +if \(unlikely\(!objp\)\)" "-S relative: the source line of kfree"
+keys sr q
+wait_exit sr 0
+
 # Scrolled to the end, the window grows and the profile shrinks: the page
 # stays full (rows above come back), never a page of blank lines.
 many() {	# many N: a profile of N sites, site k wrong k times
@@ -324,28 +333,30 @@ wait_for r " reset +gone_down" "live view: a counter that went down shows reset"
 keys r q
 wait_exit r 0
 
-# Names are bytes: invalid UTF-8 and control characters (the parser drops
-# rows with C0 ones; C1 pass) are shown as U+FFFD, as the batch formats
-# write them, never raw; valid UTF-8 stays,
-# and a cut never splits a character.
+# Names are bytes: invalid UTF-8, control characters (the parser drops
+# rows with C0 ones; C1 pass) and backslashes are shown as \xNN, as the
+# batch formats write them (one escaper: distinct and reversible), never
+# raw; valid UTF-8 stays, and a cut never splits a character.
 {
 	printf 'Likely Profiling Results\n'
 	printf -- '-likely   |        1|      900\tbad\377name()@:src/\303\251t\303\251.c@7\n'
 	printf -- '-likely   |        1|      800\tc1name()@:c1\302\233x.c@8\n'
 	printf -- '-likely   |        1|      700\t%s()@:w.c@9\n' "$(printf 'l\303\251ng%.0s' $(seq 12))"
+	printf -- '-likely   |        1|      600\tback\\slash()@:b\\s.c@3\n'
 } >"$tmp/names"
 cat >"$tmp/u.sh" <<EOS
 LC_ALL=C.UTF-8 $(printf '%q ' "$bin" -f "$tmp/names")
 EOS
 T -u new-session -d -s u -x 132 -y 30 "bash '$tmp/u.sh'; sleep 30"
 wait_for u "FUNCTION" "names run"
-wait_row u 1 "bad"$'\xef\xbf\xbd'"name +src/été\.c:7$" "invalid UTF-8 shown as U+FFFD, valid UTF-8 kept"
-expect_match "$(row u 2)" "c1name +c1"$'\xef\xbf\xbd'"x\.c:8$" "a C1 control (CSI) shown as U+FFFD"
+wait_row u 1 'bad\\xffname +src/été\.c:7$' "invalid UTF-8 shown as \\xff, valid UTF-8 kept"
+expect_match "$(row u 2)" 'c1name +c1\\xc2\\x9bx\.c:8$' "a C1 control (CSI) shown as \\xc2\\x9b"
+expect_match "$(row u 4)" 'back\\x5cslash +b\\x5cs\.c:3$' "a backslash shown as \\x5c"
 T capture-pane -e -p -t u | grep -q $'\xc2\x9b' && fail "the name's C1 control reached the terminal" || ok
 expect_match "$(row u 3)" "(léng){6}lé… w\.c:9$" "a long name cut at a character, by columns"
 screen u | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1 && ok || fail "the screen is not valid UTF-8"
 keys u Enter
-wait_for u "bad"$'\xef\xbf\xbd'"name\(\)  src/été\.c:7" "details: U+FFFD"
+wait_for u 'bad\\xffname\(\)  src/été\.c:7' "details: \\xff"
 keys u q
 T kill-session -t u 2>/dev/null
 

@@ -153,6 +153,17 @@ while IFS= read -r l; do
 	printf '%s\n' "$out" | grep -qxF -- "$l" && ok || fail "kfree example: no line '$l' in: $out"
 done <<<"$man_lines"
 
+# --- --sysroot: the profile from the captured tree, the source tree as typed
+# on the host (it was resolved on the host, then opened beneath the sysroot)
+mkdir -p "$tmp/sr/proc"
+cp likely_prof.txt "$tmp/sr/proc/likely_prof"
+run "$bin" --suggest tree -f likely_prof.txt
+want=$out
+run "$bin" --sysroot "$tmp/sr" --suggest tree
+expect_rc 0 "--suggest under --sysroot"
+expect_eq "$(printf '%s\n' "$out" | grep -v '^Profile: ')" "$(printf '%s\n' "$want" | grep -v '^Profile: ')" \
+	"--suggest under --sysroot: the same patches as with -f"
+
 # --- usage and failures ----------------------------------------------------------
 run "$bin" --suggest "$tmp/none" -f likely_prof.txt
 expect_rc 1 "a missing source tree"

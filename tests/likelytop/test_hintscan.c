@@ -172,13 +172,13 @@ static void test_p_key(void **state)
 	(void)state;
 	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
 	assert_int_equal(lt_ui_key(&ui, 'p'), LT_REDO_NONE);	/* no rows */
-	ui.nrows = 3;
+	ui.list.nrows = 3;
 	assert_int_equal(lt_ui_key(&ui, 'p'), LT_REDO_PIN | LT_REDO_DRAW);
 	assert_int_equal(ui.screen, LT_SCREEN_SUGGEST);
 	assert_int_equal(lt_ui_key(&ui, 'p'), LT_REDO_DRAW);
 	assert_int_equal(ui.screen, LT_SCREEN_LIST);
 	lt_ui_key(&ui, 'p');
-	assert_int_equal(lt_ui_key(&ui, LT_KEY_ESC), LT_REDO_DRAW);
+	assert_int_equal(lt_ui_key(&ui, TUI_KEY_ESC), LT_REDO_DRAW);
 	assert_int_equal(ui.screen, LT_SCREEN_LIST);
 	for (size_t i = 0; lt_help_lines[i]; i++)
 		if (!strncmp(lt_help_lines[i], "p ", 2))

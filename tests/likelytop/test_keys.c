@@ -18,7 +18,7 @@ static void quit_and_unknown(void **state)
 	assert_int_equal(lt_ui_key(&ui, 'x'), LT_REDO_NONE);
 	assert_true(lt_ui_key(&ui, ' ') & LT_REDO_COLLECT);
 	assert_true(lt_ui_key(&ui, 'z') & LT_REDO_ZERO);
-	assert_true(lt_ui_key(&ui, LT_KEY_RESIZE) & LT_REDO_RESIZE);
+	assert_true(lt_ui_key(&ui, TUI_KEY_RESIZE) & LT_REDO_RESIZE);
 }
 
 static void sort_columns(void **state)
@@ -57,30 +57,30 @@ static void filter_editing(void **state)
 	(void)state;
 	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
 	lt_ui_key(&ui, '/');
-	assert_true(ui.editing);
+	assert_true(ui.edit.on);
 	/* While typing, bindings do not fire: 'q' is a letter. */
 	assert_int_equal(lt_ui_key(&ui, 'q'), LT_REDO_DRAW);
 	lt_ui_key(&ui, 'x');
-	lt_ui_key(&ui, LT_KEY_BACKSPACE);
+	lt_ui_key(&ui, TUI_KEY_BACKSPACE);
 	lt_ui_key(&ui, 'k');
-	assert_string_equal(ui.edit, "qk");
+	assert_string_equal(ui.edit.text, "qk");
 	assert_string_equal(ui.filter, "");
-	assert_true(lt_ui_key(&ui, LT_KEY_ENTER) & LT_REDO_SORT);
-	assert_false(ui.editing);
+	assert_true(lt_ui_key(&ui, TUI_KEY_ENTER) & LT_REDO_SORT);
+	assert_false(ui.edit.on);
 	assert_string_equal(ui.filter, "qk");
 	/* Esc while typing keeps the old filter */
 	lt_ui_key(&ui, '/');
 	lt_ui_key(&ui, 'z');
-	lt_ui_key(&ui, LT_KEY_ESC);
+	lt_ui_key(&ui, TUI_KEY_ESC);
 	assert_string_equal(ui.filter, "qk");
 	/* Esc in the list clears it */
-	assert_true(lt_ui_key(&ui, LT_KEY_ESC) & LT_REDO_SORT);
+	assert_true(lt_ui_key(&ui, TUI_KEY_ESC) & LT_REDO_SORT);
 	assert_string_equal(ui.filter, "");
 	/* The filter cannot overflow. */
 	lt_ui_key(&ui, '/');
 	for (int i = 0; i < 500; i++)
 		lt_ui_key(&ui, 'a');
-	assert_int_equal(strlen(ui.edit), LT_FILTER_MAX - 1);
+	assert_int_equal(strlen(ui.edit.text), LT_FILTER_MAX - 1);
 }
 
 static void screens_and_freeze(void **state)
@@ -101,11 +101,11 @@ static void screens_and_freeze(void **state)
 	assert_int_equal(lt_ui_key(&ui, 'q'), LT_REDO_QUIT);
 	ui.screen = LT_SCREEN_LIST;
 	/* Enter with no rows does nothing; with rows it pins the site. */
-	assert_int_equal(lt_ui_key(&ui, LT_KEY_ENTER), LT_REDO_NONE);
-	ui.nrows = 3;
-	assert_true(lt_ui_key(&ui, LT_KEY_ENTER) & LT_REDO_PIN);
+	assert_int_equal(lt_ui_key(&ui, TUI_KEY_ENTER), LT_REDO_NONE);
+	ui.list.nrows = 3;
+	assert_true(lt_ui_key(&ui, TUI_KEY_ENTER) & LT_REDO_PIN);
 	assert_int_equal(ui.screen, LT_SCREEN_DETAIL);
-	lt_ui_key(&ui, LT_KEY_ESC);
+	lt_ui_key(&ui, TUI_KEY_ESC);
 	assert_int_equal(ui.screen, LT_SCREEN_LIST);
 }
 
@@ -115,29 +115,29 @@ static void selection(void **state)
 
 	(void)state;
 	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
-	ui.nrows = 100;
-	ui.page = 10;
-	lt_ui_key(&ui, LT_KEY_UP);
-	assert_int_equal(ui.sel, 0);
-	lt_ui_key(&ui, LT_KEY_DOWN);
+	ui.list.nrows = 100;
+	ui.list.page = 10;
+	lt_ui_key(&ui, TUI_KEY_UP);
+	assert_int_equal(ui.list.sel, 0);
+	lt_ui_key(&ui, TUI_KEY_DOWN);
 	lt_ui_key(&ui, 'j');
-	assert_int_equal(ui.sel, 2);
-	lt_ui_key(&ui, LT_KEY_PGDN);
-	assert_int_equal(ui.sel, 12);
-	assert_int_equal(ui.top, 3);		/* scrolled to keep it visible */
-	lt_ui_key(&ui, LT_KEY_END);
-	assert_int_equal(ui.sel, 99);
-	assert_int_equal(ui.top, 90);
-	lt_ui_key(&ui, LT_KEY_PGUP);
-	assert_int_equal(ui.sel, 89);
-	lt_ui_key(&ui, LT_KEY_HOME);
-	assert_int_equal(ui.sel, 0);
-	assert_int_equal(ui.top, 0);
-	ui.sel = 50;
-	ui.nrows = 5;		/* the filter shrank the list */
-	lt_ui_clamp(&ui);
-	assert_int_equal(ui.sel, 4);
-	assert_int_equal(ui.top, 0);
+	assert_int_equal(ui.list.sel, 2);
+	lt_ui_key(&ui, TUI_KEY_PGDN);
+	assert_int_equal(ui.list.sel, 12);
+	assert_int_equal(ui.list.top, 3);		/* scrolled to keep it visible */
+	lt_ui_key(&ui, TUI_KEY_END);
+	assert_int_equal(ui.list.sel, 99);
+	assert_int_equal(ui.list.top, 90);
+	lt_ui_key(&ui, TUI_KEY_PGUP);
+	assert_int_equal(ui.list.sel, 89);
+	lt_ui_key(&ui, TUI_KEY_HOME);
+	assert_int_equal(ui.list.sel, 0);
+	assert_int_equal(ui.list.top, 0);
+	ui.list.sel = 50;
+	ui.list.nrows = 5;		/* the filter shrank the list */
+	tui_list_clamp(&ui.list);
+	assert_int_equal(ui.list.sel, 4);
+	assert_int_equal(ui.list.top, 0);
 }
 
 /* Every page size, list length and position: after a clamp the selection
@@ -149,41 +149,41 @@ static void clamp_keeps_the_page_full(void **state)
 		for (size_t nrows = 0; nrows <= 30; nrows++)
 			for (size_t sel = 0; sel <= 32; sel++)
 				for (size_t top = 0; top <= 32; top++) {
-					struct lt_ui ui = { .page = page, .nrows = nrows,
-							    .sel = sel, .top = top };
+					struct lt_ui ui = { .list = { .page = page, .nrows = nrows,
+								      .sel = sel, .top = top } };
 					size_t shown;
 
-					lt_ui_clamp(&ui);
+					tui_list_clamp(&ui.list);
 					if (!nrows) {
-						assert_int_equal(ui.sel, 0);
-						assert_int_equal(ui.top, 0);
+						assert_int_equal(ui.list.sel, 0);
+						assert_int_equal(ui.list.top, 0);
 						continue;
 					}
-					assert_true(ui.sel < nrows);
-					assert_true(ui.top <= ui.sel);
-					assert_true(ui.sel < ui.top + page);
-					shown = nrows - ui.top < page ? nrows - ui.top : page;
+					assert_true(ui.list.sel < nrows);
+					assert_true(ui.list.top <= ui.list.sel);
+					assert_true(ui.list.sel < ui.list.top + page);
+					shown = nrows - ui.list.top < page ? nrows - ui.list.top : page;
 					assert_int_equal(shown, nrows < page ? nrows : page);
 					if (sel < nrows && sel >= top && sel < top + page &&
 					    top + page <= nrows)
-						assert_int_equal(ui.top, top);	/* nothing moved */
+						assert_int_equal(ui.list.top, top);	/* nothing moved */
 				}
 }
 
 /* The window grew back after scrolling to the end: rows above come back. */
 static void clamp_after_the_window_grows(void **state)
 {
-	struct lt_ui ui = { .page = 10, .nrows = 100, .sel = 99, .top = 90 };
+	struct lt_ui ui = { .list = { .page = 10, .nrows = 100, .sel = 99, .top = 90 } };
 
 	(void)state;
-	ui.page = 30;
-	lt_ui_clamp(&ui);
-	assert_int_equal(ui.top, 70);
-	assert_int_equal(ui.sel, 99);
-	ui.nrows = 40;		/* the profile shrank */
-	lt_ui_clamp(&ui);
-	assert_int_equal(ui.sel, 39);
-	assert_int_equal(ui.top, 10);
+	ui.list.page = 30;
+	tui_list_clamp(&ui.list);
+	assert_int_equal(ui.list.top, 70);
+	assert_int_equal(ui.list.sel, 99);
+	ui.list.nrows = 40;		/* the profile shrank */
+	tui_list_clamp(&ui.list);
+	assert_int_equal(ui.list.sel, 39);
+	assert_int_equal(ui.list.top, 10);
 }
 
 static void type(struct lt_ui *ui, const char *s)
@@ -201,10 +201,10 @@ static void delay_keys(void **state)
 	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
 	ui.delay = 2;
 	assert_int_equal(lt_ui_key(&ui, 'd'), LT_REDO_DRAW);
-	assert_true(ui.editing && ui.editing_delay);
+	assert_true(ui.edit.on && ui.edit.what == LT_EDIT_DELAY);
 	type(&ui, "0.5");
-	assert_int_equal(lt_ui_key(&ui, LT_KEY_ENTER), LT_REDO_DELAY | LT_REDO_DRAW);
-	assert_false(ui.editing);
+	assert_int_equal(lt_ui_key(&ui, TUI_KEY_ENTER), LT_REDO_DELAY | LT_REDO_DRAW);
+	assert_false(ui.edit.on);
 	assert_true(ui.delay == 0.5);
 	assert_null(ui.note);
 	assert_string_equal(ui.filter, "");		/* not a filter */
@@ -222,12 +222,12 @@ static void delay_keys(void **state)
 	assert_null(ui.note);			/* the next key clears it */
 	lt_ui_key(&ui, 'd');
 	type(&ui, "7");
-	assert_int_equal(lt_ui_key(&ui, LT_KEY_ESC), LT_REDO_DRAW);
+	assert_int_equal(lt_ui_key(&ui, TUI_KEY_ESC), LT_REDO_DRAW);
 	assert_true(ui.delay == 0.5);		/* Esc cancels */
 	lt_ui_key(&ui, '/');
-	assert_false(ui.editing_delay);		/* a filter again after it */
+	assert_false(ui.edit.what == LT_EDIT_DELAY);		/* a filter again after it */
 	type(&ui, "ab");
-	lt_ui_key(&ui, LT_KEY_ENTER);
+	lt_ui_key(&ui, TUI_KEY_ENTER);
 	assert_string_equal(ui.filter, "ab");
 	assert_true(ui.delay == 0.5);
 }
@@ -239,24 +239,24 @@ static void htop_keys(void **state)
 
 	(void)state;
 	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
-	lt_ui_key(&ui, LT_KEY_F1);
+	lt_ui_key(&ui, TUI_KEY_F1);
 	assert_int_equal(ui.screen, LT_SCREEN_HELP);
-	assert_int_equal(lt_ui_key(&ui, LT_KEY_F10), LT_REDO_QUIT);
+	assert_int_equal(lt_ui_key(&ui, TUI_KEY_F10), LT_REDO_QUIT);
 	ui.screen = LT_SCREEN_LIST;
-	lt_ui_key(&ui, LT_KEY_F3);
-	assert_true(ui.editing && !ui.editing_delay);
-	lt_ui_key(&ui, LT_KEY_ESC);
-	assert_int_equal(lt_ui_key(&ui, LT_KEY_F6), LT_REDO_SORT | LT_REDO_DRAW);
+	lt_ui_key(&ui, TUI_KEY_F3);
+	assert_true(ui.edit.on && ui.edit.what != LT_EDIT_DELAY);
+	lt_ui_key(&ui, TUI_KEY_ESC);
+	assert_int_equal(lt_ui_key(&ui, TUI_KEY_F6), LT_REDO_SORT | LT_REDO_DRAW);
 	assert_int_equal(ui.sort, KATTR_PROF_SORT_PERCENT);
-	assert_int_equal(lt_ui_key(&ui, LT_KEY_LEFT), LT_REDO_NONE);
-	lt_ui_key(&ui, LT_KEY_RIGHT);
-	lt_ui_key(&ui, LT_KEY_RIGHT);
+	assert_int_equal(lt_ui_key(&ui, TUI_KEY_LEFT), LT_REDO_NONE);
+	lt_ui_key(&ui, TUI_KEY_RIGHT);
+	lt_ui_key(&ui, TUI_KEY_RIGHT);
 	assert_int_equal(ui.hscroll, 2 * LT_HSCROLL_STEP);
-	lt_ui_key(&ui, LT_KEY_LEFT);
+	lt_ui_key(&ui, TUI_KEY_LEFT);
 	assert_int_equal(ui.hscroll, LT_HSCROLL_STEP);
-	lt_ui_key(&ui, LT_KEY_LEFT);
+	lt_ui_key(&ui, TUI_KEY_LEFT);
 	assert_int_equal(ui.hscroll, 0);
-	assert_int_equal(lt_ui_key(&ui, LT_KEY_F10), LT_REDO_QUIT);
+	assert_int_equal(lt_ui_key(&ui, TUI_KEY_F10), LT_REDO_QUIT);
 }
 
 static void rate_units(void **state)
@@ -297,18 +297,18 @@ static void wrong_only_and_min_total(void **state)
 	lt_ui_key(&ui, 'w');
 	assert_false(ui.wrong_only);
 	lt_ui_key(&ui, 'm');
-	assert_true(ui.editing && ui.editing_min);
+	assert_true(ui.edit.on && ui.edit.what == LT_EDIT_MIN);
 	lt_ui_key(&ui, '5');
 	lt_ui_key(&ui, '0');
-	assert_true(lt_ui_key(&ui, LT_KEY_ENTER) & LT_REDO_SORT);
+	assert_true(lt_ui_key(&ui, TUI_KEY_ENTER) & LT_REDO_SORT);
 	assert_int_equal(ui.min_total, 50);
 	lt_ui_key(&ui, 'm');
 	lt_ui_key(&ui, 'x');
-	lt_ui_key(&ui, LT_KEY_ENTER);
+	lt_ui_key(&ui, TUI_KEY_ENTER);
 	assert_non_null(ui.note);
 	assert_int_equal(ui.min_total, 50);
 	lt_ui_key(&ui, 'm');
-	lt_ui_key(&ui, LT_KEY_ENTER);	/* empty: all sites */
+	lt_ui_key(&ui, TUI_KEY_ENTER);	/* empty: all sites */
 	assert_int_equal(ui.min_total, 0);
 }
 
@@ -408,14 +408,14 @@ static void field_chooser(void **state)
 	assert_false(ui.frozen);
 	/* down to MISS%, hide it */
 	for (int i = 0; i < LT_COL_MISS; i++)
-		lt_ui_key(&ui, LT_KEY_DOWN);
+		lt_ui_key(&ui, TUI_KEY_DOWN);
 	lt_ui_key(&ui, ' ');
 	assert_int_equal(ui.ncols, n - 1);
 	for (size_t i = 0; i < ui.ncols; i++)
 		assert_int_not_equal(ui.cols[i], LT_COL_MISS);
 	/* CONSTANT (not a default) shown where the table puts it */
-	lt_ui_key(&ui, LT_KEY_DOWN);
-	lt_ui_key(&ui, LT_KEY_DOWN);
+	lt_ui_key(&ui, TUI_KEY_DOWN);
+	lt_ui_key(&ui, TUI_KEY_DOWN);
 	assert_int_equal(ui.field, LT_COL_CONSTANT);
 	lt_ui_key(&ui, ' ');
 	assert_int_equal(ui.ncols, n);
@@ -426,7 +426,7 @@ static void field_chooser(void **state)
 	assert_false(lt_ui_key(&ui, 'q') & LT_REDO_QUIT);
 	assert_int_equal(ui.screen, LT_SCREEN_LIST);
 	lt_ui_key(&ui, 'f');
-	lt_ui_key(&ui, LT_KEY_ESC);
+	lt_ui_key(&ui, TUI_KEY_ESC);
 	assert_int_equal(ui.screen, LT_SCREEN_LIST);
 	/* the last column stays */
 	ui.ncols = 1;

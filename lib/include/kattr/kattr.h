@@ -108,6 +108,11 @@ enum kattr_mount_flags {
 	/* Do not verify the statfs magic (the caller checks
 	 * kattr_mount_magic() itself). */
 	KATTR_MOUNT_ANY_MAGIC = 1u << 0,
+	/* path is a plain directory of the host (a source tree), relative
+	 * or absolute, opened as given: not beneath the sysroot, and of any
+	 * filesystem (implies KATTR_MOUNT_ANY_MAGIC).  Paths opened through
+	 * the handle still stay beneath it. */
+	KATTR_MOUNT_HOST_DIR = 1u << 1,
 };
 
 /*
