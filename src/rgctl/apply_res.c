@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kattr/rgconf.h"
+#include "kattr/rgplan.h"
 #include "kattr/rgres.h"
 #include "rgctl.h"
 #include "rgctl_res.h"
@@ -75,7 +76,7 @@ static void plan_die(const struct kattr_rgconf *c, const struct kattr_rgconf_gro
 /* One wanted value: added to out when it differs (or the group is new). */
 static void plan_one(struct kattr_rgres_group *rg_g, const struct kattr_rgconf *c,
 		     const struct kattr_rgconf_group *g, const struct kattr_rgres_value *w,
-		     struct rgctl_res_change *out)
+		     struct kattr_rgplan_res *out)
 {
 	const struct kattr_rgres_value *have = NULL;
 	struct kattr_rgres_value *v = NULL, resolved = *w;
@@ -111,7 +112,7 @@ static void plan_one(struct kattr_rgres_group *rg_g, const struct kattr_rgconf *
 
 void rgctl_res_plan(struct kattr_rg *rg, const struct kattr_rgconf *c,
 		    const struct kattr_rgconf_group *g, bool fresh,
-		    struct rgctl_res_change *out)
+		    struct kattr_rgplan_res *out)
 {
 	struct kattr_rgres_limits l;
 	struct kattr_rgres_group *rg_g = NULL;
@@ -139,7 +140,7 @@ void rgctl_res_plan(struct kattr_rg *rg, const struct kattr_rgconf *c,
 	kattr_rgres_close(rg_g);
 }
 
-void rgctl_res_change_text(const struct rgctl_res_change *ch, char *buf,
+void rgctl_res_change_text(const struct kattr_rgplan_res *ch, char *buf,
 			   size_t size)
 {
 	size_t len = 0;
@@ -155,38 +156,6 @@ void rgctl_res_change_text(const struct rgctl_res_change *ch, char *buf,
 		if (!ch->fresh && len < size && !ch->old[i].unset)
 			len += (size_t)snprintf(buf + len, size - len, " (was %s)", o);
 	}
-}
-
-int rgctl_res_change_do(struct kattr_rg *rg, const char *group,
-			const struct rgctl_res_change *ch, bool undo,
-			bool no_enable, const char **why)
-{
-	struct kattr_rgres_group *g;
-	struct kattr_rgres_done d;
-	int ret;
-
-	if (undo && ch->fresh)
-		return 0;	/* the group goes again */
-	for (size_t i = 0; undo && i < ch->n; i++)
-		if (ch->old[i].unset)
-			return -ENODATA;
-	ret = kattr_rgres_open(rg, group, &g);
-	if (ret < 0)
-		return ret;
-	ret = kattr_rgres_set(g, undo ? ch->old : ch->want, ch->n,
-			      no_enable ? 0 : KATTR_RGRES_ENABLE, &d);
-	if (ret < 0 && why)
-		*why = ch->want[d.failed < ch->n ? d.failed : 0].res->key;
-	kattr_rgres_done_free(&d);
-	kattr_rgres_close(g);
-	return ret;
-}
-
-void rgctl_res_change_free(struct rgctl_res_change *ch)
-{
-	free(ch->want);
-	free(ch->old);
-	memset(ch, 0, sizeof(*ch));
 }
 
 /* What a new group has: the kernel's default, or its parent's (cpuset). */

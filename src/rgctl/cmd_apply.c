@@ -16,6 +16,11 @@
  * be restored.  After the last step the groups are read back and
  * compared with the file.  The changes are printed only once all of them
  * are done, followed by "N changes".
+ *
+ * The run, its undo and the lock are the library's (lib/rg/plan.c,
+ * kattr/rgplan.h); here: the plan, the signals (SIGINT, SIGTERM, SIGHUP,
+ * SIGPIPE stop the run between two steps and what was done is undone),
+ * and every message.
  */
 #include "config.h"
 
@@ -36,6 +41,7 @@
 #include <unistd.h>
 
 #include "kattr/rgconf.h"
+#include "kattr/rgplan.h"
 #include "rgctl.h"
 #include "rgctl_res.h"
 #include "rgctl_rgd.h"
@@ -46,12 +52,13 @@
 static int run_apply(struct rgctl *ctx, int argc, char **argv);
 static int run_dump(struct rgctl *ctx, int argc, char **argv);
 
-enum { OPT_DRY_RUN = OPT_CMD_FIRST, OPT_PRUNE, OPT_WAIT };
+enum { OPT_DRY_RUN = OPT_CMD_FIRST, OPT_PRUNE, OPT_WAIT, OPT_NO_UNDO };
 static const struct option apply_opts[] = {
 	{ "dry-run", no_argument,       NULL, 'n' },
 	{ "prune",   no_argument,       NULL, OPT_PRUNE },
 	{ "no-enable", no_argument,     NULL, OPT_NO_ENABLE },
 	{ "wait",    required_argument, NULL, OPT_WAIT },
+	{ "no-undo", no_argument,       NULL, OPT_NO_UNDO },
 	{ "help",    no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -60,6 +67,7 @@ static const char *const apply_help[] = {
 	"    --prune", "Also delete groups the file does not name (members go to the parent).",
 	"    --no-enable", "On cgroup v2, refuse instead of enabling cpu where shares are set.",
 	"    --wait SECONDS", "Wait up to SECONDS (0 to 86400) for another apply's lock.",
+	"    --no-undo", "On a failure or a signal, keep the changes already made.",
 	NULL
 };
 
@@ -76,40 +84,8 @@ const struct rgctl_cmd rgctl_cmd_dump = {
 	.run = run_dump,
 };
 
-/*
- * Fault hooks (tests only).  RGCTL_APPLY_FAIL_STEP=K: step K fails before
- * it does anything; K+ : step K is done, then reported as failed (so its
- * own undo runs too).  RGCTL_APPLY_FAIL_UNDO=K: undoing step K fails.
- */
-#define FAIL_STEP_ENV "RGCTL_APPLY_FAIL_STEP"
-#define FAIL_UNDO_ENV "RGCTL_APPLY_FAIL_UNDO"
 /* How long a second apply waits for the lock by default (seconds). */
 #define LOCK_WAIT_DEFAULT 30
-
-enum step_kind { STEP_CREATE, STEP_SET, STEP_DELETE, STEP_RES };
-
-/* One writable attribute file of a group and its content. */
-struct attr {
-	char *file;
-	char *value;
-};
-
-struct step {
-	enum step_kind kind;
-	char *group;
-	char *want;		/* shares to write (CREATE may have none) */
-	char *old;		/* SET: shares before (RGCS: the keys set), for undo */
-	struct attr *attrs;	/* DELETE: the group's attributes, saved */
-	size_t nattrs;
-	pid_t *tids;		/* DELETE: its threads, to put back */
-	size_t ntids;
-	unsigned int line;	/* in the file (0 for DELETE) */
-	unsigned long long ino;	/* DELETE: its inode (rgctl's state file) */
-	char *enable;		/* cgroup v2: where cpu is to be enabled (text) */
-	struct kattr_rg_cpu_path done;	/* ... and where it was */
-	struct rgctl_res_change res;	/* RES: resources, old and new */
-	bool no_enable;			/* RES: --no-enable */
-};
 
 /* What undo could not restore, one line each. */
 struct notes {
@@ -140,40 +116,15 @@ static void notes_free(struct notes *ns)
 	ns->n = 0;
 }
 
-struct plan {
-	struct step *v;
-	size_t n, cap;
-};
-
-static void plan_free(struct plan *p)
+/* A step of kind for group (dies when out of memory). */
+static struct kattr_rgplan_step *plan_add(struct kattr_rgplan *p,
+					  enum kattr_rgplan_kind kind,
+					  const char *group)
 {
-	for (size_t i = 0; i < p->n; i++) {
-		free(p->v[i].group);
-		free(p->v[i].want);
-		free(p->v[i].old);
-		for (size_t k = 0; k < p->v[i].nattrs; k++) {
-			free(p->v[i].attrs[k].file);
-			free(p->v[i].attrs[k].value);
-		}
-		free(p->v[i].attrs);
-		free(p->v[i].tids);
-		free(p->v[i].enable);
-		kattr_rg_cpu_path_free(&p->v[i].done);
-		rgctl_res_change_free(&p->v[i].res);
-	}
-	free(p->v);
-}
+	struct kattr_rgplan_step *s;
 
-static struct step *plan_add(struct plan *p, enum step_kind kind,
-			     const char *group)
-{
-	struct step *s;
-
-	XGROW(p->v, p->n, p->cap);
-	s = &p->v[p->n++];
-	memset(s, 0, sizeof(*s));
-	s->kind = kind;
-	s->group = xstrdup(group);
+	if (kattr_rgplan_add(p, kind, group, &s) < 0)
+		xalloc_die();
 	return s;
 }
 
@@ -309,7 +260,7 @@ static void plan_die(const struct kattr_rgconf_group **order,
 
 /* Creates and share changes, parents first; nothing is touched. */
 static void plan_groups(struct kattr_rg *rg, const struct kattr_rgconf *c,
-			bool no_enable, struct plan *p)
+			bool no_enable, struct kattr_rgplan *p)
 {
 	const struct kattr_rgconf_group **order;
 	struct kattr_rg_cpu_path planned = { 0 };
@@ -323,7 +274,7 @@ static void plan_groups(struct kattr_rg *rg, const struct kattr_rgconf *c,
 		const struct kattr_rgconf_group *g = order[i];
 		const char *why = "invalid";
 		char *old = NULL, *enable = NULL;
-		struct step *s;
+		struct kattr_rgplan_step *s;
 		int ret;
 
 		if (g->shares) {
@@ -341,7 +292,7 @@ static void plan_groups(struct kattr_rg *rg, const struct kattr_rgconf *c,
 		}
 		ret = kattr_rg_exists(rg, g->name);
 		if (ret == -ENOENT) {
-			s = plan_add(p, STEP_CREATE, g->name);
+			s = plan_add(p, KATTR_RGPLAN_CREATE, g->name);
 			s->want = g->shares ? xstrdup(g->shares) : NULL;
 			s->line = g->line;
 			s->enable = enable;
@@ -356,7 +307,7 @@ static void plan_groups(struct kattr_rg *rg, const struct kattr_rgconf *c,
 			free(enable);
 			continue;
 		}
-		s = plan_add(p, STEP_SET, g->name);
+		s = plan_add(p, KATTR_RGPLAN_SET, g->name);
 		s->want = xstrdup(g->shares);
 		s->old = old;
 		s->line = g->line;
@@ -368,17 +319,17 @@ static void plan_groups(struct kattr_rg *rg, const struct kattr_rgconf *c,
 
 /* Resource changes, after every create and shares change. */
 static void plan_res(struct kattr_rg *rg, const struct kattr_rgconf *c,
-		     bool no_enable, struct plan *p)
+		     bool no_enable, struct kattr_rgplan *p)
 {
 	for (size_t i = 0; i < c->ngroups; i++) {
 		const struct kattr_rgconf_group *g = &c->groups[i];
-		struct rgctl_res_change ch;
-		struct step *s;
+		struct kattr_rgplan_res ch;
+		struct kattr_rgplan_step *s;
 
 		rgctl_res_plan(rg, c, g, kattr_rg_exists(rg, g->name) == -ENOENT, &ch);
 		if (!ch.n)
 			continue;
-		s = plan_add(p, STEP_RES, g->name);
+		s = plan_add(p, KATTR_RGPLAN_RES, g->name);
 		s->res = ch;
 		s->line = g->line;
 		s->no_enable = no_enable;
@@ -404,7 +355,7 @@ static bool keeps_child(const struct kattr_rg_info *v, size_t n, size_t i,
  * The groups kept are named on stderr.
  */
 static void plan_prune(struct kattr_rg *rg, const struct kattr_rgconf *c,
-		       struct plan *p)
+		       struct kattr_rgplan *p)
 {
 	struct kattr_rg_info *v = NULL;
 	size_t n = 0, kept = 0;
@@ -427,7 +378,7 @@ static void plan_prune(struct kattr_rg *rg, const struct kattr_rgconf *c,
 					 "%s%s", kept > 1 ? ", " : "", TOOL_Q(v[i].name));
 			continue;
 		}
-		plan_add(p, STEP_DELETE, v[i].name);
+		plan_add(p, KATTR_RGPLAN_DELETE, v[i].name);
 	}
 	if (kept)
 		tool_warn("--prune keeps %zu group%s rgctl did not create (or above one): %s%s",
@@ -436,29 +387,29 @@ static void plan_prune(struct kattr_rg *rg, const struct kattr_rgconf *c,
 	kattr_rg_list_free(v, n);
 }
 
-static void step_text(const struct kattr_rg *rg, const struct step *s,
+static void step_text(const struct kattr_rg *rg, const struct kattr_rgplan_step *s,
 		      char *buf, size_t size)
 {
 	int n = 0;
 
 	(void)rg;
 	switch (s->kind) {
-	case STEP_CREATE:
+	case KATTR_RGPLAN_CREATE:
 		if (s->want)
 			n = snprintf(buf, size, "create %s shares=%s", TOOL_Q(s->group),
 				     TOOL_Q(s->want));
 		else
 			n = snprintf(buf, size, "create %s", TOOL_Q(s->group));
 		break;
-	case STEP_SET:
+	case KATTR_RGPLAN_SET:
 		n = snprintf(buf, size, "set %s shares=%s (was %s)", TOOL_Q(s->group),
 			     TOOL_Q(s->want), s->old ? TOOL_Q(s->old) :
 			     s->enable ? "none: no cpu.weight" : "none");
 		break;
-	case STEP_DELETE:
+	case KATTR_RGPLAN_DELETE:
 		snprintf(buf, size, "delete %s", TOOL_Q(s->group));
 		break;
-	case STEP_RES:
+	case KATTR_RGPLAN_RES:
 		n = snprintf(buf, size, "set %s ", TOOL_Q(s->group));
 		if (n > 0 && (size_t)n < size)
 			rgctl_res_change_text(&s->res, buf + n, size - (size_t)n);
@@ -469,317 +420,6 @@ static void step_text(const struct kattr_rg *rg, const struct step *s,
 		snprintf(buf + n, size - (size_t)n, ", enabling cpu in %s", s->enable);
 }
 
-/* "group/file" (or "file" for the root group). */
-static void group_file(char *buf, size_t size, const char *group, const char *file)
-{
-	int n = kattr_rg_name_is_root(group) ?
-		snprintf(buf, size, "%s", file ? file : ".") :
-		snprintf(buf, size, "%s%s%s", group, file ? "/" : "", file ? file : "");
-
-	if (n < 0 || (size_t)n >= size)
-		tool_die(EXIT_FAIL, "group name too long: '%s'", TOOL_Q(group));
-}
-
-/*
- * Whether a writable attribute holds a setting that undo should put back:
- * not membership (restored per thread), not write-only triggers, resets
- * or statistics.
- */
-static bool attr_is_setting(const struct kattr_rg *rg, const char *name)
-{
-	static const char *const skip[] = {
-		"tasks", "cgroup.procs", "cgroup.threads", "members",
-		"cgroup.event_control", "cgroup.kill", "release_agent",
-		"memory.force_empty", "memory.reclaim", "stats",
-	};
-
-	if (kattr_rg_backend_of(rg) == KATTR_RG_RGCS)
-		return strcmp(name, "shares") == 0;
-	for (size_t i = 0; i < sizeof(skip) / sizeof(*skip); i++)
-		if (strcmp(name, skip[i]) == 0)
-			return false;
-	return strncmp(name, "cpuacct.", 8) != 0 && !str_ends_with(name, ".pressure") &&
-	       !str_ends_with(name, "failcnt") && !str_ends_with(name, "max_usage_in_bytes") &&
-	       !str_ends_with(name, ".peak");
-}
-
-/* Save every writable setting of group into s->attrs. */
-static int save_attrs(struct kattr_rg *rg, struct step *s)
-{
-	struct kattr_mount *m = kattr_rg_mount(rg);
-	struct kattr_dirent *ents;
-	char path[4096];
-	size_t n;
-	int ret;
-
-	group_file(path, sizeof(path), s->group, NULL);
-	ret = kattr_list(m, path, &ents, &n);
-	if (ret < 0)
-		return ret;
-	s->attrs = xcalloc(n + 1, sizeof(*s->attrs));
-	for (size_t i = 0; i < n && ret == 0; i++) {
-		struct stat st;
-		char *text;
-
-		if (ents[i].type != DT_REG || !attr_is_setting(rg, ents[i].name))
-			continue;
-		group_file(path, sizeof(path), s->group, ents[i].name);
-		if (kattr_stat(m, path, &st) < 0 || !(st.st_mode & S_IWUSR) ||
-		    !(st.st_mode & S_IRUSR))
-			continue;
-		ret = kattr_read_alloc(m, path, &text, NULL);
-		if (ret == -EINVAL || ret == -EOPNOTSUPP || ret == -EACCES) {
-			ret = 0;	/* not readable: not a setting */
-			continue;
-		}
-		if (ret < 0)
-			break;
-		str_rtrim(text);
-		s->attrs[s->nattrs].file = xstrdup(ents[i].name);
-		s->attrs[s->nattrs++].value = text;
-	}
-	kattr_list_free(ents, n);
-	return ret;
-}
-
-/* Write one saved attribute back; 0 when it already holds the value. */
-static int restore_attr(struct kattr_rg *rg, const char *group,
-			const struct attr *a)
-{
-	struct kattr_mount *m = kattr_rg_mount(rg);
-	char path[4096], *now = NULL, *line, *save = NULL, *copy;
-	int ret;
-
-	group_file(path, sizeof(path), group, a->file);
-	ret = kattr_read_alloc(m, path, &now, NULL);
-	if (ret < 0)
-		return ret;
-	str_rtrim(now);
-	if (strcmp(now, a->value) == 0) {
-		free(now);
-		return 0;
-	}
-	free(now);
-	if (kattr_rg_backend_of(rg) == KATTR_RG_RGCS) {
-		/* One "res=..." line per controller, one write each. */
-		copy = xstrdup(a->value);
-		for (line = strtok_r(copy, "\n", &save); line && ret == 0;
-		     line = strtok_r(NULL, "\n", &save))
-			ret = kattr_write_str(m, path, line);
-		free(copy);
-		return ret;
-	}
-	if (strcmp(a->file, "cgroup.subtree_control") == 0) {
-		/* Read as "cpu memory", written as "+cpu +memory". */
-		char buf[1024] = "";
-		size_t off = 0;
-
-		copy = xstrdup(a->value);
-		for (line = strtok_r(copy, " ", &save); line;
-		     line = strtok_r(NULL, " ", &save))
-			off += (size_t)snprintf(buf + off, off < sizeof(buf) ? sizeof(buf) - off : 0,
-						"%s+%s", off ? " " : "", line);
-		free(copy);
-		return off && off < sizeof(buf) ? kattr_write_str(m, path, buf) : 0;
-	}
-	return kattr_write_str(m, path, a->value);
-}
-
-/*
- * Put a deleted group back as it was: make it, restore its attributes
- * (twice: one may depend on another, e.g. a quota on its period), then
- * its threads, each where it was.  What fails is noted.
- */
-static void restore_group(struct kattr_rg *rg, const struct step *s,
-			  struct notes *ns)
-{
-	int ret, *res, *err;
-
-	ret = kattr_rg_exists(rg, s->group);
-	if (ret == -ENOENT)
-		ret = kattr_rg_create(rg, s->group, 0, NULL, NULL);
-	if (ret < 0) {
-		note(ns, "group '%s' could not be re-created: %s", TOOL_Q(s->group),
-		     rgctl_strerror(ret));
-		return;
-	}
-	ret = rgctl_own_mark(rg, s->group);
-	if (ret < 0)
-		note(ns, "group '%s' could not be marked as rgctl's again: %s",
-		     TOOL_Q(s->group), rgctl_strerror(ret));
-	err = xcalloc(s->nattrs + 1, sizeof(*err));
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < s->nattrs; i++)
-			if (pass == 0 || err[i] < 0)
-				err[i] = restore_attr(rg, s->group, &s->attrs[i]);
-	for (size_t i = 0; i < s->nattrs; i++)
-		if (err[i] < 0)
-			note(ns, "'%s/%s' could not be set back to '%s': %s",
-			     TOOL_Q(s->group), TOOL_Q(s->attrs[i].file),
-			     TOOL_Q(s->attrs[i].value), tool_strerror(-err[i]));
-	free(err);
-	if (!s->ntids)
-		return;
-	res = xcalloc(s->ntids, sizeof(*res));
-	/* One thread at a time (v1 tasks, RGCS members): each goes back. */
-	ret = kattr_rg_attach(rg, s->group, s->tids, s->ntids, 0, res);
-	if (ret < 0)
-		note(ns, "the %zu threads of '%s' could not be put back: %s",
-		     s->ntids, TOOL_Q(s->group), rgctl_strerror(ret));
-	for (size_t i = 0; ret > 0 && i < s->ntids; i++)
-		if (res[i] < 0 && res[i] != -ESRCH)	/* ESRCH: it ended, no loss */
-			note(ns, "thread %d could not be put back in '%s': %s",
-			     (int)s->tids[i], TOOL_Q(s->group), rgctl_strerror(res[i]));
-	free(res);
-}
-
-static int do_step(struct kattr_rg *rg, struct step *s, const char **why)
-{
-	int ret;
-
-	switch (s->kind) {
-	case STEP_CREATE:
-		return kattr_rg_create_enable(rg, s->group, KATTR_RG_ENABLE, s->want,
-					      NULL, &s->done);
-	case STEP_SET:
-		ret = kattr_rg_cpu_enable(rg, s->group, &s->done);
-		if (ret < 0)
-			return ret;
-		ret = kattr_rg_shares_set(rg, s->group, s->want, NULL, why);
-		if (ret < 0)
-			kattr_rg_cpu_undo(rg, &s->done);
-		return ret;
-	case STEP_DELETE:
-		/* Save what the group holds, to put it back on undo. */
-		ret = save_attrs(rg, s);
-		if (ret < 0) {
-			*why = "cannot save its attributes";
-			return ret;
-		}
-		ret = kattr_rg_members(rg, s->group, KATTR_RG_THREADS, &s->tids,
-				       &s->ntids);
-		if (ret < 0) {
-			*why = "cannot list its threads";
-			return ret;
-		}
-		s->ino = rgctl_own_ino(rg, s->group);
-		return kattr_rg_delete(rg, s->group, 0);
-	case STEP_RES:
-		return rgctl_res_change_do(rg, s->group, &s->res, false,
-					   s->no_enable, why);
-	}
-	return -EINVAL;
-}
-
-/* Undo a done (or partly done) step; what fails is noted. */
-static void undo_step(struct kattr_rg *rg, struct step *s, struct notes *ns)
-{
-	char text[1024];
-	int ret = 0;
-
-	switch (s->kind) {
-	case STEP_CREATE:
-		ret = kattr_rg_delete(rg, s->group, 0);
-		if (ret == -ENOENT)
-			ret = 0;
-		if (ret == 0)	/* cpu enabled for it (cgroup v2) */
-			ret = kattr_rg_cpu_undo(rg, &s->done);
-		break;
-	case STEP_SET:
-		/* Where cpu was enabled for it, disabling it is the undo. */
-		ret = s->old ? kattr_rg_shares_set(rg, s->group, s->old, NULL, NULL)
-			     : s->enable ? 0 : -ENODATA;
-		if (ret == 0)
-			ret = kattr_rg_cpu_undo(rg, &s->done);
-		break;
-	case STEP_DELETE:
-		restore_group(rg, s, ns);
-		return;
-	case STEP_RES:
-		ret = rgctl_res_change_do(rg, s->group, &s->res, true,
-					  s->no_enable, NULL);
-		break;
-	}
-	if (ret < 0) {
-		step_text(rg, s, text, sizeof(text));
-		note(ns, "'%s' could not be undone: %s", text,
-		     ret == -ENODATA ? "the old value is unknown" : rgctl_strerror(ret));
-	}
-}
-
-/*
- * Take the apply lock of the hierarchy: an exclusive flock(2) on its root
- * directory, waiting up to wait_s seconds.  The fd stays open (and the
- * lock held) until rgctl exits.  0, or -1 with the reason said.
- */
-static pid_t lock_holder(int fd);
-
-static int lock_hierarchy(struct kattr_rg *rg, const char *file, unsigned int wait_s)
-{
-	struct timespec start, now;
-	int fd;
-
-	fd = kattr_rg_group_open(rg, "/", O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		tool_warn("cannot apply '%s': cannot open '%s' to lock it: %s; nothing was changed",
-			  TOOL_Q(file), TOOL_Q(kattr_rg_root(rg)), tool_strerror(-fd));
-		return -1;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		pid_t holder;
-
-		if (errno == EINTR)
-			continue;
-		if (errno != EWOULDBLOCK) {
-			tool_warn("cannot apply '%s': cannot lock '%s': %s; nothing was changed",
-				  TOOL_Q(file), TOOL_Q(kattr_rg_root(rg)), tool_strerror(errno));
-			close(fd);
-			return -1;
-		}
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - start.tv_sec >= (time_t)wait_s) {
-			holder = lock_holder(fd);
-			if (holder > 0)
-				tool_warn("cannot apply '%s': another apply (pid %d) holds the lock on '%s' and did not finish within %u s; nothing was changed",
-					  TOOL_Q(file), (int)holder, TOOL_Q(kattr_rg_root(rg)), wait_s);
-			else
-				tool_warn("cannot apply '%s': another apply holds the lock on '%s' and did not finish within %u s; nothing was changed",
-					  TOOL_Q(file), TOOL_Q(kattr_rg_root(rg)), wait_s);
-			close(fd);
-			return -1;
-		}
-		usleep(20000);
-	}
-	return 0;
-}
-
-/* The pid holding a flock on fd's inode, from /proc/locks (0: unknown). */
-static pid_t lock_holder(int fd)
-{
-	unsigned int maj, min;
-	unsigned long long ino;
-	struct stat st;
-	char *text, *line, *save = NULL;
-	pid_t holder = 0;
-
-	if (fstat(fd, &st) < 0 || kattr_file_read("/proc/locks", &text, NULL) < 0)
-		return 0;
-	for (line = strtok_r(text, "\n", &save); line && !holder;
-	     line = strtok_r(NULL, "\n", &save)) {
-		int pid;
-
-		if (strstr(line, "->"))
-			continue;	/* a waiter */
-		if (sscanf(line, "%*s FLOCK %*s %*s %d %x:%x:%llu", &pid, &maj, &min, &ino) == 4 &&
-		    makedev(maj, min) == st.st_dev && ino == (unsigned long long)st.st_ino &&
-		    pid != getpid())
-			holder = pid;
-	}
-	free(text);
-	return holder;
-}
-
 /*
  * After the last step: the groups must be what the file says.  Another
  * writer (not an apply: those wait for the lock) may have changed them.
@@ -788,7 +428,7 @@ static pid_t lock_holder(int fd)
 static void verify_res(struct kattr_rg *rg, const struct kattr_rgconf *c,
 		       const struct kattr_rgconf_group *g, struct notes *ns)
 {
-	struct rgctl_res_change ch;
+	struct kattr_rgplan_res ch;
 	char text[2048];
 
 	rgctl_res_plan(rg, c, g, false, &ch);
@@ -796,7 +436,7 @@ static void verify_res(struct kattr_rg *rg, const struct kattr_rgconf *c,
 		rgctl_res_change_text(&ch, text, sizeof(text));
 		note(ns, "group '%s' still needs %s", TOOL_Q(g->name), text);
 	}
-	rgctl_res_change_free(&ch);
+	kattr_rgplan_res_free(&ch);
 }
 
 static void verify(struct kattr_rg *rg, const struct kattr_rgconf *c, bool prune,
@@ -840,48 +480,7 @@ static void verify(struct kattr_rg *rg, const struct kattr_rgconf *c, bool prune
 	}
 }
 
-/* Load the file or die with the parser's FILE:LINE message. */
-static struct kattr_rgconf *load(const char *file)
-{
-	struct kattr_rgconf *c = NULL;
-	char err[1024];
-	int ret;
-
-	ret = kattr_rgconf_parse_file(file, &c, err, sizeof(err));
-	if (ret == -EOPNOTSUPP)
-		tool_die(EXIT_FAIL, "rgctl was built without libconfig: configuration files are not supported");
-	if (ret < 0)
-		tool_die(EXIT_FAIL, "%s", err);
-	ret = kattr_rgconf_resolve(c, err, sizeof(err));
-	if (ret < 0)
-		tool_die(EXIT_FAIL, "%s", err);
-	return c;
-}
-
-void rgctl_rgd_set_backend(struct rgctl *ctx, const struct kattr_rgconf *c)
-{
-	enum kattr_rg_backend b;
-
-	if (!c->backend)
-		return;
-	if (kattr_rg_backend_parse(c->backend, &b) < 0)
-		tool_die(EXIT_FAIL, "%s: unknown backend '%s'", c->file,
-			 TOOL_Q(c->backend));
-	if (ctx->backend != KATTR_RG_AUTO && ctx->backend != b)
-		tool_die(EXIT_FAIL, "%s names backend %s but --backend is %s", c->file,
-			 c->backend, kattr_rg_backend_name(ctx->backend));
-	ctx->backend = b;
-}
-
-struct kattr_rgconf *rgctl_rgd_load(struct rgctl *ctx, const char *file)
-{
-	struct kattr_rgconf *c = load(file);
-
-	rgctl_rgd_set_backend(ctx, c);
-	return c;
-}
-
-/* A --wait or fault-hook number: plain decimal, at most max. */
+/* A --wait number: plain decimal, at most max. */
 static bool parse_uint(const char *s, unsigned long max, unsigned long *out)
 {
 	unsigned long long v;
@@ -898,44 +497,8 @@ static void print_notes(const struct notes *ns)
 		tool_warn("  %s", ns->v[i]);
 }
 
-/*
- * Step i (0-based) failed; done of the steps are done (i, or i + 1 when
- * the failed one did part of its work).  Undo them, last first, and say
- * what the hierarchy is now.
- */
-static void roll_back(struct kattr_rg *rg, struct plan *p, size_t done)
-{
-	struct notes ns = { 0 };
-	unsigned long fail_undo = 0;
-
-	if (!parse_uint(getenv(FAIL_UNDO_ENV), ~0UL, &fail_undo))
-		fail_undo = 0;
-	for (size_t k = done; k-- > 0;) {
-		char text[1024];
-
-		if (k + 1 == fail_undo) {
-			step_text(rg, &p->v[k], text, sizeof(text));
-			note(&ns, "'%s' could not be undone: failure injected by " FAIL_UNDO_ENV,
-			     text);
-			continue;
-		}
-		undo_step(rg, &p->v[k], &ns);
-	}
-	if (done == 0)
-		tool_warn("nothing was changed");
-	else if (ns.n == 0)
-		tool_warn("undid the %zu change%s already made: nothing changed",
-			  done, done == 1 ? "" : "s");
-	else {
-		tool_warn("undid the %zu change%s already made, except what follows: the groups are NOT as before",
-			  done, done == 1 ? "" : "s");
-		print_notes(&ns);
-	}
-	notes_free(&ns);
-}
-
 /* Each step of the plan, one line each. */
-static void print_steps(struct kattr_rg *rg, const struct plan *p)
+static void print_steps(struct kattr_rg *rg, const struct kattr_rgplan *p)
 {
 	char text[1024];
 
@@ -952,11 +515,11 @@ static void print_steps(struct kattr_rg *rg, const struct plan *p)
  * "old" (set), "line" (in the file; not for delete), "text" (the text
  * line)}]}.
  */
-static void print_plan_json(struct kattr_rg *rg, const struct plan *p,
+static void print_plan_json(struct kattr_rg *rg, const struct kattr_rgplan *p,
 			    const char *file, bool dry_run)
 {
 	static const char *const action[] = {
-		[STEP_CREATE] = "create", [STEP_SET] = "set", [STEP_DELETE] = "delete",
+		[KATTR_RGPLAN_CREATE] = "create", [KATTR_RGPLAN_SET] = "set", [KATTR_RGPLAN_DELETE] = "delete",
 	};
 	json_object *o = json_object_new_object(), *steps = json_object_new_array();
 	char text[1024];
@@ -965,7 +528,7 @@ static void print_plan_json(struct kattr_rg *rg, const struct plan *p,
 	json_object_object_add(o, "dry_run", json_object_new_boolean(dry_run));
 	json_object_object_add(o, "changes", json_object_new_int64((int64_t)p->n));
 	for (size_t i = 0; i < p->n; i++) {
-		const struct step *st = &p->v[i];
+		const struct kattr_rgplan_step *st = &p->v[i];
 		json_object *j = json_object_new_object();
 
 		step_text(rg, st, text, sizeof(text));
@@ -973,9 +536,9 @@ static void print_plan_json(struct kattr_rg *rg, const struct plan *p,
 		json_object_object_add(j, "group", tool_json_str(st->group));
 		if (st->want)
 			json_object_object_add(j, "shares", tool_json_str(st->want));
-		if (st->kind == STEP_SET && st->old)
+		if (st->kind == KATTR_RGPLAN_SET && st->old)
 			json_object_object_add(j, "old", tool_json_str(st->old));
-		if (st->kind != STEP_DELETE)
+		if (st->kind != KATTR_RGPLAN_DELETE)
 			json_object_object_add(j, "line", json_object_new_int64(st->line));
 		json_object_object_add(j, "text", tool_json_str(text));
 		json_object_array_add(steps, j);
@@ -989,7 +552,7 @@ static void print_plan_json(struct kattr_rg *rg, const struct plan *p,
  * report (a full disk, a closed pipe), say so on stderr rather than let
  * a bare write error suggest that apply failed.
  */
-static void report(struct kattr_rg *rg, const struct plan *p, const char *file,
+static void report(struct kattr_rg *rg, const struct kattr_rgplan *p, const char *file,
 		   bool json)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -1014,7 +577,7 @@ static void report(struct kattr_rg *rg, const struct plan *p, const char *file,
  * The words for step i's failure (err): where enabling cpu refused, or
  * why a deletion's tasks could not move; NULL: the cause is err's.
  */
-static const char *step_why(struct kattr_rg *rg, const struct step *s, int err,
+static const char *step_why(struct kattr_rg *rg, const struct kattr_rgplan_step *s, int err,
 			    const char *why, char *buf, size_t size)
 {
 	const char *g = s->done.failed;
@@ -1030,7 +593,7 @@ static const char *step_why(struct kattr_rg *rg, const struct step *s, int err,
 			snprintf(buf + strlen(buf), size - strlen(buf), ": %s",
 				 rgctl_strerror(err));
 	}
-	if (s->kind == STEP_DELETE && err == -EBUSY)
+	if (s->kind == KATTR_RGPLAN_DELETE && err == -EBUSY)
 		why = "its tasks could not move to the parent: on cgroup v2 "
 		      "a group with a controller enabled for populated "
 		      "children holds no processes, and rgctl moves no task "
@@ -1038,66 +601,254 @@ static const char *step_why(struct kattr_rg *rg, const struct step *s, int err,
 	return why;
 }
 
-/*
- * Step i (0-based) with the fault hooks: 0 or -errno, *why the words,
- * *done how many steps to undo if it failed.
- */
-static int run_step(struct kattr_rg *rg, struct plan *p, size_t i,
-		    const char **why, size_t *done)
-{
-	const char *env = getenv(FAIL_STEP_ENV);
-	unsigned long fail_at = 0;
-	bool after = false;
-	int ret;
 
-	if (parse_uint(env, ~0UL, &fail_at))
-		after = strchr(env, '+') != NULL;
-	*done = i;
-	if (i + 1 == fail_at && !after) {
-		*why = "failure injected by " FAIL_STEP_ENV;
-		return -EIO;
+/* ---- the run: signals, the lock, the result ------------------------------- */
+
+/*
+ * SIGINT, SIGTERM, SIGHUP and SIGPIPE during the run (rgctl(8), apply,
+ * SIGNALS): the handler only notes the signal; the engine asks between
+ * two steps (stop_requested), so the step in progress completes, then
+ * what was done is undone.  A signal during the undo is noted and
+ * honoured once the undo is done.
+ */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+static volatile sig_atomic_t got_sig, got_sig2;
+
+static void on_stop_signal(int sig)
+{
+	if (!got_sig)
+		got_sig = sig;
+	else if (!got_sig2)
+		got_sig2 = sig;
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sa.sa_flags = SA_RESTART;
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(*stop_signals); i++)
+		sigaction(stop_signals[i], &sa, NULL);
+}
+
+static int stop_requested(void *arg)
+{
+	(void)arg;
+	return got_sig;
+}
+
+static const char *sig_name(int sig)
+{
+	switch (sig) {
+	case SIGINT:
+		return "SIGINT";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	case SIGPIPE:
+		return "SIGPIPE";
 	}
-	ret = do_step(rg, &p->v[i], why);
-	if (ret == 0 && i + 1 == fail_at) {
-		ret = -EIO;
-		*why = "failure injected by " FAIL_STEP_ENV " after the step";
-	}
-	/* A failed deletion may have moved threads out: undo it too. */
-	if (ret < 0 && (p->v[i].kind == STEP_DELETE || i + 1 == fail_at))
-		*done = i + 1;
-	if (ret == 0 && p->v[i].kind == STEP_CREATE &&
-	    (ret = rgctl_own_mark(rg, p->v[i].group)) < 0) {
+	return "a signal";
+}
+
+static int mark_ours(void *arg, struct kattr_rg *rg, const char *group,
+		     const char **why)
+{
+	int ret = rgctl_own_mark(rg, group);
+
+	(void)arg;
+	if (ret < 0 && why)
 		*why = "cannot mark it as made by rgctl";
-		*done = i + 1;
-	}
 	return ret;
 }
 
-/* Every step in order; on a failure, the message and the roll-back. */
-static int run_steps(struct kattr_rg *rg, struct plan *p, const char *file)
+static unsigned long long own_ino(void *arg, struct kattr_rg *rg, const char *group)
 {
-	char busy[PATH_MAX + 256], text[1024];
+	(void)arg;
+	return rgctl_own_ino(rg, group);
+}
 
-	for (size_t i = 0; i < p->n; i++) {
-		const char *why = NULL;
-		size_t done;
-		int ret = run_step(rg, p, i, &why, &done);
+/* The shipped rgctl has no fault hooks: rgctl-faults (tests) sets them. */
+__attribute__((weak)) void rgctl_apply_faults(struct kattr_rgplan_ops *ops)
+{
+	(void)ops;
+}
 
-		if (ret == 0)
-			continue;
-		why = step_why(rg, &p->v[i], ret, why, busy, sizeof(busy));
-		step_text(rg, &p->v[i], text, sizeof(text));
-		tool_warn("cannot apply '%s': step %zu of %zu (%s) failed: %s",
-			  TOOL_Q(file), i + 1, p->n, text,
-			  why ? why : rgctl_strerror(ret));
-		roll_back(rg, p, done);
-		return ret;
+/* One line for each thing undo could not restore. */
+static void print_undo_notes(struct kattr_rg *rg, const struct kattr_rgplan *p,
+			     const struct kattr_rgplan_result *r)
+{
+	char text[1024];
+
+	for (size_t i = 0; i < r->nnotes; i++) {
+		const struct kattr_rgplan_note *n = &r->notes[i];
+		const struct kattr_rgplan_step *s = &p->v[n->step];
+		const char *g = TOOL_Q(s->group);
+
+		switch (n->kind) {
+		case KATTR_RGPLAN_NOTE_UNDO:
+			step_text(rg, s, text, sizeof(text));
+			tool_warn("  '%s' could not be undone: %s", text, n->why ? n->why :
+				  n->err == -ENODATA ? "the old value is unknown" :
+				  rgctl_strerror(n->err));
+			break;
+		case KATTR_RGPLAN_NOTE_RECREATE:
+			tool_warn("  group '%s' could not be re-created: %s", g,
+				  rgctl_strerror(n->err));
+			break;
+		case KATTR_RGPLAN_NOTE_MARK:
+			tool_warn("  group '%s' could not be marked as rgctl's again: %s", g,
+				  rgctl_strerror(n->err));
+			break;
+		case KATTR_RGPLAN_NOTE_ATTR:
+			tool_warn("  '%s/%s' could not be set back to '%s': %s", g,
+				  TOOL_Q(s->attrs[n->attr].file), TOOL_Q(s->attrs[n->attr].value),
+				  tool_strerror(-n->err));
+			break;
+		case KATTR_RGPLAN_NOTE_THREADS:
+			tool_warn("  the %zu threads of '%s' could not be put back: %s",
+				  s->ntids, g, rgctl_strerror(n->err));
+			break;
+		case KATTR_RGPLAN_NOTE_THREAD:
+			tool_warn("  thread %d could not be put back in '%s': %s", (int)n->tid,
+				  g, rgctl_strerror(n->err));
+			break;
+		}
 	}
-	return 0;
+}
+
+/* After a failed step: what was undone (or kept), in one line. */
+static void say_undone(struct kattr_rg *rg, const struct kattr_rgplan *p,
+		       const struct kattr_rgplan_result *r, bool no_undo)
+{
+	size_t d = r->done;
+
+	if (d == 0)
+		tool_warn("nothing was changed");
+	else if (no_undo)
+		tool_warn("kept the %zu change%s already made (--no-undo)", d,
+			  d == 1 ? "" : "s");
+	else if (r->nnotes == 0)
+		tool_warn("undid the %zu change%s already made: nothing changed",
+			  d, d == 1 ? "" : "s");
+	else {
+		tool_warn("undid the %zu change%s already made, except what follows: the groups are NOT as before",
+			  d, d == 1 ? "" : "s");
+		print_undo_notes(rg, p, r);
+	}
+}
+
+/* After a stop by a signal: what was undone (or kept), in one line. */
+static void say_interrupted(struct kattr_rg *rg, const struct kattr_rgplan *p,
+			    const struct kattr_rgplan_result *r, bool no_undo)
+{
+	const char *sig = sig_name(r->stopped);
+	size_t d = r->done;
+
+	if (no_undo)
+		tool_warn("apply: interrupted by %s: %zu change%s kept (--no-undo), %zu not made",
+			  sig, d, d == 1 ? "" : "s", p->n - d);
+	else if (r->nnotes == 0)
+		tool_warn("apply: interrupted by %s: %zu change%s undone, the groups are as before",
+			  sig, d, d == 1 ? "" : "s");
+	else {
+		tool_warn("apply: interrupted by %s: %zu change%s undone except what follows: the groups are NOT as before",
+			  sig, d, d == 1 ? "" : "s");
+		print_undo_notes(rg, p, r);
+	}
+}
+
+/*
+ * Every step in order (kattr_rgplan_run()).  0 when all are done, else
+ * the exit status, the message said: 1 for a failed step, 128 + the
+ * signal when one stopped the run or came during the undo.
+ */
+static int run_steps(struct kattr_rg *rg, struct kattr_rgplan *p, const char *file,
+		     bool no_undo)
+{
+	struct kattr_rgplan_result r;
+	struct kattr_rgplan_ops ops;
+	char busy[PATH_MAX + 256], text[1024];
+	const char *why;
+	int ret, status = EXIT_FAIL;
+
+	kattr_rgplan_ops_init(&ops);
+	ops.mark = mark_ours;
+	ops.ino = own_ino;
+	ops.stop = stop_requested;
+	rgctl_apply_faults(&ops);
+	ret = kattr_rgplan_run(rg, p, &ops, no_undo ? KATTR_RGPLAN_NO_UNDO : 0, &r);
+	if (ret == -EINTR && r.stopped) {
+		say_interrupted(rg, p, &r, no_undo);
+		status = 128 + r.stopped;
+		if (got_sig2)
+			tool_warn("apply: %s came during the undo: honoured now that it is done",
+				  sig_name(got_sig2));
+	} else if (ret < 0) {
+		const struct kattr_rgplan_step *s = &p->v[r.failed];
+
+		why = step_why(rg, s, ret, r.why, busy, sizeof(busy));
+		step_text(rg, s, text, sizeof(text));
+		tool_warn("cannot apply '%s': step %zu of %zu (%s) failed: %s",
+			  TOOL_Q(file), r.failed + 1, p->n, text,
+			  why ? why : rgctl_strerror(ret));
+		say_undone(rg, p, &r, no_undo);
+		if (got_sig) {
+			tool_warn("apply: %s came during the undo: honoured now that it is done",
+				  sig_name(got_sig));
+			status = 128 + got_sig;
+		}
+	}
+	kattr_rgplan_result_free(&r);
+	return ret < 0 ? status : 0;
+}
+
+/*
+ * The apply lock (kattr_rg_lock()), waited for in slices so that a
+ * signal ends the wait: 0, or the exit status with the reason said.
+ */
+static int lock_hierarchy(struct kattr_rg *rg, const char *file, unsigned int wait_s)
+{
+	struct timespec t0, now;
+	long long left;
+	pid_t holder;
+	int fd;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = (long long)wait_s * 1000 - (now.tv_sec - t0.tv_sec) * 1000LL -
+		       (now.tv_nsec - t0.tv_nsec) / 1000000;
+		fd = kattr_rg_lock(rg, left <= 0 ? 0 : left > 100 ? 100 : (unsigned int)left,
+				   &holder);
+		if (fd >= 0)
+			return 0;	/* held until rgctl exits */
+		if (got_sig) {
+			tool_warn("apply: interrupted by %s while waiting for the lock on '%s': nothing was changed",
+				  sig_name(got_sig), TOOL_Q(kattr_rg_root(rg)));
+			return 128 + got_sig;
+		}
+		if (fd != -EWOULDBLOCK || left <= 0)
+			break;
+	}
+	if (fd == -EWOULDBLOCK && holder > 0)
+		tool_warn("cannot apply '%s': another apply (pid %d) holds the lock on '%s' and did not finish within %u s; nothing was changed",
+			  TOOL_Q(file), (int)holder, TOOL_Q(kattr_rg_root(rg)), wait_s);
+	else if (fd == -EWOULDBLOCK)
+		tool_warn("cannot apply '%s': another apply holds the lock on '%s' and did not finish within %u s; nothing was changed",
+			  TOOL_Q(file), TOOL_Q(kattr_rg_root(rg)), wait_s);
+	else
+		tool_warn("cannot apply '%s': cannot lock '%s': %s; nothing was changed",
+			  TOOL_Q(file), TOOL_Q(kattr_rg_root(rg)), tool_strerror(-fd));
+	return EXIT_FAIL;
 }
 
 struct apply_opts {
-	bool dry_run, prune, no_enable;
+	bool dry_run, prune, no_enable, no_undo;
 	unsigned long wait_s;
 };
 
@@ -1119,6 +870,9 @@ static void apply_options(int argc, char **argv, struct apply_opts *o)
 		case OPT_NO_ENABLE:
 			o->no_enable = true;
 			break;
+		case OPT_NO_UNDO:
+			o->no_undo = true;
+			break;
 		case OPT_WAIT:
 			if (!parse_uint(optarg, 86400, &o->wait_s) || strchr(optarg, '+'))
 				rgctl_cmd_usage(&rgctl_cmd_apply,
@@ -1135,20 +889,23 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 	struct apply_opts o = { 0 };
 	struct notes ns = { 0 };
 	struct kattr_rgconf *c;
-	struct plan p = { 0 };
+	struct kattr_rgplan p = { 0 };
 	struct kattr_rg *rg;
 	size_t i;
 	int ret;
 
 	apply_options(argc, argv, &o);
+	/* From here a signal is noted and acted on between two steps. */
+	if (!o.dry_run)
+		catch_stop_signals();
 	rgctl_own_context("apply", argv[optind]);
 	c = rgctl_rgd_load(ctx, argv[optind]);
 	rg = rgctl_rg(ctx);
 	/* Plan under the lock: what another apply did is seen. */
 	/* a failure frees what it loaded before exiting (LeakSanitizer) */
-	if (!o.dry_run && lock_hierarchy(rg, argv[optind], (unsigned int)o.wait_s) < 0) {
+	if (!o.dry_run && (ret = lock_hierarchy(rg, argv[optind], (unsigned int)o.wait_s))) {
 		kattr_rgconf_free(c);
-		return EXIT_FAIL;
+		return ret;
 	}
 	plan_groups(rg, c, o.no_enable, &p);
 	plan_res(rg, c, o.no_enable, &p);
@@ -1156,9 +913,9 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 		plan_prune(rg, c, &p);
 	/* systemd: every step inside a delegated subtree (or --force). */
 	for (i = 0; i < p.n; i++) {
-		rgctl_sd_check(ctx, p.v[i].group, p.v[i].kind == STEP_CREATE ?
-			       RGCTL_SD_CREATE : p.v[i].kind == STEP_SET ||
-			       p.v[i].kind == STEP_RES ?
+		rgctl_sd_check(ctx, p.v[i].group, p.v[i].kind == KATTR_RGPLAN_CREATE ?
+			       RGCTL_SD_CREATE : p.v[i].kind == KATTR_RGPLAN_SET ||
+			       p.v[i].kind == KATTR_RGPLAN_RES ?
 			       RGCTL_SD_SHARES : RGCTL_SD_DELETE);
 		if (p.v[i].enable && *p.v[i].enable)
 			rgctl_sd_check_enable(ctx, p.v[i].group);
@@ -1170,17 +927,18 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 		printf("%zu change%s (dry run: nothing done)\n", p.n, p.n == 1 ? "" : "s");
 	}
 	if (o.dry_run) {
-		plan_free(&p);
+		kattr_rgplan_free(&p);
 		kattr_rgconf_free(c);
 		return EXIT_OK;
 	}
-	if (run_steps(rg, &p, argv[optind]) < 0) {
-		plan_free(&p);
+	ret = run_steps(rg, &p, argv[optind], o.no_undo);
+	if (ret) {
+		kattr_rgplan_free(&p);
 		kattr_rgconf_free(c);
-		return EXIT_FAIL;
+		return ret;
 	}
 	for (i = 0; i < p.n; i++)
-		if (p.v[i].kind == STEP_DELETE)
+		if (p.v[i].kind == KATTR_RGPLAN_DELETE)
 			rgctl_own_drop(rg, p.v[i].ino);
 	verify(rg, c, o.prune, &ns);
 	report(rg, &p, argv[optind], ctx->json);
@@ -1191,10 +949,17 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 			  TOOL_Q(argv[optind]));
 		print_notes(&ns);
 	}
-	plan_free(&p);
+	i = p.n;
+	kattr_rgplan_free(&p);
 	kattr_rgconf_free(c);
 	ret = ns.n ? EXIT_FAIL : EXIT_OK;
 	notes_free(&ns);
+	if (got_sig) {
+		/* after the last step: what was done stays */
+		tool_warn("apply: %s came after the last change: the %zu change%s made are kept",
+			  sig_name(got_sig), i, i == 1 ? "" : "s");
+		ret = 128 + got_sig;
+	}
 	return ret;
 }
 

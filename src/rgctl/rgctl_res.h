@@ -27,13 +27,7 @@ int rgctl_res_write(struct rgctl *ctx, const char *group,
 
 struct kattr_rgconf;
 struct kattr_rgconf_group;
-
-/* The resource values apply changes in one group, and what they were. */
-struct rgctl_res_change {
-	struct kattr_rgres_value *want, *old;
-	size_t n;
-	bool fresh;		/* the group is created first: no old values */
-};
+struct kattr_rgplan_res;
 /*
  * What of g's resources differ from the group's (all of them when fresh);
  * dies with "FILE:LINE: ..." for a value the machine cannot take or a
@@ -41,15 +35,10 @@ struct rgctl_res_change {
  */
 void rgctl_res_plan(struct kattr_rg *rg, const struct kattr_rgconf *c,
 		    const struct kattr_rgconf_group *g, bool fresh,
-		    struct rgctl_res_change *out);
+		    struct kattr_rgplan_res *out);
 /* "memory.max=1G (was max), pids.max=200 (was max)" */
-void rgctl_res_change_text(const struct rgctl_res_change *ch, char *buf,
+void rgctl_res_change_text(const struct kattr_rgplan_res *ch, char *buf,
 			   size_t size);
-/* Write want (undo: old) to group; 0 or -errno, *why the failing key. */
-int rgctl_res_change_do(struct kattr_rg *rg, const char *group,
-			const struct rgctl_res_change *ch, bool undo,
-			bool no_enable, const char **why);
-void rgctl_res_change_free(struct rgctl_res_change *ch);
 /* The group's resources that differ from a new group's, "key=value" each
  * (for dump), into *res and *n (malloc'ed). */
 void rgctl_res_dump(struct kattr_rg *rg, const char *group, char ***res,

@@ -14,4 +14,11 @@ struct kattr_rgconf *rgctl_rgd_load(struct rgctl *ctx, const char *file);
 /* Take c's backend into ctx (dies when --backend names another). */
 void rgctl_rgd_set_backend(struct rgctl *ctx, const struct kattr_rgconf *c);
 
+struct kattr_rgplan_ops;
+/*
+ * Set fault hooks in apply's operations: a no-op in rgctl; rgctl-faults,
+ * the tests' build, links tests/classify/apply_faults.c's instead.
+ */
+void rgctl_apply_faults(struct kattr_rgplan_ops *ops);
+
 #endif

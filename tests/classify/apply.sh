@@ -50,7 +50,7 @@ CONF
 	fi
 	# rollback: step 2 fails, step 1 is undone
 	printf 'groups = ({ name = "db"; }, { name = "db/batch"; }, { name = "web"; },\n { name = "new1"; }, { name = "new2"; });\n' >c.conf
-	run env RGCTL_APPLY_FAIL_STEP=2 "$RGCTL" "${R[@]}" apply c.conf
+	run env RGCTL_APPLY_FAIL_STEP=2 "$RGCTL_FAULTS" "${R[@]}" apply c.conf
 	expect_rc 1 "v2 failed apply"
 	expect_match "$err" "undid the 1 change already made: nothing changed" "v2 rollback reported"
 	[ -d "$ROOT/new1" ] && fail "v2: new1 left behind" || ok
@@ -162,7 +162,7 @@ groups = (
   { name = "web"; }
 );
 CONF
-run env RGCTL_APPLY_FAIL_STEP=3 "$RGCTL" "${R[@]}" apply c.conf
+run env RGCTL_APPLY_FAIL_STEP=3 "$RGCTL_FAULTS" "${R[@]}" apply c.conf
 expect_rc 1 "failed apply"
 expect_match "$err" "step 3 of 3 \\(create new2\\) failed: failure injected" "failure names the step and cause"
 expect_match "$err" "undid the 2 changes already made: nothing changed" "rollback reported"

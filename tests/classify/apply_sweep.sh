@@ -197,7 +197,7 @@ expect_match "$out" 'delete old/kid' "the plan deletes old/kid"
 broken=0
 for ((k = 1; k <= N; k++)); do
 	for how in "" +; do
-		run env RGCTL_APPLY_FAIL_STEP="$k$how" "$RGCTL" "${R[@]}" apply --prune plan.conf
+		run env RGCTL_APPLY_FAIL_STEP="$k$how" "$RGCTL_FAULTS" "${R[@]}" apply --prune plan.conf
 		expect_rc 1 "failure at step $k$how"
 		expect_match "$err" "step $k of $N .*failure injected" "step $k$how named"
 		expect_match "$err" "nothing (was )?changed" "step $k$how: nothing changed reported"
@@ -219,7 +219,7 @@ for ((k = 1; k <= N; k++)); do
 done
 
 # An undo that fails is named, and nothing claims "nothing changed".
-run env RGCTL_APPLY_FAIL_STEP="$N" RGCTL_APPLY_FAIL_UNDO=$((N - 1)) "$RGCTL" "${R[@]}" apply --prune plan.conf
+run env RGCTL_APPLY_FAIL_STEP="$N" RGCTL_APPLY_FAIL_UNDO=$((N - 1)) "$RGCTL_FAULTS" "${R[@]}" apply --prune plan.conf
 expect_rc 1 "failing undo"
 expect_match "$err" "the groups are NOT as before" "failing undo reported"
 expect_match "$err" "could not be undone: failure injected by RGCTL_APPLY_FAIL_UNDO" "failing undo named"

@@ -130,7 +130,7 @@ else
 		expect_rc 1 "apply --no-enable"
 		expect_match "$err" ":4: groups: '$G/ap' has shares but cpu is not enabled in $U/" "apply --no-enable message"
 		for step in 1 2 3; do
-			RGCTL_APPLY_FAIL_STEP=$step r apply "$conf"
+			RGCTL_APPLY_FAIL_STEP=$step run "$BUILD_DIR/src/rgctl/rgctl-faults" --backend cgroup2 --root "$U" apply "$conf"
 			expect_rc 1 "apply failing at step $step"
 			expect_eq "$(state)" "$before" "tree after apply failed at step $step"
 		done

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The apply engine: a plan of steps (create a group, change its shares or
+ * resources, delete it), run all or nothing.  A step keeps what undoes
+ * it; a deletion first saves what the group holds (every writable
+ * attribute, every thread).  When a step fails, or the caller asks the
+ * run to stop between two steps (a signal), every step already done is
+ * undone, last first, and what could not be restored is listed.
+ *
+ * Every change goes through an operations table (struct kattr_rgplan_ops)
+ * whose defaults call the kattr_rg_* and kattr_rgres_* functions: tests
+ * replace them to inject faults; the caller adds what the library does
+ * not know (rgctl's ownership marks).  Also: the apply lock of a
+ * hierarchy.  Same rules as kattr.h: no printing, no exit, 0 or -errno.
+ */
+#ifndef KATTR_RGPLAN_H
+#define KATTR_RGPLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "kattr/kattr.h"
+#include "kattr/rg.h"
+#include "kattr/rgres.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum kattr_rgplan_kind {
+	KATTR_RGPLAN_CREATE,	/* make group (with want as shares, if any) */
+	KATTR_RGPLAN_SET,	/* write want as its shares (old: before) */
+	KATTR_RGPLAN_DELETE,	/* delete it, members to the parent */
+	KATTR_RGPLAN_RES,	/* write resource values (res) */
+};
+
+/* One writable attribute file of a group and its content. */
+struct kattr_rgplan_attr {
+	char *file;
+	char *value;
+};
+
+/* The resource values a step changes in one group, and what they were. */
+struct kattr_rgplan_res {
+	struct kattr_rgres_value *want, *old;
+	size_t n;
+	bool fresh;		/* the group is created first: no old values */
+};
+
+struct kattr_rgplan_step {
+	enum kattr_rgplan_kind kind;
+	char *group;
+	char *want;		/* shares to write (CREATE may have none) */
+	char *old;		/* SET: shares before (RGCS: the keys set), for undo */
+	struct kattr_rgplan_attr *attrs;	/* DELETE: saved by the run */
+	size_t nattrs;
+	pid_t *tids;		/* DELETE: its threads, to put back */
+	size_t ntids;
+	unsigned int line;	/* in the configuration file (0: none) */
+	unsigned long long ino;	/* DELETE: its inode (ops->ino) */
+	char *enable;		/* cgroup v2: where cpu is to be enabled (text) */
+	struct kattr_rg_cpu_path done;	/* ... and where it was */
+	struct kattr_rgplan_res res;	/* RES */
+	bool no_enable;		/* RES: enable no controller */
+};
+
+struct kattr_rgplan {
+	struct kattr_rgplan_step *v;
+	size_t n, cap;
+};
+
+/* Append a zeroed step of kind for group; *out points at it. */
+KATTR_API int kattr_rgplan_add(struct kattr_rgplan *p, enum kattr_rgplan_kind kind,
+			       const char *group, struct kattr_rgplan_step **out);
+KATTR_API void kattr_rgplan_free(struct kattr_rgplan *p);
+KATTR_API void kattr_rgplan_res_free(struct kattr_rgplan_res *r);
+
+/*
+ * What the run does, each call with ops->arg first.  Every change goes
+ * through one of these; NULL members of the tool's part mean "none".
+ */
+struct kattr_rgplan_ops {
+	/* the changes (kattr_rgplan_ops_init: the library's functions) */
+	int (*create)(void *arg, struct kattr_rg *rg, const char *group,
+		      const char *shares, struct kattr_rg_cpu_path *done);
+	int (*cpu_enable)(void *arg, struct kattr_rg *rg, const char *group,
+			  struct kattr_rg_cpu_path *done);
+	int (*cpu_undo)(void *arg, struct kattr_rg *rg,
+			struct kattr_rg_cpu_path *done);
+	int (*shares_set)(void *arg, struct kattr_rg *rg, const char *group,
+			  const char *shares, const char **why);
+	int (*delete)(void *arg, struct kattr_rg *rg, const char *group);
+	int (*members)(void *arg, struct kattr_rg *rg, const char *group,
+		       pid_t **tids, size_t *n);
+	int (*attach)(void *arg, struct kattr_rg *rg, const char *group,
+		      const pid_t *tids, size_t n, int *results);
+	/* values into group (kattr_rgres_set()); *failed: the index refused */
+	int (*res_set)(void *arg, struct kattr_rg *rg, const char *group,
+		       const struct kattr_rgres_value *v, size_t n,
+		       unsigned int flags, size_t *failed);
+	/* write a saved attribute back (rel: "group/file" beneath the root) */
+	int (*attr_write)(void *arg, struct kattr_rg *rg, const char *rel,
+			  const char *value);
+	/* the caller's: mark a group made (or re-made) as its own (why: the
+	 * words for a failure, may be NULL) */
+	int (*mark)(void *arg, struct kattr_rg *rg, const char *group,
+		    const char **why);
+	/* the caller's: an id kept with a deleted group (step->ino) */
+	unsigned long long (*ino)(void *arg, struct kattr_rg *rg, const char *group);
+	/* before each step and after the last: nonzero (a signal number)
+	 * stops the run, which then undoes what it did */
+	int (*stop)(void *arg);
+	/* tests: fail step i before it, after it, or its undo (-errno, *why) */
+	int (*before)(void *arg, size_t i, const char **why);
+	int (*after)(void *arg, size_t i, const char **why);
+	int (*before_undo)(void *arg, size_t i, const char **why);
+	void *arg;
+};
+
+/* ops with every change the library's and nothing of the caller's. */
+KATTR_API void kattr_rgplan_ops_init(struct kattr_rgplan_ops *ops);
+
+/* What undo could not restore: one entry each. */
+enum kattr_rgplan_note_kind {
+	KATTR_RGPLAN_NOTE_UNDO,		/* step could not be undone (err, why) */
+	KATTR_RGPLAN_NOTE_RECREATE,	/* deleted group not made again */
+	KATTR_RGPLAN_NOTE_MARK,		/* ... made but not marked again */
+	KATTR_RGPLAN_NOTE_ATTR,		/* attrs[attr] not set back */
+	KATTR_RGPLAN_NOTE_THREADS,	/* none of its threads put back */
+	KATTR_RGPLAN_NOTE_THREAD,	/* thread tid not put back */
+};
+
+struct kattr_rgplan_note {
+	enum kattr_rgplan_note_kind kind;
+	size_t step;		/* index in the plan */
+	size_t attr;		/* ATTR: index in the step's attrs */
+	pid_t tid;		/* THREAD */
+	int err;		/* -errno; -ENODATA: the old value is unknown */
+	const char *why;	/* words instead of err's, or NULL */
+};
+
+enum kattr_rgplan_flags {
+	KATTR_RGPLAN_NO_UNDO = 1u << 0,	/* keep what was done on a stop or failure */
+};
+
+struct kattr_rgplan_result {
+	size_t failed;		/* the step that failed or was next (stop) */
+	size_t done;		/* steps done (and then undone, unless NO_UNDO) */
+	int err;		/* its -errno (0: all done) */
+	const char *why;	/* words for err, or NULL */
+	int stopped;		/* ops->stop's value when it stopped the run */
+	struct kattr_rgplan_note *notes;
+	size_t nnotes;
+};
+KATTR_API void kattr_rgplan_result_free(struct kattr_rgplan_result *r);
+
+/*
+ * Run p's steps in order.  0 when all are done; on a failure, -errno
+ * (r->failed, r->err, r->why) after undoing what was done, r->notes
+ * listing what could not be; -EINTR (r->stopped) when ops->stop stopped
+ * it, also undone.  With KATTR_RGPLAN_NO_UNDO nothing is undone.  r is
+ * filled in every case (kattr_rgplan_result_free()).
+ */
+KATTR_API int kattr_rgplan_run(struct kattr_rg *rg, struct kattr_rgplan *p,
+			       const struct kattr_rgplan_ops *ops, unsigned int flags,
+			       struct kattr_rgplan_result *r);
+
+/*
+ * The apply lock of a hierarchy: an exclusive flock(2) on its root
+ * directory, waiting up to wait_ms.  Returns the descriptor holding it
+ * (close it to unlock), -EWOULDBLOCK when still held after wait_ms
+ * (*holder: the holder's pid from /proc/locks, 0 if unknown; may be
+ * NULL), or -errno when the root cannot be opened or locked.
+ */
+KATTR_API int kattr_rg_lock(struct kattr_rg *rg, unsigned int wait_ms, pid_t *holder);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

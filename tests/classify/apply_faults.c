@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rgctl-faults only (the tests' build of rgctl; the shipped rgctl has no
+ * such hooks): apply's fault injection, from the environment.
+ * RGCTL_APPLY_FAIL_STEP=K: step K fails before it does anything; K+: step
+ * K is done, then reported as failed (so its own undo runs too).
+ * RGCTL_APPLY_FAIL_UNDO=K: undoing step K fails.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kattr/rgplan.h"
+#include "rgctl_rgd.h"
+#include "strutils.h"
+
+#define FAIL_STEP_ENV "RGCTL_APPLY_FAIL_STEP"
+#define FAIL_UNDO_ENV "RGCTL_APPLY_FAIL_UNDO"
+
+static unsigned long fail_step, fail_undo;
+static bool fail_after;
+
+static unsigned long env_uint(const char *name)
+{
+	unsigned long long v;
+	const char *s = getenv(name);
+
+	return s && str_parse_uint(s, ~0UL, "+", &v, NULL) == 0 ? (unsigned long)v : 0;
+}
+
+static int before(void *arg, size_t i, const char **why)
+{
+	(void)arg;
+	if (i + 1 != fail_step || fail_after)
+		return 0;
+	*why = "failure injected by " FAIL_STEP_ENV;
+	return -EIO;
+}
+
+static int after(void *arg, size_t i, const char **why)
+{
+	(void)arg;
+	if (i + 1 != fail_step || !fail_after)
+		return 0;
+	*why = "failure injected by " FAIL_STEP_ENV " after the step";
+	return -EIO;
+}
+
+static int before_undo(void *arg, size_t i, const char **why)
+{
+	(void)arg;
+	if (i + 1 != fail_undo)
+		return 0;
+	*why = "failure injected by " FAIL_UNDO_ENV;
+	return -EIO;
+}
+
+void rgctl_apply_faults(struct kattr_rgplan_ops *ops)
+{
+	const char *s = getenv(FAIL_STEP_ENV);
+
+	fail_step = env_uint(FAIL_STEP_ENV);
+	fail_after = s && strchr(s, '+');
+	fail_undo = env_uint(FAIL_UNDO_ENV);
+	ops->before = before;
+	ops->after = after;
+	ops->before_undo = before_undo;
+}

@@ -1,0 +1,156 @@
+#!/bin/bash
+# apply_signals.sh [GROUPS]: SIGTERM and SIGINT during rgctl apply --prune
+# (issue 30) on cgroup v1 (a private subtree of the cpu hierarchy): the
+# plan creates GROUPS groups with shares, changes a share and deletes two
+# groups with members.  The run is timed first; then a signal is sent at
+# 10 points spread over it, SIGTERM and SIGINT in turn.  After each: one
+# message "interrupted by SIG...: N changes undone, the groups are as
+# before" (or, past the last change, that they are kept), exit status
+# 128 + the signal, the tree (rgctl dump, every group's members) as
+# before, and no process lost.  Then --no-undo keeps what was done.
+. "$SRC_DIR/tests/classify/rgd_lib.sh"
+N=${1:-3000}
+rgd_setup signals
+needs_libconfig
+cd "$WORK" || exit 1
+R=(--backend cgroup1 --root "$ROOT")
+
+# a process in stray, one in stray/kid: the groups --prune deletes
+sleep 600 & P1=$!
+sleep 600 & P2=$!
+PIDS+=("$P1" "$P2")
+
+{
+	echo 'groups = ('
+	echo '  { name = "keep"; shares = 512; },'
+	echo '  { name = "stray"; },'
+	echo '  { name = "stray/kid"; }'
+	echo ');'
+} >base.conf
+{
+	echo 'groups = ('
+	echo '  { name = "keep"; shares = 2048; },'
+	for ((i = 1; i <= N; i++)); do
+		echo "  { name = \"g$i\"; shares = $((100 + i % 900)); }$([ "$i" -lt "$N" ] && echo ,)"
+	done
+	echo ');'
+} >plan.conf
+
+# The base state: keep (512), stray with P1, stray/kid with P2.  The g*
+# groups go by rmdir (apply --prune would save each one first: slow).
+reset() {
+	find "$ROOT" -mindepth 1 -maxdepth 1 -type d -name 'g*' -print0 | xargs -0 -r rmdir
+	"$RGCTL" "${R[@]}" apply --prune base.conf >/dev/null || { echo "FAIL: cannot apply base.conf"; exit 1; }
+	echo "$P1" >"$ROOT/stray/cgroup.procs" && echo "$P2" >"$ROOT/stray/kid/cgroup.procs" ||
+		{ echo "FAIL: cannot place the processes"; exit 1; }
+}
+# The whole tree: rgctl dump, then each group's members (one awk).
+snap() {
+	"$RGCTL" "${R[@]}" dump
+	(cd "$ROOT" && find . -name tasks -print0 | LC_ALL=C sort -z |
+		xargs -0 awk 'FNR == 1 { printf "\n%s:", FILENAME } { printf " %s", $1 } END { print "" }')
+}
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+reset
+before=$(snap)
+expect_match "$before" "stray/kid/tasks: $P2" "the base state has P2 in stray/kid"
+# The run's length, measured as the trials run it (the shorter of two):
+# from the start of rgctl to its end, and what starting and planning take
+# (nothing is changed then).
+timed() {	# timed ARGS...: the ms rgctl takes
+	local t0 pid
+	t0=$(now_ms)
+	"$RGCTL" "${R[@]}" "$@" >out.txt 2>err.txt &
+	pid=$!
+	wait "$pid"
+	rc=$?
+	echo $(($(now_ms) - t0))
+}
+D= P=
+for _ in 1 2; do
+	d=$(timed apply --prune plan.conf)
+	expect_match "$(cat out.txt)" "$((N + 3)) changes" "the timed apply made every change"
+	reset
+	p=$(timed apply --dry-run --prune plan.conf)
+	[ -z "$D" ] || [ "$d" -lt "$D" ] && D=$d
+	[ -z "$P" ] || [ "$p" -lt "$P" ] && P=$p
+done
+echo "apply of $((N + 3)) changes: $D ms, of which $P ms starting and planning"
+[ "$(snap)" = "$before" ] && ok || fail "reset does not give the base state back"
+[ "$D" -gt $((P + 50)) ] || skip_test "the run ($D ms) is too short to send signals inside it"
+hits=0
+# sig_trial SIG MS: send SIG after MS ms; check the message, the status
+# and the tree.
+sig_trial() {
+	local sig=$1 ms=$2 pid num after
+	num=$(kill -l "$sig")
+	"$RGCTL" "${R[@]}" apply --prune plan.conf >out.txt 2>err.txt &
+	pid=$!
+	sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
+	if ! kill -s "$sig" "$pid" 2>/dev/null; then
+		# finished before the signal (a loaded machine): not a trial
+		wait "$pid"
+		echo "SIG$sig at $ms ms: rgctl had finished (exit $?)"
+		reset
+		return
+	fi
+	wait "$pid"
+	rc=$? err=$(cat err.txt)
+	hits=$((hits + 1))
+	expect_eq "$rc" "$((128 + num))" "SIG$sig at $ms ms: exit status (stderr: $err)"
+	if printf '%s' "$err" | grep -q "after the last change"; then
+		# past the last change: kept, said so; the tree goes back by reset
+		expect_match "$err" "^rgctl: apply: SIG$sig came after the last change: the $((N + 3)) changes made are kept$" "SIG$sig at $ms ms: kept, said"
+	else
+		expect_match "$err" "^rgctl: apply: interrupted by SIG$sig: [0-9]+ changes? undone, the groups are as before$" "SIG$sig at $ms ms: the message"
+		[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && ok || fail "SIG$sig at $ms ms: more than one line: $err"
+		after=$(snap)
+		if [ "$after" = "$before" ]; then
+			ok
+		else
+			fail "SIG$sig at $ms ms: the tree differs after the undo:"
+			diff <(printf '%s\n' "$before") <(printf '%s\n' "$after") | head -10
+		fi
+	fi
+	kill -0 "$P1" 2>/dev/null && kill -0 "$P2" 2>/dev/null && ok || fail "SIG$sig at $ms ms: a process was lost"
+	[ "$(snap)" = "$before" ] || reset
+}
+
+for ((j = 1; j <= 10; j++)); do
+	ms=$((P + (D - P) * j / 11))
+	if ((j % 2)); then sig_trial TERM "$ms"; else sig_trial INT "$ms"; fi
+done
+[ "$hits" -ge 5 ] && ok || fail "only $hits of 10 signals came while rgctl ran"
+# a signal while another apply holds the lock ends the wait, nothing done
+exec 9<"$ROOT"
+flock -x 9
+"$RGCTL" "${R[@]}" apply --prune --wait 60 plan.conf >out.txt 2>err.txt &
+pid=$!
+sleep 0.3
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+expect_eq "$rc" 143 "SIGTERM waiting for the lock: exit status"
+expect_match "$(cat err.txt)" "interrupted by SIGTERM while waiting for the lock on .*: nothing was changed" "SIGTERM waiting for the lock: the message"
+exec 9<&-
+[ "$(snap)" = "$before" ] && ok || fail "SIGTERM waiting for the lock changed the tree"
+
+# --no-undo: what was done stays, and the message says so (sent earlier
+# when the run was over, or past its last change, before the signal)
+for frac in 2 4 8 16; do
+	"$RGCTL" "${R[@]}" apply --prune --no-undo plan.conf >out.txt 2>err.txt &
+	pid=$!
+	ms=$((P + (D - P) / frac))
+	sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
+	kill -TERM "$pid" 2>/dev/null
+	wait "$pid"
+	rc=$?
+	grep -q "kept (--no-undo)" err.txt && break
+	reset
+done
+expect_eq "$rc" 143 "--no-undo: exit status"
+expect_match "$(cat err.txt)" "interrupted by SIGTERM: [0-9]+ changes? kept \\(--no-undo\\), [0-9]+ not made" "--no-undo: the message"
+[ "$(snap)" != "$before" ] && ok || fail "--no-undo: nothing was kept"
+reset
+finish
