@@ -100,8 +100,8 @@ fi
 # -o: the command's own columns (rgctl list --help), not those already
 # in the list; rgctl set/get/create --set: the keys of `rgctl set --help`,
 # and after KEY= its values.
-expect_only "rgctl list -o " DEPTH GROUP NAME SHARES TASKS
-expect_only "rgctl -b cgroup1 list -o GROUP,SHARES," GROUP,SHARES,DEPTH GROUP,SHARES,NAME GROUP,SHARES,TASKS
+expect_only "rgctl list -o " DEPTH GROUP MISSING NAME SHARES TASKS
+expect_only "rgctl -b cgroup1 list -o GROUP,SHARES," GROUP,SHARES,DEPTH GROUP,SHARES,MISSING GROUP,SHARES,NAME GROUP,SHARES,TASKS
 expect_only "rgctl get g -o K" KEY
 expect_only "rgctl set g memory.m" memory.max= memory.min=
 expect "rgctl set g " cpu.weight= cpu.max= cpuset.cpus= memory.max= io.weight= pids.max=

@@ -65,8 +65,8 @@ check_both() {
 nl=$'\n'
 check_both "list" rgctl li
 check_both "--backend" rgctl --back
-check_both "DEPTH${nl}GROUP${nl}NAME${nl}SHARES${nl}TASKS" rgctl list -o ""
-check_both "GROUP,SHARES,DEPTH${nl}GROUP,SHARES,NAME${nl}GROUP,SHARES,TASKS" rgctl list -o GROUP,SHARES,
+check_both "DEPTH${nl}GROUP${nl}MISSING${nl}NAME${nl}SHARES${nl}TASKS" rgctl list -o ""
+check_both "GROUP,SHARES,DEPTH${nl}GROUP,SHARES,MISSING${nl}GROUP,SHARES,NAME${nl}GROUP,SHARES,TASKS" rgctl list -o GROUP,SHARES,
 check_both "copy,gift${nl}copy,vmsplice" splicebench --mode copy,
 check_both "copy,vmsplice" splicebench --mode copy,v
 check_both "csv${nl}json${nl}openmetrics${nl}text" likelytop --format ""
