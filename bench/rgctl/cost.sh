@@ -126,15 +126,34 @@ done
 [ -z "${CGDEL_LEFT:-}" ] || echo "  (cgdelete -g $CTRLS:/G left G in: ${CGDEL_LEFT}(cgroup-tools 2.0.2 removes it from the first hierarchy only, exit 0); removed untimed: cgtools-all's figure is low, its ratios favour the peer)"
 
 # ---- 2. NGROUPS groups in one call ----
+# Like with like: a group is a directory in each hierarchy rgctl spans
+# (probed: cpu, cpuacct, memory, pids, blkio here), so the bare loop makes
+# the same directories (one mkdir(1), one mkdir(2) each) and cgcreate is
+# given the same controllers.
+for h in "${HIERS[@]}"; do [ -d "$h/$P/big" ] || mkdir "$h/$P/big" || exit 1; done
+"$RG" --root "$CPU" create "$P/big/probe" >/dev/null || { echo "cost.sh: probe create failed"; exit 1; }
+SPAN=() SPANC=()
+for h in "${HIERS[@]}"; do
+	[ -d "$h/$P/big/probe" ] || continue
+	SPAN+=("$h") SPANC+=("$(awk -v m="$h" '{ for (i = 7; $i != "-"; i++); if ($5 == m) { print $(i+3); exit } }' /proc/self/mountinfo |
+		tr ',' '\n' | grep -Evx 'rw|ro|.*=.*|clone_children|noprefix|xattr' | paste -sd, -)")
+	rmdir "$h/$P/big/probe"
+done
+rm -rf "$RGCTL_RUNDIR"
+ctrls=$(IFS=,; echo "${SPANC[*]}")
 names=() paths=() gopts=() nw=() nc=()
 for ((i = 1; i <= NGROUPS; i++)); do
-	names+=("$P/big/g$i") paths+=("$CPU/$P/big/g$i") gopts+=(-g "cpu:/$P/big/g$i")
+	names+=("$P/big/g$i") gopts+=(-g "$ctrls:/$P/big/g$i")
+	for h in "${SPAN[@]}"; do paths+=("$h/$P/big/g$i"); done
 done
+want=$((NGROUPS * ${#SPAN[@]}))
+count_big() { local h; for h in "${SPAN[@]}"; do find "$h/$P/big" -mindepth 1 -type d; done | wc -l; }
 clear_big() {
 	rmdir "${paths[@]}" 2>/dev/null
-	[ -z "$(find "$CPU/$P/big" -mindepth 1 -type d)" ] || { echo "cost.sh: groups left in $P/big"; exit 1; }
+	[ "$(count_big)" = 0 ] || { echo "cost.sh: groups left in $P/big"; exit 1; }
 	rm -rf "$RGCTL_RUNDIR"
 }
+echo "$NGROUPS groups in one call: a group is ${#SPAN[@]} directories (${ctrls}), $want in all"
 many=(rgctl-many mkdir-many cgcreate-many)
 for ((i = 0; i < RUNS; i++)); do
 	for ((k = 0; k < 3; k++)); do
@@ -143,8 +162,8 @@ for ((i = 0; i < RUNS; i++)); do
 		mkdir-many) measure mkdir-many mkdir "${paths[@]}" ;;
 		cgcreate-many) measure cgcreate-many cgcreate "${gopts[@]}" ;;
 		esac
-		[ "$(find "$CPU/$P/big" -mindepth 1 -type d | wc -l)" = "$NGROUPS" ] ||
-			echo "warning: ${many[(i + k) % 3]} did not make $NGROUPS groups"
+		[ "$(count_big)" = "$want" ] ||
+			echo "warning: ${many[(i + k) % 3]} did not make $want directories ($(count_big))"
 		clear_big
 	done
 done
