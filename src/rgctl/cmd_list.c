@@ -106,46 +106,12 @@ struct list_opts {
 	bool chosen;		/* the columns given (-o, --output-all) */
 };
 
-static int column_id(const char *name, size_t len)
-{
-	for (int i = 0; i < NCOLS; i++)
-		if (strlen(columns[i].name) == len &&
-		    strncasecmp(columns[i].name, name, len) == 0)
-			return i;
-	return -1;
-}
-
 /* -o LIST, or -o +LIST (the default columns, then LIST). */
 static void parse_columns(struct list_opts *lo, const char *arg)
 {
-	const char *p = arg;
-
-	lo->ncols = 0;
-	if (*p == '+') {
-		for (size_t i = 0; i < sizeof(default_cols) / sizeof(default_cols[0]); i++)
-			lo->cols[lo->ncols++] = default_cols[i];
-		p++;
-	}
-	if (!*p)
-		rgctl_cmd_usage(&rgctl_cmd_list, "--output needs a list of columns");
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		int id = column_id(p, len);
-
-		if (id < 0) {
-			char word[TOOL_Q_SIZE];	/* the word alone, then escaped */
-
-			snprintf(word, sizeof(word), "%.*s", (int)len, p);
-			rgctl_cmd_usage(&rgctl_cmd_list, "unknown column '%s' (see 'rgctl list --help')",
-					TOOL_Q(word));
-		}
-		if (lo->ncols >= sizeof(lo->cols) / sizeof(lo->cols[0]))
-			rgctl_cmd_usage(&rgctl_cmd_list, "too many columns");
-		lo->cols[lo->ncols++] = id;
-		p += len;
-		if (*p == ',' && !*++p)
-			rgctl_cmd_usage(&rgctl_cmd_list, "a column list does not end in ','");
-	}
+	rgctl_columns_parse(&rgctl_cmd_list, RGCTL_COLUMNS(columns), default_cols,
+			    sizeof(default_cols) / sizeof(default_cols[0]), arg,
+			    lo->cols, sizeof(lo->cols) / sizeof(lo->cols[0]), &lo->ncols);
 }
 
 static void parse_list_options(struct list_opts *lo, int argc, char **argv)

@@ -281,38 +281,9 @@ struct get_opts {
 
 static void parse_get_columns(struct get_opts *go, const char *arg)
 {
-	const char *p = arg;
-
-	go->ncols = 0;
-	if (*p == '+') {
-		for (size_t i = 0; i < sizeof(default_cols) / sizeof(*default_cols); i++)
-			go->cols[go->ncols++] = default_cols[i];
-		p++;
-	}
-	if (!*p)
-		rgctl_cmd_usage(&rgctl_cmd_get, "--output needs a list of columns");
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		int id = -1;
-
-		for (int i = 0; i < NCOLS && id < 0; i++)
-			if (strlen(columns[i].name) == len &&
-			    strncasecmp(columns[i].name, p, len) == 0)
-				id = i;
-		if (id < 0) {
-			char word[TOOL_Q_SIZE];	/* the word alone, then escaped */
-
-			snprintf(word, sizeof(word), "%.*s", (int)len, p);
-			rgctl_cmd_usage(&rgctl_cmd_get, "unknown column '%s' (see 'rgctl get --help')",
-					TOOL_Q(word));
-		}
-		if (go->ncols >= sizeof(go->cols) / sizeof(*go->cols))
-			rgctl_cmd_usage(&rgctl_cmd_get, "too many columns");
-		go->cols[go->ncols++] = id;
-		p += len;
-		if (*p == ',' && !*++p)
-			rgctl_cmd_usage(&rgctl_cmd_get, "a column list does not end in ','");
-	}
+	rgctl_columns_parse(&rgctl_cmd_get, RGCTL_COLUMNS(columns), default_cols,
+			    sizeof(default_cols) / sizeof(default_cols[0]), arg,
+			    go->cols, sizeof(go->cols) / sizeof(go->cols[0]), &go->ncols);
 }
 
 static void parse_get_options(struct get_opts *go, int argc, char **argv)

@@ -96,38 +96,9 @@ struct stats_opts {
 
 static void parse_columns(struct stats_opts *so, const char *arg)
 {
-	const char *p = arg;
-
-	so->ncols = 0;
-	if (*p == '+') {
-		for (size_t i = 0; i < sizeof(default_cols) / sizeof(*default_cols); i++)
-			so->cols[so->ncols++] = default_cols[i];
-		p++;
-	}
-	if (!*p)
-		rgctl_cmd_usage(&rgctl_cmd_stats, "--output needs a list of columns");
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		int id = -1;
-
-		for (int i = 0; i < NCOLS && id < 0; i++)
-			if (strlen(columns[i].name) == len &&
-			    strncasecmp(columns[i].name, p, len) == 0)
-				id = i;
-		if (id < 0) {
-			char word[TOOL_Q_SIZE];	/* the word alone, then escaped */
-
-			snprintf(word, sizeof(word), "%.*s", (int)len, p);
-			rgctl_cmd_usage(&rgctl_cmd_stats, "unknown column '%s' (see 'rgctl stats --help')",
-					TOOL_Q(word));
-		}
-		if (so->ncols >= sizeof(so->cols) / sizeof(*so->cols))
-			rgctl_cmd_usage(&rgctl_cmd_stats, "too many columns");
-		so->cols[so->ncols++] = id;
-		p += len;
-		if (*p == ',' && !*++p)
-			rgctl_cmd_usage(&rgctl_cmd_stats, "a column list does not end in ','");
-	}
+	rgctl_columns_parse(&rgctl_cmd_stats, RGCTL_COLUMNS(columns), default_cols,
+			    sizeof(default_cols) / sizeof(default_cols[0]), arg,
+			    so->cols, sizeof(so->cols) / sizeof(so->cols[0]), &so->ncols);
 }
 
 /* --interval SEC: a number of seconds above 0, at most a day. */

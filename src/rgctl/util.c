@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "rgctl.h"
 #include "rgctl_systemd.h"
@@ -345,4 +346,50 @@ void rgctl_option_error(const struct rgctl_cmd *cmd, int c, char **argv,
 void rgctl_bad_option(const struct rgctl_cmd *cmd, char **argv)
 {
 	rgctl_option_error(cmd, '?', argv, cmd->shortopts ? cmd->shortopts : "");
+}
+
+static int column_of(const char *const *names, size_t stride, int ncol,
+		     const char *word, size_t len)
+{
+	for (int i = 0; i < ncol; i++) {
+		const char *name = *(const char *const *)((const char *)names + (size_t)i * stride);
+
+		if (strlen(name) == len && strncasecmp(name, word, len) == 0)
+			return i;
+	}
+	return -1;
+}
+
+void rgctl_columns_parse(const struct rgctl_cmd *cmd, const char *const *names,
+			 size_t stride, int ncol, const int *defaults, size_t ndefaults,
+			 const char *arg, int *cols, size_t max, size_t *n)
+{
+	const char *p = arg;
+
+	*n = 0;
+	if (*p == '+') {
+		for (size_t i = 0; i < ndefaults && *n < max; i++)
+			cols[(*n)++] = defaults[i];
+		p++;
+	}
+	if (!*p)
+		rgctl_cmd_usage(cmd, "--output needs a list of columns");
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int c = column_of(names, stride, ncol, p, len);
+
+		if (c < 0) {
+			char word[TOOL_Q_SIZE];	/* the word alone, then escaped */
+
+			snprintf(word, sizeof(word), "%.*s", (int)len, p);
+			rgctl_cmd_usage(cmd, "unknown column '%s' (see 'rgctl %s --help')",
+					TOOL_Q(word), cmd->name);
+		}
+		if (*n >= max)
+			rgctl_cmd_usage(cmd, "too many columns");
+		cols[(*n)++] = c;
+		p += len;
+		if (*p == ',' && !*++p)
+			rgctl_cmd_usage(cmd, "a column list does not end in ','");
+	}
 }
