@@ -45,8 +45,12 @@ DAEMON=
 start_daemon() {	# start_daemon LOG [classify options...]: until it marked
 	local log=$1 i
 	shift
-	# RGD_DAEMON_PRELOAD: a shim for the daemon only (no_vm_readv.so)
-	LD_PRELOAD=${RGD_DAEMON_PRELOAD:-} timeout -s KILL "$BOUND" "$RGCTL" --root "$ROOT" classify "$@" 2>"$log" & t=$!
+	# RGD_DAEMON_PRELOAD: a shim for the daemon only (no_vm_readv.so;
+	# under ASan its runtime need not come first for that)
+	local asan=${ASAN_OPTIONS:-}
+	[ -z "${RGD_DAEMON_PRELOAD:-}" ] || asan=${asan:+$asan:}verify_asan_link_order=0
+	LD_PRELOAD=${RGD_DAEMON_PRELOAD:-} ASAN_OPTIONS=$asan \
+		timeout -s KILL "$BOUND" "$RGCTL" --root "$ROOT" classify "$@" 2>"$log" & t=$!
 	for ((i = 0; i < 50; i++)); do DAEMON=$(pgrep -P $t) && break; sleep 0.02; done
 	PIDS+=($DAEMON $t)
 	T=$t
