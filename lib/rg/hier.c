@@ -101,6 +101,11 @@ int rg_hier_init(struct kattr_rg *rg, const struct mnt_found *own,
 		return ret;
 	rg->hier[0].m = rg->m;
 	rg->hier[0].tried = true;
+	/* A root on a hierarchy of none of them (a named one, "none,name=x")
+	 * is a tree of its own: it spans nothing (the same path elsewhere
+	 * is another tree, the machine's own). */
+	if (!seen)
+		return 0;
 	for (size_t i = 0; t && i < t->n && rg->nhier < RG_MAX_HIER; i++) {
 		const struct mnt_found *f = &t->v[i];
 		unsigned int bits;

@@ -155,4 +155,22 @@ mkdir "$CPU/$G.r"
 run "$RG" -b cgroup1 --root "$CPU/$G.r" create y
 expect_rc 0 "create below a --root in cpu only"
 expect_eq "$(count_dirs "$G.r/y")" 1 "--root made in cpu only: the group is made in cpu only"
+
+# a --root on a named hierarchy of no controller ("none,name=x") is a tree
+# of its own: the same path in cpu, memory... is the machine's, never
+# touched (it made the group at the top of every hierarchy as well)
+NM=$(mktemp -d /tmp/rgctl-v1named.XXXXXX)
+if mount -t cgroup -o "none,name=rgtv1n$$" "rgtv1n$$" "$NM" 2>/dev/null; then
+	CLEANUPS+=("rmdir '$NM/$G.n' 2>/dev/null; umount '$NM'; rmdir '$NM'")
+	for h in "${ALL[@]}"; do CLEANUPS+=("rmdir '$h/$G.n' 2>/dev/null"); done
+	run "$RG" -b cgroup1 --root "$NM" create "$G.n"
+	expect_rc 0 "create under a named hierarchy's root"
+	[ -d "$NM/$G.n" ] && ok || fail "the group is not in the named hierarchy"
+	expect_eq "$(count_dirs "$G.n")" 0 "a named hierarchy's group made in no other hierarchy"
+	run "$RG" -b cgroup1 --root "$NM" delete "$G.n"
+	expect_rc 0 "delete under a named hierarchy's root"
+else
+	rmdir "$NM"
+	echo "# note: cannot mount a named cgroup v1 hierarchy here: that check skipped"
+fi
 finish
