@@ -18,7 +18,7 @@
 BACKEND=${1:-cgroup1}
 require_root "mounts a hierarchy and writes to it"
 case "${WITH_LIBCONFIG:-ON}" in OFF|0) skip_test "built with WITH_LIBCONFIG=OFF: no apply/dump";; esac
-WORK=$(mktemp -d /tmp/rgctl-owner.XXXXXX)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}"/rgctl-owner.XXXXXX)
 export RGCTL_RUNDIR="$WORK/run"
 D=$WORK/mnt
 mkdir "$D"
