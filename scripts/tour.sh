@@ -8,6 +8,11 @@
 set -eu
 B=$(cd "$1" && pwd)
 export B
+# rgctl's run state (its registry, classify's lock) in a directory of the
+# tour's own, removed after: the tour leaves the host's /run/rgctl as it was
+RGCTL_RUNDIR=$(mktemp -d "${TMPDIR:-/tmp}/rgctl-tour.XXXXXX")
+export RGCTL_RUNDIR
+trap 'rm -rf "$RGCTL_RUNDIR"' EXIT
 # show: the build's tool paths as bare names, the checkout as "."
 TOUR_TOP=$(cd "$(dirname "$0")/.." && pwd)
 show() {
