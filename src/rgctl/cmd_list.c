@@ -24,25 +24,20 @@
 enum { COL_NAME, COL_GROUP, COL_DEPTH, COL_TASKS, COL_SHARES, COL_MISSING, NCOLS };
 
 /* The columns: the table -o, --output-all and --help read. */
-static const struct column {
-	const char *name;
-	double whint;		/* width hint: columns, or a fraction of the terminal */
-	int flags;
-	int json_type;
-	const char *help;
-} columns[NCOLS] = {
+static const struct rgctl_column columns[NCOLS] = {
 	[COL_NAME]   = { "NAME", 0.2, SCOLS_FL_TREE,
-			 SCOLS_JSON_STRING, "The group's own name (the last component)" },
+			 "The group's own name (the last component)", SCOLS_JSON_STRING },
 	[COL_GROUP]  = { "GROUP", 0.3, SCOLS_FL_TREE,
-			 SCOLS_JSON_STRING, "The group's path below the root ('/': the root)" },
-	[COL_DEPTH]  = { "DEPTH", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			 "Levels below the hierarchy's root" },
-	[COL_TASKS]  = { "TASKS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			 "Tasks in the group (text: '>1 page' where RGCS cannot tell)" },
-	[COL_SHARES] = { "SHARES", 0.3, SCOLS_FL_TRUNC, SCOLS_JSON_STRING,
-			 "Shares: cpu.shares, cpu.weight, or RGCS res:min/max/divisor each" },
-	[COL_MISSING] = { "MISSING", 0.2, SCOLS_FL_TRUNC, SCOLS_JSON_STRING,
-			 "cgroup v1: hierarchies where the group has no directory (shown by default when any has)" },
+			 "The group's path below the root ('/': the root)", SCOLS_JSON_STRING },
+	[COL_DEPTH]  = { "DEPTH", 5, SCOLS_FL_RIGHT,
+			 "Levels below the hierarchy's root", SCOLS_JSON_NUMBER },
+	[COL_TASKS]  = { "TASKS", 5, SCOLS_FL_RIGHT,
+			 "Tasks in the group (text: '>1 page' where RGCS cannot tell)", SCOLS_JSON_NUMBER },
+	[COL_SHARES] = { "SHARES", 0.3, SCOLS_FL_TRUNC,
+			 "Shares: cpu.shares, cpu.weight, or RGCS res:min/max/divisor each", SCOLS_JSON_STRING },
+	[COL_MISSING] = { "MISSING", 0.2, SCOLS_FL_TRUNC,
+			 "cgroup v1: hierarchies where the group has no directory (shown by default when any has)",
+			 SCOLS_JSON_STRING },
 };
 
 /* cgroup v1: what each listed group lacks (kattr_rg_missing()), by index
@@ -81,8 +76,7 @@ static const char *const list_help[] = {
 static void list_help_more(void)
 {
 	printf("\nAvailable output columns (default: GROUP,TASKS,SHARES):\n");
-	for (size_t i = 0; i < NCOLS; i++)
-		printf("  %-24s %s.\n", columns[i].name, columns[i].help);
+	rgctl_columns_help(columns, NCOLS);
 	printf("\nWith --json, \"groups\" lists the groups with fixed keys; with --json --tree,\n"
 	       "\"tree\" also nests them (in \"children\") with the chosen columns as keys.\n");
 }
@@ -109,7 +103,7 @@ struct list_opts {
 /* -o LIST, or -o +LIST (the default columns, then LIST). */
 static void parse_columns(struct list_opts *lo, const char *arg)
 {
-	rgctl_columns_parse(&rgctl_cmd_list, RGCTL_COLUMNS(columns), default_cols,
+	rgctl_columns_parse(&rgctl_cmd_list, columns, NCOLS, default_cols,
 			    sizeof(default_cols) / sizeof(default_cols[0]), arg,
 			    lo->cols, sizeof(lo->cols) / sizeof(lo->cols[0]), &lo->ncols);
 }
@@ -270,7 +264,7 @@ static struct libscols_table *make_table(const struct kattr_rg *rg,
 	scols_table_enable_noencoding(tb, !json);
 	scols_table_enable_noheadings(tb, lo->noheadings && !json);
 	for (size_t i = 0; i < lo->ncols; i++) {
-		const struct column *col = &columns[lo->cols[i]];
+		const struct rgctl_column *col = &columns[lo->cols[i]];
 		int flags = col->flags;
 		struct libscols_column *cl;
 

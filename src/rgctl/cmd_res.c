@@ -65,12 +65,7 @@ const struct rgctl_cmd rgctl_cmd_set = {
 };
 
 enum { COL_KEY, COL_VALUE, COL_ALIAS, COL_UNIT, COL_DEFAULT, COL_FILE, NCOLS };
-static const struct column {
-	const char *name;
-	double whint;
-	int flags;
-	const char *help;
-} columns[NCOLS] = {
+static const struct rgctl_column columns[NCOLS] = {
 	[COL_KEY]     = { "KEY", 0.2, 0, "rgctl's name of the setting" },
 	[COL_VALUE]   = { "VALUE", 0.2, 0, "Its value, as rgctl set takes it back" },
 	[COL_ALIAS]   = { "ALIAS", 0.2, 0, "systemd's property name" },
@@ -99,8 +94,7 @@ static const char *const get_help[] = {
 static void get_help_more(void)
 {
 	printf("\nAvailable output columns (default: KEY,VALUE):\n");
-	for (size_t i = 0; i < NCOLS; i++)
-		printf("  %-24s %s.\n", columns[i].name, columns[i].help);
+	rgctl_columns_help(columns, NCOLS);
 	keys_help();
 }
 
@@ -281,7 +275,7 @@ struct get_opts {
 
 static void parse_get_columns(struct get_opts *go, const char *arg)
 {
-	rgctl_columns_parse(&rgctl_cmd_get, RGCTL_COLUMNS(columns), default_cols,
+	rgctl_columns_parse(&rgctl_cmd_get, columns, NCOLS, default_cols,
 			    sizeof(default_cols) / sizeof(default_cols[0]), arg,
 			    go->cols, sizeof(go->cols) / sizeof(go->cols[0]), &go->ncols);
 }

@@ -26,12 +26,7 @@ static int run_stats(struct rgctl *ctx, int argc, char **argv);
 
 enum { COL_RES, COL_FIGURE, COL_DEV, COL_VALUE, COL_RATE, COL_UNIT,
        COL_FILE, NCOLS };
-static const struct column {
-	const char *name;
-	double whint;
-	int flags;
-	const char *help;
-} columns[NCOLS] = {
+static const struct rgctl_column columns[NCOLS] = {
 	[COL_RES]    = { "RESOURCE", 8, 0, "cpu, memory, io, pids (RGCS: its own names)" },
 	[COL_FIGURE] = { "FIGURE", 0.2, 0, "The figure, named as cgroup v2 names it (usage_usec, current, rbytes, pressure.some.avg10)" },
 	[COL_DEV]    = { "DEVICE", 7, 0, "io: the device, MAJ:MIN" },
@@ -67,8 +62,7 @@ const char *const rgctl_stats_help[] = {
 void rgctl_stats_help_more(void)
 {
 	printf("\nAvailable output columns (default: RESOURCE,FIGURE,DEVICE,VALUE; +RATE with --interval):\n");
-	for (size_t i = 0; i < NCOLS; i++)
-		printf("  %-24s %s.\n", columns[i].name, columns[i].help);
+	rgctl_columns_help(columns, NCOLS);
 	printf("\nFigures: cpu usage_usec, user_usec, system_usec, nr_throttled, throttled_usec;\n"
 	       "memory current, peak, events.*; io rbytes, wbytes, rios, wios per device;\n"
 	       "pids current, events.max; pressure.{some,full}.{avg10,avg60,avg300,total_usec}\n"
@@ -96,7 +90,7 @@ struct stats_opts {
 
 static void parse_columns(struct stats_opts *so, const char *arg)
 {
-	rgctl_columns_parse(&rgctl_cmd_stats, RGCTL_COLUMNS(columns), default_cols,
+	rgctl_columns_parse(&rgctl_cmd_stats, columns, NCOLS, default_cols,
 			    sizeof(default_cols) / sizeof(default_cols[0]), arg,
 			    so->cols, sizeof(so->cols) / sizeof(so->cols[0]), &so->ncols);
 }

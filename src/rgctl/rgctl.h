@@ -78,17 +78,25 @@ const char *rgctl_state_strerror(int err);
 /* Usage error for command cmd: message, hint, exit 2. */
 __attribute__((noreturn, format(printf, 2, 3)))
 void rgctl_cmd_usage(const struct rgctl_cmd *cmd, const char *fmt, ...);
+/* A column of a command's table (list, get, stats): -o, --help, the table. */
+struct rgctl_column {
+	const char *name;
+	double whint;		/* width hint: columns, or a fraction of the terminal */
+	int flags;		/* SCOLS_FL_* */
+	const char *help;
+	int json_type;		/* list --json --tree: SCOLS_JSON_* (0: string) */
+};
 /*
  * -o LIST, or -o +LIST (the default columns, then LIST), for cmd's table
- * of ncol columns: names is the first column's name member, stride the
- * size of a column (RGCTL_COLUMNS(table)); names match case-blind.  The
- * ids go into cols (room max, a column may come more than once), their
- * count into *n.  A bad list is cmd's usage error naming the word.
+ * of ncol columns (names match case-blind).  The ids go into cols (room
+ * max, a column may come more than once), their count into *n.  A bad
+ * list is cmd's usage error naming the word.
  */
-void rgctl_columns_parse(const struct rgctl_cmd *cmd, const char *const *names,
-			 size_t stride, int ncol, const int *defaults, size_t ndefaults,
+void rgctl_columns_parse(const struct rgctl_cmd *cmd, const struct rgctl_column *table,
+			 int ncol, const int *defaults, size_t ndefaults,
 			 const char *arg, int *cols, size_t max, size_t *n);
-#define RGCTL_COLUMNS(t) &(t)[0].name, sizeof((t)[0]), (int)(sizeof(t) / sizeof((t)[0]))
+/* The columns for --help, one a line. */
+void rgctl_columns_help(const struct rgctl_column *table, int ncol);
 /* Print cmd's help (usage, options) on stdout and exit 0. */
 __attribute__((noreturn)) void rgctl_cmd_help(const struct rgctl_cmd *cmd);
 /*

@@ -348,20 +348,23 @@ void rgctl_bad_option(const struct rgctl_cmd *cmd, char **argv)
 	rgctl_option_error(cmd, '?', argv, cmd->shortopts ? cmd->shortopts : "");
 }
 
-static int column_of(const char *const *names, size_t stride, int ncol,
-		     const char *word, size_t len)
+static int column_of(const struct rgctl_column *table, int ncol, const char *word,
+		     size_t len)
 {
-	for (int i = 0; i < ncol; i++) {
-		const char *name = *(const char *const *)((const char *)names + (size_t)i * stride);
-
-		if (strlen(name) == len && strncasecmp(name, word, len) == 0)
+	for (int i = 0; i < ncol; i++)
+		if (strlen(table[i].name) == len && strncasecmp(table[i].name, word, len) == 0)
 			return i;
-	}
 	return -1;
 }
 
-void rgctl_columns_parse(const struct rgctl_cmd *cmd, const char *const *names,
-			 size_t stride, int ncol, const int *defaults, size_t ndefaults,
+void rgctl_columns_help(const struct rgctl_column *table, int ncol)
+{
+	for (int i = 0; i < ncol; i++)
+		printf("  %-24s %s.\n", table[i].name, table[i].help);
+}
+
+void rgctl_columns_parse(const struct rgctl_cmd *cmd, const struct rgctl_column *table,
+			 int ncol, const int *defaults, size_t ndefaults,
 			 const char *arg, int *cols, size_t max, size_t *n)
 {
 	const char *p = arg;
@@ -376,7 +379,7 @@ void rgctl_columns_parse(const struct rgctl_cmd *cmd, const char *const *names,
 		rgctl_cmd_usage(cmd, "--output needs a list of columns");
 	while (*p) {
 		size_t len = strcspn(p, ",");
-		int c = column_of(names, stride, ncol, p, len);
+		int c = column_of(table, ncol, p, len);
 
 		if (c < 0) {
 			char word[TOOL_Q_SIZE];	/* the word alone, then escaped */
