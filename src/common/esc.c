@@ -49,6 +49,17 @@ static inline char *put_hex(char *p, unsigned char c)
 	return p + 4;
 }
 
+/* One step: the n bytes at *u as they are (n from kept()), or *u's \xNN
+ * when n is 0; both pointers move on. */
+static inline char *put_step(char *p, const unsigned char **u, size_t n)
+{
+	if (!n)
+		return put_hex(p, *(*u)++);
+	memcpy(p, *u, n);
+	*u += n;
+	return p + n;
+}
+
 /* Eight bytes are printable ASCII but the backslash: exact as a yes/no
  * answer (borrows and carries start only at a byte that is itself one
  * of the others). */
@@ -101,13 +112,7 @@ char *tool_esc(char *p, const char *s, unsigned int flags)
 			continue;
 		}
 		n = kept(u, lo, flags);
-		if (n) {
-			memcpy(p, u, n);
-			p += n;
-			u += n;
-		} else {
-			p = put_hex(p, *u++);
-		}
+		p = put_step(p, &u, n);
 	}
 	*p = '\0';
 	return p;
@@ -134,13 +139,7 @@ char *tool_esc_to(char *buf, size_t size, const char *s, unsigned int flags)
 			memcpy(cut, "...", 4);
 			return buf;
 		}
-		if (n) {
-			memcpy(p, u, n);
-			p += n;
-			u += n;
-		} else {
-			p = put_hex(p, *u++);
-		}
+		p = put_step(p, &u, n);
 	}
 	*p = '\0';
 	return buf;
