@@ -66,12 +66,12 @@ const struct rgctl_cmd rgctl_cmd_set = {
 
 enum { COL_KEY, COL_VALUE, COL_ALIAS, COL_UNIT, COL_DEFAULT, COL_FILE, NCOLS };
 static const struct rgctl_column columns[NCOLS] = {
-	[COL_KEY]     = { "KEY", 0.2, 0, "rgctl's name of the setting" },
-	[COL_VALUE]   = { "VALUE", 0.2, 0, "Its value, as rgctl set takes it back" },
-	[COL_ALIAS]   = { "ALIAS", 0.2, 0, "systemd's property name" },
-	[COL_UNIT]    = { "UNIT", 0.1, 0, "The unit of the value" },
-	[COL_DEFAULT] = { "DEFAULT", 0.1, 0, "The kernel's default" },
-	[COL_FILE]    = { "FILE", 0.4, 0, "The kernel's file the value was read from" },
+	[COL_KEY]     = { "KEY", 0.2, 0, "rgctl's name of the setting", 0 },
+	[COL_VALUE]   = { "VALUE", 0.2, 0, "Its value, as rgctl set takes it back", 0 },
+	[COL_ALIAS]   = { "ALIAS", 0.2, 0, "systemd's property name", 0 },
+	[COL_UNIT]    = { "UNIT", 0.1, 0, "The unit of the value", 0 },
+	[COL_DEFAULT] = { "DEFAULT", 0.1, 0, "The kernel's default", 0 },
+	[COL_FILE]    = { "FILE", 0.4, 0, "The kernel's file the value was read from", 0 },
 };
 static const int default_cols[] = { COL_KEY, COL_VALUE };
 

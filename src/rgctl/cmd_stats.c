@@ -27,13 +27,13 @@ static int run_stats(struct rgctl *ctx, int argc, char **argv);
 enum { COL_RES, COL_FIGURE, COL_DEV, COL_VALUE, COL_RATE, COL_UNIT,
        COL_FILE, NCOLS };
 static const struct rgctl_column columns[NCOLS] = {
-	[COL_RES]    = { "RESOURCE", 8, 0, "cpu, memory, io, pids (RGCS: its own names)" },
-	[COL_FIGURE] = { "FIGURE", 0.2, 0, "The figure, named as cgroup v2 names it (usage_usec, current, rbytes, pressure.some.avg10)" },
-	[COL_DEV]    = { "DEVICE", 7, 0, "io: the device, MAJ:MIN" },
-	[COL_VALUE]  = { "VALUE", 10, SCOLS_FL_RIGHT, "Its value: human units (raw numbers with --raw), n/a where this kernel lacks it" },
-	[COL_RATE]   = { "RATE", 10, SCOLS_FL_RIGHT, "With --interval: a counter's change per second (CPU time: percent of one CPU)" },
-	[COL_UNIT]   = { "UNIT", 7, 0, "The raw value's unit: usec, bytes, count, percent" },
-	[COL_FILE]   = { "FILE", 0.3, 0, "The kernel's file it was read from" },
+	[COL_RES]    = { "RESOURCE", 8, 0, "cpu, memory, io, pids (RGCS: its own names)", 0 },
+	[COL_FIGURE] = { "FIGURE", 0.2, 0, "The figure, named as cgroup v2 names it (usage_usec, current, rbytes, pressure.some.avg10)", 0 },
+	[COL_DEV]    = { "DEVICE", 7, 0, "io: the device, MAJ:MIN", 0 },
+	[COL_VALUE]  = { "VALUE", 10, SCOLS_FL_RIGHT, "Its value: human units (raw numbers with --raw), n/a where this kernel lacks it", 0 },
+	[COL_RATE]   = { "RATE", 10, SCOLS_FL_RIGHT, "With --interval: a counter's change per second (CPU time: percent of one CPU)", 0 },
+	[COL_UNIT]   = { "UNIT", 7, 0, "The raw value's unit: usec, bytes, count, percent", 0 },
+	[COL_FILE]   = { "FILE", 0.3, 0, "The kernel's file it was read from", 0 },
 };
 static const int default_cols[] = { COL_RES, COL_FIGURE, COL_DEV, COL_VALUE };
 
