@@ -55,8 +55,27 @@ json_object *rgctl_json_share_of(bool rgcs, const char *file,
 	return o;
 }
 
+/* "memory, pids" (kattr_rg_missing()) as ["memory","pids"]; NULL: []. */
+static json_object *name_array(const char *list)
+{
+	json_object *a = json_object_new_array();
+
+	while (list && *list) {
+		const char *end = strstr(list, ", ");
+		size_t len = end ? (size_t)(end - list) : strlen(list);
+		char *one = strndup(list, len);
+
+		if (one)
+			json_object_array_add(a, tool_json_str(one));
+		free(one);
+		list = end ? end + 2 : list + len;
+	}
+	return a;
+}
+
 json_object *rgctl_json_list(const struct rgctl_json_hier *h,
-			     const struct kattr_rg_info *v, size_t n)
+			     const struct kattr_rg_info *v, size_t n,
+			     char *const *missing)
 {
 	json_object *o = json_object_new_object(), *a = json_object_new_array();
 
@@ -73,6 +92,8 @@ json_object *rgctl_json_list(const struct rgctl_json_hier *h,
 			json_object_array_add(s, rgctl_json_share_of(h->rgcs,
 					      h->shares_file, &v[i].shares[k]));
 		json_object_object_add(g, "shares", s);
+		json_object_object_add(g, "missing",
+				       name_array(missing ? missing[i] : NULL));
 		json_object_array_add(a, g);
 	}
 	json_object_object_add(o, "groups", a);

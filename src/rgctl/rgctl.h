@@ -134,8 +134,11 @@ struct rgctl_json_hier {
 const char *rgctl_json_text(json_object *obj);
 json_object *rgctl_json_share_of(bool rgcs, const char *file,
 				 const struct kattr_rg_share *s);
+/* missing: per group, the hierarchies it lacks as kattr_rg_missing()
+ * names them ("memory, pids"), each NULL for none; NULL: none at all. */
 json_object *rgctl_json_list(const struct rgctl_json_hier *h,
-			     const struct kattr_rg_info *v, size_t n);
+			     const struct kattr_rg_info *v, size_t n,
+			     char *const *missing);
 json_object *rgctl_json_stats(const char *group, const char *backend,
 			      const struct kattr_rg_stat *v, size_t n);
 /* The figures as an array of objects with fixed keys (resource, figure,

@@ -91,6 +91,7 @@ static inline int rgc_list(const struct rgc_in *in, char *why, size_t size)
 {
 	struct kattr_rg_info v[RGC_MAX];
 	struct kattr_rg_share sh[RGC_MAX];
+	char *miss[RGC_MAX];
 	struct rgctl_json_hier h = {
 		.backend = in->s[0], .root = in->s[in->n - 1],
 		.shares_file = in->s[in->n / 2], .rgcs = in->num[0] & 1,
@@ -108,8 +109,10 @@ static inline int rgc_list(const struct rgc_in *in, char *why, size_t size)
 		v[i].nr_tasks = in->num[i] & 2 ? -1 : in->num[i];
 		v[i].shares = &sh[i];
 		v[i].nr_shares = (size_t)(in->num[i] & 1);
+		/* any bytes as "memory, pids" */
+		miss[i] = in->num[i] & 4 ? in->s[in->n - 1 - i] : NULL;
 	}
-	doc = rgctl_json_list(&h, v, in->n);
+	doc = rgctl_json_list(&h, v, in->n, miss);
 	if (rgc_parse(doc, &a, why, size) < 0) {
 		json_object_put(doc);
 		return -1;

@@ -48,12 +48,24 @@ static void test_invalid_utf8_replaced(void **state)
 {
 	struct kattr_rg_info g = { .name = (char *)"db\xff", .depth = 1 };
 	struct rgctl_json_hier h = { "cgroup1", "/sys/fs/cgroup/cpu", "cpu.shares", false };
-	json_object *o = parse(rgctl_json_list(&h, &g, 1)), *v;
+	char *miss[] = { (char *)"memory, cpu,cpuacct, p\xff" };
+	json_object *o = parse(rgctl_json_list(&h, &g, 1, miss)), *v, *m;
 
 	(void)state;
 	v = json_object_array_get_idx(json_object_object_get(o, "groups"), 0);
 	assert_string_equal(json_object_get_string(json_object_object_get(v, "name")),
 			    "db\xef\xbf\xbd");
+	/* missing: one string per hierarchy, named by its controllers */
+	m = json_object_object_get(v, "missing");
+	assert_int_equal(json_object_array_length(m), 3);
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(m, 1)),
+			    "cpu,cpuacct");
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(m, 2)),
+			    "p\xef\xbf\xbd");
+	json_object_put(o);
+	o = parse(rgctl_json_list(&h, &g, 1, NULL));
+	v = json_object_array_get_idx(json_object_object_get(o, "groups"), 0);
+	assert_int_equal(json_object_array_length(json_object_object_get(v, "missing")), 0);
 	json_object_put(o);
 	o = parse(rgctl_json_whereis(1, "a/\xed\xa0\x80", "cgroup2"));
 	assert_string_equal(json_object_get_string(json_object_object_get(o, "group")),

@@ -109,6 +109,14 @@ r list "$G"
 expect_match "$out" "$G/lone +0 +[0-9]+ +cpuacct.*memory" "list names the missing hierarchies"
 r list -o GROUP,MISSING -rn "$G/lone"
 expect_match "$out" "^$G/lone .*memory" "-o MISSING"
+# --json: the same as an array of hierarchies, [] where none is missing
+r --json list "$G"
+expect_rc 0 "--json list"
+lone=$(json_get "$out" ".groups[] | select(.name == \"$G/lone\") | .missing | join(\" \")")
+expect_match " $lone " " memory " "--json list: missing names memory"
+expect_match " $lone " " cpuacct " "--json list: missing names cpuacct"
+expect_eq "$(json_get "$out" ".groups[] | select(.name == \"$G/a\") | .missing | length")" 0 \
+	"--json list: missing is [] for a group in every hierarchy"
 r members "$G/lone"
 expect_match "$err" "no directory in the hierarchies of .*memory" "members: missing named"
 r attach "$G/lone" "$sp"
