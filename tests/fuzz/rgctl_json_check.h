@@ -190,6 +190,7 @@ static inline int rgc_stats(const struct rgc_in *in, char *why, size_t size)
 static inline int rgc_small(const struct rgc_in *in, char *why, size_t size)
 {
 	pid_t pids[RGC_MAX];
+	struct kattr_rg_place pl[RGC_MAX];
 	struct kattr_taskstats t;
 	json_object *doc[3], *a, *v;
 	int ret = 0;
@@ -202,6 +203,12 @@ static inline int rgc_small(const struct rgc_in *in, char *why, size_t size)
 	memcpy(&t.cpu_delay_total, &in->num[in->n - 1], sizeof(t.cpu_delay_total));
 	doc[0] = rgctl_json_members(in->s[0], in->num[0] & 1, pids, in->n, NULL, NULL);
 	doc[1] = rgctl_json_whereis(pids[0], in->s[in->n - 1], in->s[0]);
+	for (size_t i = 0; i < in->n; i++) {	/* whereis's places: any bytes */
+		pl[i].hier = in->s[i];
+		pl[i].group = in->num[i] & 1 ? NULL : in->s[in->n - 1 - i];
+		pl[i].path = in->num[i] & 2 ? NULL : in->s[i];
+	}
+	json_object_object_add(doc[1], "hierarchies", rgctl_json_places(pl, in->n));
 	doc[2] = rgctl_json_taskstats(pids[0], &t);
 	for (int d = 0; d < 3; d++) {
 		const char *key = d == 2 ? "comm" : "group";

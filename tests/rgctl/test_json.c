@@ -65,12 +65,31 @@ static void test_invalid_utf8_replaced(void **state)
 	json_object_put(o);
 	o = parse(rgctl_json_list(&h, &g, 1, NULL));
 	v = json_object_array_get_idx(json_object_object_get(o, "groups"), 0);
-	assert_int_equal(json_object_array_length(json_object_object_get(v, "missing")), 0);
+	assert_false(json_object_object_get_ex(v, "missing", NULL));
 	json_object_put(o);
 	o = parse(rgctl_json_whereis(1, "a/\xed\xa0\x80", "cgroup2"));
 	assert_string_equal(json_object_get_string(json_object_object_get(o, "group")),
 			    "a/\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
 	json_object_put(o);
+	/* whereis's places: null for a place outside the root */
+	{
+		struct kattr_rg_place pl[2] = {
+			{ (char *)"cpu", (char *)"a\xff", (char *)"/a\xff" },
+			{ (char *)"memory", NULL, (char *)"/x" },
+		};
+		json_object *a = parse(rgctl_json_places(pl, 2)), *p;
+
+		assert_int_equal(json_object_array_length(a), 2);
+		p = json_object_array_get_idx(a, 0);
+		assert_string_equal(json_object_get_string(json_object_object_get(p, "group")),
+				    "a\xef\xbf\xbd");
+		p = json_object_array_get_idx(a, 1);
+		assert_string_equal(json_object_get_string(json_object_object_get(p, "hierarchy")),
+				    "memory");
+		assert_true(json_object_object_get_ex(p, "group", &v));
+		assert_null(v);
+		json_object_put(a);
+	}
 }
 
 static void test_stat_keys(void **state)
