@@ -351,6 +351,8 @@ _kattr_values()
 	"rgctl -i" | "rgctl --interval" | "rgctl -c" | "rgctl --count") echo "" ;;
 	"rgctl -o" | "rgctl --output") echo "<columns>" ;;
 	"rgctl --set") echo "<setting>" ;;
+	"rgctl --format") echo "text openmetrics" ;;
+	"rgctl --textfile") echo "<dir>" ;;
 	"likelytop -f" | "likelytop --file") echo "<profile>" ;;
 	"likelytop -p" | "likelytop --pid") echo "<profpid>" ;;
 	"likelytop --format") echo "text csv json openmetrics" ;;

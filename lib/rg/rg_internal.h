@@ -250,6 +250,10 @@ int rg_cgroup_shares_read(struct kattr_rg *rg, const char *group,
 			  const char *path, struct kattr_rg_share **out,
 			  size_t *n);
 int rg_cgroup_whereis(struct kattr_rg *rg, pid_t pid, char **group);
+/* The group of path (absolute in a hierarchy, as /proc/PID/cgroup says)
+ * below prefix (the root's place there, "/x" or ""), malloc'ed into
+ * *group: "/" for the root itself, NULL when outside it.  0 or -ENOMEM. */
+int rg_group_below(const char *path, const char *prefix, char **group);
 
 /* ctl.c: controller delegation (backends that delegate) */
 /* rg_ctl_settle(): 1 when a retry of a ctl.* file of group may succeed. */

@@ -446,6 +446,29 @@ KATTR_API int kattr_rg_stats(struct kattr_rg *rg, const char *group,
  */
 KATTR_API int kattr_rg_whereis(struct kattr_rg *rg, pid_t pid, char **group);
 
+/* One hierarchy's answer of kattr_rg_whereis_each(). */
+struct kattr_rg_place {
+	char *hier;	/* the hierarchy by its controllers ("memory",
+			 * "cpu,cpuacct"); cgroup v2, RGCS: the backend */
+	char *group;	/* the task's group there ("/": the root); NULL:
+			 * outside the root's part of it, or not in it */
+	char *path;	/* cgroup v1: its place in /proc/PID/cgroup,
+			 * absolute in the hierarchy; else NULL */
+};
+
+/*
+ * The group of task pid in each hierarchy a group spans: cgroup v1's cpu,
+ * cpuacct, memory, pids and blkio where mounted, and cpuset where the
+ * task's group has a directory there, read at once from /proc/PID/cgroup;
+ * one place on the other backends.  (*v)[0] is the root's own hierarchy,
+ * kattr_rg_whereis()'s answer, with its errors.  *v is freed with
+ * kattr_rg_places_free().  Returns how many of the others name another
+ * group than (*v)[0] (0: they agree), or -errno.
+ */
+KATTR_API int kattr_rg_whereis_each(struct kattr_rg *rg, pid_t pid,
+				    struct kattr_rg_place **v, size_t *n);
+KATTR_API void kattr_rg_places_free(struct kattr_rg_place *v, size_t n);
+
 /*
  * cgroup v1, where a group is one directory in each hierarchy of cpu,
  * cpuacct, memory, pids and blkio (and cpuset where made): the
