@@ -46,10 +46,9 @@ static bool plain(const char *base)
 	return *base && strcmp(base, ".") != 0 && strcmp(base, "..") != 0;
 }
 
-bool rg_batch_drop(struct kattr_rg *rg)
+void rg_batch_drop(struct kattr_rg *rg)
 {
 	struct rg_batch *b = &rg->batch;
-	bool held = b->parent != NULL;
 
 	for (size_t i = 0; i < RG_MAX_HIER; i++)
 		if (b->opened & (1u << i))
@@ -58,7 +57,6 @@ bool rg_batch_drop(struct kattr_rg *rg)
 	free(b->parent);
 	b->parent = NULL;
 	b->known = false;
-	return held;
 }
 
 void kattr_rg_create_batch(struct kattr_rg *rg, bool on)

@@ -635,6 +635,7 @@ int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
 {
 	struct mkpath *mp;
 	char value[256];
+	bool held;
 	int ret;
 
 	if ((flags & KATTR_RG_ENABLE) && !done)
@@ -660,10 +661,12 @@ int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
 	memcpy(mp->name, group, mp->len + 1);
 	while (mp->len && mp->name[mp->len - 1] == '/')
 		mp->name[--mp->len] = '\0';
+	held = rg->batch.parent != NULL;
 	ret = mkpath(rg, mp, flags, r);
-	if (ret < 0 && rg_batch_drop(rg)) {
+	if (ret < 0 && held) {
 		/* What the batch held may be stale (a parent removed, or
 		 * removed and made again, by another tool): by name, once. */
+		rg_batch_drop(rg);
 		undo_mkdirs(rg, mp->name, mp->made, mp->where, mp->nmade);
 		mp->nmade = 0;
 		if (r)

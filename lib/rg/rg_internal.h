@@ -234,9 +234,9 @@ void rg_batch_made(struct kattr_rg *rg, const char *group);
 /* Open group, just made, through its parent held in rg->m's place (no
  * symlink, no other mount), else kattr_rg_group_open(). */
 int rg_batch_group_open(struct kattr_rg *rg, const char *group, int flags);
-/* Close what the batch holds (the batch stays on): true when it held
- * anything.  Every rmdir through the handle calls it. */
-bool rg_batch_drop(struct kattr_rg *rg);
+/* Close what the batch holds (the batch stays on).  Every rmdir through
+ * the handle calls it. */
+void rg_batch_drop(struct kattr_rg *rg);
 
 /* rgstats.c: the figures of cpu, memory, io and pids (rg_ops.stats of
  * both cgroup versions), appended to *v. */
