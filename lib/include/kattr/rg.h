@@ -390,6 +390,18 @@ KATTR_API int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
 				  const char *res, struct kattr_rg_cpu_path *done,
 				  struct kattr_rg_reason *r);
 /*
+ * Creating many groups: on, the kattr_rg_create*() calls that follow hold
+ * the parent of the last group made open in each place a group is made,
+ * so that groups with the same parent cost one mkdir(2) per place (and
+ * their parents are not looked for again); off (and kattr_rg_close())
+ * closes it.  The outcome is the one without a batch: a held parent
+ * removed meanwhile by another tool is found again by name, and
+ * kattr_rg_delete() drops what is held.  One difference: a parent
+ * renamed by another tool during the batch gets the later groups too (as
+ * if the batch had run before the rename): keep a batch to one call.
+ */
+KATTR_API void kattr_rg_create_batch(struct kattr_rg *rg, bool on);
+/*
  * Delete group after moving its members to the parent (RGCS does that
  * itself).  KATTR_RG_RECURSIVE: child groups first, deepest first.
  * -EPERM for the root group, -ENOTEMPTY when it has child groups and no
