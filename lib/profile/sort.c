@@ -451,3 +451,18 @@ size_t kattr_prof_select(const struct kattr_profile *p,
 {
 	return kattr_prof_select_entries(p->entries, p->n, f, v);
 }
+
+int prof_cmp_entries(const struct kattr_prof_entry *a,
+		     const struct kattr_prof_entry *b,
+		     enum kattr_prof_sort key, int dir)
+{
+	struct sort_ctx ctx = { key, dir };
+
+	return cmp_entries(&a, &b, &ctx);
+}
+
+uint64_t prof_num_key(const struct kattr_prof_entry *e,
+		      enum kattr_prof_sort key)
+{
+	return num_key(e, key);
+}

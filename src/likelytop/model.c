@@ -28,6 +28,7 @@ void lt_model_free(struct lt_model *m)
 		kattr_profile_free(m->base);
 	kattr_profile_free(m->raw);
 	free(m->rows);
+	kattr_prof_table_free(m->table);
 	for (size_t i = 0; i < LT_HIST_SITES; i++) {
 		free(m->hist[i].function);
 		free(m->hist[i].file);
@@ -68,11 +69,38 @@ static int make_shown(struct lt_model *m)
 	return ret;
 }
 
+/* lt_model_update() of a compact model: the snapshot into a table. */
+static int update_table(struct lt_model *m, char *buf, size_t len,
+			size_t *bad)
+{
+	struct kattr_prof_table *t;
+	int ret = kattr_prof_table_parse_buf(buf, len, KATTR_PROF_FMT_UNKNOWN,
+					     &t);
+
+	if (ret < 0)
+		return ret;
+	if (bad)
+		*bad = t->bad_rows;
+	if (!t->n && t->bad_rows) {	/* a header and garbage: nothing parses */
+		kattr_prof_table_free(t);
+		return -EBADMSG;
+	}
+	kattr_prof_table_free(m->table);
+	m->table = t;
+	m->shown.format = t->format;
+	m->shown.n = t->n;
+	m->generation++;
+	return 0;
+}
+
 int lt_model_update(struct lt_model *m, char *buf, size_t len,
 		    double now, size_t *bad)
 {
 	struct kattr_profile *p;
 	int ret;
+
+	if (m->compact)
+		return update_table(m, buf, len, bad);
 
 	/* The previous snapshot makes the parse and the diff cheaper. */
 	ret = kattr_profile_parse_next(m->raw, buf, len, &p);
