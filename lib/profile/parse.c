@@ -619,6 +619,11 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 	if (st.prev && p->n == prev->n + st.fresh && st.same == prev->n) {
 		own->aligned_to = prev->priv->id;
 		own->aligned_k = st.fresh;
+		if (!__atomic_exchange_n(&prev->priv->chained, true,
+					 __ATOMIC_RELAXED)) {
+			own->chain = prev->priv->chain;
+			own->chain_k = prev->priv->chain_k + st.fresh;
+		}
 	}
 	own->max_count = st.max_count;
 	if (own->compact)	/* a table's text: its names only */
@@ -644,6 +649,7 @@ int prof_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
 		return -ENOMEM;
 	}
 	p->priv->id = next_id();
+	p->priv->chain = p->priv->id;	/* its own, unless aligned */
 	p->priv->text = buf;
 	p->priv->compact = compact;
 	buf[len] = '\0';

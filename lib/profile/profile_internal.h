@@ -212,6 +212,18 @@ struct kattr_profile_priv {
 				 * is the same site as entry i, for every
 				 * i >= aligned_k (and no other): 0 if none */
 	size_t aligned_k;
+	/*
+	 * A chain of snapshots, each aligned to the one before (a live
+	 * view's, one after the other): chain is the id of its first, and
+	 * snapshot j's entry i is the first's entry i - chain_k (new sites in
+	 * front), so any two of one chain line up, chain_k apart (a view's
+	 * zero base and its latest snapshot).  A snapshot's first aligned
+	 * successor continues its chain (chained set), any other starts one:
+	 * siblings never share a chain.
+	 */
+	uint64_t chain;
+	size_t chain_k;
+	bool chained;
 	size_t lines;		/* lines in the input */
 	uint64_t max_count;	/* >= every correct and incorrect count */
 	struct site *sites;	/* per entry */

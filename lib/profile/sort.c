@@ -126,7 +126,8 @@ static uint64_t dbl_key(double d)
 	return u + 1;
 }
 
-static uint64_t num_key(const struct kattr_prof_entry *e, enum kattr_prof_sort key)
+static inline __attribute__((always_inline)) uint64_t
+num_key(const struct kattr_prof_entry *e, enum kattr_prof_sort key)
 {
 	switch (key) {
 	case KATTR_PROF_SORT_INCORRECT:

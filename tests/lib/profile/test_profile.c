@@ -993,6 +993,57 @@ static void rebase_into_and_select_entries(void **state)
 	kattr_profile_free(pc);
 }
 
+/* kattr_profile_match() (so diff and rebase) on snapshots parsed one after
+ * the other against the same texts parsed alone: a chain of aligned
+ * snapshots lines up end to end (a zero base two snapshots back), a
+ * sibling (a second snapshot parsed after the same one) does not. */
+static void chain_of_snapshots(void **state)
+{
+#define CF " unlikely |        4|       10\tf()@:a.c@1\n"
+#define CG "-likely   |        0|       10\tg()@:b.c@2\n"
+	static const char *const texts[] = {
+		"Likely Profiling Results\n" CF CG,
+		"Likely Profiling Results\n likely   |        2|        1\tx()@:n.c@9\n" CF CG,
+		"Likely Profiling Results\n likely   |        3|        1\ty()@:n.c@8\n"
+		" likely   |        2|        1\tx()@:n.c@9\n" CF CG,
+		"Likely Profiling Results\n likely   |        5|        1\tz()@:n.c@7\n" CF CG,
+	};
+	/* b after a, c after b, s after a (b's sibling) */
+	static const int after[] = { -1, 0, 1, 0 };
+	struct kattr_profile *p[4], *alone[4];
+	struct kattr_prof_entry out1[4], out2[4];
+	size_t i1[4], i2[4];
+
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		alone[i] = parse(texts[i], 0);
+		p[i] = NULL;
+		assert_int_equal(kattr_profile_parse_next(after[i] < 0 ? NULL : p[after[i]],
+							  strdup(texts[i]), strlen(texts[i]),
+							  &p[i]), 0);
+	}
+	for (int a = 0; a < 4; a++) {
+		for (int b = 0; b < 4; b++) {
+			assert_int_equal(kattr_profile_match(p[a], p[b], i1), 0);
+			assert_int_equal(kattr_profile_match(alone[a], alone[b], i2), 0);
+			for (size_t i = 0; i < p[b]->n; i++)
+				if (i1[i] != i2[i])
+					fail_msg("snapshot %d against %d: row %zu matched to %zd, should be %zd",
+						 b, a, i, (ssize_t)i1[i], (ssize_t)i2[i]);
+			assert_int_equal(kattr_profile_rebase_into(p[a], p[b], out1), 0);
+			assert_int_equal(kattr_profile_rebase_into(alone[a], alone[b], out2), 0);
+			for (size_t i = 0; i < p[b]->n; i++)
+				assert_true(ref_same_entry(&out1[i], &out2[i]));
+		}
+	}
+	for (int i = 0; i < 4; i++) {
+		kattr_profile_free(p[i]);
+		kattr_profile_free(alone[i]);
+	}
+#undef CF
+#undef CG
+}
+
 /* Text of n random rows in format fmt (any count width, ties of small
  * counts, duplicate sites) for the table checks. */
 static char *random_profile(int n, enum kattr_prof_format fmt, uint64_t seed)
@@ -1104,6 +1155,7 @@ int main(void)
 		cmocka_unit_test(filters),
 		cmocka_unit_test(rebase_into_and_select_entries),
 		cmocka_unit_test(table_same_as_profile),
+		cmocka_unit_test(chain_of_snapshots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
