@@ -406,7 +406,8 @@ static void restore_group(struct kattr_rg *rg, const struct kattr_rgplan_ops *op
 }
 
 static int do_delete(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
-		     struct kattr_rgplan_step *s, const char **why)
+		     struct kattr_rgplan_step *step0, struct kattr_rgplan_step *s,
+		     const char **why)
 {
 	int ret;
 
@@ -422,6 +423,12 @@ static int do_delete(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
 		return ret;
 	}
 	s->ino = ops->ino ? ops->ino(ops->arg, rg, s->group) : 0;
+	/* the journal's record of it, with what was saved, before the change */
+	ret = kattr_rgjournal_step(ops->journal, (size_t)(s - step0), s);
+	if (ret < 0) {
+		*why = "cannot write the journal";
+		return ret;
+	}
 	return ops->delete(ops->arg, rg, s->group);
 }
 
@@ -445,10 +452,17 @@ static int do_res(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
 }
 
 static int do_step(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
-		   struct kattr_rgplan_step *s, const char **why)
+		   struct kattr_rgplan *p, size_t i, const char **why)
 {
+	struct kattr_rgplan_step *s = &p->v[i];
 	int ret;
 
+	/* The journal first (a deletion's, once it has saved the group). */
+	if (s->kind != KATTR_RGPLAN_DELETE &&
+	    (ret = kattr_rgjournal_step(ops->journal, i, s)) < 0) {
+		*why = "cannot write the journal";
+		return ret;
+	}
 	switch (s->kind) {
 	case KATTR_RGPLAN_CREATE:
 		return ops->create(ops->arg, rg, s->group, s->want, &s->done);
@@ -461,7 +475,7 @@ static int do_step(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
 			ops->cpu_undo(ops->arg, rg, &s->done);
 		return ret;
 	case KATTR_RGPLAN_DELETE:
-		return do_delete(rg, ops, s, why);
+		return do_delete(rg, ops, p->v, s, why);
 	case KATTR_RGPLAN_RES:
 		return do_res(rg, ops, s, false, why);
 	}
@@ -505,6 +519,17 @@ out:
 		r->notes[r->nnotes - 1].why = why;
 }
 
+/* Undo steps n-1 down to 0, each recorded in the journal once undone. */
+static void undo_from(struct kattr_rg *rg, struct kattr_rgplan *p,
+		      const struct kattr_rgplan_ops *ops, size_t n,
+		      struct kattr_rgplan_result *r)
+{
+	for (size_t k = n; k-- > 0;) {
+		undo_step(rg, ops, &p->v[k], k, r);
+		kattr_rgjournal_undone(ops->journal, k);
+	}
+}
+
 /*
  * Step i with the test hooks: 0 or -errno, r->why the words, r->done how
  * many steps to undo if it failed.
@@ -519,7 +544,7 @@ static int run_step(struct kattr_rg *rg, struct kattr_rgplan *p, size_t i,
 	r->done = i;
 	if (ops->before && (ret = ops->before(ops->arg, i, &r->why)) < 0)
 		return ret;	/* nothing done */
-	ret = do_step(rg, ops, s, &r->why);
+	ret = do_step(rg, ops, p, i, &r->why);
 	if (ret == 0 && ops->after) {
 		ret = ops->after(ops->arg, i, &r->why);
 		after = ret < 0;
@@ -560,9 +585,24 @@ int kattr_rgplan_run(struct kattr_rg *rg, struct kattr_rgplan *p,
 	r->err = ret;
 	if (flags & KATTR_RGPLAN_NO_UNDO)
 		return ret;
-	for (size_t k = r->done; k-- > 0;)
-		undo_step(rg, ops, &p->v[k], k, r);
+	undo_from(rg, p, ops, r->done, r);
 	return ret;
+}
+
+int kattr_rgplan_recover(struct kattr_rg *rg, struct kattr_rgplan *p,
+			 const struct kattr_rgjournal_state *st,
+			 const struct kattr_rgplan_ops *ops,
+			 struct kattr_rgplan_result *r)
+{
+	size_t n = st->undone < st->started ? st->undone : st->started;
+
+	memset(r, 0, sizeof(*r));
+	if (n > p->n)
+		return -EINVAL;
+	r->done = n;
+	r->failed = n;
+	undo_from(rg, p, ops, n, r);
+	return r->nnotes ? -EIO : 0;
 }
 
 /* ---- the apply lock -------------------------------------------------------- */

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What rgctl's multi-step commands share (rgctl_plan.h): the stop signals,
+ * the operations table with rgctl's parts, and the intent journal.
+ *
+ * The journal (kattr/rgplan.h has its format) is the file
+ * journal.MAJ-MIN-INO in the run-state directory (state.c), named after
+ * the device and inode of the hierarchy's root directory, the directory
+ * the lock (kattr_rg_lock()) is taken on.  A run writes it under that
+ * lock and removes it when the run is over; one found later is a dead
+ * run's exactly when the lock can be taken: a pid is never trusted.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "rgctl_plan.h"
+#include "rgctl_systemd.h"
+
+/* ---- the stop signals ------------------------------------------------------ */
+
+/*
+ * SIGINT, SIGTERM, SIGHUP and SIGPIPE during a run (rgctl(8), SIGNALS):
+ * the handler only notes the signal; the engine asks between two steps,
+ * so the step in progress completes, then what was done is undone.  A
+ * second signal during the undo is noted and honoured once it is done.
+ */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+static volatile sig_atomic_t got_sig, got_sig2;
+
+static void on_stop_signal(int sig)
+{
+	if (!got_sig)
+		got_sig = sig;
+	else if (!got_sig2)
+		got_sig2 = sig;
+}
+
+void rgctl_stop_catch(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sa.sa_flags = SA_RESTART;
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(*stop_signals); i++)
+		sigaction(stop_signals[i], &sa, NULL);
+}
+
+int rgctl_stop_sig(void)
+{
+	return got_sig;
+}
+
+int rgctl_stop_sig2(void)
+{
+	return got_sig2;
+}
+
+const char *rgctl_sig_name(int sig)
+{
+	switch (sig) {
+	case SIGINT:
+		return "SIGINT";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	case SIGPIPE:
+		return "SIGPIPE";
+	}
+	return "a signal";
+}
+
+/* ---- the operations ------------------------------------------------------- */
+
+static int stop_requested(void *arg)
+{
+	(void)arg;
+	return got_sig;
+}
+
+static int mark_ours(void *arg, struct kattr_rg *rg, const char *group,
+		     const char **why)
+{
+	int ret = rgctl_own_mark(rg, group);
+
+	(void)arg;
+	if (ret < 0 && why)
+		*why = "cannot mark it as made by rgctl";
+	return ret;
+}
+
+static unsigned long long own_ino(void *arg, struct kattr_rg *rg, const char *group)
+{
+	(void)arg;
+	return rgctl_own_ino(rg, group);
+}
+
+/* The shipped rgctl has no fault hooks: rgctl-faults (tests) sets them. */
+__attribute__((weak)) void rgctl_apply_faults(struct kattr_rgplan_ops *ops)
+{
+	(void)ops;
+}
+
+void rgctl_plan_ops(struct kattr_rgplan_ops *ops)
+{
+	kattr_rgplan_ops_init(ops);
+	ops->mark = mark_ours;
+	ops->ino = own_ino;
+	ops->stop = stop_requested;
+	rgctl_apply_faults(ops);
+}
+
+/* ---- the journal ------------------------------------------------------------ */
+
+/* "journal.MAJ-MIN-INO" of rg's root directory, into name. */
+static int journal_name(struct kattr_rg *rg, char *name, size_t size)
+{
+	struct stat st;
+	int fd = kattr_rg_group_open(rg, "/", O_RDONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0)
+		ret = -errno;
+	close(fd);
+	if (ret == 0)
+		snprintf(name, size, "journal.%u-%u-%llu", major(st.st_dev),
+			 minor(st.st_dev), (unsigned long long)st.st_ino);
+	return ret;
+}
+
+int rgctl_journal_begin(struct kattr_rg *rg, const char *cmd,
+			const struct kattr_rgplan *p, struct kattr_rgjournal **j)
+{
+	char dir[4096], name[96];
+	int fd, ret;
+
+	*j = NULL;
+	ret = journal_name(rg, name, sizeof(name));
+	if (ret < 0) {
+		tool_warn("%s: cannot open '%s': %s; nothing was changed", cmd,
+			  TOOL_Q(kattr_rg_root(rg)), rgctl_strerror(ret));
+		return EXIT_FAIL;
+	}
+	fd = rgctl_state_dir(true, dir, sizeof(dir));
+	ret = fd < 0 ? fd : kattr_rgjournal_create(fd, name, cmd, p, j);
+	if (fd >= 0)
+		close(fd);
+	if (ret < 0) {
+		tool_warn("%s: cannot write the journal %s/%s: %s; nothing was changed",
+			  cmd, TOOL_Q(dir), name, fd < 0 ? rgctl_state_strerror(ret) :
+			  ret == -EEXIST ? "it exists (left by a run rgctl could not recover: "
+			  "check the groups, then remove it)" : tool_strerror(-ret));
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+void rgctl_journal_end(struct kattr_rgjournal *j)
+{
+	int ret = kattr_rgjournal_close(j, true);
+
+	if (ret < 0)
+		tool_warn("cannot remove the journal of this run: %s", tool_strerror(-ret));
+}
+
+/* Undo what the dead run of journal dir/name did; say it in one line. */
+static void recover(struct kattr_rg *rg, int dir, const char *shown, const char *name)
+{
+	struct kattr_rgjournal_state st;
+	struct kattr_rgplan_result r;
+	struct kattr_rgplan_ops ops;
+	struct kattr_rgjournal *j;
+	struct kattr_rgplan p;
+	int ret;
+
+	ret = kattr_rgjournal_open(dir, name, &p, &st, &j);
+	if (ret == -ENOENT)
+		return;		/* its run ended meanwhile */
+	if (ret < 0) {
+		tool_warn("cannot recover from the journal %s/%s: %s; left in place: check the groups, then remove it",
+			  TOOL_Q(shown), name, ret == -EINVAL ? "malformed" : tool_strerror(-ret));
+		return;
+	}
+	rgctl_plan_ops(&ops);
+	ops.stop = NULL;	/* the recovery is not stopped half-way */
+	ops.before = ops.after = ops.before_undo = NULL;
+	ops.journal = j;
+	ret = kattr_rgplan_recover(rg, &p, &st, &ops, &r);
+	if (ret == -EIO)
+		tool_warn("recovered from a %s (pid %d) that was killed after %zu of %zu steps: "
+			  "%zu undone, but %zu thing%s could not be restored: the groups are NOT as before",
+			  st.cmd, (int)st.pid, st.started, p.n, r.done, r.nnotes,
+			  r.nnotes == 1 ? "" : "s");
+	else if (ret < 0)
+		tool_warn("cannot recover from the journal %s/%s: %s", TOOL_Q(shown), name,
+			  tool_strerror(-ret));
+	else
+		tool_warn("recovered from a %s (pid %d) that was killed after %zu of %zu steps: "
+			  "%zu change%s undone, the groups are as before", st.cmd, (int)st.pid,
+			  st.started, p.n, r.done, r.done == 1 ? "" : "s");
+	kattr_rgplan_result_free(&r);
+	kattr_rgplan_free(&p);
+	if (ret != -EINVAL)
+		rgctl_journal_end(j);
+	else
+		kattr_rgjournal_close(j, false);
+}
+
+void rgctl_journal_recover(struct kattr_rg *rg, bool locked)
+{
+	char shown[4096], name[96];
+	int dir, lock = -1;
+
+	/* Cheap when there is none: one open, one fstatat. */
+	dir = rgctl_state_dir(false, shown, sizeof(shown));
+	if (dir < 0)
+		return;
+	if (journal_name(rg, name, sizeof(name)) < 0 ||
+	    faccessat(dir, name, F_OK, AT_SYMLINK_NOFOLLOW) < 0)
+		goto out;
+	if (!locked && (lock = kattr_rg_lock(rg, 0, NULL)) < 0)
+		goto out;	/* a live run's (or no lock here: left alone) */
+	recover(rg, dir, shown, name);
+	if (lock >= 0)
+		close(lock);
+out:
+	close(dir);
+}
