@@ -182,9 +182,12 @@ int kattr_rgjournal_step(struct kattr_rgjournal *j, size_t i,
 		put_tok(f, s->attrs[k].value);
 		fputc('\n', f);
 	}
-	for (size_t k = 0; k < s->ntids; k++)
-		fprintf(f, "%s%d%s", k % 64 ? " " : "t ", (int)s->tids[k],
+	for (size_t k = 0; k < s->ntids; k++) {
+		if (k % 64 == 0)
+			fprintf(f, "t %zu", i);
+		fprintf(f, " %d%s", (int)s->tids[k],
 			k % 64 == 63 || k + 1 == s->ntids ? "\n" : "");
+	}
 	return flush_mem(j->fd, f, &buf, &len);
 }
 
@@ -508,16 +511,23 @@ static int parse_text(char *text, size_t len, struct kattr_rgplan *p,
 
 	if (memchr(text, '\0', len))
 		return -EINVAL;
+	/* Cut short before "run" (the writer died writing the plan, or
+	 * between making the file and writing it): nothing was changed. */
+	if (len == 0)
+		return 0;
 	for (int i = 0; i < 4; i++)
 		if (!(head[i] = next_line(&pos, end)))
-			return -EINVAL;
+			return strncmp(text, J_MAGIC, len < 15 ? len : 15) == 0 ? 0 : -EINVAL;
 	ret = parse_head(head, st, &n);
 	for (size_t i = 0; i < n && ret == 0; i++)
-		ret = (l = next_line(&pos, end)) ? parse_step(p, l) : -EINVAL;
+		if (!(l = next_line(&pos, end)))
+			return 0;
+		else
+			ret = parse_step(p, l);
 	if (ret < 0)
 		return ret;
 	l = next_line(&pos, end);
-	if (!l)		/* died writing the plan: nothing was changed */
+	if (!l)
 		return 0;
 	if (strcmp(l, "run") != 0)
 		return -EINVAL;

@@ -196,7 +196,7 @@ static void recover(struct kattr_rg *rg, int dir, const char *shown, const char 
 	ops.journal = j;
 	ret = kattr_rgplan_recover(rg, &p, &st, &ops, &r);
 	if (ret == -EIO)
-		tool_warn("recovered from a %s (pid %d) that was killed after %zu of %zu steps: "
+		tool_warn("recovered from rgctl %s (pid %d) killed after %zu of %zu changes: "
 			  "%zu undone, but %zu thing%s could not be restored: the groups are NOT as before",
 			  st.cmd, (int)st.pid, st.started, p.n, r.done, r.nnotes,
 			  r.nnotes == 1 ? "" : "s");
@@ -204,9 +204,9 @@ static void recover(struct kattr_rg *rg, int dir, const char *shown, const char 
 		tool_warn("cannot recover from the journal %s/%s: %s", TOOL_Q(shown), name,
 			  tool_strerror(-ret));
 	else
-		tool_warn("recovered from a %s (pid %d) that was killed after %zu of %zu steps: "
-			  "%zu change%s undone, the groups are as before", st.cmd, (int)st.pid,
-			  st.started, p.n, r.done, r.done == 1 ? "" : "s");
+		tool_warn("recovered from rgctl %s (pid %d) killed after %zu of %zu changes: "
+			  "%zu undone, the groups are as before", st.cmd, (int)st.pid,
+			  st.started, p.n, r.done);
 	kattr_rgplan_result_free(&r);
 	kattr_rgplan_free(&p);
 	if (ret != -EINVAL)
