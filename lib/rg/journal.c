@@ -452,9 +452,15 @@ static int parse_record(struct kattr_rgplan *p, struct kattr_rgjournal_state *st
 		return -EINVAL;
 	switch (tok[0][0]) {
 	case 's':	/* the next step; none after an undo began */
-		if (rest || index_of(tok[1], p->n, &i) < 0 || i != st->started ||
+		if (rest || index_of(tok[1], p->n, &i) < 0 || i < st->started ||
 		    st->undone != st->started)
 			return -EINVAL;
+		/* the steps passed over were deletions of groups gone */
+		for (size_t k = st->started; k < i; k++)
+			if (p->v[k].kind == KATTR_RGPLAN_DELETE)
+				p->v[k].skip = true;
+			else
+				return -EINVAL;
 		st->started = st->undone = i + 1;
 		return 0;
 	case 'a':

@@ -19,6 +19,7 @@
 
 #include "kattr/rgplan.h"
 #include "internal.h"
+#include "rg_internal.h"
 
 /* ---- the plan ------------------------------------------------------------ */
 
@@ -413,6 +414,10 @@ static int do_delete(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
 
 	/* Save what the group holds, to put it back on undo. */
 	ret = save_attrs(rg, s);
+	if (rg_group_gone(ret)) {
+		s->skip = true;	/* gone meanwhile (another tool): not ours to undo */
+		return 0;
+	}
 	if (ret < 0) {
 		*why = "cannot save its attributes";
 		return ret;
@@ -429,7 +434,13 @@ static int do_delete(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
 		*why = "cannot write the journal";
 		return ret;
 	}
-	return ops->delete(ops->arg, rg, s->group);
+	ret = ops->delete(ops->arg, rg, s->group);
+	if (rg_group_gone(ret) && !s->ntids) {
+		/* removed by another tool between the save and now */
+		s->skip = true;
+		return 0;
+	}
+	return ret;
 }
 
 static int do_res(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
@@ -508,7 +519,8 @@ static void undo_step(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
 			ret = ops->cpu_undo(ops->arg, rg, &s->done);
 		break;
 	case KATTR_RGPLAN_DELETE:
-		restore_group(rg, ops, s, i, r);
+		if (!s->skip)
+			restore_group(rg, ops, s, i, r);
 		return;
 	case KATTR_RGPLAN_RES:
 		ret = do_res(rg, ops, s, true, NULL);

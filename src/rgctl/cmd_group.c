@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rgctl.h"
+#include "rgctl_plan.h"
 #include "rgctl_res.h"
 #include "rgctl_systemd.h"
 #include "xalloc.h"
@@ -252,12 +253,91 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 	return ret;
 }
 
+/* delete -R: each step takes what appeared below its group meanwhile. */
+static int delete_tree(void *arg, struct kattr_rg *rg, const char *group)
+{
+	(void)arg;
+	return kattr_rg_delete(rg, group, KATTR_RG_RECURSIVE);
+}
+
+/*
+ * The threads a deletion saves: where they cannot be listed (an RGCS list
+ * longer than a page, a tree with no members file), none, as the
+ * deletion moves them up all the same: an undo then leaves them in the
+ * parent, in the tree.
+ */
+static int delete_members(void *arg, struct kattr_rg *rg, const char *group,
+			  pid_t **tids, size_t *n)
+{
+	(void)arg;
+	if (kattr_rg_members(rg, group, KATTR_RG_THREADS, tids, n) < 0) {
+		*tids = NULL;
+		*n = 0;
+	}
+	return 0;
+}
+
+/*
+ * The deletion as a plan: the group, with -R its subtree first (deepest
+ * first), one step each: what each holds is saved, so that a signal or
+ * a failure puts every group, setting and thread back.
+ */
+static void plan_delete(struct kattr_rg *rg, const char *group, unsigned int flags,
+			struct kattr_rgplan *p)
+{
+	struct kattr_rg_info *v = NULL;
+	size_t n = 0;
+	int ret;
+
+	ret = kattr_rg_exists(rg, group);
+	if (ret == 0 && (flags & KATTR_RG_RECURSIVE))
+		ret = kattr_rg_list(rg, group, &v, &n);
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot delete '%s': %s", TOOL_Q(group),
+			 rgctl_strerror(ret));
+	/* the listing has parents first */
+	for (size_t i = n; i-- > 1;)
+		if (kattr_rgplan_add(p, KATTR_RGPLAN_DELETE, v[i].name, NULL) < 0)
+			xalloc_die();
+	kattr_rg_list_free(v, n);
+	if (kattr_rgplan_add(p, KATTR_RGPLAN_DELETE, group, NULL) < 0)
+		xalloc_die();
+}
+
+/* The message for a deletion that failed (after its undo). */
+static int delete_failed(const char *group, const struct kattr_rgplan *p,
+			 const struct kattr_rgplan_result *r, int err)
+{
+	const char *g = p->n > 1 ? p->v[r->failed].group : group;
+
+	switch (err) {
+	case -ENOTEMPTY:
+		tool_warn("cannot delete '%s': it has child groups (use --recursive)",
+			  TOOL_Q(g));
+		break;
+	case -EBUSY:
+		tool_warn("cannot delete '%s': it still has tasks (they could not all be moved to the parent or an ancestor)",
+			  TOOL_Q(g));
+		break;
+	default:
+		if (r->why)
+			tool_warn("cannot delete '%s': %s: %s", TOOL_Q(g), r->why,
+				  rgctl_strerror(err));
+		else
+			tool_warn("cannot delete '%s': %s", TOOL_Q(g), rgctl_strerror(err));
+	}
+	return rgctl_plan_failed("delete", r);
+}
+
 static int run_delete(struct rgctl *ctx, int argc, char **argv)
 {
+	struct kattr_rgplan_result r;
+	struct kattr_rgplan_ops ops;
+	struct kattr_rgplan p = { 0 };
 	unsigned int flags = 0;
-	unsigned long long ino;
+	struct kattr_rg *rg;
 	const char *group;
-	int c, ret;
+	int c, status, err;
 
 	optind = 0;
 	while ((c = rgctl_getopt(&rgctl_cmd_delete, argc, argv)) != -1) {
@@ -274,20 +354,23 @@ static int run_delete(struct rgctl *ctx, int argc, char **argv)
 		tool_die(EXIT_FAIL, "cannot delete the root group");
 	rgctl_check_group(group, false);
 	rgctl_sd_check(ctx, group, RGCTL_SD_DELETE);
-	ino = rgctl_own_ino(rgctl_rg(ctx), group);
-	ret = kattr_rg_delete(rgctl_rg(ctx), group, flags);
-	switch (ret) {
-	case 0:
-		rgctl_own_drop(rgctl_rg(ctx), ino);
-		return EXIT_OK;
-	case -ENOTEMPTY:
-		tool_die(EXIT_FAIL, "cannot delete '%s': it has child groups (use --recursive)",
-			 TOOL_Q(group));
-	case -EBUSY:
-		tool_die(EXIT_FAIL, "cannot delete '%s': it still has tasks (they could not all be moved to the parent or an ancestor)",
-			 TOOL_Q(group));
-	default:
-		tool_die(EXIT_FAIL, "cannot delete '%s': %s", TOOL_Q(group),
-			 rgctl_strerror(ret));
-	}
+	/* From here a signal is noted and acted on between two steps. */
+	rgctl_stop_catch();
+	rg = rgctl_rg(ctx);
+	status = rgctl_plan_lock(rg, "delete");
+	if (status)
+		return status;
+	plan_delete(rg, group, flags, &p);
+	rgctl_plan_ops(&ops);
+	ops.members = delete_members;
+	if (flags & KATTR_RG_RECURSIVE)
+		ops.delete = delete_tree;
+	status = rgctl_plan_exec(rg, &p, "delete", &ops, &r, &err);
+	if (status == EXIT_FAIL && err < 0 && err != -EINTR)
+		status = delete_failed(group, &p, &r, err);
+	for (size_t i = 0; status == 0 && i < p.n; i++)
+		rgctl_own_drop(rg, p.v[i].ino);
+	kattr_rgplan_result_free(&r);
+	kattr_rgplan_free(&p);
+	return status;
 }

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <time.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -151,6 +152,10 @@ int rgctl_journal_begin(struct kattr_rg *rg, const char *cmd,
 		return EXIT_FAIL;
 	}
 	fd = rgctl_state_dir(true, dir, sizeof(dir));
+	/* A user who may not write the run-state directory (a delegated
+	 * subtree) runs without a journal: signals are still undone. */
+	if (fd == -EACCES || fd == -EROFS)
+		return 0;
 	ret = fd < 0 ? fd : kattr_rgjournal_create(fd, name, cmd, p, j);
 	if (fd >= 0)
 		close(fd);
@@ -234,4 +239,89 @@ void rgctl_journal_recover(struct kattr_rg *rg, bool locked)
 		close(lock);
 out:
 	close(dir);
+}
+
+/* ---- one run, for the commands other than apply ------------------------------ */
+
+int rgctl_plan_lock(struct kattr_rg *rg, const char *what)
+{
+	struct timespec t0, now;
+	long long left;
+	pid_t holder = 0;
+	int fd;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = RGCTL_LOCK_WAIT * 1000LL - (now.tv_sec - t0.tv_sec) * 1000LL -
+		       (now.tv_nsec - t0.tv_nsec) / 1000000;
+		fd = kattr_rg_lock(rg, left <= 0 ? 0 : left > 100 ? 100 : (unsigned int)left,
+				   &holder);
+		if (fd >= 0) {
+			/* held until rgctl exits; a dead run's journal goes first */
+			rgctl_journal_recover(rg, true);
+			return 0;
+		}
+		if (got_sig) {
+			tool_warn("%s: interrupted by %s while waiting for the lock on '%s': nothing was changed",
+				  what, rgctl_sig_name(got_sig), TOOL_Q(kattr_rg_root(rg)));
+			return 128 + got_sig;
+		}
+		if (fd != -EWOULDBLOCK || left <= 0)
+			break;
+	}
+	if (fd == -EWOULDBLOCK && holder > 0)
+		tool_warn("cannot %s: another rgctl (pid %d) holds the lock on '%s' and did not finish within %d s; nothing was changed",
+			  what, (int)holder, TOOL_Q(kattr_rg_root(rg)), RGCTL_LOCK_WAIT);
+	else if (fd == -EWOULDBLOCK)
+		tool_warn("cannot %s: another rgctl holds the lock on '%s' and did not finish within %d s; nothing was changed",
+			  what, TOOL_Q(kattr_rg_root(rg)), RGCTL_LOCK_WAIT);
+	else
+		tool_warn("cannot %s: cannot lock '%s': %s; nothing was changed", what,
+			  TOOL_Q(kattr_rg_root(rg)), tool_strerror(-fd));
+	return EXIT_FAIL;
+}
+
+int rgctl_plan_exec(struct kattr_rg *rg, struct kattr_rgplan *p, const char *what,
+		    const struct kattr_rgplan_ops *ops_in, struct kattr_rgplan_result *r,
+		    int *err)
+{
+	struct kattr_rgplan_ops ops;
+	int status;
+
+	memset(r, 0, sizeof(*r));
+	*err = 0;
+	if (ops_in)
+		ops = *ops_in;
+	else
+		rgctl_plan_ops(&ops);
+	status = rgctl_journal_begin(rg, what, p, &ops.journal);
+	if (status)
+		return status;
+	*err = kattr_rgplan_run(rg, p, &ops, 0, r);
+	rgctl_journal_end(ops.journal);
+	if (*err == -EINTR && r->stopped) {
+		if (r->nnotes)
+			tool_warn("%s: interrupted by %s: %zu change%s undone, but %zu thing%s could not be restored: the groups are NOT as before",
+				  what, rgctl_sig_name(r->stopped), r->done, r->done == 1 ? "" : "s",
+				  r->nnotes, r->nnotes == 1 ? "" : "s");
+		else
+			tool_warn("%s: interrupted by %s: %zu change%s undone, the groups are as before",
+				  what, rgctl_sig_name(r->stopped), r->done, r->done == 1 ? "" : "s");
+		return 128 + r->stopped;
+	}
+	return *err < 0 ? EXIT_FAIL : 0;
+}
+
+int rgctl_plan_failed(const char *what, const struct kattr_rgplan_result *r)
+{
+	if (r->nnotes)
+		tool_warn("%s: %zu thing%s could not be restored after the failure: the groups are NOT as before",
+			  what, r->nnotes, r->nnotes == 1 ? "" : "s");
+	if (got_sig) {
+		tool_warn("%s: %s came during the undo: honoured now that it is done",
+			  what, rgctl_sig_name(got_sig));
+		return 128 + got_sig;
+	}
+	return EXIT_FAIL;
 }

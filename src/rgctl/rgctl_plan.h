@@ -43,4 +43,24 @@ void rgctl_journal_end(struct kattr_rgjournal *j);
  */
 void rgctl_journal_recover(struct kattr_rg *rg, bool locked);
 
+/* How long a command waits for another's lock (seconds). */
+#define RGCTL_LOCK_WAIT 30
+/*
+ * The hierarchy's lock for command what (waiting up to RGCTL_LOCK_WAIT s,
+ * a stop signal ends the wait), held until rgctl exits; a dead run's
+ * journal is then recovered.  0, or the exit status with the cause said.
+ */
+int rgctl_plan_lock(struct kattr_rg *rg, const char *what);
+/*
+ * Run p (ops_in, or rgctl_plan_ops()'s when NULL) under its journal.  0:
+ * all done.  Stopped by a signal: the message said ("WHAT: interrupted by
+ * SIGTERM: N changes undone, the groups are as before"), 128 + the
+ * signal.  A step failed: 1, *err and r (free it) for the caller's
+ * message, then rgctl_plan_failed() for the end of it and the status.
+ */
+int rgctl_plan_exec(struct kattr_rg *rg, struct kattr_rgplan *p, const char *what,
+		    const struct kattr_rgplan_ops *ops_in, struct kattr_rgplan_result *r,
+		    int *err);
+int rgctl_plan_failed(const char *what, const struct kattr_rgplan_result *r);
+
 #endif

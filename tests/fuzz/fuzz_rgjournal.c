@@ -20,7 +20,7 @@ static void check(const struct kattr_rgplan *p, const struct kattr_rgjournal_sta
 
 		if (!s->group || !*s->group)
 			abort();
-		if ((s->nattrs || s->ntids) && s->kind != KATTR_RGPLAN_DELETE)
+		if ((s->nattrs || s->ntids || s->skip) && s->kind != KATTR_RGPLAN_DELETE)
 			abort();
 		if (s->kind == KATTR_RGPLAN_RES && (!s->res.n || !s->res.old || !s->res.want))
 			abort();

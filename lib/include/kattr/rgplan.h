@@ -63,6 +63,8 @@ struct kattr_rgplan_step {
 	struct kattr_rg_cpu_path done;	/* ... and where it was */
 	struct kattr_rgplan_res res;	/* RES */
 	bool no_enable;		/* RES: enable no controller */
+	bool skip;		/* DELETE: the group had gone already: nothing
+				 * done, nothing to undo */
 };
 
 struct kattr_rgplan {
@@ -185,7 +187,9 @@ KATTR_API int kattr_rgplan_run(struct kattr_rg *rg, struct kattr_rgplan *p,
  *   delete GROUP
  *   res GROUP FRESH NOENABLE [KEY=TEXT | KEY]...   (KEY alone: unset)
  *   run                       (the plan is complete; then the records:)
- *   s I                       (step I starts: step I-1 has ended)
+ *   s I                       (step I starts: step I-1 has ended; the
+ *                              steps between the last one and I were
+ *                              skipped: a deletion whose group had gone)
  *   a I FILE =VALUE           (DELETE step I: a setting it saved)
  *   t I TID...                (DELETE step I: its threads)
  *   u I                       (the undo of step I is done)

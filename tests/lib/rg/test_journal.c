@@ -191,6 +191,16 @@ static void malformed(void **state)
 	assert_int_equal(st.undone, 1);
 	assert_int_equal(p.v[1].ntids, 2);
 	kattr_rgplan_free(&p);
+	/* a deletion passed over: its group had gone, nothing to undo */
+	{
+		const char *t = "rgctl-journal 1\ncmd delete\npid 3\nsteps 2\ndelete a/b\ndelete a\nrun\ns 1\n";
+
+		assert_int_equal(kattr_rgjournal_parse(t, strlen(t), &p, &st), 0);
+		assert_int_equal(st.started, 2);
+		assert_true(p.v[0].skip);
+		assert_false(p.v[1].skip);
+		kattr_rgplan_free(&p);
+	}
 }
 
 int main(void)
