@@ -191,6 +191,22 @@ int kattr_rgjournal_step(struct kattr_rgjournal *j, size_t i,
 	return flush_mem(j->fd, f, &buf, &len);
 }
 
+int kattr_rgjournal_steps(struct kattr_rgjournal *j, size_t from, size_t to)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!j || from >= to)
+		return 0;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return -ENOMEM;
+	for (size_t i = from; i < to; i++)
+		fprintf(f, "s %zu\n", i);
+	return flush_mem(j->fd, f, &buf, &len);
+}
+
 int kattr_rgjournal_undone(struct kattr_rgjournal *j, size_t i)
 {
 	char buf[32];

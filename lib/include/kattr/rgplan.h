@@ -224,6 +224,9 @@ KATTR_API int kattr_rgjournal_open(int dir, const char *name, struct kattr_rgpla
 KATTR_API int kattr_rgjournal_step(struct kattr_rgjournal *j, size_t i,
 				   const struct kattr_rgplan_step *s);
 KATTR_API int kattr_rgjournal_undone(struct kattr_rgjournal *j, size_t i);
+/* Steps from to to-1 start together (one call makes them all: a group
+ * and its missing parents), none a deletion: one write. */
+KATTR_API int kattr_rgjournal_steps(struct kattr_rgjournal *j, size_t from, size_t to);
 /* Close; with remove, the run is over and the file goes first. */
 KATTR_API int kattr_rgjournal_close(struct kattr_rgjournal *j, bool remove);
 
