@@ -291,6 +291,7 @@ static int create_groups(struct kattr_rg *rg, char **groups, int n,
 		a->existing[i] = a->flags & KATTR_RG_PARENTS ?
 				 existing_depth(rg, groups[i]) :
 				 kattr_rg_name_depth(groups[i]) - 1;
+		rgctl_step_delay();
 		kattr_rgjournal_steps(a->j, a->from[i], a->from[i + 1]);
 		ret = kattr_rg_create_why(rg, groups[i], a->flags, a->shares, a->res, done, &why);
 		if (ret < 0 && i > 0)

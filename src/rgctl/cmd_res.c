@@ -300,6 +300,7 @@ static int set_guarded(struct rgctl *ctx, const char *group,
 		tool_warn("set: cannot write the journal: a kill now could not be undone");
 	if (status == 0)
 		status = rgctl_res_write(ctx, group, v, n, flags, "nothing was changed");
+	rgctl_step_delay();	/* tests: a signal lands here, the writes done */
 	sig = rgctl_stop_sig();
 	if (status == EXIT_OK && sig) {
 		status = kattr_rgres_open(rg, group, &g);

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "kattr/rgplan.h"
+#include "rgctl_plan.h"
 #include "rgctl_rgd.h"
 #include "strutils.h"
 
@@ -40,6 +41,13 @@ static void delay(void)
 
 	if (delay_us)
 		nanosleep(&ts, NULL);
+}
+
+/* create and set, which do not run through the engine: the same delay. */
+void rgctl_step_delay(void)
+{
+	delay_us = env_uint(DELAY_ENV);
+	delay();
 }
 
 static int before(void *arg, size_t i, const char **why)
