@@ -315,6 +315,9 @@ int rgctl_plan_exec(struct kattr_rg *rg, struct kattr_rgplan *p, const char *wha
 		else
 			tool_warn("%s: interrupted by %s: %zu change%s undone, the groups are as before",
 				  what, rgctl_sig_name(r->stopped), r->done, r->done == 1 ? "" : "s");
+		if (got_sig2)
+			tool_warn("%s: %s came during the undo: honoured now that it is done",
+				  what, rgctl_sig_name(got_sig2));
 		return 128 + r->stopped;
 	}
 	return *err < 0 ? EXIT_FAIL : 0;
