@@ -210,7 +210,9 @@ static void create_plan(struct kattr_rg *rg, char **groups, int n, unsigned int 
 				 c ? (int)(c - groups[i]) : (int)strlen(groups[i]), groups[i]);
 			if (c)
 				c++;
-			for (size_t j = 0; j < p->n && !planned; j++)
+			/* -p: a missing parent two groups share, once (its
+			 * undo after both children's); without -p only leaves */
+			for (size_t j = 0; (flags & KATTR_RG_PARENTS) && j < p->n && !planned; j++)
 				planned = strcmp(p->v[j].group, name) == 0;
 			if (k > have && !planned &&
 			    kattr_rgplan_add(p, KATTR_RGPLAN_CREATE, name, NULL) < 0)

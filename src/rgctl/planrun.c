@@ -159,9 +159,9 @@ int rgctl_journal_begin(struct kattr_rg *rg, const char *cmd,
 	}
 	fd = rgctl_state_dir(true, dir, sizeof(dir));
 	/* A user who may not write the run-state directory (a delegated
-	 * subtree: root's, or not there) runs without a journal; signals
-	 * are still undone. */
-	if (fd == -EACCES || fd == -EROFS || fd == -EPERM)
+	 * subtree: root's), or where there is none (no /run beneath a
+	 * --sysroot tree), runs without a journal; signals are still undone. */
+	if (fd == -EACCES || fd == -EROFS || fd == -EPERM || fd == -ENOENT)
 		return 0;
 	ret = fd < 0 ? fd : kattr_rgjournal_create(fd, name, cmd, p, j);
 	if (fd >= 0)
