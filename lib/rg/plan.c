@@ -19,6 +19,7 @@
 
 #include "kattr/rgplan.h"
 #include "internal.h"
+#include "rg_internal.h"
 
 /* ---- the plan ------------------------------------------------------------ */
 
@@ -406,12 +407,17 @@ static void restore_group(struct kattr_rg *rg, const struct kattr_rgplan_ops *op
 }
 
 static int do_delete(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
-		     struct kattr_rgplan_step *s, const char **why)
+		     struct kattr_rgplan_step *step0, struct kattr_rgplan_step *s,
+		     const char **why)
 {
 	int ret;
 
 	/* Save what the group holds, to put it back on undo. */
 	ret = save_attrs(rg, s);
+	if (rg_group_gone(ret)) {
+		s->skip = true;	/* gone meanwhile (another tool): not ours to undo */
+		return 0;
+	}
 	if (ret < 0) {
 		*why = "cannot save its attributes";
 		return ret;
@@ -422,7 +428,19 @@ static int do_delete(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
 		return ret;
 	}
 	s->ino = ops->ino ? ops->ino(ops->arg, rg, s->group) : 0;
-	return ops->delete(ops->arg, rg, s->group);
+	/* the journal's record of it, with what was saved, before the change */
+	ret = kattr_rgjournal_step(ops->journal, (size_t)(s - step0), s);
+	if (ret < 0) {
+		*why = "cannot write the journal";
+		return ret;
+	}
+	ret = ops->delete(ops->arg, rg, s->group);
+	if (rg_group_gone(ret) && !s->ntids) {
+		/* removed by another tool between the save and now */
+		s->skip = true;
+		return 0;
+	}
+	return ret;
 }
 
 static int do_res(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
@@ -445,10 +463,17 @@ static int do_res(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
 }
 
 static int do_step(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
-		   struct kattr_rgplan_step *s, const char **why)
+		   struct kattr_rgplan *p, size_t i, const char **why)
 {
+	struct kattr_rgplan_step *s = &p->v[i];
 	int ret;
 
+	/* The journal first (a deletion's, once it has saved the group). */
+	if (s->kind != KATTR_RGPLAN_DELETE &&
+	    (ret = kattr_rgjournal_step(ops->journal, i, s)) < 0) {
+		*why = "cannot write the journal";
+		return ret;
+	}
 	switch (s->kind) {
 	case KATTR_RGPLAN_CREATE:
 		return ops->create(ops->arg, rg, s->group, s->want, &s->done);
@@ -461,7 +486,7 @@ static int do_step(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
 			ops->cpu_undo(ops->arg, rg, &s->done);
 		return ret;
 	case KATTR_RGPLAN_DELETE:
-		return do_delete(rg, ops, s, why);
+		return do_delete(rg, ops, p->v, s, why);
 	case KATTR_RGPLAN_RES:
 		return do_res(rg, ops, s, false, why);
 	}
@@ -494,7 +519,8 @@ static void undo_step(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
 			ret = ops->cpu_undo(ops->arg, rg, &s->done);
 		break;
 	case KATTR_RGPLAN_DELETE:
-		restore_group(rg, ops, s, i, r);
+		if (!s->skip)
+			restore_group(rg, ops, s, i, r);
 		return;
 	case KATTR_RGPLAN_RES:
 		ret = do_res(rg, ops, s, true, NULL);
@@ -503,6 +529,17 @@ static void undo_step(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
 out:
 	if (ret < 0 && note(r, KATTR_RGPLAN_NOTE_UNDO, i, ret) == 0)
 		r->notes[r->nnotes - 1].why = why;
+}
+
+/* Undo steps n-1 down to 0, each recorded in the journal once undone. */
+static void undo_from(struct kattr_rg *rg, struct kattr_rgplan *p,
+		      const struct kattr_rgplan_ops *ops, size_t n,
+		      struct kattr_rgplan_result *r)
+{
+	for (size_t k = n; k-- > 0;) {
+		undo_step(rg, ops, &p->v[k], k, r);
+		kattr_rgjournal_undone(ops->journal, k);
+	}
 }
 
 /*
@@ -519,7 +556,7 @@ static int run_step(struct kattr_rg *rg, struct kattr_rgplan *p, size_t i,
 	r->done = i;
 	if (ops->before && (ret = ops->before(ops->arg, i, &r->why)) < 0)
 		return ret;	/* nothing done */
-	ret = do_step(rg, ops, s, &r->why);
+	ret = do_step(rg, ops, p, i, &r->why);
 	if (ret == 0 && ops->after) {
 		ret = ops->after(ops->arg, i, &r->why);
 		after = ret < 0;
@@ -560,9 +597,24 @@ int kattr_rgplan_run(struct kattr_rg *rg, struct kattr_rgplan *p,
 	r->err = ret;
 	if (flags & KATTR_RGPLAN_NO_UNDO)
 		return ret;
-	for (size_t k = r->done; k-- > 0;)
-		undo_step(rg, ops, &p->v[k], k, r);
+	undo_from(rg, p, ops, r->done, r);
 	return ret;
+}
+
+int kattr_rgplan_recover(struct kattr_rg *rg, struct kattr_rgplan *p,
+			 const struct kattr_rgjournal_state *st,
+			 const struct kattr_rgplan_ops *ops,
+			 struct kattr_rgplan_result *r)
+{
+	size_t n = st->undone < st->started ? st->undone : st->started;
+
+	memset(r, 0, sizeof(*r));
+	if (n > p->n)
+		return -EINVAL;
+	r->done = n;
+	r->failed = n;
+	undo_from(rg, p, ops, n, r);
+	return r->nnotes ? -EIO : 0;
 }
 
 /* ---- the apply lock -------------------------------------------------------- */

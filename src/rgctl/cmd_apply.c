@@ -43,6 +43,7 @@
 #include "kattr/rgconf.h"
 #include "kattr/rgplan.h"
 #include "rgctl.h"
+#include "rgctl_plan.h"
 #include "rgctl_res.h"
 #include "rgctl_rgd.h"
 #include "rgctl_systemd.h"
@@ -604,80 +605,6 @@ static const char *step_why(struct kattr_rg *rg, const struct kattr_rgplan_step 
 
 /* ---- the run: signals, the lock, the result ------------------------------- */
 
-/*
- * SIGINT, SIGTERM, SIGHUP and SIGPIPE during the run (rgctl(8), apply,
- * SIGNALS): the handler only notes the signal; the engine asks between
- * two steps (stop_requested), so the step in progress completes, then
- * what was done is undone.  A signal during the undo is noted and
- * honoured once the undo is done.
- */
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-static volatile sig_atomic_t got_sig, got_sig2;
-
-static void on_stop_signal(int sig)
-{
-	if (!got_sig)
-		got_sig = sig;
-	else if (!got_sig2)
-		got_sig2 = sig;
-}
-
-static void catch_stop_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop_signal;
-	sa.sa_flags = SA_RESTART;
-	sigfillset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(*stop_signals); i++)
-		sigaction(stop_signals[i], &sa, NULL);
-}
-
-static int stop_requested(void *arg)
-{
-	(void)arg;
-	return got_sig;
-}
-
-static const char *sig_name(int sig)
-{
-	switch (sig) {
-	case SIGINT:
-		return "SIGINT";
-	case SIGTERM:
-		return "SIGTERM";
-	case SIGHUP:
-		return "SIGHUP";
-	case SIGPIPE:
-		return "SIGPIPE";
-	}
-	return "a signal";
-}
-
-static int mark_ours(void *arg, struct kattr_rg *rg, const char *group,
-		     const char **why)
-{
-	int ret = rgctl_own_mark(rg, group);
-
-	(void)arg;
-	if (ret < 0 && why)
-		*why = "cannot mark it as made by rgctl";
-	return ret;
-}
-
-static unsigned long long own_ino(void *arg, struct kattr_rg *rg, const char *group)
-{
-	(void)arg;
-	return rgctl_own_ino(rg, group);
-}
-
-/* The shipped rgctl has no fault hooks: rgctl-faults (tests) sets them. */
-__attribute__((weak)) void rgctl_apply_faults(struct kattr_rgplan_ops *ops)
-{
-	(void)ops;
-}
-
 /* One line for each thing undo could not restore. */
 static void print_undo_notes(struct kattr_rg *rg, const struct kattr_rgplan *p,
 			     const struct kattr_rgplan_result *r)
@@ -746,7 +673,7 @@ static void say_undone(struct kattr_rg *rg, const struct kattr_rgplan *p,
 static void say_interrupted(struct kattr_rg *rg, const struct kattr_rgplan *p,
 			    const struct kattr_rgplan_result *r, bool no_undo)
 {
-	const char *sig = sig_name(r->stopped);
+	const char *sig = rgctl_sig_name(r->stopped);
 	size_t d = r->done;
 
 	if (no_undo)
@@ -776,18 +703,21 @@ static int run_steps(struct kattr_rg *rg, struct kattr_rgplan *p, const char *fi
 	const char *why;
 	int ret, status = EXIT_FAIL;
 
-	kattr_rgplan_ops_init(&ops);
-	ops.mark = mark_ours;
-	ops.ino = own_ino;
-	ops.stop = stop_requested;
-	rgctl_apply_faults(&ops);
+	rgctl_plan_ops(&ops);
+	/* the plan on record before the first change */
+	status = rgctl_journal_begin(rg, "apply", p, &ops.journal);
+	if (status)
+		return status;
+	status = EXIT_FAIL;
 	ret = kattr_rgplan_run(rg, p, &ops, no_undo ? KATTR_RGPLAN_NO_UNDO : 0, &r);
+	/* all done, undone or kept: the run is over */
+	rgctl_journal_end(ops.journal);
 	if (ret == -EINTR && r.stopped) {
 		say_interrupted(rg, p, &r, no_undo);
 		status = 128 + r.stopped;
-		if (got_sig2)
+		if (rgctl_stop_sig2())
 			tool_warn("apply: %s came during the undo: honoured now that it is done",
-				  sig_name(got_sig2));
+				  rgctl_sig_name(rgctl_stop_sig2()));
 	} else if (ret < 0) {
 		const struct kattr_rgplan_step *s = &p->v[r.failed];
 
@@ -797,10 +727,10 @@ static int run_steps(struct kattr_rg *rg, struct kattr_rgplan *p, const char *fi
 			  TOOL_Q(file), r.failed + 1, p->n, text,
 			  why ? why : rgctl_strerror(ret));
 		say_undone(rg, p, &r, no_undo);
-		if (got_sig) {
+		if (rgctl_stop_sig()) {
 			tool_warn("apply: %s came during the undo: honoured now that it is done",
-				  sig_name(got_sig));
-			status = 128 + got_sig;
+				  rgctl_sig_name(rgctl_stop_sig()));
+			status = 128 + rgctl_stop_sig();
 		}
 	}
 	kattr_rgplan_result_free(&r);
@@ -827,10 +757,10 @@ static int lock_hierarchy(struct kattr_rg *rg, const char *file, unsigned int wa
 				   &holder);
 		if (fd >= 0)
 			return 0;	/* held until rgctl exits */
-		if (got_sig) {
+		if (rgctl_stop_sig()) {
 			tool_warn("apply: interrupted by %s while waiting for the lock on '%s': nothing was changed",
-				  sig_name(got_sig), TOOL_Q(kattr_rg_root(rg)));
-			return 128 + got_sig;
+				  rgctl_sig_name(rgctl_stop_sig()), TOOL_Q(kattr_rg_root(rg)));
+			return 128 + rgctl_stop_sig();
 		}
 		if (fd != -EWOULDBLOCK || left <= 0)
 			break;
@@ -897,7 +827,7 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 	apply_options(argc, argv, &o);
 	/* From here a signal is noted and acted on between two steps. */
 	if (!o.dry_run)
-		catch_stop_signals();
+		rgctl_stop_catch();
 	rgctl_own_context("apply", argv[optind]);
 	c = rgctl_rgd_load(ctx, argv[optind]);
 	rg = rgctl_rg(ctx);
@@ -907,6 +837,8 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 		kattr_rgconf_free(c);
 		return ret;
 	}
+	if (!o.dry_run)	/* a run that died since: undone first */
+		rgctl_journal_recover(rg, true);
 	plan_groups(rg, c, o.no_enable, &p);
 	plan_res(rg, c, o.no_enable, &p);
 	if (o.prune)
@@ -954,11 +886,11 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 	kattr_rgconf_free(c);
 	ret = ns.n ? EXIT_FAIL : EXIT_OK;
 	notes_free(&ns);
-	if (got_sig) {
+	if (rgctl_stop_sig()) {
 		/* after the last step: what was done stays */
 		tool_warn("apply: %s came after the last change: the %zu change%s made are kept",
-			  sig_name(got_sig), i, i == 1 ? "" : "s");
-		ret = 128 + got_sig;
+			  rgctl_sig_name(rgctl_stop_sig()), i, i == 1 ? "" : "s");
+		ret = 128 + rgctl_stop_sig();
 	}
 	return ret;
 }

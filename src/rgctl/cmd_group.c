@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rgctl.h"
+#include "rgctl_plan.h"
 #include "rgctl_res.h"
 #include "rgctl_systemd.h"
 #include "xalloc.h"
@@ -184,83 +185,263 @@ static void create_undo(struct kattr_rg *rg, char **groups,
 		kattr_rg_cpu_undo(rg, done);
 }
 
-static int run_create(struct rgctl *ctx, int argc, char **argv)
+/*
+ * The groups this call makes, as the journal's plan: each missing
+ * component of each group, parents first, once; from[i]..from[i+1]-1:
+ * the steps group i makes.
+ */
+static void create_plan(struct kattr_rg *rg, char **groups, int n, unsigned int flags,
+			struct kattr_rgplan *p, size_t *from)
 {
-	const char *shares = NULL, *res = NULL;
-	struct kattr_rg_cpu_path done = { 0 };
-	struct kattr_rgres_value *sv = NULL;
-	char **sets = xcalloc((size_t)argc, sizeof(*sets));
-	size_t nsets = 0;
-	unsigned int flags = KATTR_RG_ENABLE, *existing;
-	struct kattr_rg_reason why;
-	struct kattr_rg *rg;
-	int c, ret, n;
+	char name[4096];
 
+	for (int i = 0; i < n; i++) {
+		unsigned int depth = kattr_rg_name_depth(groups[i]);
+		unsigned int have = flags & KATTR_RG_PARENTS ? existing_depth(rg, groups[i])
+							     : depth - 1;
+		const char *c = groups[i];
+
+		from[i] = p->n;
+		for (unsigned int k = 1; k <= depth; k++) {
+			bool planned = false;
+
+			c = strchr(c, '/');
+			snprintf(name, sizeof(name), "%.*s",
+				 c ? (int)(c - groups[i]) : (int)strlen(groups[i]), groups[i]);
+			if (c)
+				c++;
+			/* -p: a missing parent two groups share, once (its
+			 * undo after both children's); without -p only leaves */
+			for (size_t j = 0; (flags & KATTR_RG_PARENTS) && j < p->n && !planned; j++)
+				planned = strcmp(p->v[j].group, name) == 0;
+			if (k > have && !planned &&
+			    kattr_rgplan_add(p, KATTR_RGPLAN_CREATE, name, NULL) < 0)
+				xalloc_die();
+		}
+	}
+	from[n] = p->n;
+}
+
+/* A signal came: what this call made goes again; the status. */
+static int create_stopped(struct kattr_rg *rg, char **groups, const unsigned int *existing,
+			  int n, struct kattr_rg_cpu_path *done, size_t made)
+{
+	int sig = rgctl_stop_sig();
+
+	create_undo(rg, groups, existing, n, done);
+	tool_warn("create: interrupted by %s: %zu change%s undone, the groups are as before",
+		  rgctl_sig_name(sig), made, made == 1 ? "" : "s");
+	return 128 + sig;
+}
+
+struct create_args {
+	const char *shares, *res;
+	unsigned int flags;
+	char **sets;
+	size_t nsets;
+	unsigned int *existing;	/* components of each group there before */
+	size_t *from;		/* its steps in the journal's plan */
+	struct kattr_rgjournal *j;
+};
+
+/* create's options into a; optind is then the first GROUP's index. */
+static void create_options(int argc, char **argv, struct create_args *a)
+{
+	int c;
+
+	a->flags = KATTR_RG_ENABLE;
+	a->sets = xcalloc((size_t)argc, sizeof(*a->sets));
 	optind = 0;
 	while ((c = rgctl_getopt(&rgctl_cmd_create, argc, argv)) != -1) {
 		switch (c) {
 		case 'p':
-			flags |= KATTR_RG_PARENTS;
+			a->flags |= KATTR_RG_PARENTS;
 			break;
 		case OPT_SHARES:
-			shares = optarg;
+			a->shares = optarg;
 			break;
 		case OPT_RES:
-			res = optarg;
+			a->res = optarg;
 			break;
 		case OPT_NO_ENABLE:
-			flags &= ~KATTR_RG_ENABLE;
+			a->flags &= ~KATTR_RG_ENABLE;
 			break;
 		case OPT_CMD_FIRST + 9:
-			sets[nsets++] = optarg;
+			a->sets[a->nsets++] = optarg;
 			break;
 		}
 	}
-	n = argc - optind;
-	if (n < 1)
+	if (argc - optind < 1)
 		rgctl_cmd_usage(&rgctl_cmd_create, "give at least one GROUP");
-	if (nsets)	/* every value checked before anything is made */
-		sv = rgctl_res_parse(sets, nsets);
+}
+
+/*
+ * Make each group, its steps in the journal first: 0, or 128 + the
+ * signal that stopped it (all undone, said); a failure is undone, then
+ * said, and rgctl exits.
+ */
+static int create_groups(struct kattr_rg *rg, char **groups, int n,
+			 struct create_args *a, struct kattr_rg_cpu_path *done)
+{
+	struct kattr_rg_reason why;
+	int ret;
+
+	for (int i = 0; i < n; i++) {
+		if (rgctl_stop_sig())
+			return create_stopped(rg, groups, a->existing, i, done, a->from[i]);
+		/* Without -p only the last component can be made: no probes. */
+		a->existing[i] = a->flags & KATTR_RG_PARENTS ?
+				 existing_depth(rg, groups[i]) :
+				 kattr_rg_name_depth(groups[i]) - 1;
+		rgctl_step_delay();
+		kattr_rgjournal_steps(a->j, a->from[i], a->from[i + 1]);
+		ret = kattr_rg_create_why(rg, groups[i], a->flags, a->shares, a->res, done, &why);
+		if (ret < 0 && i > 0)
+			create_undo(rg, groups, a->existing, i, done);
+		if (ret < 0)
+			rgctl_journal_end(a->j);
+		if (ret < 0 && done->failed)
+			rgctl_cpu_enable_die(rg, done, ret, "nothing was created or enabled");
+		if (ret < 0)
+			create_failed(rg, groups[i], ret, &why);
+	}
+	return 0;
+}
+
+static int run_create(struct rgctl *ctx, int argc, char **argv)
+{
+	struct kattr_rg_cpu_path done = { 0 };
+	struct kattr_rgres_value *sv = NULL;
+	struct create_args a = { 0 };
+	struct kattr_rgplan p = { 0 };
+	struct kattr_rg *rg;
+	int ret, n;
+
+	create_options(argc, argv, &a);
+	n = argc - optind;
+	if (a.nsets)	/* every value checked before anything is made */
+		sv = rgctl_res_parse(a.sets, a.nsets);
 	argv += optind;
 	rg = rgctl_rg(ctx);
-	existing = calloc((size_t)n, sizeof(*existing));
-	if (!existing)
-		tool_die(EXIT_FAIL, "out of memory");
+	a.existing = xcalloc((size_t)n, sizeof(*a.existing));
+	a.from = xcalloc((size_t)n + 1, sizeof(*a.from));
 	for (int i = 0; i < n; i++)
-		create_check(ctx, rg, argv[i], shares, res, flags);
+		create_check(ctx, rg, argv[i], a.shares, a.res, a.flags);
+	/* under the lock, the plan in the journal; a signal undoes */
+	rgctl_stop_catch();
+	ret = rgctl_plan_lock(rg, "create");
+	if (ret == 0) {
+		create_plan(rg, argv, n, a.flags, &p, a.from);
+		ret = rgctl_journal_begin(rg, "create", &p, &a.j);
+	}
 	/* siblings: one mkdir(2) per place each, their parent held open */
 	kattr_rg_create_batch(rg, true);
-	for (int i = 0; i < n; i++) {
-		/* Without -p only the last component can be made: no probes. */
-		existing[i] = flags & KATTR_RG_PARENTS ?
-			      existing_depth(rg, argv[i]) :
-			      kattr_rg_name_depth(argv[i]) - 1;
-		ret = kattr_rg_create_why(rg, argv[i], flags, shares, res, &done, &why);
-		if (ret < 0 && i > 0)
-			create_undo(rg, argv, existing, i, &done);
-		if (ret < 0 && done.failed)
-			rgctl_cpu_enable_die(rg, &done, ret, "nothing was created or enabled");
-		if (ret < 0)
-			create_failed(rg, argv[i], ret, &why);
-	}
+	if (ret == 0)
+		ret = create_groups(rg, argv, n, &a, &done);
 	kattr_rg_create_batch(rg, false);
-	ret = create_set(ctx, argv, n, flags, sv, nsets);
-	if (ret != EXIT_OK)	/* the groups this call made go again */
-		create_undo(rg, argv, existing, n, &done);
-	free(existing);
+	if (ret == 0) {
+		ret = create_set(ctx, argv, n, a.flags, sv, a.nsets);
+		if (ret == EXIT_OK && rgctl_stop_sig())
+			ret = create_stopped(rg, argv, a.existing, n, &done, a.from[n]);
+		else if (ret != EXIT_OK)	/* the groups this call made go again */
+			create_undo(rg, argv, a.existing, n, &done);
+	}
+	rgctl_journal_end(a.j);
 	if (ret == EXIT_OK)
 		rgctl_cpu_report(rg, &done);
+	kattr_rgplan_free(&p);
+	free(a.from);
+	free(a.existing);
 	free(sv);
-	free(sets);
+	free(a.sets);
 	return ret;
+}
+
+/* delete -R: each step takes what appeared below its group meanwhile. */
+static int delete_tree(void *arg, struct kattr_rg *rg, const char *group)
+{
+	(void)arg;
+	return kattr_rg_delete(rg, group, KATTR_RG_RECURSIVE);
+}
+
+/*
+ * The threads a deletion saves: where they cannot be listed (an RGCS list
+ * longer than a page, a tree with no members file), none, as the
+ * deletion moves them up all the same: an undo then leaves them in the
+ * parent, in the tree.
+ */
+static int delete_members(void *arg, struct kattr_rg *rg, const char *group,
+			  pid_t **tids, size_t *n)
+{
+	(void)arg;
+	if (kattr_rg_members(rg, group, KATTR_RG_THREADS, tids, n) < 0) {
+		*tids = NULL;
+		*n = 0;
+	}
+	return 0;
+}
+
+/*
+ * The deletion as a plan: the group, with -R its subtree first (deepest
+ * first), one step each: what each holds is saved, so that a signal or
+ * a failure puts every group, setting and thread back.
+ */
+static void plan_delete(struct kattr_rg *rg, const char *group, unsigned int flags,
+			struct kattr_rgplan *p)
+{
+	struct kattr_rg_info *v = NULL;
+	size_t n = 0;
+	int ret;
+
+	ret = kattr_rg_exists(rg, group);
+	if (ret == 0 && (flags & KATTR_RG_RECURSIVE))
+		ret = kattr_rg_list(rg, group, &v, &n);
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot delete '%s': %s", TOOL_Q(group),
+			 rgctl_strerror(ret));
+	/* the listing has parents first */
+	for (size_t i = n; i-- > 1;)
+		if (kattr_rgplan_add(p, KATTR_RGPLAN_DELETE, v[i].name, NULL) < 0)
+			xalloc_die();
+	kattr_rg_list_free(v, n);
+	if (kattr_rgplan_add(p, KATTR_RGPLAN_DELETE, group, NULL) < 0)
+		xalloc_die();
+}
+
+/* The message for a deletion that failed (after its undo). */
+static int delete_failed(const char *group, const struct kattr_rgplan *p,
+			 const struct kattr_rgplan_result *r, int err)
+{
+	const char *g = p->n > 1 ? p->v[r->failed].group : group;
+
+	switch (err) {
+	case -ENOTEMPTY:
+		tool_warn("cannot delete '%s': it has child groups (use --recursive)",
+			  TOOL_Q(g));
+		break;
+	case -EBUSY:
+		tool_warn("cannot delete '%s': it still has tasks (they could not all be moved to the parent or an ancestor)",
+			  TOOL_Q(g));
+		break;
+	default:
+		if (r->why)
+			tool_warn("cannot delete '%s': %s: %s", TOOL_Q(g), r->why,
+				  rgctl_strerror(err));
+		else
+			tool_warn("cannot delete '%s': %s", TOOL_Q(g), rgctl_strerror(err));
+	}
+	return rgctl_plan_failed("delete", r);
 }
 
 static int run_delete(struct rgctl *ctx, int argc, char **argv)
 {
+	struct kattr_rgplan_result r;
+	struct kattr_rgplan_ops ops;
+	struct kattr_rgplan p = { 0 };
 	unsigned int flags = 0;
-	unsigned long long ino;
+	struct kattr_rg *rg;
 	const char *group;
-	int c, ret;
+	int c, status, err;
 
 	optind = 0;
 	while ((c = rgctl_getopt(&rgctl_cmd_delete, argc, argv)) != -1) {
@@ -277,20 +458,23 @@ static int run_delete(struct rgctl *ctx, int argc, char **argv)
 		tool_die(EXIT_FAIL, "cannot delete the root group");
 	rgctl_check_group(group, false);
 	rgctl_sd_check(ctx, group, RGCTL_SD_DELETE);
-	ino = rgctl_own_ino(rgctl_rg(ctx), group);
-	ret = kattr_rg_delete(rgctl_rg(ctx), group, flags);
-	switch (ret) {
-	case 0:
-		rgctl_own_drop(rgctl_rg(ctx), ino);
-		return EXIT_OK;
-	case -ENOTEMPTY:
-		tool_die(EXIT_FAIL, "cannot delete '%s': it has child groups (use --recursive)",
-			 TOOL_Q(group));
-	case -EBUSY:
-		tool_die(EXIT_FAIL, "cannot delete '%s': it still has tasks (they could not all be moved to the parent or an ancestor)",
-			 TOOL_Q(group));
-	default:
-		tool_die(EXIT_FAIL, "cannot delete '%s': %s", TOOL_Q(group),
-			 rgctl_strerror(ret));
-	}
+	/* From here a signal is noted and acted on between two steps. */
+	rgctl_stop_catch();
+	rg = rgctl_rg(ctx);
+	status = rgctl_plan_lock(rg, "delete");
+	if (status)
+		return status;
+	plan_delete(rg, group, flags, &p);
+	rgctl_plan_ops(&ops);
+	ops.members = delete_members;
+	if (flags & KATTR_RG_RECURSIVE)
+		ops.delete = delete_tree;
+	status = rgctl_plan_exec(rg, &p, "delete", &ops, &r, &err);
+	if (status == EXIT_FAIL && err < 0 && err != -EINTR)
+		status = delete_failed(group, &p, &r, err);
+	for (size_t i = 0; status == 0 && i < p.n; i++)
+		rgctl_own_drop(rg, p.v[i].ino);
+	kattr_rgplan_result_free(&r);
+	kattr_rgplan_free(&p);
+	return status;
 }

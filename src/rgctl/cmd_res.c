@@ -16,6 +16,7 @@
 
 #include "kattr/rgres.h"
 #include "rgctl.h"
+#include "rgctl_plan.h"
 #include "rgctl_res.h"
 #include "rgctl_systemd.h"
 #include "xalloc.h"
@@ -233,6 +234,94 @@ int rgctl_res_write(struct rgctl *ctx, const char *group,
 	return EXIT_OK;
 }
 
+/*
+ * The values v's keys hold now (one each), for the undo of a multi-key
+ * set: 0, or -ENODATA when one cannot be put back exactly (io.max, an
+ * RGCS "don't care", a file that cannot be read): then set goes as a
+ * single write, its own failure rolled back, a signal not undone.
+ */
+static int set_old(struct kattr_rg *rg, const char *group,
+		   const struct kattr_rgres_value *v, size_t n,
+		   struct kattr_rgres_value *old)
+{
+	struct kattr_rgres_group *g = NULL;
+	int ret = kattr_rgres_open(rg, group, &g);
+
+	for (size_t i = 0; i < n && ret == 0; i++) {
+		struct kattr_rgres_value *cur = NULL;
+		size_t nc = 0;
+
+		if (v[i].res->type == KATTR_RGRES_IO_MAX)
+			ret = -ENODATA;
+		else if (kattr_rgres_get(g, v[i].res, &cur, &nc) < 0 || nc != 1 || cur[0].unset)
+			ret = -ENODATA;
+		else
+			old[i] = cur[0];
+		free(cur);
+	}
+	if (g)
+		kattr_rgres_close(g);
+	return ret;
+}
+
+/*
+ * set with several keys (issue 30): under the lock and the journal (one
+ * step, the old values), and a signal during the writes undoes them all
+ * once they are done.  -ENODATA: not possible (set_old()).
+ */
+static int set_guarded(struct rgctl *ctx, const char *group,
+		       const struct kattr_rgres_value *v, size_t n, unsigned int flags)
+{
+	struct kattr_rg *rg = rgctl_rg(ctx);
+	struct kattr_rgplan p = { 0 };
+	struct kattr_rgplan_step *s;
+	struct kattr_rgres_group *g = NULL;
+	struct kattr_rgres_done d = { 0 };
+	struct kattr_rgjournal *j = NULL;
+	int status, sig;
+
+	rgctl_stop_catch();
+	status = rgctl_plan_lock(rg, "set");
+	if (status)
+		return status;
+	if (kattr_rgplan_add(&p, KATTR_RGPLAN_RES, group, &s) < 0)
+		xalloc_die();
+	s->res.n = n;
+	s->res.old = xcalloc(n, sizeof(*s->res.old));
+	s->res.want = xcalloc(n, sizeof(*s->res.want));
+	memcpy(s->res.want, v, n * sizeof(*v));
+	s->no_enable = !(flags & KATTR_RGRES_ENABLE);
+	if (set_old(rg, group, v, n, s->res.old) < 0) {
+		kattr_rgplan_free(&p);
+		return -ENODATA;
+	}
+	status = rgctl_journal_begin(rg, "set", &p, &j);
+	if (status == 0 && kattr_rgjournal_step(j, 0, s) < 0)
+		tool_warn("set: cannot write the journal: a kill now could not be undone");
+	if (status == 0)
+		status = rgctl_res_write(ctx, group, v, n, flags, "nothing was changed");
+	rgctl_step_delay();	/* tests: a signal lands here, the writes done */
+	sig = rgctl_stop_sig();
+	if (status == EXIT_OK && sig) {
+		status = kattr_rgres_open(rg, group, &g);
+		if (status == 0)
+			status = kattr_rgres_set(g, s->res.old, n, 0, &d);
+		if (status == 0)
+			tool_warn("set: interrupted by %s: %zu change%s undone, the groups are as before",
+				  rgctl_sig_name(sig), n, n == 1 ? "" : "s");
+		else
+			tool_warn("set: interrupted by %s: the %zu values could not be set back: %s: the groups are NOT as before",
+				  rgctl_sig_name(sig), n, rgctl_strerror(status));
+		kattr_rgres_done_free(&d);
+		if (g)
+			kattr_rgres_close(g);
+		status = 128 + sig;
+	}
+	rgctl_journal_end(j);
+	kattr_rgplan_free(&p);
+	return status;
+}
+
 static int run_set(struct rgctl *ctx, int argc, char **argv)
 {
 	unsigned int flags = KATTR_RGRES_ENABLE;
@@ -259,8 +348,12 @@ static int run_set(struct rgctl *ctx, int argc, char **argv)
 	if (!kattr_rg_name_is_root(group) && kattr_rg_exists(rgctl_rg(ctx), group) < 0)
 		tool_die(EXIT_FAIL, "cannot set the resources of '%s': %s",
 			 TOOL_Q(group), rgctl_strerror(kattr_rg_exists(rgctl_rg(ctx), group)));
-	status = rgctl_res_write(ctx, group, v, (size_t)(argc - optind - 1), flags,
-				 "nothing was changed");
+	status = -ENODATA;
+	if (argc - optind - 1 > 1 && !(flags & KATTR_RGRES_DRY_RUN))
+		status = set_guarded(ctx, group, v, (size_t)(argc - optind - 1), flags);
+	if (status == -ENODATA)
+		status = rgctl_res_write(ctx, group, v, (size_t)(argc - optind - 1), flags,
+					 "nothing was changed");
 	free(v);
 	return status;
 }

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "rgctl.h"
+#include "rgctl_plan.h"
 #include "rgctl_systemd.h"
 
 /* The hierarchy rgctl_rg() opened, for the causes that depend on it. */
@@ -250,6 +251,7 @@ struct kattr_rg *rgctl_rg(struct rgctl *ctx)
 		die_open(ctx, ret);
 	rgctl_sd_default_root(ctx);
 	rgctl_own_install(ctx->rg);	/* what rgctl makes, it marks */
+	rgctl_journal_recover(ctx->rg, false);	/* what a dead rgctl left half-done */
 	opened = ctx->rg;
 	return ctx->rg;
 }

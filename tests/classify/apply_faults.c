@@ -5,19 +5,25 @@
  * RGCTL_APPLY_FAIL_STEP=K: step K fails before it does anything; K+: step
  * K is done, then reported as failed (so its own undo runs too).
  * RGCTL_APPLY_FAIL_UNDO=K: undoing step K fails.
+ * RGCTL_STEP_DELAY_US=U: each step (and each undo) waits U microseconds
+ * first, so that a signal sent at a measured time lands inside a short run.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "kattr/rgplan.h"
+#include "rgctl_plan.h"
 #include "rgctl_rgd.h"
 #include "strutils.h"
 
 #define FAIL_STEP_ENV "RGCTL_APPLY_FAIL_STEP"
 #define FAIL_UNDO_ENV "RGCTL_APPLY_FAIL_UNDO"
 
-static unsigned long fail_step, fail_undo;
+#define DELAY_ENV "RGCTL_STEP_DELAY_US"
+
+static unsigned long fail_step, fail_undo, delay_us;
 static bool fail_after;
 
 static unsigned long env_uint(const char *name)
@@ -28,9 +34,26 @@ static unsigned long env_uint(const char *name)
 	return s && str_parse_uint(s, ~0UL, "+", &v, NULL) == 0 ? (unsigned long)v : 0;
 }
 
+/* The delay: a signal cuts nanosleep short, as it would a slow write. */
+static void delay(void)
+{
+	struct timespec ts = { (time_t)(delay_us / 1000000), (long)(delay_us % 1000000) * 1000 };
+
+	if (delay_us)
+		nanosleep(&ts, NULL);
+}
+
+/* create and set, which do not run through the engine: the same delay. */
+void rgctl_step_delay(void)
+{
+	delay_us = env_uint(DELAY_ENV);
+	delay();
+}
+
 static int before(void *arg, size_t i, const char **why)
 {
 	(void)arg;
+	delay();
 	if (i + 1 != fail_step || fail_after)
 		return 0;
 	*why = "failure injected by " FAIL_STEP_ENV;
@@ -49,6 +72,7 @@ static int after(void *arg, size_t i, const char **why)
 static int before_undo(void *arg, size_t i, const char **why)
 {
 	(void)arg;
+	delay();
 	if (i + 1 != fail_undo)
 		return 0;
 	*why = "failure injected by " FAIL_UNDO_ENV;
@@ -62,6 +86,7 @@ void rgctl_apply_faults(struct kattr_rgplan_ops *ops)
 	fail_step = env_uint(FAIL_STEP_ENV);
 	fail_after = s && strchr(s, '+');
 	fail_undo = env_uint(FAIL_UNDO_ENV);
+	delay_us = env_uint(DELAY_ENV);
 	ops->before = before;
 	ops->after = after;
 	ops->before_undo = before_undo;

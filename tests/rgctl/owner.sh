@@ -99,7 +99,8 @@ expect_foreign foreign "baseline"
 if [ "$BACKEND" != rgcs ]; then
 	v=$(getfattr --only-values -n trusted.rgctl "$ROOT/own/sub" 2>/dev/null)
 	expect_match "$v" $'^rgctl-owner 1\nname=own/sub\nuid=0\npid=[0-9]+\ntime=[0-9]+\ncmd=create\n$' "the xattr says who, when, what"
-	[ -e "$RGCTL_RUNDIR" ] && fail "a registry was written on a hierarchy with xattrs" || ok
+	# (the run-state directory itself is made: it holds the runs' journals)
+	compgen -G "$RGCTL_RUNDIR/marks.*" >/dev/null && fail "a registry was written on a hierarchy with xattrs" || ok
 else
 	ls "$RGCTL_RUNDIR"/marks.* >/dev/null 2>&1 && ok || fail "no registry on the emulator"
 fi

@@ -63,6 +63,8 @@ struct kattr_rgplan_step {
 	struct kattr_rg_cpu_path done;	/* ... and where it was */
 	struct kattr_rgplan_res res;	/* RES */
 	bool no_enable;		/* RES: enable no controller */
+	bool skip;		/* DELETE: the group had gone already: nothing
+				 * done, nothing to undo */
 };
 
 struct kattr_rgplan {
@@ -116,6 +118,9 @@ struct kattr_rgplan_ops {
 	int (*after)(void *arg, size_t i, const char **why);
 	int (*before_undo)(void *arg, size_t i, const char **why);
 	void *arg;
+	/* where the run writes its intent (NULL: nowhere): each step as it
+	 * starts, each undo as it ends (kattr_rgjournal_create()) */
+	struct kattr_rgjournal *journal;
 };
 
 /* ops with every change the library's and nothing of the caller's. */
@@ -165,6 +170,77 @@ KATTR_API void kattr_rgplan_result_free(struct kattr_rgplan_result *r);
 KATTR_API int kattr_rgplan_run(struct kattr_rg *rg, struct kattr_rgplan *p,
 			       const struct kattr_rgplan_ops *ops, unsigned int flags,
 			       struct kattr_rgplan_result *r);
+
+/*
+ * The intent journal of a run: a text file, written before the first
+ * change and appended to, one write(2) per step, so that a run killed
+ * where no handler runs (SIGKILL, the OOM killer) can be undone by the
+ * next process that takes the hierarchy's lock (kattr_rgplan_recover()).
+ * The format is line-based and versioned:
+ *
+ *   rgctl-journal 1           (the version)
+ *   cmd NAME                  (who wrote it)
+ *   pid PID
+ *   steps N                   (then N step lines, in plan order:)
+ *   create GROUP
+ *   set GROUP OLD ENABLE      (OLD: "-" unknown, "=TEXT"; ENABLE 0/1)
+ *   delete GROUP
+ *   res GROUP FRESH NOENABLE [KEY=TEXT | KEY]...   (KEY alone: unset)
+ *   run                       (the plan is complete; then the records:)
+ *   s I                       (step I starts: step I-1 has ended; the
+ *                              steps between the last one and I were
+ *                              skipped: a deletion whose group had gone)
+ *   a I FILE =VALUE           (DELETE step I: a setting it saved)
+ *   t I TID...                (DELETE step I: its threads)
+ *   u I                       (the undo of step I is done)
+ *
+ * Tokens are separated by one space; a byte <= ' ', >= 0x7f or '\' in
+ * one is written \xNN.  The file is removed when the run is over (all
+ * done, or all undone).
+ */
+struct kattr_rgjournal;
+
+struct kattr_rgjournal_state {
+	char cmd[32];		/* the command that wrote it */
+	pid_t pid;		/* its process (words only: the lock tells) */
+	bool run;		/* the plan was complete: steps may have started */
+	size_t started;		/* steps started (the last may be partly done) */
+	size_t undone;		/* steps >= undone are undone (started: none) */
+};
+
+/* dir/name made (it must not exist) with p's plan; *out to append to. */
+KATTR_API int kattr_rgjournal_create(int dir, const char *name, const char *cmd,
+				     const struct kattr_rgplan *p,
+				     struct kattr_rgjournal **out);
+/* Parse a journal's text into a plan and a state: 0 or -EINVAL. */
+KATTR_API int kattr_rgjournal_parse(const char *text, size_t len,
+				    struct kattr_rgplan *p,
+				    struct kattr_rgjournal_state *st);
+/* Open dir/name and parse it (-ENOENT: none), to recover and append to. */
+KATTR_API int kattr_rgjournal_open(int dir, const char *name, struct kattr_rgplan *p,
+				   struct kattr_rgjournal_state *st,
+				   struct kattr_rgjournal **out);
+/* The records (the run writes them through ops->journal). */
+KATTR_API int kattr_rgjournal_step(struct kattr_rgjournal *j, size_t i,
+				   const struct kattr_rgplan_step *s);
+KATTR_API int kattr_rgjournal_undone(struct kattr_rgjournal *j, size_t i);
+/* Steps from to to-1 start together (one call makes them all: a group
+ * and its missing parents), none a deletion: one write. */
+KATTR_API int kattr_rgjournal_steps(struct kattr_rgjournal *j, size_t from, size_t to);
+/* Close; with remove, the run is over and the file goes first. */
+KATTR_API int kattr_rgjournal_close(struct kattr_rgjournal *j, bool remove);
+
+/*
+ * Undo what a journal says a dead run did (p and st from
+ * kattr_rgjournal_open()): every started step not yet undone, last first,
+ * each recorded in ops->journal as it is undone (a recovery killed in turn
+ * goes on where it stopped).  The caller holds the lock.  0, or -EIO with
+ * r->notes naming what could not be restored; r->done: steps undone.
+ */
+KATTR_API int kattr_rgplan_recover(struct kattr_rg *rg, struct kattr_rgplan *p,
+				   const struct kattr_rgjournal_state *st,
+				   const struct kattr_rgplan_ops *ops,
+				   struct kattr_rgplan_result *r);
 
 /*
  * The apply lock of a hierarchy: an exclusive flock(2) on its root

@@ -5,7 +5,10 @@
  * tasks, a task is in one group at a time, deleting a group moves its
  * tasks to the parent).  Every step fails in turn, before and after it
  * is done, and every undo fails in turn; a stop (a signal) comes before
- * every step; after each run the tree must be exactly as before.
+ * every step; after each run the tree must be exactly as before.  And
+ * the journal: a child process runs the plan and is killed (SIGKILL) at
+ * every point, between steps, after each, in the middle of the undo; the
+ * parent recovers from the journal it left, and the tree is as before.
  */
 #include "testutil.h"
 #include <dirent.h>
@@ -14,6 +17,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include "kattr/rgplan.h"
 #include "kattr/private.h"
 
@@ -27,6 +31,8 @@ struct fx {
 	size_t fail_before, fail_after, fail_undo, stop_at;
 	size_t calls;		/* stop(): how often asked */
 	bool fail_attach;	/* the attach op refuses every thread */
+	/* SIGKILL (in a child): before step, after step, before undo */
+	size_t kill_before, kill_after, kill_undo;
 };
 
 static void mkdirs(const char *root, const char *rel)
@@ -224,6 +230,8 @@ static int f_before(void *arg, size_t i, const char **why)
 	struct fx *f = arg;
 
 	*why = "injected before";
+	if (i + 1 == f->kill_before)
+		raise(SIGKILL);
 	return i + 1 == f->fail_before ? -EIO : 0;
 }
 
@@ -232,6 +240,8 @@ static int f_after(void *arg, size_t i, const char **why)
 	struct fx *f = arg;
 
 	*why = "injected after";
+	if (i + 1 == f->kill_after)
+		raise(SIGKILL);
 	return i + 1 == f->fail_after ? -EIO : 0;
 }
 
@@ -240,6 +250,8 @@ static int f_before_undo(void *arg, size_t i, const char **why)
 	struct fx *f = arg;
 
 	*why = "injected undo";
+	if (i + 1 == f->kill_undo)
+		raise(SIGKILL);
 	return i + 1 == f->fail_undo ? -EIO : 0;
 }
 
@@ -592,6 +604,102 @@ static void lock(void **state)
 	fx_close(&f);
 }
 
+/* ---- the journal ------------------------------------------------------------------ */
+
+/*
+ * In a child: run the plan with its journal in f->root and f's kill
+ * point; it must die of SIGKILL.  Then recover from what it left (the
+ * kill point: where the recovery dies too, and a second one finishes).
+ */
+static void killed_run(struct fx *f)
+{
+	struct kattr_rgplan_result r;
+	struct kattr_rgplan_ops ops;
+	struct kattr_rgplan p;
+	int status, dir;
+	pid_t pid;
+
+	dir = open(f->root, O_RDONLY | O_DIRECTORY);
+	assert_true(dir >= 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		build(&p);
+		fx_ops(f, &ops);
+		if (kattr_rgjournal_create(dir, "journal", "test", &p, &ops.journal) < 0)
+			_exit(1);
+		kattr_rgplan_run(f->rg, &p, &ops, 0, &r);
+		_exit(2);	/* not killed */
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	close(dir);
+}
+
+/* Recover from f->root/journal with the faults off: 0, r filled. */
+static int recover(struct fx *f, struct kattr_rgplan_result *r,
+		   struct kattr_rgjournal_state *st)
+{
+	struct kattr_rgplan_ops ops;
+	struct kattr_rgjournal *j;
+	struct kattr_rgplan p;
+	int dir = open(f->root, O_RDONLY | O_DIRECTORY), ret;
+
+	assert_true(dir >= 0);
+	assert_int_equal(kattr_rgjournal_open(dir, "journal", &p, st, &j), 0);
+	assert_int_equal(p.n, NSTEPS);
+	f->fail_before = f->fail_after = f->fail_undo = 0;
+	f->kill_before = f->kill_after = f->kill_undo = 0;
+	fx_ops(f, &ops);
+	ops.journal = j;
+	ret = kattr_rgplan_recover(f->rg, &p, st, &ops, r);
+	kattr_rgplan_free(&p);
+	assert_int_equal(kattr_rgjournal_close(j, true), 0);
+	close(dir);
+	return ret;
+}
+
+/* Killed before and after every step, and before every undo (the last
+ * step failing after it is done): recovered, the tree is as before. */
+static void killed_recovers(void **state)
+{
+	(void)state;
+	for (size_t k = 1; k <= 3 * NSTEPS; k++) {
+		struct kattr_rgjournal_state st;
+		struct kattr_rgplan_result r;
+		char *before, *now, path[PATH_MAX];
+		struct fx f;
+		size_t i = (k - 1) % NSTEPS + 1;
+
+		fx_open(&f);
+		before = snapshot(&f);
+		if (k <= NSTEPS)
+			f.kill_before = i;
+		else if (k <= 2 * NSTEPS)
+			f.kill_after = i;
+		else {
+			f.fail_after = NSTEPS;
+			f.kill_undo = i;
+		}
+		killed_run(&f);
+		assert_int_equal(recover(&f, &r, &st), 0);
+		assert_string_equal(st.cmd, "test");
+		assert_true(st.run);
+		/* what was started and not undone, nothing else */
+		assert_int_equal(st.started, k <= NSTEPS ? i - 1 : k <= 2 * NSTEPS ? i : NSTEPS);
+		assert_int_equal(r.done, k <= 2 * NSTEPS ? st.started : i);
+		assert_int_equal(r.nnotes, 0);
+		now = snapshot(&f);
+		assert_string_equal(now, before);
+		snprintf(path, sizeof(path), "%s/journal", f.root);
+		assert_int_equal(access(path, F_OK), -1);
+		free(before);
+		free(now);
+		kattr_rgplan_result_free(&r);
+		fx_close(&f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -602,6 +710,7 @@ int main(void)
 		cmocka_unit_test(no_undo_keeps),
 		cmocka_unit_test(threads_not_back),
 		cmocka_unit_test(lock),
+		cmocka_unit_test(killed_recovers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,134 @@
+#!/bin/bash
+# apply_kill.sh [GROUPS [DELAY_US]]: SIGKILL during rgctl apply --prune (issue 30,
+# the intent journal) on cgroup v1 (a private subtree of the cpu
+# hierarchy): the plan creates GROUPS groups with shares, changes a share
+# and a resource, and deletes two groups with members.  The run is timed
+# first; then it is killed at 20 points spread over it.  After each, the
+# next rgctl command (list) finds the dead run's journal, undoes what it
+# did and says so in one line; the tree (rgctl dump, every group's
+# members) is as before, no process is lost and no journal is left.  A
+# kill before the plan is written or after the run ended leaves the tree
+# as before, or as applied, and no journal.
+. "$SRC_DIR/tests/classify/rgd_lib.sh"
+N=${1:-400}
+# each step waits this long first (rgctl-faults' delay hook), so that the
+# kills land inside the run on any machine; the recovery is the shipped
+# rgctl's
+export RGCTL_STEP_DELAY_US=${2:-1000}
+rgd_setup kill
+needs_libconfig
+cd "$WORK" || exit 1
+R=(--backend cgroup1 --root "$ROOT")
+
+sleep 600 & P1=$!
+sleep 600 & P2=$!
+PIDS+=("$P1" "$P2")
+
+{
+	echo 'groups = ('
+	echo '  { name = "keep"; shares = 512; },'
+	echo '  { name = "stray"; },'
+	echo '  { name = "stray/kid"; }'
+	echo ');'
+} >base.conf
+{
+	echo 'groups = ('
+	echo '  { name = "keep"; shares = 2048; cpu_max = "20ms/100ms"; },'
+	for ((i = 1; i <= N; i++)); do
+		echo "  { name = \"g$i\"; shares = $((100 + i % 900)); }$([ "$i" -lt "$N" ] && echo ,)"
+	done
+	echo ');'
+} >plan.conf
+
+reset() {
+	find "$ROOT" -mindepth 1 -maxdepth 1 -type d -name 'g*' -print0 | xargs -0 -r rmdir
+	mkdir -p stray/kid 2>/dev/null
+	"$RGCTL" "${R[@]}" apply --prune base.conf >/dev/null 2>reset.err ||
+		{ echo "FAIL: cannot apply base.conf: $(cat reset.err)"; exit 1; }
+	echo max >"$ROOT/keep/cpu.cfs_quota_us" 2>/dev/null || echo -1 >"$ROOT/keep/cpu.cfs_quota_us"
+	echo 100000 >"$ROOT/keep/cpu.cfs_period_us"
+	echo "$P1" >"$ROOT/stray/cgroup.procs" && echo "$P2" >"$ROOT/stray/kid/cgroup.procs" ||
+		{ echo "FAIL: cannot place the processes"; exit 1; }
+}
+snap() {
+	"$RGCTL" "${R[@]}" dump 2>/dev/null
+	(cd "$ROOT" && find . -name tasks -print0 | LC_ALL=C sort -z |
+		xargs -0 awk 'FNR == 1 { printf "\n%s:", FILENAME } { printf " %s", $1 } END { print "" }')
+}
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+journals() { find "$RGCTL_RUNDIR" -name 'journal.*' 2>/dev/null | wc -l; }
+
+reset
+before=$(snap)
+D= P=
+for _ in 1 2; do
+	t0=$(now_ms)
+	"$RGCTL_FAULTS" "${R[@]}" apply --prune plan.conf >out.txt 2>err.txt
+	d=$(($(now_ms) - t0))
+	expect_match "$(cat out.txt)" "$((N + 4)) changes" "the timed apply made every change"
+	applied=$(snap)
+	reset
+	t0=$(now_ms)
+	"$RGCTL_FAULTS" "${R[@]}" apply --dry-run --prune plan.conf >/dev/null 2>&1
+	p=$(($(now_ms) - t0))
+	[ -z "$D" ] || [ "$d" -lt "$D" ] && D=$d
+	[ -z "$P" ] || [ "$p" -lt "$P" ] && P=$p
+done
+echo "apply of $((N + 4)) changes: $D ms, of which $P ms starting and planning"
+[ "$(snap)" = "$before" ] && ok || fail "reset does not give the base state back"
+expect_eq "$(journals)" 0 "a finished apply leaves no journal"
+[ "$D" -gt $((P + 50)) ] || skip_test "the run ($D ms) is too short to kill it inside"
+
+hits=0
+kill_trial() {	# kill_trial MS
+	local ms=$1 pid had err now
+	"$RGCTL_FAULTS" "${R[@]}" apply --prune plan.conf >out.txt 2>err.txt &
+	pid=$!
+	sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	had=$(journals)
+	err=$("$RGCTL" "${R[@]}" list 2>&1 >/dev/null)
+	now=$(snap)
+	if [ "$had" = 1 ]; then
+		hits=$((hits + 1))
+		expect_match "$err" "^rgctl: recovered from rgctl apply \\(pid $pid\\) killed after [0-9]+ of $((N + 4)) changes: [0-9]+ undone, the groups are as before$" \
+			"SIGKILL at $ms ms: list recovers and says so"
+		if [ "$now" = "$before" ]; then ok; else
+			fail "SIGKILL at $ms ms: the tree differs after the recovery:"
+			diff <(printf '%s\n' "$before") <(printf '%s\n' "$now") | head -10
+		fi
+	else
+		expect_eq "$err" "" "SIGKILL at $ms ms (no journal: before the plan or after the run): list says nothing"
+		[ "$now" = "$before" ] || [ "$now" = "$applied" ] && ok ||
+			fail "SIGKILL at $ms ms without a journal: the tree is neither as before nor as applied"
+	fi
+	expect_eq "$(journals)" 0 "SIGKILL at $ms ms: no journal left"
+	kill -0 "$P1" 2>/dev/null && kill -0 "$P2" 2>/dev/null && ok || fail "SIGKILL at $ms ms: a process was lost"
+	[ "$now" = "$before" ] || reset
+}
+for ((j = 1; j <= 20; j++)); do
+	kill_trial $((P + (D - P) * j / 21))
+done
+echo "$hits of 20 kills came while apply changed the tree"
+[ "$hits" -ge 10 ] && ok || fail "only $hits of 20 kills came while apply changed the tree"
+
+# a journal that another (live) rgctl holds the lock for is left alone
+"$RGCTL_FAULTS" "${R[@]}" apply --prune plan.conf >/dev/null 2>&1 &
+pid=$!
+sleep "$(printf '0.%03d' $(((P + (D - P) / 3) % 1000)))"
+kill -STOP "$pid"
+if [ "$(journals)" = 1 ]; then
+	err=$("$RGCTL" "${R[@]}" list 2>&1 >/dev/null)
+	expect_eq "$err" "" "a live run's journal: list leaves it alone"
+	expect_eq "$(journals)" 1 "a live run's journal stays"
+fi
+kill -KILL "$pid"; kill -CONT "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+# apply itself recovers first, then runs
+"$RGCTL" "${R[@]}" apply base.conf >/dev/null 2>err.txt
+rc=$?
+[ "$(journals)" = 0 ] && ok || fail "apply after a kill: the journal is left"
+expect_eq "$rc" 0 "apply after a kill runs (stderr: $(cat err.txt))"
+reset
+[ "$(snap)" = "$before" ] && ok || fail "the base state at the end"
+finish
