@@ -16,7 +16,7 @@ const struct rgctl_column rgctl_top_columns[TC_N] = {
 	[TC_TASKS]     = { "TASKS", 5, RIGHT, "Processes in the group itself (cgroup.procs; RGCS: members)", 0 },
 	[TC_CPU]       = { "CPU", 6, RIGHT, "CPU time used over the interval, subgroups included, in percent of one CPU", 0 },
 	[TC_WEIGHT]    = { "WEIGHT", 6, RIGHT, "cpu.weight (cgroup v1: cpu.shares, 1024 = 100; RGCS: min_shares)", 0 },
-	[TC_EXPECT]    = { "EXPECT", 7, RIGHT, "The share of its siblings' CPU time its weight promises: weight over the weights of the siblings using CPU", 0 },
+	[TC_EXPECT]    = { "EXPECT", 7, RIGHT, "The share of its siblings' CPU time its weight promises: weight over the weights of the siblings using CPU (none: of all siblings)", 0 },
 	[TC_SHARE]     = { "SHARE", 6, RIGHT, "The share of its siblings' CPU time it got over the interval", 0 },
 	[TC_MEM]       = { "MEM", 7, RIGHT, "memory.current (cgroup v1: memory.usage_in_bytes)", 0 },
 	[TC_MEMHIGH]   = { "MEMHIGH", 7, RIGHT, "memory.high (cgroup v1 has none)", 0 },

@@ -224,12 +224,14 @@ static void columns_of(const struct model *m, struct tgroup *g)
 /*
  * The weight's promise and the share got, among siblings: expected is the
  * weight over the weights of the siblings competing (using CPU, itself
- * counted either way), actual its CPU time over theirs.
+ * counted either way; when none is, over all the siblings' weights),
+ * actual its CPU time over theirs.
  */
 static void shares(struct model *m)
 {
 	double *busyw = xcalloc(m->n + 1, sizeof(double));
 	double *used = xcalloc(m->n + 1, sizeof(double));
+	double *allw = xcalloc(m->n + 1, sizeof(double));
 
 	for (size_t i = 0; i < m->n; i++) {
 		const struct tgroup *g = m->g[i];
@@ -237,6 +239,8 @@ static void shares(struct model *m)
 		if (g->parent == SIZE_MAX || g->val[TC_CPU] < 0)
 			continue;
 		used[g->parent] += g->val[TC_CPU];
+		if (g->val[TC_WEIGHT] > 0 && isfinite(g->val[TC_WEIGHT]))
+			allw[g->parent] += g->val[TC_WEIGHT];
 		if (g->val[TC_CPU] >= BUSY_PCT && g->val[TC_WEIGHT] > 0)
 			busyw[g->parent] += g->val[TC_WEIGHT];
 	}
@@ -247,7 +251,9 @@ static void shares(struct model *m)
 		g->val[TC_EXPECT] = g->val[TC_SHARE] = TOP_NA;
 		if (g->parent == SIZE_MAX || g->val[TC_CPU] < 0)
 			continue;
-		all = busyw[g->parent] + (g->val[TC_CPU] >= BUSY_PCT ? 0 : w);
+		/* none competing: the weights' promise among all siblings */
+		all = busyw[g->parent] ? busyw[g->parent] + (g->val[TC_CPU] >= BUSY_PCT ? 0 : w) :
+		      allw[g->parent];
 		if (w > 0 && isfinite(w) && all > 0)
 			g->val[TC_EXPECT] = 100 * w / all;
 		if (used[g->parent] > 0)
@@ -255,6 +261,7 @@ static void shares(struct model *m)
 	}
 	free(busyw);
 	free(used);
+	free(allw);
 }
 
 int model_update(struct model *m)

@@ -211,5 +211,5 @@ cols=$(printf '%s\n' "$top" | sed -n '/^Commands:/,/^$/p' | grep '^  [a-z]' |
 	perl -ne 'print length($1), "\n" if /^(  \S.*?\S?\s{2,})[A-Z]/' | sort -u)
 expect_eq "$(printf '%s\n' "$cols" | wc -l)" 1 "top-level help: command descriptions line up"
 n=$(printf '%s\n' "$top" | sed -n '/^Commands:/,/^$/p' | grep -c '^  [a-z]')
-expect_eq "$n" 15 "top-level help: 15 commands, each with a capitalised description"
+expect_eq "$n" 16 "top-level help: 16 commands, each with a capitalised description"
 finish
