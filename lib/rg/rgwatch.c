@@ -406,20 +406,52 @@ static int read_src(int fd, const struct wsrc *s, long long *v)
 	return 0;
 }
 
+/* The index of the open source of figure f, or -1. */
+static int src_of(const struct kattr_rg_watch *w, int f)
+{
+	for (size_t i = 0; i < w->nsrc; i++)
+		if (w->src[i].fig == f && w->fd[i] >= 0)
+			return (int)i;
+	return -1;
+}
+
+/* Whether source s is read with flags (idle: pids.current 0 at the last
+ * read and again now). */
+static bool wanted(const struct wsrc *s, unsigned int flags, bool idle)
+{
+	bool settings = flags & KATTR_RG_WATCH_SETTINGS;
+
+	if (SETTING(s->fig))
+		return settings;
+	if (!idle)
+		return true;
+	return s->fig == KATTR_RG_W_PIDS_CURRENT ||
+	       (settings && s->fig == KATTR_RG_W_MEM_CURRENT);
+}
+
 int kattr_rg_watch_read(struct kattr_rg_watch *w, unsigned int flags,
 			long long v[KATTR_RG_W_NR])
 {
 	long long t[KATTR_RG_W_NR];
+	int p = src_of(w, KATTR_RG_W_PIDS_CURRENT), ret;
+	bool idle = false;
 
 	memcpy(t, v, sizeof(t));
+	if ((flags & KATTR_RG_WATCH_IDLE) && p >= 0 && t[KATTR_RG_W_PIDS_CURRENT] == 0) {
+		ret = read_src(w->fd[p], &w->src[p], t);
+		if (ret == -ENODEV || ret == -ENOENT)
+			return -ENOENT;
+		idle = ret == 0 && t[KATTR_RG_W_PIDS_CURRENT] == 0;
+		if (idle)
+			t[KATTR_RG_W_TASKS] = 0;
+	}
 	for (int f = 0; f < KATTR_RG_W_NR; f++)
-		if (!SETTING(f) || (flags & KATTR_RG_WATCH_SETTINGS))
+		if (!idle && (!SETTING(f) || (flags & KATTR_RG_WATCH_SETTINGS)))
 			t[f] = KATTR_RG_W_NA;
 	for (size_t i = 0; i < w->nsrc; i++) {
 		const struct wsrc *s = &w->src[i];
-		int ret;
 
-		if (w->fd[i] < 0 || (SETTING(s->fig) && !(flags & KATTR_RG_WATCH_SETTINGS)))
+		if (w->fd[i] < 0 || (idle && (int)i == p) || !wanted(s, flags, idle))
 			continue;
 		ret = read_src(w->fd[i], s, t);
 		if (ret == -ENODEV || ret == -ENOENT)

@@ -69,6 +69,15 @@ static void print_text(const struct model *m, const struct top_opts *o,
 	}
 }
 
+/* A number as JSON with at most `digits` decimals (json-c would print 17). */
+static json_object *json_fixed(double v, int digits)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.*f", digits, v);
+	return json_object_new_double_s(v, buf);
+}
+
 static json_object *json_value(const struct tgroup *g, int col)
 {
 	double v = g->val[col];
@@ -82,7 +91,7 @@ static json_object *json_value(const struct tgroup *g, int col)
 	switch (col) {
 	case TC_CPU: case TC_EXPECT: case TC_SHARE: case TC_THROTTLED:
 	case TC_PSICPU: case TC_PSIMEM: case TC_PSIIO: case TC_IOR: case TC_IOW:
-		return json_object_new_double(round(v * 100) / 100);
+		return json_fixed(v, 2);
 	default:
 		return json_object_new_int64((int64_t)v);
 	}
@@ -95,10 +104,9 @@ static void print_json(const struct model *m, const struct top_opts *o,
 	struct timespec now;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	json_object_object_add(snap, "time", json_object_new_double(
-		(double)now.tv_sec + (double)(now.tv_nsec / 1000000) / 1e3));
-	json_object_object_add(snap, "interval", json_object_new_double(
-		round(m->interval * 1000) / 1000));
+	json_object_object_add(snap, "time", json_fixed(
+		(double)now.tv_sec + (double)now.tv_nsec / 1e9, 3));
+	json_object_object_add(snap, "interval", json_fixed(m->interval, 3));
 	json_object_object_add(snap, "backend", json_object_new_string(o->backend));
 	json_object_object_add(snap, "root", tool_json_str(o->root));
 	for (size_t i = 0; i < n; i++) {

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "kattr/kattr.h"
 #include "rgtop.h"
@@ -46,6 +47,12 @@ static int by_path(const void *a, const void *b)
 	return strcmp((*(struct tgroup *const *)a)->path, (*(struct tgroup *const *)b)->path);
 }
 
+/* A group without a task below it is read for pids.current alone. */
+static unsigned int idle(const struct tgroup *g)
+{
+	return g->cur[KATTR_RG_W_PIDS_CURRENT] == 0 ? KATTR_RG_WATCH_IDLE : 0;
+}
+
 struct scan {
 	struct model *m;
 	struct tgroup **old;	/* the groups before, by path */
@@ -65,7 +72,7 @@ static struct tgroup *group_at(struct scan *s, const char *path, unsigned int de
 		hit = bsearch(&kp, s->old, s->nold, sizeof(*s->old), by_path);
 	if (hit) {
 		g = *hit;
-		if (kattr_rg_watch_read(g->w, KATTR_RG_WATCH_SETTINGS, g->cur) < 0)
+		if (kattr_rg_watch_read(g->w, KATTR_RG_WATCH_SETTINGS | idle(g), g->cur) < 0)
 			return NULL;
 		g->seen = true;
 		return g;
@@ -93,7 +100,10 @@ static struct tgroup *group_at(struct scan *s, const char *path, unsigned int de
 static void walk(struct scan *s, const char *path, unsigned int depth)
 {
 	struct tgroup *g = group_at(s, path, depth);
+	struct kattr_mount *mnt = kattr_rg_mount(s->m->rg);
+	const char *rel = path[1] ? path + 1 : ".";
 	struct kattr_dirent *ents = NULL;
+	struct stat st;
 	size_t n = 0;
 
 	if (!g)
@@ -103,7 +113,12 @@ static void walk(struct scan *s, const char *path, unsigned int depth)
 		s->g = xreallocarray(s->g, s->cap, sizeof(*s->g));
 	}
 	s->g[s->n++] = g;
-	if (kattr_list(kattr_rg_mount(s->m->rg), path[1] ? path + 1 : ".", &ents, &n) < 0)
+	/* a cgroup directory's links are its subdirectories + 2 (kernfs):
+	 * a leaf is not listed */
+	if (kattr_rg_backend_of(s->m->rg) != KATTR_RG_RGCS &&
+	    kattr_stat(mnt, rel, &st) == 0 && st.st_nlink == 2)
+		return;
+	if (kattr_list(mnt, rel, &ents, &n) < 0)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		char *child;
@@ -284,7 +299,7 @@ int model_update(struct model *m)
 			g->fresh = false;
 			continue;
 		}
-		if (!rescan && kattr_rg_watch_read(g->w, 0, g->cur) < 0) {
+		if (!rescan && kattr_rg_watch_read(g->w, idle(g), g->cur) < 0) {
 			gone[i] = any = true;
 			continue;
 		}
@@ -303,11 +318,26 @@ int model_update(struct model *m)
 
 int model_init(struct model *m, struct kattr_rg *rg, const char *top)
 {
+	int ret;
+
 	memset(m, 0, sizeof(*m));
 	m->rg = rg;
 	m->top = top;
 	m->rescan = 5;
-	return model_update(m);
+	/* opening every group's files takes a while (1,000 groups: 0.1 to
+	 * 1 s): read them all again at once, so that the first interval
+	 * starts at the same moment for every group */
+	ret = model_update(m);
+	if (ret == 0)
+		ret = model_update(m);
+	/* no rates yet: they come with the first interval */
+	for (size_t i = 0; ret == 0 && i < m->n; i++) {
+		m->g[i]->has_prev = false;
+		columns_of(m, m->g[i]);
+	}
+	if (ret == 0)
+		shares(m);
+	return ret;
 }
 
 void model_free(struct model *m)

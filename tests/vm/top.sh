@@ -38,7 +38,7 @@ expect_eq "$(top_of "$G" "$G/w300" cpu_weight)" 300 "cpu.weight in top"
 [ "$(top_of "$G" "$G/w100" psi_cpu_some_avg10)" != null ] && ok ||
 	fail "no cpu PSI on cgroup v2 ($(cat "$U/$G/w100/cpu.pressure" 2>&1 | head -1))"
 [ "$(top_of "$G" "$G/w100" psi_memory_some_avg10)" != null ] && ok || fail "no memory PSI"
-[ "$(top_of "$G" "$G/w100" pids_current)" -ge 1 ] && ok || fail "pids_current of w100"
+expect_eq "$(top_of "$G" "$G/w100" tasks)" 1 "tasks of w100"
 kill "${SPAWNED[@]}" 2>/dev/null
 
 # memory.max: OOM kills counted from top's start
