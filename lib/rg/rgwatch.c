@@ -93,11 +93,14 @@ static const struct wsrc rgcs_src[] = {
 #define MAX_SRC 16
 
 struct kattr_rg_watch {
+	struct kattr_rg *rg;
+	char *group;
 	enum kattr_rg_backend b;
 	const struct wsrc *src;
 	size_t nsrc;
-	int fd[MAX_SRC];	/* -1: the group has no such file */
+	int fd[MAX_SRC];	/* -1: the group has no such file; -2: not opened yet */
 };
+#define NOT_OPEN (-2)
 
 static const char *const fig_names[KATTR_RG_W_NR] = {
 	[KATTR_RG_W_TASKS] = "tasks",
@@ -337,14 +340,35 @@ void kattr_rg_watch_close(struct kattr_rg_watch *w)
 	for (size_t i = 0; i < w->nsrc; i++)
 		if (w->fd[i] >= 0)
 			close(w->fd[i]);
+	free(w->group);
 	free(w);
+}
+
+/* Source i's file, opened on first use (an idle group's counters never
+ * are); -1 when the group has none. */
+static int src_fd(struct kattr_rg_watch *w, size_t i)
+{
+	const struct wsrc *s = &w->src[i];
+	struct kattr_mount *m = w->rg->m;
+	char path[PATH_MAX];
+
+	if (w->fd[i] != NOT_OPEN)
+		return w->fd[i];
+	w->fd[i] = -1;
+	if (s->ctrl && w->b == KATTR_RG_CGROUP1 && rg_hier_mount(w->rg, s->ctrl, &m) < 0)
+		return -1;
+	if (rg_gpath(path, sizeof(path), w->group, s->file) < 0)
+		return -1;
+	w->fd[i] = kattr_open(m, path, O_RDONLY | O_CLOEXEC);
+	if (w->fd[i] < 0)
+		w->fd[i] = -1;
+	return w->fd[i];
 }
 
 int kattr_rg_watch_open(struct kattr_rg *rg, const char *group,
 			struct kattr_rg_watch **out)
 {
 	struct kattr_rg_watch *w;
-	char path[PATH_MAX];
 	int ret = kattr_rg_exists(rg, group);
 
 	if (ret < 0)
@@ -352,27 +376,16 @@ int kattr_rg_watch_open(struct kattr_rg *rg, const char *group,
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
+	w->group = strdup(group);
+	if (!w->group) {
+		free(w);
+		return -ENOMEM;
+	}
+	w->rg = rg;
 	w->b = rg->ops->id;
 	w->src = table_of(w->b, &w->nsrc);
-	for (size_t i = 0; i < w->nsrc; i++) {
-		const struct wsrc *s = &w->src[i];
-		struct kattr_mount *m = rg->m;
-
-		w->fd[i] = -1;
-		if (s->ctrl && w->b == KATTR_RG_CGROUP1 &&
-		    rg_hier_mount(rg, s->ctrl, &m) < 0)
-			continue;
-		if (rg_gpath(path, sizeof(path), group, s->file) < 0)
-			continue;
-		w->fd[i] = kattr_open(m, path, O_RDONLY | O_CLOEXEC);
-		if (w->fd[i] == -ENOMEM) {
-			w->nsrc = i;
-			kattr_rg_watch_close(w);
-			return -ENOMEM;
-		}
-		if (w->fd[i] < 0)
-			w->fd[i] = -1;
-	}
+	for (size_t i = 0; i < w->nsrc; i++)
+		w->fd[i] = NOT_OPEN;
 	*out = w;
 	return 0;
 }
@@ -406,11 +419,11 @@ static int read_src(int fd, const struct wsrc *s, long long *v)
 	return 0;
 }
 
-/* The index of the open source of figure f, or -1. */
-static int src_of(const struct kattr_rg_watch *w, int f)
+/* The index of the source of figure f (its file there), or -1. */
+static int src_of(struct kattr_rg_watch *w, int f)
 {
 	for (size_t i = 0; i < w->nsrc; i++)
-		if (w->src[i].fig == f && w->fd[i] >= 0)
+		if (w->src[i].fig == f && src_fd(w, i) >= 0)
 			return (int)i;
 	return -1;
 }
@@ -437,7 +450,7 @@ int kattr_rg_watch_read(struct kattr_rg_watch *w, unsigned int flags,
 	bool idle = false;
 
 	memcpy(t, v, sizeof(t));
-	if ((flags & KATTR_RG_WATCH_IDLE) && p >= 0 && t[KATTR_RG_W_PIDS_CURRENT] == 0) {
+	if ((flags & KATTR_RG_WATCH_IDLE) && p >= 0 && t[KATTR_RG_W_PIDS_CURRENT] <= 0) {
 		ret = read_src(w->fd[p], &w->src[p], t);
 		if (ret == -ENODEV || ret == -ENOENT)
 			return -ENOENT;
@@ -451,7 +464,7 @@ int kattr_rg_watch_read(struct kattr_rg_watch *w, unsigned int flags,
 	for (size_t i = 0; i < w->nsrc; i++) {
 		const struct wsrc *s = &w->src[i];
 
-		if (w->fd[i] < 0 || (idle && (int)i == p) || !wanted(s, flags, idle))
+		if ((idle && (int)i == p) || !wanted(s, flags, idle) || src_fd(w, i) < 0)
 			continue;
 		ret = read_src(w->fd[i], s, t);
 		if (ret == -ENODEV || ret == -ENOENT)

@@ -86,7 +86,8 @@ static struct tgroup *group_at(struct scan *s, const char *path, unsigned int de
 		xalloc_die();
 	for (int i = 0; i < KATTR_RG_W_NR; i++)
 		g->cur[i] = KATTR_RG_W_NA;
-	if (ret < 0 || kattr_rg_watch_read(g->w, KATTR_RG_WATCH_SETTINGS, g->cur) < 0) {
+	if (ret < 0 || kattr_rg_watch_read(g->w, KATTR_RG_WATCH_SETTINGS | KATTR_RG_WATCH_IDLE,
+					   g->cur) < 0) {
 		group_free(g);
 		return NULL;
 	}
@@ -185,9 +186,12 @@ static void drop(struct model *m, const bool *gone)
 	link_parents(m);
 }
 
-/* A counter's change per second (NA without two readings or on a reset). */
+/* A counter's change per second (NA without two readings or on a reset;
+ * 0 for a group without tasks, whose counters are not read). */
 static double rate(const struct model *m, const struct tgroup *g, int f)
 {
+	if (g->has_prev && g->cur[f] < 0 && g->cur[KATTR_RG_W_PIDS_CURRENT] == 0)
+		return 0;
 	if (!g->has_prev || g->cur[f] < 0 || g->prev[f] < 0 || g->cur[f] < g->prev[f] ||
 	    m->interval <= 0)
 		return TOP_NA;
@@ -204,6 +208,8 @@ static double figure(const struct tgroup *g, int f)
 /* A counter's growth since the group was first read. */
 static double since(struct tgroup *g, int f)
 {
+	if (g->cur[f] < 0 && g->cur[KATTR_RG_W_PIDS_CURRENT] == 0)
+		return 0;	/* never a task since top started */
 	if (g->cur[f] < 0)
 		return TOP_NA;
 	if (g->first[f] < 0 || g->first[f] > g->cur[f])

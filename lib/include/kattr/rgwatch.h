@@ -50,17 +50,18 @@ enum kattr_rg_wfig {
 enum {
 	KATTR_RG_WATCH_SETTINGS = 1u << 0,
 	/* v holds a reading with pids.current 0 (no task in the group or
-	 * below): read pids.current, and while it stays 0 nothing else (no
-	 * task, no CPU time, fork or OOM kill; memory only shrinks, and is
-	 * read again with the settings): 1,000 idle groups cost 1,000
-	 * reads, not 9,000. */
+	 * below) or none yet: read pids.current, and while it is 0 nothing
+	 * else (no task, no CPU time, fork or OOM kill; memory only shrinks,
+	 * and is read again with the settings): 1,000 idle groups cost
+	 * 1,000 reads, not 9,000.  Figures never read stay as v has them. */
 	KATTR_RG_WATCH_IDLE = 1u << 1,
 };
 
 struct kattr_rg_watch;
 /*
- * Open the files of group's figures (those the backend and kernel have;
- * the others read KATTR_RG_W_NA).  -ENOENT: no such group.
+ * Watch group (rg stays open meanwhile): each file of its figures is
+ * opened at its first read and kept open (those the backend and kernel
+ * lack read KATTR_RG_W_NA).  -ENOENT: no such group.
  */
 KATTR_API int kattr_rg_watch_open(struct kattr_rg *rg, const char *group,
 				  struct kattr_rg_watch **out);
