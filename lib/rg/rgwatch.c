@@ -282,7 +282,7 @@ static void parse_psi(const struct wsrc *s, const char *text, long long *v)
 		if (isdigit((unsigned char)p[0]))
 			frac = (p[0] - '0') * 10 + (isdigit((unsigned char)p[1]) ? p[1] - '0' : 0);
 	}
-	if (whole > 100000)
+	if (whole > 100 || whole * 100 + frac > 10000)	/* a percentage */
 		return;
 	v[s->fig] = whole * 100 + frac;
 }

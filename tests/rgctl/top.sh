@@ -40,6 +40,17 @@ for g in a b; do
 	expect_rc 0 "attach a busy loop to $g"
 done
 
+# members -o: each process with its name and command line (issue 27)
+r members -o pid,comm,args "$G/a"
+expect_rc 0 "members -o pid,comm,args"
+expect_match "$out" "^ +PID COMM +ARGS" "members -o header"
+expect_match "$out" "^ *[0-9]+ sh +sh -c while :; do :; done" "members -o row"
+r -J members -o args,pid "$G/a"
+expect_eq "$(json_get "$out" '.members[0].args')" "sh -c while :; do :; done" "members -J -o args"
+expect_eq "$(json_get "$out" '.members | length')" 1 "members -J -o: one process"
+r members -o pid,bogus "$G/a"
+expect_rc 2 "members -o with an unknown column"
+
 # the shares: expected 25/75 from the weights, actual within 10 points,
 # over up to four 5 s snapshots (the host's other load competes with both)
 for i in 1 2 3 4; do
