@@ -14,7 +14,8 @@ run_one() {
 	name=$(basename "$bin")
 	work=$(mktemp -d)
 	[ -d "$top/tests/fuzz/corpus/$name" ] && seeds=("$top/tests/fuzz/corpus/$name")
-	if "$bin" -max_total_time="$secs" -rss_limit_mb=2048 -max_len=65536 \
+	if LSAN_OPTIONS=suppressions=$top/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS} \
+		"$bin" -max_total_time="$secs" -rss_limit_mb=2048 -max_len=65536 \
 		-artifact_prefix="$dir/$name-" "$work" "${seeds[@]}" >"$dir/$name.log" 2>&1; then
 		echo "fuzz: $name: $(grep -oE 'Done [0-9]+ runs' "$dir/$name.log" | tail -1) in ${secs}s, no crash"
 		rc=0

@@ -418,15 +418,18 @@ static bool row_again(struct parse_state *st, char *s, char **eol)
 {
 	struct kattr_profile *p = st->p;
 	const struct kattr_profile *prev = st->prev;
-	struct kattr_prof_entry *e = &p->entries[p->n];
-	struct site *site = &p->priv->sites[p->n];
 	size_t at = p->n - st->fresh;	/* the same row in prev */
+	struct kattr_prof_entry *e;
 	const struct site *last;
+	struct site *site;
 	int ret;
 
 	if (!prev || st->nuls || p->format != prev->format ||
 	    p->n < st->fresh || at >= prev->n)
 		return false;
+	/* (not before: with no room made yet, entries is NULL) */
+	e = &p->entries[p->n];
+	site = &p->priv->sites[p->n];
 	last = &prev->priv->sites[at];
 	if (p->format == KATTR_PROF_FMT_LIKELY_PROF)
 		ret = likely_row_again(s, st->end, p->priv->text, e, site,

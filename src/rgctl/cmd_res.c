@@ -330,6 +330,7 @@ struct get_out {
 	struct libscols_table *tb;
 	const struct get_opts *go;
 	json_object *arr;
+	bool v2;		/* cgroup v2: a controller may be off for the group */
 };
 
 static void emit(struct get_out *o, const struct kattr_rgres *r,
@@ -357,7 +358,7 @@ static void emit(struct get_out *o, const struct kattr_rgres *r,
 /* Whether ctrl's missing directory was noted already (and note it). */
 static bool noted_before(unsigned int *noted, const char *ctrl)
 {
-	static const char *const ctrls[] = { "cpu", "cpuset", "memory", "blkio", "pids" };
+	static const char *const ctrls[] = { "cpu", "cpuset", "memory", "blkio", "pids", "io" };
 
 	for (unsigned int i = 0; ctrl && i < sizeof(ctrls) / sizeof(*ctrls); i++) {
 		if (strcmp(ctrl, ctrls[i]) != 0)
@@ -367,6 +368,16 @@ static bool noted_before(unsigned int *noted, const char *ctrl)
 		*noted |= 1u << i;
 	}
 	return false;
+}
+
+/* cgroup v2: res's file is absent from a group below the root because
+ * its controller is not enabled above it (kattr_rgres_where's -ENXIO;
+ * io.weight's absence is the I/O scheduler's, not that). */
+static bool off_for_group(const struct get_out *o, const struct kattr_rgres *r,
+			  const char *group, int err)
+{
+	return o->v2 && err == -ENXIO && !kattr_rg_name_is_root(group) &&
+	       strcmp(r->key, "io.weight") != 0;
 }
 
 /* One setting's rows; false when it cannot be read (explicit: said why). */
@@ -387,6 +398,11 @@ static bool get_one(struct get_out *o, struct kattr_rgres_group *g,
 			tool_warn("cannot read %s of '%s': %s", r->key, TOOL_Q(group), why);
 		else if (ret == -ENOENT && !noted_before(noted, r->be[KATTR_RG_CGROUP1].ctrl))
 			tool_warn("%s: its settings are not shown", why);
+		else if (off_for_group(o, r, group, ret) &&
+			 !noted_before(noted, r->be[KATTR_RG_CGROUP2].ctrl))
+			tool_warn("the %s controller is not enabled for '%s' (cgroup.subtree_control above it): "
+				  "its settings are not shown (rgctl set enables it)",
+				  r->be[KATTR_RG_CGROUP2].ctrl, TOOL_Q(group));
 		return !explicit;
 	}
 	if (n == 0)
@@ -440,6 +456,7 @@ static int run_get(struct rgctl *ctx, int argc, char **argv)
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot read the resources of '%s': %s",
 			 TOOL_Q(group), rgctl_strerror(ret));
+	o.v2 = kattr_rg_backend_of(rgctl_rg(ctx)) == KATTR_RG_CGROUP2;
 	if (ctx->json)
 		o.arr = json_object_new_array();
 	else

@@ -119,6 +119,24 @@ storm_ends() {	# storm_ends TENTHS: every storm process exits (killed) in time
 	done
 	return 1
 }
+# wrapper_cost: ms from SIGTERM to the end of wait for a process that
+# stops at once (sleep) under the same timeout wrapper; the largest of 3
+wrapper_cost() {
+	local i j c= w t0 ms max=0
+	for ((i = 0; i < 3; i++)); do
+		timeout -s KILL 60 sleep 100 & w=$!
+		for ((j = 0; j < 100; j++)); do
+			c=$(pgrep -P $w) && break
+			sleep 0.02
+		done
+		t0=$(date +%s%N)
+		kill -TERM "${c:-$w}" 2>/dev/null
+		wait $w 2>/dev/null
+		ms=$((($(date +%s%N) - t0) / 1000000))
+		[ $ms -gt $max ] && max=$ms
+	done
+	echo $max
+}
 for sig in KILL TERM; do
 	SP=()
 	start_daemon "storm.$sig.log" -v --at-exec all.conf || fail "SIG$sig: the daemon did not start"
@@ -134,7 +152,13 @@ for sig in KILL TERM; do
 	if [ $sig = TERM ]; then
 		# under ASan the exit runs LeakSanitizer's scan (1,086 ms once, loaded)
 		lim=100; [ "${SANITIZE:-OFF}" = ON ] && lim=2000
-		[ "$ms" -le $lim ] && ok || fail "SIGTERM: stopped in $ms ms (bound $lim ms)"
+		# plus what this measurement costs with no daemon at all (the
+		# same kill, the same wrapper, the same wait; a few ms here, far
+		# more in a guest under TCG on a loaded host): the bound is the
+		# daemon's, not the shell's
+		cal=$(wrapper_cost)
+		lim=$((lim + cal))
+		[ "$ms" -le $lim ] && ok || fail "SIGTERM: stopped in $ms ms (bound $lim ms: 100 + $cal measured without a daemon)"
 		expect_match "$(cat storm.TERM.log)" "Terminated: marks removed, [0-9]+ waiting execs? answered" "SIGTERM: the waiting execs answered"
 		echo "SIGTERM in an exec storm: stopped in $ms ms; $(grep -o 'at exec: [0-9]* events answered' storm.TERM.log)"
 	fi

@@ -51,9 +51,12 @@ static inline void rgc_split(struct rgc_in *in, const uint8_t *data, size_t size
 	while (in->n < RGC_MAX) {
 		size_t l = strlen(p);
 
-		in->num[in->n] = 0;
+		unsigned long long v = 0;
+
+		/* the bytes as an unsigned number, then any long long */
 		for (size_t k = 0; k < l && k < 8; k++)
-			in->num[in->n] = in->num[in->n] << 8 | (unsigned char)p[k];
+			v = v << 8 | (unsigned char)p[k];
+		in->num[in->n] = (long long)v;
 		in->s[in->n++] = p;
 		if (p + l >= end)
 			break;

@@ -54,6 +54,15 @@ phase "set up"
 A=$U/$G/all
 r create "$G/all" -p
 expect_rc 0 "create $G/all"
+# before set enables them: get says which controllers are off for the
+# group, once each, instead of leaving their keys out unsaid
+if [[ " $(<"$U/$G/cgroup.subtree_control") " != *" memory "* ]]; then
+	r get "$G/all"
+	expect_rc 0 "get of a group whose controllers are off"
+	expect_match "$err" "the memory controller is not enabled for '$G/all' \\(cgroup.subtree_control above it\\)" "get: memory off said"
+	n=$(grep -c "the memory controller" "$W/e")
+	[ "$n" = 1 ] && ok || fail "get: memory off said $n times, want once"
+fi
 r set "$G/all" cpu.weight=300 cpu.max=50% cpuset.cpus=0 cpuset.mems=0 \
 	memory.min=8M memory.low=16M memory.high=96M memory.max=128M \
 	memory.swap.max=32M io.weight=300 "io.max=/dev/vda rbps=1M wiops=100" pids.max=50
