@@ -329,7 +329,9 @@ int model_init(struct model *m, struct kattr_rg *rg, const char *top)
 	memset(m, 0, sizeof(*m));
 	m->rg = rg;
 	m->top = top;
-	m->rescan = 5;
+	/* RGCS: a removed group's open files may still read (configfs, the
+	 * emulator): its trees are small, walk them at every read */
+	m->rescan = kattr_rg_backend_of(rg) == KATTR_RG_RGCS ? 0 : 5;
 	/* opening every group's files takes a while (1,000 groups: 0.1 to
 	 * 1 s): read them all again at once, so that the first interval
 	 * starts at the same moment for every group */
