@@ -160,6 +160,14 @@ static bool num(const char **p, long long *out)
 	return true;
 }
 
+/* a + b, saturated (sums over devices of the kernel's 64-bit counters) */
+static long long sat_add(long long a, long long b)
+{
+	long long r;
+
+	return __builtin_add_overflow(a, b, &r) ? LLONG_MAX - 1 : r;
+}
+
 /* v1 memory and pids limits read as 2^63-1 rounded down to a page. */
 #define V1_NONE	(LLONG_MAX - 65535)
 
@@ -169,15 +177,16 @@ static void parse_flat(const struct wsrc *s, const char *text, long long *v)
 
 	while (*text == ' ')
 		text++;
-	if (strncmp(text, "max", 3) == 0) {
-		v[s->fig] = KATTR_RG_W_UNLIMITED;
+	if (strncmp(text, "max", 3) == 0) {	/* a limit's; never a weight */
+		if (s->fig != KATTR_RG_W_CPU_WEIGHT)
+			v[s->fig] = KATTR_RG_W_UNLIMITED;
 		return;
 	}
 	if (!num(&text, &n))
 		return;
 	if (s->div == 0) {	/* cpu.shares: libcgroup 3's 1024 = 100 */
-		n = (n * 100 + 512) / 1024;
-		n = n < 1 ? 1 : n > 10000 ? 10000 : n;
+		n = n > 102400 ? 10000 : (n * 100 + 512) / 1024;	/* 10000 at most */
+		n = n < 1 ? 1 : n;
 	} else if (n >= V1_NONE && SETTING(s->fig)) {
 		n = KATTR_RG_W_UNLIMITED;
 	} else {
@@ -233,11 +242,11 @@ static void parse_io_stat(const char *text, long long *v)
 		if ((p == text || p[-1] == ' ') && strncmp(p, "rbytes=", 7) == 0) {
 			p += 7;
 			if (num(&p, &n))
-				r += n;
+				r = sat_add(r, n);
 		} else if ((p == text || p[-1] == ' ') && strncmp(p, "wbytes=", 7) == 0) {
 			p += 7;
 			if (num(&p, &n))
-				w += n;
+				w = sat_add(w, n);
 		}
 		if (!*p)
 			break;
@@ -258,9 +267,9 @@ static void parse_blkio(const char *text, long long *v)
 			continue;
 		q = sp + 1;
 		if (strncmp(q, "Read ", 5) == 0 && (q += 5, num(&q, &n)))
-			r += n;
+			r = sat_add(r, n);
 		else if (strncmp(q, "Write ", 6) == 0 && (q += 6, num(&q, &n)))
-			w += n;
+			w = sat_add(w, n);
 	}
 	v[KATTR_RG_W_IO_RBYTES] = r;
 	v[KATTR_RG_W_IO_WBYTES] = w;
