@@ -437,8 +437,8 @@ static int src_of(struct kattr_rg_watch *w, int f)
 	return -1;
 }
 
-/* Whether source s is read with flags (idle: pids.current 0 at the last
- * read and again now). */
+/* Whether source s is read with flags (idle: its CPU time has not moved:
+ * no task ran there since the last read). */
 static bool wanted(const struct wsrc *s, unsigned int flags, bool idle)
 {
 	bool settings = flags & KATTR_RG_WATCH_SETTINGS;
@@ -447,33 +447,35 @@ static bool wanted(const struct wsrc *s, unsigned int flags, bool idle)
 		return settings;
 	if (!idle)
 		return true;
-	return s->fig == KATTR_RG_W_PIDS_CURRENT ||
-	       (settings && s->fig == KATTR_RG_W_MEM_CURRENT);
+	return settings && (s->fig == KATTR_RG_W_MEM_CURRENT || s->fig == KATTR_RG_W_TASKS ||
+			    s->fig == KATTR_RG_W_PIDS_CURRENT ||
+			    (s->fig >= KATTR_RG_W_PSI_CPU && s->fig <= KATTR_RG_W_PSI_IO));
 }
 
 int kattr_rg_watch_read(struct kattr_rg_watch *w, unsigned int flags,
 			long long v[KATTR_RG_W_NR])
 {
-	long long t[KATTR_RG_W_NR];
-	int p = src_of(w, KATTR_RG_W_PIDS_CURRENT), ret;
+	long long t[KATTR_RG_W_NR], cpu = v[KATTR_RG_W_CPU_USEC];
+	int c = -1, ret;
 	bool idle = false;
 
 	memcpy(t, v, sizeof(t));
-	if ((flags & KATTR_RG_WATCH_IDLE) && p >= 0 && t[KATTR_RG_W_PIDS_CURRENT] <= 0) {
-		ret = read_src(w->fd[p], &w->src[p], t);
+	if (flags & KATTR_RG_WATCH_IDLE)
+		c = src_of(w, KATTR_RG_W_CPU_USEC);
+	if (c >= 0) {	/* the CPU time first: unmoved, nothing else moved */
+		ret = read_src(w->fd[c], &w->src[c], t);
 		if (ret == -ENODEV || ret == -ENOENT)
 			return -ENOENT;
-		idle = ret == 0 && t[KATTR_RG_W_PIDS_CURRENT] == 0;
-		if (idle)
-			t[KATTR_RG_W_TASKS] = 0;
+		idle = ret == 0 && (cpu < 0 || t[KATTR_RG_W_CPU_USEC] == cpu);
 	}
 	for (int f = 0; f < KATTR_RG_W_NR; f++)
-		if (!idle && (!SETTING(f) || (flags & KATTR_RG_WATCH_SETTINGS)))
+		if (!idle && f != KATTR_RG_W_CPU_USEC &&
+		    (!SETTING(f) || (flags & KATTR_RG_WATCH_SETTINGS)))
 			t[f] = KATTR_RG_W_NA;
 	for (size_t i = 0; i < w->nsrc; i++) {
 		const struct wsrc *s = &w->src[i];
 
-		if ((idle && (int)i == p) || !wanted(s, flags, idle) || src_fd(w, i) < 0)
+		if ((int)i == c || !wanted(s, flags, idle) || src_fd(w, i) < 0)
 			continue;
 		ret = read_src(w->fd[i], s, t);
 		if (ret == -ENODEV || ret == -ENOENT)

@@ -47,10 +47,18 @@ static int by_path(const void *a, const void *b)
 	return strcmp((*(struct tgroup *const *)a)->path, (*(struct tgroup *const *)b)->path);
 }
 
-/* A group without a task below it is read for pids.current alone. */
+/* A group whose CPU time did not move is read for it alone. */
 static unsigned int idle(const struct tgroup *g)
 {
-	return g->cur[KATTR_RG_W_PIDS_CURRENT] == 0 ? KATTR_RG_WATCH_IDLE : 0;
+	(void)g;
+	return KATTR_RG_WATCH_IDLE;
+}
+
+/* No task ran in g since top started: its counters were never read. */
+static bool never_ran(const struct tgroup *g)
+{
+	return g->cur[KATTR_RG_W_CPU_USEC] >= 0 &&
+	       g->cur[KATTR_RG_W_CPU_USEC] == g->first[KATTR_RG_W_CPU_USEC];
 }
 
 struct scan {
@@ -187,10 +195,10 @@ static void drop(struct model *m, const bool *gone)
 }
 
 /* A counter's change per second (NA without two readings or on a reset;
- * 0 for a group without tasks, whose counters are not read). */
+ * 0 for a group where no task ran, whose counters are not read). */
 static double rate(const struct model *m, const struct tgroup *g, int f)
 {
-	if (g->has_prev && g->cur[f] < 0 && g->cur[KATTR_RG_W_PIDS_CURRENT] == 0)
+	if (g->has_prev && g->cur[f] < 0 && never_ran(g))
 		return 0;
 	if (!g->has_prev || g->cur[f] < 0 || g->prev[f] < 0 || g->cur[f] < g->prev[f] ||
 	    m->interval <= 0)
@@ -208,7 +216,7 @@ static double figure(const struct tgroup *g, int f)
 /* A counter's growth since the group was first read. */
 static double since(struct tgroup *g, int f)
 {
-	if (g->cur[f] < 0 && g->cur[KATTR_RG_W_PIDS_CURRENT] == 0)
+	if (g->cur[f] < 0 && never_ran(g))
 		return 0;	/* never a task since top started */
 	if (g->cur[f] < 0)
 		return TOP_NA;

@@ -49,11 +49,11 @@ enum kattr_rg_wfig {
 /* kattr_rg_watch_read() flags */
 enum {
 	KATTR_RG_WATCH_SETTINGS = 1u << 0,
-	/* v holds a reading with pids.current 0 (no task in the group or
-	 * below) or none yet: read pids.current, and while it is 0 nothing
-	 * else (no task, no CPU time, fork or OOM kill; memory only shrinks,
-	 * and is read again with the settings): 1,000 idle groups cost
-	 * 1,000 reads, not 9,000.  Figures never read stay as v has them. */
+	/* read the CPU time first; when it has not moved since v's reading
+	 * (or v has none yet), no task ran in the group or below: nothing
+	 * else is read (with KATTR_RG_WATCH_SETTINGS: the settings, tasks,
+	 * pids.current, memory.current and PSI).  1,000 idle groups cost
+	 * 1,000 reads, not 9,000; figures never read stay as v has them. */
 	KATTR_RG_WATCH_IDLE = 1u << 1,
 };
 
