@@ -447,8 +447,10 @@ static bool wanted(const struct wsrc *s, unsigned int flags, bool idle)
 		return settings;
 	if (!idle)
 		return true;
+	/* the event counters too: what comes later counts from them */
 	return settings && (s->fig == KATTR_RG_W_MEM_CURRENT || s->fig == KATTR_RG_W_TASKS ||
-			    s->fig == KATTR_RG_W_PIDS_CURRENT ||
+			    s->fig == KATTR_RG_W_PIDS_CURRENT || s->fig == KATTR_RG_W_OOM_KILL ||
+			    s->fig == KATTR_RG_W_PIDS_EV_MAX ||
 			    (s->fig >= KATTR_RG_W_PSI_CPU && s->fig <= KATTR_RG_W_PSI_IO));
 }
 

@@ -52,7 +52,7 @@ enum {
 	/* read the CPU time first; when it has not moved since v's reading
 	 * (or v has none yet), no task ran in the group or below: nothing
 	 * else is read (with KATTR_RG_WATCH_SETTINGS: the settings, tasks,
-	 * pids.current, memory.current and PSI).  1,000 idle groups cost
+	 * pids.current, memory.current, oom_kill, pids.events max and PSI).  1,000 idle groups cost
 	 * 1,000 reads, not 9,000; figures never read stay as v has them. */
 	KATTR_RG_WATCH_IDLE = 1u << 1,
 };
