@@ -354,6 +354,8 @@ _kattr_values()
 	"rgctl top -n" | "rgctl top --iterations" | "rgctl top -d" | "rgctl top --delay") echo "" ;;
 	"rgctl top -s" | "rgctl top --sort")
 		echo "p t c m i group tasks cpu weight expect share mem memhigh memmax oomkill ioread iowrite pids pidsmax pidsev throttled psicpu psimem psiio" ;;
+	"rgctl --format") echo "text openmetrics" ;;
+	"rgctl --textfile") echo "<dir>" ;;
 	"likelytop -f" | "likelytop --file") echo "<profile>" ;;
 	"likelytop -p" | "likelytop --pid") echo "<profpid>" ;;
 	"likelytop --format") echo "text csv json openmetrics" ;;

@@ -239,8 +239,9 @@ say "booting with $accel (bounded at $timeout_s s); console: $outdir/console.log
 t0=$(now)
 # passed on to the guest: a subset of the tests (KATTR_VM_TESTS=rgctl,weight),
 # the per-test bound, the test setup's own +cpu (KATTR_VM_ENABLE_CPU=1)
+# and the number of runs of the opt-in atexec test (VM_ATEXEC_RUNS)
 extra=()
-for v in KATTR_VM_TESTS KATTR_VM_TEST_BOUND KATTR_VM_ENABLE_CPU; do
+for v in KATTR_VM_TESTS KATTR_VM_TEST_BOUND KATTR_VM_ENABLE_CPU VM_ATEXEC_RUNS; do
 	[ -n "${!v:-}" ] || continue
 	case ${!v} in *[!A-Za-z0-9,._-]*) die "$v: only letters, digits and , . _ -" ;; esac
 	extra+=("$v=${!v}")

@@ -78,6 +78,12 @@ static bool in_order(const struct kattr_profile *prev,
 		*k = cur->priv->aligned_k;
 		return true;
 	}
+	/* prev earlier in cur's chain (a zero base): as well */
+	if (cur->priv && prev->priv && cur->priv->chain == prev->priv->chain &&
+	    cur->priv->chain_k >= prev->priv->chain_k) {
+		*k = cur->priv->chain_k - prev->priv->chain_k;
+		return true;
+	}
 	if (cur->n < prev->n)
 		return false;
 	*k = cur->n - prev->n;
@@ -89,8 +95,9 @@ static bool in_order(const struct kattr_profile *prev,
 
 /* e's deltas and rate against o, the same site in the previous snapshot
  * (NULL: a new site, all of its counts are new). */
-static void diff_one(struct kattr_prof_entry *e, const struct kattr_prof_entry *o,
-		     unsigned int bits, double seconds)
+static inline __attribute__((always_inline)) void
+diff_one(struct kattr_prof_entry *e, const struct kattr_prof_entry *o,
+	 unsigned int bits, double seconds)
 {
 	bool reset = false;
 
@@ -195,9 +202,11 @@ int kattr_profile_diff(const struct kattr_profile *prev,
 	       prev->counter_bits;
 	/* The usual case of a live view: no index to build. */
 	if (in_order(prev, cur, &k)) {
-		for (size_t i = 0; i < cur->n; i++)
-			diff_one(&cur->entries[i], i >= k ? &prev->entries[i - k] : NULL,
-				 bits, seconds);
+		for (size_t i = 0; i < k; i++)		/* new sites in front */
+			diff_one(&cur->entries[i], NULL, bits, seconds);
+		for (size_t i = k; i < cur->n; i++)
+			diff_one(&cur->entries[i], &prev->entries[i - k], bits,
+				 seconds);
 		return 0;
 	}
 	idx = malloc((cur->n ? cur->n : 1) * sizeof(*idx));
@@ -215,37 +224,42 @@ int kattr_profile_diff(const struct kattr_profile *prev,
 	return ret;
 }
 
+/* e's counts since o, the same site in the base. */
+static inline void rebase_one(struct kattr_prof_entry *e,
+			      const struct kattr_prof_entry *o, unsigned int bits)
+{
+	e->correct = kattr_prof_counter_delta(o->correct, e->correct, bits);
+	e->incorrect = kattr_prof_counter_delta(o->incorrect, e->incorrect, bits);
+	e->constant = kattr_prof_counter_delta(o->constant, e->constant, 64);
+}
+
 int kattr_profile_rebase_into(const struct kattr_profile *base,
 			      const struct kattr_profile *cur,
 			      struct kattr_prof_entry *out)
 {
 	unsigned int bits;
-	size_t *idx;
+	size_t *idx, k;
 	int ret;
 
 	if (out != cur->entries && cur->n)
 		memcpy(out, cur->entries, cur->n * sizeof(*out));
 	if (!base || base->format != cur->format)
 		return 0;
+	bits = cur->counter_bits > base->counter_bits ? cur->counter_bits :
+	       base->counter_bits;
+	/* The usual case of a live view's zero base: no index to build. */
+	if (base->n && cur->n && in_order(base, cur, &k)) {
+		for (size_t i = k; i < cur->n; i++)
+			rebase_one(&out[i], &base->entries[i - k], bits);
+		return 0;
+	}
 	idx = malloc((cur->n ? cur->n : 1) * sizeof(*idx));
 	if (!idx)
 		return -ENOMEM;
 	ret = kattr_profile_match(base, cur, idx);
-	bits = cur->counter_bits > base->counter_bits ? cur->counter_bits :
-	       base->counter_bits;
-	for (size_t i = 0; ret == 0 && i < cur->n; i++) {
-		struct kattr_prof_entry *e = &out[i];
-		const struct kattr_prof_entry *o;
-
-		if (idx[i] == SIZE_MAX)
-			continue;
-		o = &base->entries[idx[i]];
-		e->correct = kattr_prof_counter_delta(o->correct, e->correct, bits);
-		e->incorrect = kattr_prof_counter_delta(o->incorrect,
-							e->incorrect, bits);
-		e->constant = kattr_prof_counter_delta(o->constant, e->constant,
-						       64);
-	}
+	for (size_t i = 0; ret == 0 && i < cur->n; i++)
+		if (idx[i] != SIZE_MAX)
+			rebase_one(&out[i], &base->entries[idx[i]], bits);
 	free(idx);
 	return ret;
 }

@@ -410,6 +410,8 @@ struct parse_state {
 	size_t fresh;		/* rows expected in front of prev's */
 	size_t same;		/* rows taken as prev's row again */
 	uint64_t max_count;	/* an upper bound: the OR of all counts */
+	bool enomem;		/* a table's row found no room */
+	char *w;		/* a table's: where the next row's names go */
 };
 
 /* The row at s is the site of prev's row at the same place from the end,
@@ -469,12 +471,45 @@ static bool header_line(struct kattr_profile *p, const char *s)
 	return false;
 }
 
+/*
+ * A table's row: e and site into the table's site p->n, its names moved
+ * down to st->w (behind the last row's: never past this row's start, so
+ * no byte not yet parsed is touched), so that the text can shrink to its
+ * names after the parse.  -ENOMEM (and st->enomem set) when
+ * branch_annotated's constants find no room.
+ */
+static int tsite_put(struct parse_state *st, const struct kattr_prof_entry *e,
+		     const struct site *site)
+{
+	struct kattr_profile_priv *pv = st->p->priv;
+	struct tsite *t = &pv->tsites[st->p->n];
+
+	if (st->p->format == KATTR_PROF_FMT_ANNOTATED) {
+		if (!pv->tconst &&
+		    !(pv->tconst = malloc(pv->lines * sizeof(*pv->tconst)))) {
+			st->enomem = true;
+			return -ENOMEM;
+		}
+		pv->tconst[st->p->n] = e->constant;
+	}
+	t->correct = e->correct;
+	t->incorrect = e->incorrect;
+	t->line = site->line;
+	t->func = (uint32_t)(st->w - pv->text);
+	memmove(st->w, e->function, site->function + 1);
+	st->w += site->function + 1;
+	t->file = (uint32_t)(st->w - pv->text);
+	memmove(st->w, e->file, site->file + 1);
+	st->w += site->file + 1;
+	return 0;
+}
+
 /* The line at s, in full (its '\n' made a NUL): a row, a header, a blank
  * or binary line.  Returns its end. */
 static char *parse_line(struct parse_state *st, char *s)
 {
 	struct kattr_profile *p = st->p;
-	struct kattr_prof_entry *e = &p->entries[p->n];
+	struct kattr_prof_entry one, *e = p->entries ? &p->entries[p->n] : &one;
 	char *nl = memchr(s, '\n', (size_t)(st->end - s));
 	char *eol = nl ? nl : st->end;
 	struct site scratch, *site;
@@ -503,6 +538,8 @@ static char *parse_line(struct parse_state *st, char *s)
 		p->bad_rows++;
 		return eol;
 	}
+	if (!p->entries && tsite_put(st, e, site) < 0)
+		return eol;
 	st->max_count |= e->correct | e->incorrect;
 	p->n++;
 	return eol;
@@ -538,20 +575,33 @@ static int make_sites(const struct kattr_profile *prev)
 	return 0;
 }
 
+/* A table's text cut to its first n bytes (the names moved there): on
+ * the heap, the rest is free for the order that follows. */
+static void shrink_text(struct kattr_profile_priv *own, size_t n)
+{
+	char *t = realloc(own->text, n + 1);
+
+	if (t)
+		own->text = t;
+}
+
 /* Parse the len bytes of p's text, after prev (may be NULL). */
 static int parse_lines(struct kattr_profile *p, size_t len,
 		       const struct kattr_profile *prev)
 {
 	struct kattr_profile_priv *own = p->priv;
-	struct parse_state st = { .p = p, .end = own->text + len };
+	struct parse_state st = { .p = p, .end = own->text + len, .w = own->text };
 	/* One scan counts the lines and finds out whether any can hold a
 	 * NUL (binary). */
 	size_t cap = count_lines(own->text, len, &st.nuls) + 1;
 	char *s, *eol;
 
 	own->lines = cap;
-	p->entries = malloc(cap * sizeof(*p->entries));
-	if (!p->entries)
+	if (own->compact)	/* a table's sites (never a next snapshot) */
+		own->tsites = malloc(cap * sizeof(*own->tsites));
+	else
+		p->entries = malloc(cap * sizeof(*p->entries));
+	if (!p->entries && !own->tsites)
 		return -ENOMEM;
 	/* Sites only where a next snapshot is likely: after a previous one. */
 	if (prev) {
@@ -572,13 +622,21 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 	if (st.prev && p->n == prev->n + st.fresh && st.same == prev->n) {
 		own->aligned_to = prev->priv->id;
 		own->aligned_k = st.fresh;
+		if (!__atomic_exchange_n(&prev->priv->chained, true,
+					 __ATOMIC_RELAXED)) {
+			own->chain = prev->priv->chain;
+			own->chain_k = prev->priv->chain_k + st.fresh;
+		}
 	}
 	own->max_count = st.max_count;
-	return 0;
+	if (own->compact)	/* a table's text: its names only */
+		shrink_text(own, (size_t)(st.w - own->text));
+	return st.enomem ? -ENOMEM : 0;
 }
 
-static int parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
-		     const struct kattr_profile *prev, struct kattr_profile **out)
+int prof_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
+		   const struct kattr_profile *prev, bool compact,
+		   struct kattr_profile **out)
 {
 	struct kattr_profile *p;
 	int ret;
@@ -594,10 +652,12 @@ static int parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
 		return -ENOMEM;
 	}
 	p->priv->id = next_id();
+	p->priv->chain = p->priv->id;	/* its own, unless aligned */
 	p->priv->text = buf;
+	p->priv->compact = compact;
 	buf[len] = '\0';
 	p->format = fmt;
-	if (prev && prev->format != fmt && fmt != KATTR_PROF_FMT_UNKNOWN)
+	if (compact || (prev && prev->format != fmt && fmt != KATTR_PROF_FMT_UNKNOWN))
 		prev = NULL;
 	ret = parse_lines(p, len, prev);
 	if (ret < 0)
@@ -619,13 +679,13 @@ out_free:
 int kattr_profile_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
 			    struct kattr_profile **out)
 {
-	return parse_buf(buf, len, fmt, NULL, out);
+	return prof_parse_buf(buf, len, fmt, NULL, false, out);
 }
 
 int kattr_profile_parse_next(const struct kattr_profile *prev, char *buf,
 			     size_t len, struct kattr_profile **out)
 {
-	return parse_buf(buf, len, KATTR_PROF_FMT_UNKNOWN, prev, out);
+	return prof_parse_buf(buf, len, KATTR_PROF_FMT_UNKNOWN, prev, false, out);
 }
 
 int kattr_profile_parse(const char *text, size_t len,

@@ -16,6 +16,8 @@ void kattr_profile_free(struct kattr_profile *p)
 		return;
 	if (p->priv) {
 		free(p->priv->sites);
+		free(p->priv->tsites);
+		free(p->priv->tconst);
 		free(p->priv->text);
 	}
 	free(p->priv);

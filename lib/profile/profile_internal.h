@@ -212,9 +212,79 @@ struct kattr_profile_priv {
 				 * is the same site as entry i, for every
 				 * i >= aligned_k (and no other): 0 if none */
 	size_t aligned_k;
+	/*
+	 * A chain of snapshots, each aligned to the one before (a live
+	 * view's, one after the other): chain is the id of its first, and
+	 * snapshot j's entry i is the first's entry i - chain_k (new sites in
+	 * front), so any two of one chain line up, chain_k apart (a view's
+	 * zero base and its latest snapshot).  A snapshot's first aligned
+	 * successor continues its chain (chained set), any other starts one:
+	 * siblings never share a chain.
+	 */
+	uint64_t chain;
+	size_t chain_k;
+	bool chained;
 	size_t lines;		/* lines in the input */
 	uint64_t max_count;	/* >= every correct and incorrect count */
 	struct site *sites;	/* per entry */
+	/* A table (kattr_prof_table_parse_buf()): the entries are NULL,
+	 * each row goes into tsites instead (and tconst, branch_annotated's
+	 * constant counts, allocated at its first row). */
+	bool compact;
+	struct tsite *tsites;
+	uint64_t *tconst;
 };
+
+/*
+ * A table's site: counts, the names' offsets in the text, the line (and
+ * SITE_LIKELY); the hint follows from the format.  32 bytes.
+ */
+struct tsite {
+	uint64_t correct;
+	uint64_t incorrect;
+	uint32_t func;
+	uint32_t file;
+	uint32_t line;
+};
+
+/* Site i of p (a table's profile) as kattr_profile_parse_buf() makes
+ * its entry. */
+static inline void tsite_entry(const struct kattr_profile *p, size_t i,
+			       struct kattr_prof_entry *e)
+{
+	const struct kattr_profile_priv *pv = p->priv;
+	const struct tsite *t = &pv->tsites[i];
+	bool annotated = p->format == KATTR_PROF_FMT_ANNOTATED;
+
+	e->correct = t->correct;
+	e->incorrect = t->incorrect;
+	e->function = pv->text + t->func;
+	e->file = pv->text + t->file;
+	e->line = t->line & ~SITE_LIKELY;
+	if (p->format == KATTR_PROF_FMT_LIKELY_PROF)
+		e->hint = t->line & SITE_LIKELY ? KATTR_PROF_HINT_LIKELY :
+						 KATTR_PROF_HINT_UNLIKELY;
+	else
+		e->hint = annotated ? KATTR_PROF_HINT_ANNOTATED :
+				      KATTR_PROF_HINT_NONE;
+	e->constant = annotated ? pv->tconst[i] : 0;
+	e->has_constant = annotated;
+	e->has_rate = false;
+	e->reset = false;
+	e->d_correct = e->d_incorrect = 0;
+	e->rate = 0;
+}
+
+/* parse.c: buf (len + 1 bytes, taken over) parsed after prev (NULL:
+ * none), into entries or (compact) a table's sites. */
+int prof_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
+		   const struct kattr_profile *prev, bool compact,
+		   struct kattr_profile **out);
+/* sort.c: the tie-break and key of kattr_prof_sort_top(), for table.c. */
+int prof_cmp_entries(const struct kattr_prof_entry *a,
+		     const struct kattr_prof_entry *b,
+		     enum kattr_prof_sort key, int dir);
+uint64_t prof_num_key(const struct kattr_prof_entry *e,
+		      enum kattr_prof_sort key);
 
 #endif /* KATTR_PROFILE_INTERNAL_H */

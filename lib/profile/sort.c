@@ -126,7 +126,8 @@ static uint64_t dbl_key(double d)
 	return u + 1;
 }
 
-static uint64_t num_key(const struct kattr_prof_entry *e, enum kattr_prof_sort key)
+static inline __attribute__((always_inline)) uint64_t
+num_key(const struct kattr_prof_entry *e, enum kattr_prof_sort key)
 {
 	switch (key) {
 	case KATTR_PROF_SORT_INCORRECT:
@@ -450,4 +451,19 @@ size_t kattr_prof_select(const struct kattr_profile *p,
 			 const struct kattr_prof_entry **v)
 {
 	return kattr_prof_select_entries(p->entries, p->n, f, v);
+}
+
+int prof_cmp_entries(const struct kattr_prof_entry *a,
+		     const struct kattr_prof_entry *b,
+		     enum kattr_prof_sort key, int dir)
+{
+	struct sort_ctx ctx = { key, dir };
+
+	return cmp_entries(&a, &b, &ctx);
+}
+
+uint64_t prof_num_key(const struct kattr_prof_entry *e,
+		      enum kattr_prof_sort key)
+{
+	return num_key(e, key);
 }

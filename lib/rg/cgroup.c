@@ -123,7 +123,6 @@ int rg_cgroup_shares_read(struct kattr_rg *rg, const char *group,
 int rg_cgroup_whereis(struct kattr_rg *rg, pid_t pid, char **group)
 {
 	char rel[64], *text, *path;
-	size_t plen;
 	int ret;
 
 	snprintf(rel, sizeof(rel), "/proc/%d/cgroup", (int)pid);
@@ -138,13 +137,9 @@ int rg_cgroup_whereis(struct kattr_rg *rg, pid_t pid, char **group)
 		ret = -EBADMSG;
 	if (ret < 0)
 		return ret;
-	plen = strlen(rg->prefix);
-	if (strncmp(path, rg->prefix, plen) != 0 ||
-	    (path[plen] != '/' && path[plen] != '\0')) {
-		free(path);
-		return -ENOENT;	/* outside the part of the tree we manage */
-	}
-	*group = strdup(path[plen] && path[plen + 1] ? path + plen + 1 : "/");
+	ret = rg_group_below(path, rg->prefix, group);
 	free(path);
-	return *group ? 0 : -ENOMEM;
+	if (ret == 0 && !*group)
+		return -ENOENT;	/* outside the part of the tree we manage */
+	return ret;
 }

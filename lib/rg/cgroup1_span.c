@@ -82,7 +82,7 @@ static int peers_fill(struct kattr_rg *rg, const char *name,
 
 		if (!m || !rg->hier[i].span)
 			continue;
-		ret = kattr_mkdir(m, name, 0755);
+		ret = rg_mkdir_in(rg, i, m, name);
 		if (ret == -EEXIST && has_dir(m, name))
 			continue;	/* made by another tool: adopted */
 		if (ret == 0) {
@@ -99,7 +99,7 @@ static int peers_fill(struct kattr_rg *rg, const char *name,
 int rg_v1_mkdir(struct kattr_rg *rg, const char *name, bool fill,
 		unsigned int *made, struct kattr_rg_reason *r)
 {
-	int own = kattr_mkdir(rg->m, name, 0755), ret;
+	int own = rg_mkdir_in(rg, 0, rg->m, name), ret;
 
 	if (own == 0)
 		*made |= 1u;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "kattr/rg.h"
 #include "kattr/private.h"
@@ -190,4 +191,127 @@ int rg_hier_mount(struct kattr_rg *rg, const char *ctrl,
 		return i;
 	ret = rg_hier_at(rg, (size_t)i, m);
 	return ret == -ENOENT ? -ENODEV : ret;
+}
+
+/* ---- a task's place in each hierarchy ---------------------------------------- */
+
+int rg_group_below(const char *path, const char *prefix, char **group)
+{
+	size_t plen = strlen(prefix);
+
+	*group = NULL;
+	if (strncmp(path, prefix, plen) != 0 ||
+	    (path[plen] != '/' && path[plen] != '\0'))
+		return 0;	/* outside the part of the tree we manage */
+	*group = strdup(path[plen] && path[plen + 1] ? path + plen + 1 : "/");
+	return *group ? 0 : -ENOMEM;
+}
+
+void kattr_rg_places_free(struct kattr_rg_place *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].hier);
+		free(v[i].group);
+		free(v[i].path);
+	}
+	free(v);
+}
+
+/* Whether hierarchy i is compared: the spanned ones, and a cpuset where
+ * the task's group (named by hierarchy 0) has a directory. */
+static bool place_compared(struct kattr_rg *rg, size_t i, const char *group)
+{
+	struct kattr_mount *m;
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (i == 0 || rg->hier[i].span)
+		return true;
+	return group && rg_hier_at(rg, i, &m) == 0 &&
+	       rg_gpath(path, sizeof(path), group, NULL) == 0 &&
+	       kattr_stat(m, path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Hierarchy i's place of a task from text, its /proc/PID/cgroup. */
+static int place_of(struct kattr_rg *rg, size_t i, const char *text,
+		    struct kattr_rg_place *p)
+{
+	const struct rg_hier *h = &rg->hier[i];
+	char *prefix;
+	int ret;
+
+	p->hier = strdup(h->ctrls[0] ? h->ctrls : h->point);
+	if (!p->hier)
+		return -ENOMEM;
+	ret = kattr_rg_parse_proc_cgroup(text, h->ctrls, &p->path);
+	if (ret == -ENOENT)
+		return 0;	/* not in this hierarchy: nowhere */
+	if (ret < 0)
+		return ret == -EINVAL ? -EBADMSG : ret;
+	if (i == 0)
+		prefix = strdup(rg->prefix);
+	else if (asprintf(&prefix, "%s%s", strcmp(h->mroot, "/") ? h->mroot : "",
+			  rg->sub) < 0)
+		prefix = NULL;
+	if (!prefix)
+		return -ENOMEM;
+	if (strcmp(prefix, "/") == 0)
+		prefix[0] = '\0';
+	ret = rg_group_below(p->path, prefix, &p->group);
+	free(prefix);
+	return ret;
+}
+
+/* cgroup v1: one read of /proc/PID/cgroup, a place per hierarchy. */
+static int places_v1(struct kattr_rg *rg, pid_t pid, struct kattr_rg_place *v,
+		     size_t *n)
+{
+	char rel[64], *text;
+	int ret;
+
+	snprintf(rel, sizeof(rel), "/proc/%d/cgroup", (int)pid);
+	ret = kattr_file_read(rel, &text, NULL);
+	if (ret < 0)
+		return ret == -ENOENT ? -ESRCH : ret;
+	for (size_t i = 0; ret == 0 && i < rg->nhier; i++) {
+		if (!place_compared(rg, i, *n ? v[0].group : NULL))
+			continue;
+		ret = place_of(rg, i, text, &v[(*n)++]);
+		if (ret == 0 && i == 0 && !v[0].group)
+			ret = -ENOENT;	/* outside the root: as kattr_rg_whereis() */
+	}
+	free(text);
+	return ret;
+}
+
+int kattr_rg_whereis_each(struct kattr_rg *rg, pid_t pid,
+			  struct kattr_rg_place **out, size_t *nout)
+{
+	struct kattr_rg_place *v;
+	size_t n = 0;
+	int ret, differ = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (pid <= 0)
+		return -EINVAL;
+	v = calloc(rg->nhier ? rg->nhier : 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	if (rg->ops->id == KATTR_RG_CGROUP1 && rg->nhier) {
+		ret = places_v1(rg, pid, v, &n);
+	} else {
+		n = 1;
+		v[0].hier = strdup(kattr_rg_backend_name(rg->ops->id));
+		ret = v[0].hier ? rg->ops->whereis(rg, pid, &v[0].group) : -ENOMEM;
+	}
+	if (ret < 0) {
+		kattr_rg_places_free(v, n);
+		return ret;
+	}
+	for (size_t i = 1; i < n; i++)
+		differ += !v[i].group || strcmp(v[i].group, v[0].group) != 0;
+	*out = v;
+	*nout = n;
+	return differ;
 }

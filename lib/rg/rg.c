@@ -294,6 +294,7 @@ void kattr_rg_close(struct kattr_rg *rg)
 {
 	if (!rg)
 		return;
+	rg_batch_drop(rg);
 	rg_hier_free(rg);
 	kattr_mount_close(rg->m);
 	free(rg->ctrls);
@@ -362,6 +363,7 @@ int kattr_rg_exists(struct kattr_rg *rg, const char *group)
 
 void rg_rmdir_made(struct kattr_rg *rg, const char *name, unsigned int made)
 {
+	rg_batch_drop(rg);
 	for (size_t i = 1; i < rg->nhier; i++)
 		if ((made & (1u << i)) && rg->hier[i].m)
 			kattr_rmdir(rg->hier[i].m, name);
@@ -525,7 +527,7 @@ static int made_hook(struct kattr_rg *rg, const char *group,
 
 	if (!rg->made_fn)
 		return 0;
-	fd = kattr_rg_group_open(rg, group, O_RDONLY | O_CLOEXEC);
+	fd = rg_batch_group_open(rg, group, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return rg_reason(r, KATTR_RG_WHY_HOOK, fd,
 				 "cannot open it once made: %s", strerror(-fd));
@@ -544,6 +546,9 @@ static int mkpath_one(struct kattr_rg *rg, struct mkpath *mp, size_t i,
 	unsigned int made = 0;
 	int ret;
 
+	/* A batch made a group below it: it is there, in every place. */
+	if (i < mp->len && rg_batch_known(rg, mp->name))
+		return 0;
 	/* Without -p the group's own mkdir checks its parents (ENOENT). */
 	if (i < mp->len && !(flags & KATTR_RG_PARENTS)) {
 		if (!rg->ops->mkdir_parent)
@@ -557,7 +562,7 @@ static int mkpath_one(struct kattr_rg *rg, struct mkpath *mp, size_t i,
 	}
 	if (rg->ops->mkdir)
 		ret = rg->ops->mkdir(rg, mp->name, fill, &made, r);
-	else if ((ret = kattr_mkdir(rg->m, mp->name, 0755)) == 0)
+	else if ((ret = rg_mkdir_in(rg, 0, rg->m, mp->name)) == 0)
 		made = 1u;
 	if (made) {
 		mp->where[mp->nmade] = made;
@@ -630,6 +635,7 @@ int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
 {
 	struct mkpath *mp;
 	char value[256];
+	bool held;
 	int ret;
 
 	if ((flags & KATTR_RG_ENABLE) && !done)
@@ -643,9 +649,10 @@ int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
 	if (shares && kattr_rg_shares_format(rg->ops->id, shares, res, value,
 					     sizeof(value), NULL) < 0)
 		return -ENAMETOOLONG;
-	mp = calloc(1, sizeof(*mp));
+	mp = malloc(sizeof(*mp));	/* no calloc: 28 KB zeroed per group */
 	if (!mp)
 		return -ENOMEM;
+	mp->nmade = 0;
 	mp->len = strlen(group);
 	if (mp->len >= sizeof(mp->name)) {
 		free(mp);
@@ -654,7 +661,20 @@ int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
 	memcpy(mp->name, group, mp->len + 1);
 	while (mp->len && mp->name[mp->len - 1] == '/')
 		mp->name[--mp->len] = '\0';
+	held = rg->batch.parent != NULL;
 	ret = mkpath(rg, mp, flags, r);
+	if (ret < 0 && held) {
+		/* What the batch held may be stale (a parent removed, or
+		 * removed and made again, by another tool): by name, once. */
+		rg_batch_drop(rg);
+		undo_mkdirs(rg, mp->name, mp->made, mp->where, mp->nmade);
+		mp->nmade = 0;
+		if (r)
+			memset(r, 0, sizeof(*r));
+		ret = mkpath(rg, mp, flags, r);
+	}
+	if (ret == 0)
+		rg_batch_made(rg, mp->name);
 	if (ret == 0 && shares)
 		ret = create_shares(rg, group, flags, value, done, r);
 	if (ret < 0)
@@ -878,6 +898,7 @@ int kattr_rg_delete(struct kattr_rg *rg, const char *group, unsigned int flags)
 
 	if (kattr_rg_name_is_root(group))
 		return -EPERM;
+	rg_batch_drop(rg);
 	ret = kattr_rg_exists(rg, group);
 	if (ret < 0)
 		return ret;

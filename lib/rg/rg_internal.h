@@ -134,6 +134,20 @@ struct rg_hier {
 };
 #define RG_MAX_HIER	8
 
+/*
+ * Groups created in a batch (batch.c, kattr_rg_create_batch()): the
+ * parent of the last group made, held open in each place a group is
+ * made (bit i of opened: fd[i], place i: rg->m for 0, else rg->hier[i]).
+ */
+struct rg_batch {
+	bool on;		/* between kattr_rg_create_batch(rg, true/false) */
+	bool known;		/* parent and those above it are in every
+				 * place (a group was made below it) */
+	char *parent;		/* its name ("": the root), NULL: none held */
+	unsigned int opened;
+	int fd[RG_MAX_HIER];	/* O_PATH | O_DIRECTORY, beneath the place */
+};
+
 struct kattr_rg {
 	const struct rg_ops *ops;
 	struct kattr_mount *m;
@@ -146,6 +160,7 @@ struct kattr_rg {
 	bool has_shares;
 	kattr_rg_made_fn made_fn;	/* kattr_rg_on_create() */
 	void *made_data;
+	struct rg_batch batch;
 };
 
 struct kattr_rg_target {
@@ -203,6 +218,26 @@ int rg_target_write(const struct kattr_rg_target *t, int fd, pid_t pid);
 int rg_target_open(struct kattr_rg *rg, const char *group, unsigned int flags,
 		   struct kattr_rg_target **out);
 
+/* batch.c: creating groups in a batch */
+/*
+ * mkdir name in place i (m: rg->m for 0, else rg->hier[i]'s): in a batch
+ * one mkdirat(2) relative to its parent held open there (opened, beneath
+ * m, on first use), else kattr_mkdir().  0 or -errno.
+ */
+int rg_mkdir_in(struct kattr_rg *rg, size_t i, struct kattr_mount *m,
+		const char *name);
+/* Whether a batch knows name (a parent of the group being made) to be in
+ * every place: the parent held, or one above it, once a group was made. */
+bool rg_batch_known(const struct kattr_rg *rg, const char *name);
+/* A group was made in every place: its parent is known (in a batch). */
+void rg_batch_made(struct kattr_rg *rg, const char *group);
+/* Open group, just made, through its parent held in rg->m's place (no
+ * symlink, no other mount), else kattr_rg_group_open(). */
+int rg_batch_group_open(struct kattr_rg *rg, const char *group, int flags);
+/* Close what the batch holds (the batch stays on).  Every rmdir through
+ * the handle calls it. */
+void rg_batch_drop(struct kattr_rg *rg);
+
 /* rgstats.c: the figures of cpu, memory, io and pids (rg_ops.stats of
  * both cgroup versions), appended to *v. */
 int rg_stats_figures(struct kattr_rg *rg, const char *group,
@@ -250,6 +285,10 @@ int rg_cgroup_shares_read(struct kattr_rg *rg, const char *group,
 			  const char *path, struct kattr_rg_share **out,
 			  size_t *n);
 int rg_cgroup_whereis(struct kattr_rg *rg, pid_t pid, char **group);
+/* The group of path (absolute in a hierarchy, as /proc/PID/cgroup says)
+ * below prefix (the root's place there, "/x" or ""), malloc'ed into
+ * *group: "/" for the root itself, NULL when outside it.  0 or -ENOMEM. */
+int rg_group_below(const char *path, const char *prefix, char **group);
 
 /* ctl.c: controller delegation (backends that delegate) */
 /* rg_ctl_settle(): 1 when a retry of a ctl.* file of group may succeed. */

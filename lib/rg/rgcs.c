@@ -66,7 +66,7 @@ static int rgcs_create_check(const struct kattr_rg *rg, const char *group,
 static int rgcs_mkdir(struct kattr_rg *rg, const char *name, bool fill,
 		      unsigned int *made, struct kattr_rg_reason *r)
 {
-	int ret = kattr_mkdir(rg->m, name, 0755);
+	int ret = rg_mkdir_in(rg, 0, rg->m, name);
 
 	(void)fill;
 	(void)r;

@@ -51,6 +51,11 @@ struct lt_model {
 	size_t sorted;			/* rows[0..sorted) are in order */
 	size_t rows_cap;
 	struct lt_hist hist[LT_HIST_SITES];
+	/* A batch pass of one snapshot: lt_model_update() parses into a
+	 * table instead (a third of the memory; no rates, nothing above
+	 * but shown.format and shown.n is filled). */
+	bool compact;
+	struct kattr_prof_table *table;
 };
 
 void lt_model_init(struct lt_model *m);

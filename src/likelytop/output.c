@@ -344,20 +344,41 @@ fetch_ahead(const struct kattr_prof_entry *const *rows, size_t i, size_t n)
 	}
 }
 
+/* The rows to print: pointers to entries (a live model's), or a table's
+ * sites in its order (a batch pass: kattr_prof_table_order()). */
+struct lt_rows {
+	const struct kattr_prof_entry *const *v;	/* NULL: t's */
+	const struct kattr_prof_table *t;
+	size_t n;
+};
+
+/* Row i, those ahead fetched meanwhile: v's entry, or the table's site
+ * made an entry in *tmp. */
+static inline __attribute__((always_inline)) const struct kattr_prof_entry *
+row_at(const struct lt_rows *r, size_t i, struct kattr_prof_entry *tmp)
+{
+	if (r->v) {
+		fetch_ahead(r->v, i, r->n);
+		return r->v[i];
+	}
+	kattr_prof_table_entry(r->t, i, tmp);
+	return tmp;
+}
+
 /* One pass over the rows, measuring only what the padded columns need:
  * the numbers' largest values and the names' widest. */
-static void measure(const struct kattr_prof_entry *const *rows, size_t n,
-		    const bool *need, struct widths *m)
+static void measure(const struct lt_rows *r, const bool *need,
+		    struct widths *m)
 {
 	bool names = need[LT_COL_FUNCTION], files = need[LT_COL_FILE] ||
 		     need[LT_COL_LOCATION];
 
 	memset(m, 0, sizeof(*m));
-	for (size_t i = 0; i < n; i++) {
-		const struct kattr_prof_entry *e = rows[i];
+	for (size_t i = 0; i < r->n; i++) {
+		struct kattr_prof_entry tmp;
+		const struct kattr_prof_entry *e = row_at(r, i, &tmp);
 		size_t w;
 
-		fetch_ahead(rows, i, n);
 		if (e->correct > m->correct)
 			m->correct = e->correct;
 		if (e->incorrect > m->incorrect)
@@ -462,7 +483,7 @@ struct text_table {
 
 /* Columns as wide as their titles and (unless raw) widest cells. */
 static void text_widths(struct text_table *tt, const struct lt_out_meta *meta,
-			const struct kattr_prof_entry *const *rows, size_t n)
+			const struct lt_rows *r)
 {
 	bool need[LT_COL_COUNT] = { false };
 	struct widths m;
@@ -483,7 +504,7 @@ static void text_widths(struct text_table *tt, const struct lt_out_meta *meta,
 		return;
 	for (size_t k = 0; k < tt->last; k++)
 		need[tt->cols[k]] = true;
-	measure(rows, n, need, &m);
+	measure(r, need, &m);
 	for (size_t k = 0; k < tt->last; k++) {
 		size_t w = column_width(tt->cols[k], &m);
 
@@ -494,16 +515,18 @@ static void text_widths(struct text_table *tt, const struct lt_out_meta *meta,
 
 /* The summary line and the column titles. */
 static int text_header(FILE *fp, const struct lt_out_meta *meta,
-		       const struct text_table *tt,
-		       const struct kattr_prof_entry *const *rows, size_t n)
+		       const struct text_table *tt, const struct lt_rows *r)
 {
 	time_t t = (time_t)meta->time;
 	size_t wrong = 0;
 	char tbuf[64], *source;
 	struct tm tm;
 
-	for (size_t i = 0; i < n; i++)
-		wrong += kattr_prof_entry_is_wrong(rows[i]);
+	for (size_t i = 0; i < r->n; i++) {
+		struct kattr_prof_entry tmp;
+
+		wrong += kattr_prof_entry_is_wrong(row_at(r, i, &tmp));
+	}
 	localtime_r(&t, &tm);
 	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", &tm);
 	/* The source is a file name: any bytes. */
@@ -513,7 +536,7 @@ static int text_header(FILE *fp, const struct lt_out_meta *meta,
 	tool_esc(source, meta->source, 0);
 	fprintf(fp, "likelytop - %s - %s (%s) - %zu sites, %zu shown, %zu wrong hint%s",
 		tbuf, source, kattr_prof_format_name(meta->format),
-		meta->sites, n, wrong, wrong == 1 ? "" : "s");
+		meta->sites, r->n, wrong, wrong == 1 ? "" : "s");
 	free(source);
 	if (meta->bad_rows)
 		fprintf(fp, ", %zu malformed rows skipped", meta->bad_rows);
@@ -637,26 +660,26 @@ static char *text_row(char *p, const struct text_table *tt,
  * file (bench/likelytop/run.sh); this takes two cheap passes.
  */
 static int write_text(FILE *fp, const struct lt_out_meta *meta,
-		      const struct kattr_prof_entry *const *rows, size_t n)
+		      const struct lt_rows *r)
 {
 	enum { CHUNK = 1 << 16 };	/* rows go out 64 KiB at a time */
 	struct text_table tt;
 	size_t cap = 0, cells = 0, used = 0;
 	char *buf = NULL;
 
-	text_widths(&tt, meta, rows, n);
+	text_widths(&tt, meta, r);
 	for (size_t k = 0; k < tt.ncols; k++)
 		cells += tt.width[k] + 1;
-	if (!meta->noheadings && text_header(fp, meta, &tt, rows, n) < 0)
+	if (!meta->noheadings && text_header(fp, meta, &tt, r) < 0)
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		const struct kattr_prof_entry *e = rows[i];
+	for (size_t i = 0; i < r->n; i++) {
+		struct kattr_prof_entry tmp;
+		const struct kattr_prof_entry *e = row_at(r, i, &tmp);
 		/* escapes take at most 4 bytes a byte; a row names its file
 		 * at most twice (FILE, LOCATION) per column given */
 		size_t need = 4 * (strlen(e->function) + strlen(e->file)) *
 			      tt.ncols + 32 * tt.ncols + cells;
 
-		fetch_ahead(rows, i, n);
 		if (used + need > cap) {
 			if (used)
 				fwrite(buf, 1, used, fp);
@@ -700,20 +723,20 @@ static char *put_fixed(char *p, double v, int decimals)
 }
 
 static int write_csv(FILE *fp, const struct lt_out_meta *meta,
-		     const struct kattr_prof_entry *const *rows, size_t n)
+		     const struct lt_rows *r)
 {
 	char *line = NULL;
 	size_t cap = 0;
 
 	if (meta->iteration <= 1 && !meta->noheadings)
 		fputs("iteration,hint,correct,incorrect,miss_pct,constant,function,file,line,rate,reset\n", fp);
-	for (size_t i = 0; i < n; i++) {
-		const struct kattr_prof_entry *e = rows[i];
+	for (size_t i = 0; i < r->n; i++) {
+		struct kattr_prof_entry tmp;
+		const struct kattr_prof_entry *e = row_at(r, i, &tmp);
 		double pct = kattr_prof_entry_pct(e);
 		size_t need;
 		char *p;
 
-		fetch_ahead(rows, i, n);
 		/* Quoting and U+FFFD take at most 3 bytes per byte. */
 		need = 3 * (strlen(e->function) + strlen(e->file)) + 192;
 		if (line_room(&line, &cap, need) < 0)
@@ -802,7 +825,7 @@ static char *json_row(char *p, const struct kattr_prof_entry *e,
  * first (U+FFFD for invalid bytes), so the output is always valid JSON.
  */
 static int write_json(FILE *fp, const struct lt_out_meta *meta,
-		      const struct kattr_prof_entry *const *rows, size_t n)
+		      const struct lt_rows *r)
 {
 	char *fbuf = NULL, *lbuf = NULL, *line = NULL;
 	size_t fcap = 0, lcap = 0, cap = 0;
@@ -810,12 +833,12 @@ static int write_json(FILE *fp, const struct lt_out_meta *meta,
 
 	(void)meta;
 	fputc('[', fp);
-	for (size_t i = 0; i < n; i++) {
-		const struct kattr_prof_entry *e = rows[i];
+	for (size_t i = 0; i < r->n; i++) {
+		struct kattr_prof_entry tmp;
+		const struct kattr_prof_entry *e = row_at(r, i, &tmp);
 		const char *fn, *file;
 		char *p;
 
-		fetch_ahead(rows, i, n);
 		fn = tool_json_text(e->function, &fbuf, &fcap);
 		file = tool_json_text(e->file, &lbuf, &lcap);
 		if (!fn || !file ||
@@ -913,30 +936,49 @@ static int write_metrics(FILE *fp, enum tool_om_dialect d,
 	return ret;
 }
 
-int lt_out_write(FILE *fp, enum lt_out_format f, const struct lt_out_meta *meta,
-		 const struct kattr_prof_entry *const *rows, size_t n)
+/* One iteration's rows r in the format f. */
+static int write_rows(FILE *fp, enum lt_out_format f,
+		      const struct lt_out_meta *meta, const struct lt_rows *r)
 {
 	int ret;
 
 	errno = 0;
 	switch (f) {
 	case LT_OUT_CSV:
-		ret = write_csv(fp, meta, rows, n);
+		ret = write_csv(fp, meta, r);
 		break;
 	case LT_OUT_JSON:
-		ret = write_json(fp, meta, rows, n);
+		ret = write_json(fp, meta, r);
 		break;
 	case LT_OUT_OPENMETRICS:
-		ret = write_metrics(fp, TOOL_OM_OPENMETRICS, meta, rows, n);
-		break;
 	case LT_OUT_PROM:
-		ret = write_metrics(fp, TOOL_OM_PROMETHEUS, meta, rows, n);
+		if (!r->v)
+			return -EINVAL;	/* not from a table (see the header) */
+		ret = write_metrics(fp, f == LT_OUT_PROM ? TOOL_OM_PROMETHEUS :
+				    TOOL_OM_OPENMETRICS, meta, r->v, r->n);
 		break;
 	default:
-		ret = write_text(fp, meta, rows, n);
+		ret = write_text(fp, meta, r);
 	}
 	/* The errno of the write that failed (EPIPE: the reader left). */
 	if (ret == 0 && (fflush(fp) == EOF || ferror(fp)))
 		ret = errno ? -errno : -EIO;
 	return ret;
+}
+
+int lt_out_write(FILE *fp, enum lt_out_format f, const struct lt_out_meta *meta,
+		 const struct kattr_prof_entry *const *rows, size_t n)
+{
+	struct lt_rows r = { .v = rows, .n = n };
+
+	return write_rows(fp, f, meta, &r);
+}
+
+int lt_out_write_table(FILE *fp, enum lt_out_format f,
+		       const struct lt_out_meta *meta,
+		       const struct kattr_prof_table *t)
+{
+	struct lt_rows r = { .t = t, .n = t->shown };
+
+	return write_rows(fp, f, meta, &r);
 }

@@ -39,6 +39,11 @@ int lt_out_parse(const char *name, enum lt_out_format *f);
  * -EBADF; -EIO if unknown), -ENOMEM. */
 int lt_out_write(FILE *fp, enum lt_out_format f, const struct lt_out_meta *meta,
 		 const struct kattr_prof_entry *const *rows, size_t n);
+/* The same for a table's sites shown, in its order (a batch pass); text,
+ * CSV and JSON only (-EINVAL for the metrics formats). */
+int lt_out_write_table(FILE *fp, enum lt_out_format f,
+		       const struct lt_out_meta *meta,
+		       const struct kattr_prof_table *t);
 
 /*
  * -o LIST: comma-separated column names (any case), "+LIST" for the

@@ -26,10 +26,10 @@ static int run_stats_delay(struct rgctl *ctx, int argc, char **argv);
 /* Registered in commands.c in place of rgctl_cmd_stats, with its options
  * (cmd_stats.c) and --delay. */
 const struct rgctl_cmd rgctl_cmd_stats_delay = {
-	.name = "stats", .args = "GROUP",
+	.name = "stats", .args = "GROUP...",
 	.help = "Show what a group is using: CPU time, memory, I/O, tasks, pressure",
 	.run = run_stats_delay,
-	.opts = rgctl_stats_opts, .shortopts = "i:c:o:nr", .opt_help = rgctl_stats_help,
+	.opts = rgctl_stats_opts, .shortopts = "i:c:o:nrR", .opt_help = rgctl_stats_help,
 	.help_more = rgctl_stats_help_more,
 };
 
@@ -228,7 +228,7 @@ static int run_stats_delay(struct rgctl *ctx, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "hi:c:o:nr", rgctl_stats_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "hi:c:o:nrR", rgctl_stats_opts, NULL)) != -1) {
 		if (opt == OPT_STATS_DELAY)
 			with_delay = true;
 		else if (opt == 'h')

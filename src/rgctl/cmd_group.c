@@ -228,6 +228,8 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 		tool_die(EXIT_FAIL, "out of memory");
 	for (int i = 0; i < n; i++)
 		create_check(ctx, rg, argv[i], shares, res, flags);
+	/* siblings: one mkdir(2) per place each, their parent held open */
+	kattr_rg_create_batch(rg, true);
 	for (int i = 0; i < n; i++) {
 		/* Without -p only the last component can be made: no probes. */
 		existing[i] = flags & KATTR_RG_PARENTS ?
@@ -241,6 +243,7 @@ static int run_create(struct rgctl *ctx, int argc, char **argv)
 		if (ret < 0)
 			create_failed(rg, argv[i], ret, &why);
 	}
+	kattr_rg_create_batch(rg, false);
 	ret = create_set(ctx, argv, n, flags, sv, nsets);
 	if (ret != EXIT_OK)	/* the groups this call made go again */
 		create_undo(rg, argv, existing, n, &done);

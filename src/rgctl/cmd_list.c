@@ -345,7 +345,7 @@ static void print_json(struct kattr_rg *rg, const struct kattr_rg_info *v,
 		.shares_file = kattr_rg_shares_file(rg),
 		.rgcs = kattr_rg_backend_of(rg) == KATTR_RG_RGCS,
 	};
-	json_object *o = rgctl_json_list(&h, v, n);
+	json_object *o = rgctl_json_list(&h, v, n, missing.what);
 
 	json_object_object_add(o, "systemd", rgctl_sd_json(rg));
 

@@ -8,6 +8,7 @@
  * The options are registered through cmd_delay.c, which adds --delay.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <locale.h>
 #include <math.h>
@@ -15,10 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <libsmartcols/libsmartcols.h>
 
 #include "rgctl.h"
+#include "outfile.h"
 #include "rgctl_stats.h"
 #include "xalloc.h"
 
@@ -45,6 +48,9 @@ const struct option rgctl_stats_opts[] = {
 	{ "output-all", no_argument,       NULL, OPT_OUTPUT_ALL },
 	{ "noheadings", no_argument,       NULL, 'n' },
 	{ "raw",        no_argument,       NULL, 'r' },
+	{ "format",     required_argument, NULL, OPT_STATS_FORMAT },
+	{ "textfile",   required_argument, NULL, OPT_STATS_TEXTFILE },
+	{ "recursive",  no_argument,       NULL, 'R' },
 	{ "help",       no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -55,6 +61,9 @@ const char *const rgctl_stats_help[] = {
 	"    --output-all", "Show every column.",
 	"-n, --noheadings", "Do not print the header line.",
 	"-r, --raw", "Raw output: columns separated by one space, values as plain numbers in their unit.",
+	"    --format FMT", "text (the table, the default) or openmetrics (metrics for Prometheus, OpenMetrics 1.0); one GROUP or more.",
+	"    --textfile DIR", "Write the metrics to DIR/rgctl.prom (Prometheus' text format, replaced atomically) for node_exporter's textfile collector; one GROUP or more.",
+	"-R, --recursive", "With --format openmetrics or --textfile: every group below each GROUP too.",
 	"    --delay", "Delay accounting per member and summed (taskstats) instead.",
 	NULL
 };
@@ -68,15 +77,17 @@ void rgctl_stats_help_more(void)
 	       "pids current, events.max; pressure.{some,full}.{avg10,avg60,avg300,total_usec}\n"
 	       "of cpu, memory and io where the kernel has PSI.  Sources per backend: STATISTICS\n"
 	       "in rgctl(8).  A resource the group has no file of is named on stderr; none at\n"
-	       "all is an error (exit 1).\n");
+	       "all is an error (exit 1).  Metric names (--format openmetrics, --textfile):\n"
+	       "rgctl_RESOURCE_FIGURE with the unit and _total on counters, e.g.\n"
+	       "rgctl_cpu_usage_seconds_total, rgctl_memory_current_bytes; labels group, device.\n");
 }
 
 const struct rgctl_cmd rgctl_cmd_stats = {
 	.name = "stats",
-	.args = "GROUP",
+	.args = "GROUP...",
 	.help = "Show what a group is using: CPU time, memory, I/O, tasks, pressure",
 	.run = run_stats,
-	.opts = rgctl_stats_opts, .shortopts = "i:c:o:nr", .opt_help = rgctl_stats_help,
+	.opts = rgctl_stats_opts, .shortopts = "i:c:o:nrR", .opt_help = rgctl_stats_help,
 	.help_more = rgctl_stats_help_more,
 };
 
@@ -84,6 +95,10 @@ struct stats_opts {
 	int cols[NCOLS * 4];
 	size_t ncols;
 	bool noheadings, raw, shaped;
+	bool openmetrics;	/* --format openmetrics */
+	bool format_set;	/* --format given */
+	const char *textfile;	/* --textfile DIR */
+	bool recursive;		/* -R */
 	double interval;	/* 0: one read */
 	unsigned long count;
 };
@@ -125,6 +140,17 @@ static unsigned long parse_count(const char *arg)
 	return c;
 }
 
+/* --format FMT: true for openmetrics. */
+static bool parse_format(const char *arg)
+{
+	if (!strcmp(arg, "openmetrics"))
+		return true;
+	if (strcmp(arg, "text") != 0)
+		rgctl_cmd_usage(&rgctl_cmd_stats, "unknown format '%s': use text or openmetrics",
+				TOOL_Q(arg));
+	return false;
+}
+
 static void parse_stats_options(struct stats_opts *so, int argc, char **argv)
 {
 	bool output = false, count = false;
@@ -159,7 +185,21 @@ static void parse_stats_options(struct stats_opts *so, int argc, char **argv)
 			so->count = parse_count(optarg);
 			count = true;
 			break;
+		case OPT_STATS_FORMAT:
+			so->openmetrics = parse_format(optarg);
+			so->format_set = true;
+			break;
+		case 'R':
+			so->recursive = true;
+			break;
+		case OPT_STATS_TEXTFILE:
+			if (!*optarg)
+				rgctl_cmd_usage(&rgctl_cmd_stats, "--textfile needs a directory");
+			so->textfile = optarg;
+			break;
 		}
+		so->shaped |= c == 'o' || c == OPT_OUTPUT_ALL || c == 'n' || c == 'r' ||
+			      c == 'i' || c == 'c';
 	}
 	if (count && !so->interval)
 		rgctl_cmd_usage(&rgctl_cmd_stats, "--count needs --interval");
@@ -445,6 +485,160 @@ static void sleep_until(struct timespec *t, double sec)
 		continue;
 }
 
+/* ---- metrics ------------------------------------------------------------------ */
+
+#define RGCTL_TEXTFILE "rgctl.prom"
+
+/* --textfile DIR: the directory, opened before anything is read (not
+ * through a symlink). */
+static int open_textfile_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		tool_die(EXIT_FAIL, "cannot use '%s' for --textfile: %s", TOOL_Q(dir),
+			 errno == ENOTDIR || errno == ELOOP ?
+			 "not a directory (a symbolic link is not followed)" :
+			 tool_strerror(errno));
+	return fd;
+}
+
+/*
+ * The metrics into DIR/rgctl.prom: a temporary file beside it, renamed
+ * over it (outfile.h, as likelytop --textfile), so that node_exporter never
+ * reads half a file; a failure leaves the previous file and exits 1.
+ */
+static void write_textfile(int dfd, const char *dir,
+			   const struct rgctl_om_group *g, size_t ng)
+{
+	struct tool_out o;
+	FILE *fp = NULL;
+	int ret = tool_out_openat(&o, dfd, RGCTL_TEXTFILE);
+	int fd = ret == 0 ? dup(o.fd) : -1;
+
+	if (ret == 0 && (fd < 0 || !(fp = fdopen(fd, "w"))))
+		ret = -errno;
+	if (fp) {
+		ret = rgctl_stats_om_write(fp, TOOL_OM_PROMETHEUS, g, ng);
+		if (ferror(fp) && ret == 0)
+			ret = -EIO;
+		if (fclose(fp) == EOF && ret == 0)
+			ret = -errno;
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	if (ret < 0 && o.name)
+		tool_out_abort(&o);
+	else if (ret == 0)
+		ret = tool_out_commit(&o);
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot write '%s/%s': %s", TOOL_Q(dir), RGCTL_TEXTFILE,
+			 ret == -EINVAL ? "something other than a regular file is at that name" :
+			 rgctl_strerror(ret));
+}
+
+/* The groups to read: each GROUP, and with -R those below it as list
+ * finds them (*found: how many), each once.  A name rgctl cannot take
+ * (another tool's, with a space or a non-ASCII byte) is skipped, said. */
+static char **metric_groups(struct kattr_rg *rg, bool recursive, int argc,
+			    char **argv, size_t *ng, size_t *found)
+{
+	char **names = NULL;
+	size_t n = 0, cap = 0, odd = 0;
+
+	for (int a = optind; a < argc; a++) {
+		struct kattr_rg_info *v = NULL;
+		size_t nv = 1;
+		int ret = recursive ? kattr_rg_list(rg, argv[a], &v, &nv) : 0;
+
+		if (ret < 0)
+			tool_die(EXIT_FAIL, "cannot list '%s': %s", TOOL_Q(argv[a]),
+				 rgctl_strerror(ret));
+		for (size_t i = 0; i < nv; i++) {
+			const char *name = v ? v[i].name : argv[a];
+
+			if (v && kattr_rg_name_check(name, true, NULL) < 0) {
+				odd++;
+				continue;
+			}
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				names = xreallocarray(names, cap, sizeof(*names));
+			}
+			names[n++] = xstrdup(name);
+		}
+		if (v)
+			kattr_rg_list_free(v, nv);
+	}
+	if (odd)
+		tool_warn("note: %zu group(s) below skipped: names with a space or a byte outside "
+			  "printable ASCII, which rgctl does not take", odd);
+	*found = recursive ? n : 0;
+	*ng = n;
+	return names;
+}
+
+/* --format openmetrics, --textfile: every group read before anything is
+ * written (a GROUP named without statistics: exit 1, the textfile as it
+ * was); groups found by -R are read quietly, and skipped once gone. */
+static int run_metrics(struct rgctl *ctx, const struct stats_opts *so,
+		       int argc, char **argv)
+{
+	struct kattr_rg *rg = NULL;
+	struct reading *r;
+	struct rgctl_om_group *g;
+	size_t ng, found, k = 0;
+	char **names;
+	int dfd = -1, ret;
+
+	if (ctx->json || so->shaped)
+		rgctl_cmd_usage(&rgctl_cmd_stats, "--format openmetrics and --textfile take none of "
+				"--json, -o, --output-all, -n, -r, --interval, --count");
+	if (so->textfile && so->format_set)
+		rgctl_cmd_usage(&rgctl_cmd_stats, "--textfile writes Prometheus' text format: no --format");
+	for (int a = optind; a < argc; a++)
+		rgctl_check_group(argv[a], true);
+	if (so->textfile)
+		dfd = open_textfile_dir(so->textfile);
+	rg = rgctl_rg(ctx);
+	names = metric_groups(rg, so->recursive, argc, argv, &ng, &found);
+	r = xcalloc(ng ? ng : 1, sizeof(*r));
+	g = xcalloc(ng ? ng : 1, sizeof(*g));
+	for (size_t i = 0; i < ng; i++) {
+		if (!found) {
+			take(rg, names[i], &r[k]);
+			say_absent(names[i], &r[k], false);
+		} else if ((ret = kattr_rg_stats(rg, names[i], &r[k].v, &r[k].n)) < 0) {
+			if (ret == -ENOENT)
+				continue;	/* gone since the listing */
+			tool_die(EXIT_FAIL, "cannot read the stats of '%s': %s",
+				 TOOL_Q(names[i]), rgctl_strerror(ret));
+		}
+		g[k].group = names[i];
+		g[k].v = r[k].v;
+		g[k].n = r[k].n;
+		k++;
+	}
+	if (so->textfile) {
+		write_textfile(dfd, so->textfile, g, k);
+		close(dfd);
+	} else {
+		ret = rgctl_stats_om_write(stdout, TOOL_OM_OPENMETRICS, g, k);
+		if (ret < 0)
+			tool_die(EXIT_FAIL, "cannot write the metrics: %s", rgctl_strerror(ret));
+		tool_flush_stdout();
+	}
+	for (size_t i = 0; i < ng; i++) {
+		if (i < k)
+			kattr_rg_stats_free(r[i].v, r[i].n);
+		free(names[i]);
+	}
+	free(names);
+	free(r);
+	free(g);
+	return EXIT_OK;
+}
+
 static int run_stats(struct rgctl *ctx, int argc, char **argv)
 {
 	struct stats_opts so = { 0 };
@@ -454,8 +648,13 @@ static int run_stats(struct rgctl *ctx, int argc, char **argv)
 	struct kattr_rg *rg;
 
 	parse_stats_options(&so, argc, argv);
+	if ((so.openmetrics || so.textfile) && argc > optind)
+		return run_metrics(ctx, &so, argc, argv);
+	if (so.recursive)
+		rgctl_cmd_usage(&rgctl_cmd_stats, "-R needs --format openmetrics or --textfile");
 	if (argc - optind != 1)
-		rgctl_cmd_usage(&rgctl_cmd_stats, "give exactly one GROUP");
+		rgctl_cmd_usage(&rgctl_cmd_stats, "give exactly one GROUP (several with "
+				"--format openmetrics or --textfile)");
 	group = argv[optind];
 	rgctl_check_group(group, true);
 	rg = rgctl_rg(ctx);

@@ -364,10 +364,31 @@ static int run_exec(struct rgctl *ctx, int argc, char **argv)
 	return ret == ENOENT ? 127 : 126;
 }
 
+/* The groups of a task whose hierarchies disagree (cgroup v1), on
+ * stderr below the answer: a line per hierarchy. */
+static void whereis_disagree(pid_t pid, const struct kattr_rg_place *v,
+			     size_t n)
+{
+	tool_warn("note: the hierarchies disagree on the group of pid %d (moved by another tool? "
+		  "rgctl attach moves a task into all of them):", (int)pid);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(stderr, "  %s: ", v[i].hier);
+		if (v[i].group)
+			tool_fputs_esc(v[i].group, stderr, 0);
+		else if (v[i].path)
+			fprintf(stderr, "outside the root (%s)", TOOL_Q(v[i].path));
+		else
+			fputs("not in this hierarchy", stderr);
+		fputc('\n', stderr);
+	}
+}
+
 static int run_whereis(struct rgctl *ctx, int argc, char **argv)
 {
+	struct kattr_rg_place *v;
 	struct kattr_rg *rg;
-	char *group;
+	json_object *o;
+	size_t n;
 	pid_t pid;
 	int ret;
 
@@ -377,7 +398,7 @@ static int run_whereis(struct rgctl *ctx, int argc, char **argv)
 	if (rgctl_parse_pid(argv[optind], &pid) < 0)
 		return EXIT_USAGE;
 	rg = rgctl_rg(ctx);
-	ret = kattr_rg_whereis(rg, pid, &group);
+	ret = kattr_rg_whereis_each(rg, pid, &v, &n);
 	if (ret == -ENOENT)
 		tool_die(EXIT_FAIL, "pid %d is not in the hierarchy at %s", (int)pid,
 			 kattr_rg_root(rg));
@@ -390,13 +411,19 @@ static int run_whereis(struct rgctl *ctx, int argc, char **argv)
 		tool_die(EXIT_FAIL, "cannot find the group of pid %d: %s", (int)pid,
 			 rgctl_strerror(ret));
 	if (ctx->json) {
-		rgctl_json_print(rgctl_json_whereis(pid, group,
-			kattr_rg_backend_name(kattr_rg_backend_of(rg))));
+		o = rgctl_json_whereis(pid, v[0].group,
+				       kattr_rg_backend_name(kattr_rg_backend_of(rg)));
+		json_object_object_add(o, "hierarchies", rgctl_json_places(v, n));
+		json_object_object_add(o, "disagree", json_object_new_boolean(ret > 0));
+		rgctl_json_print(o);
 	} else {
 		/* a group some other tool named with any bytes: escaped */
-		tool_fputs_esc(group, stdout, 0);
+		tool_fputs_esc(v[0].group, stdout, 0);
 		putchar('\n');
+		tool_flush_stdout();
 	}
-	free(group);
+	if (ret > 0)
+		whereis_disagree(pid, v, n);
+	kattr_rg_places_free(v, n);
 	return EXIT_OK;
 }

@@ -55,8 +55,27 @@ json_object *rgctl_json_share_of(bool rgcs, const char *file,
 	return o;
 }
 
+/* "memory, pids" (kattr_rg_missing()) as ["memory","pids"]. */
+static json_object *name_array(const char *list)
+{
+	json_object *a = json_object_new_array();
+
+	while (*list) {
+		const char *end = strstr(list, ", ");
+		size_t len = end ? (size_t)(end - list) : strlen(list);
+		char *one = strndup(list, len);
+
+		if (one)
+			json_object_array_add(a, tool_json_str(one));
+		free(one);
+		list = end ? end + 2 : list + len;
+	}
+	return a;
+}
+
 json_object *rgctl_json_list(const struct rgctl_json_hier *h,
-			     const struct kattr_rg_info *v, size_t n)
+			     const struct kattr_rg_info *v, size_t n,
+			     char *const *missing)
 {
 	json_object *o = json_object_new_object(), *a = json_object_new_array();
 
@@ -73,6 +92,9 @@ json_object *rgctl_json_list(const struct rgctl_json_hier *h,
 			json_object_array_add(s, rgctl_json_share_of(h->rgcs,
 					      h->shares_file, &v[i].shares[k]));
 		json_object_object_add(g, "shares", s);
+		/* only where a hierarchy is missing: the old keys as they were */
+		if (missing && missing[i] && *missing[i])
+			json_object_object_add(g, "missing", name_array(missing[i]));
 		json_object_array_add(a, g);
 	}
 	json_object_object_add(o, "groups", a);
@@ -209,6 +231,21 @@ json_object *rgctl_json_whereis(pid_t pid, const char *group,
 	json_object_object_add(o, "group", tool_json_str(group));
 	json_object_object_add(o, "backend", tool_json_str(backend));
 	return o;
+}
+
+json_object *rgctl_json_places(const struct kattr_rg_place *v, size_t n)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *p = json_object_new_object();
+
+		json_object_object_add(p, "hierarchy", tool_json_str(v[i].hier));
+		json_object_object_add(p, "group", v[i].group ? tool_json_str(v[i].group) : NULL);
+		json_object_object_add(p, "path", v[i].path ? tool_json_str(v[i].path) : NULL);
+		json_object_array_add(a, p);
+	}
+	return a;
 }
 
 json_object *rgctl_json_taskstats(pid_t pid, const struct kattr_taskstats *t)

@@ -137,8 +137,12 @@ struct rgctl_json_hier {
 const char *rgctl_json_text(json_object *obj);
 json_object *rgctl_json_share_of(bool rgcs, const char *file,
 				 const struct kattr_rg_share *s);
+/* missing: per group, the hierarchies it lacks as kattr_rg_missing()
+ * names them ("memory, pids"), each NULL for none (then no "missing"
+ * key); NULL: none at all. */
 json_object *rgctl_json_list(const struct rgctl_json_hier *h,
-			     const struct kattr_rg_info *v, size_t n);
+			     const struct kattr_rg_info *v, size_t n,
+			     char *const *missing);
 json_object *rgctl_json_stats(const char *group, const char *backend,
 			      const struct kattr_rg_stat *v, size_t n);
 /* The figures as an array of objects with fixed keys (resource, figure,
@@ -153,6 +157,9 @@ json_object *rgctl_json_members(const char *group, bool tasks,
 				const int *elsewhere, const int *total);
 json_object *rgctl_json_whereis(pid_t pid, const char *group,
 				const char *backend);
+/* whereis's "hierarchies": an object per place (hierarchy, group, path;
+ * null where the place has none). */
+json_object *rgctl_json_places(const struct kattr_rg_place *v, size_t n);
 /* One member's (pid) or the sum's (pid 0) delays, for stats --delay. */
 json_object *rgctl_json_taskstats(pid_t pid, const struct kattr_taskstats *t);
 

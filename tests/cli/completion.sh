@@ -77,6 +77,8 @@ expect_only "rgctl --backend=cg" cgroup1 cgroup2
 expect "rgctl create --" --shares --no-enable --res
 expect "rgctl -b cgroup1 delete --" --recursive
 expect "rgctl apply --" --dry-run --prune --wait
+expect "rgctl stats --" --format --textfile --recursive --interval
+expect_only "rgctl stats --format " text openmetrics
 mkdir -p "$tmp/conf.d" && touch "$tmp/conf.d/groups.conf"
 expect_only "rgctl apply $tmp/conf.d/gr" "$tmp/conf.d/groups.conf"
 expect "rgctl whereis " "$$"

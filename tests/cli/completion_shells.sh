@@ -70,6 +70,8 @@ check_both "GROUP,SHARES,DEPTH${nl}GROUP,SHARES,MISSING${nl}GROUP,SHARES,NAME${n
 check_both "copy,gift${nl}copy,vmsplice" splicebench --mode copy,
 check_both "copy,vmsplice" splicebench --mode copy,v
 check_both "csv${nl}json${nl}openmetrics${nl}text" likelytop --format ""
+check_both "openmetrics${nl}text" rgctl stats --format ""
+check_both "--textfile" rgctl stats --textf
 check_both "memory.high=${nl}memory.low=${nl}memory.max=${nl}memory.min=${nl}memory.swap.max=" rgctl set g mem
 check_both "memory.max=max" rgctl set g memory.max=
 check_both "pids.max=max" rgctl create g --set pids.max=

@@ -11,7 +11,9 @@
  * every string (tool_esc() with each of its flags: what list, whereis,
  * stats and stats --delay print) must be valid UTF-8 without a control
  * byte, and decode back to the string: differing names never print the
- * same.
+ * same.  stats --format openmetrics of the same figures (any units,
+ * devices, two groups) must be valid UTF-8, each sample named as a metric,
+ * each family declared once, and end with "# EOF".
  */
 #ifndef KATTR_TESTS_RGCTL_JSON_CHECK_H
 #define KATTR_TESTS_RGCTL_JSON_CHECK_H
@@ -25,6 +27,7 @@
 #include "kattr/rgconf.h"
 #include "kattr/private.h"
 #include "rgctl.h"
+#include "rgctl_stats.h"
 #include "wellformed.h"
 
 #define RGC_MAX 16
@@ -94,6 +97,7 @@ static inline int rgc_list(const struct rgc_in *in, char *why, size_t size)
 {
 	struct kattr_rg_info v[RGC_MAX];
 	struct kattr_rg_share sh[RGC_MAX];
+	char *miss[RGC_MAX];
 	struct rgctl_json_hier h = {
 		.backend = in->s[0], .root = in->s[in->n - 1],
 		.shares_file = in->s[in->n / 2], .rgcs = in->num[0] & 1,
@@ -111,8 +115,10 @@ static inline int rgc_list(const struct rgc_in *in, char *why, size_t size)
 		v[i].nr_tasks = in->num[i] & 2 ? -1 : in->num[i];
 		v[i].shares = &sh[i];
 		v[i].nr_shares = (size_t)(in->num[i] & 1);
+		/* any bytes as "memory, pids" */
+		miss[i] = in->num[i] & 4 ? in->s[in->n - 1 - i] : NULL;
 	}
-	doc = rgctl_json_list(&h, v, in->n);
+	doc = rgctl_json_list(&h, v, in->n, miss);
 	if (rgc_parse(doc, &a, why, size) < 0) {
 		json_object_put(doc);
 		return -1;
@@ -134,6 +140,62 @@ static inline int rgc_list(const struct rgc_in *in, char *why, size_t size)
 	}
 out:
 	json_object_put(a);
+	return ret;
+}
+
+/* Each sample line's name a metric name; each family's TYPE once. */
+static inline int rgc_metric_lines(char *text, char *why, size_t size)
+{
+	char *types[4 * RGC_MAX], *line, *save = NULL;
+	size_t nt = 0;
+
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "# TYPE ", 7)) {
+			*strchrnul(line + 7, ' ') = '\0';
+			for (size_t k = 0; k < nt; k++)
+				if (!strcmp(types[k], line + 7))
+					return wf_fail(why, size, "metrics: %s declared twice", line + 7);
+			if (nt < sizeof(types) / sizeof(*types))
+				types[nt++] = line + 7;
+		} else if (line[0] != '#') {
+			*strchrnul(line, strchr(line, '{') ? '{' : ' ') = '\0';
+			if (!tool_om_name_ok(line, false))
+				return wf_fail(why, size, "metrics: '%s' is not a metric name", line);
+		}
+	}
+	return 0;
+}
+
+static inline int rgc_metrics(const struct rgc_in *in, const struct kattr_rg_stat *v,
+			      char *why, size_t size)
+{
+	struct kattr_rg_stat w[RGC_MAX];
+	struct rgctl_om_group g[2] = {
+		{ in->s[0], w, in->n }, { in->s[in->n - 1], w, in->n },
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	int ret;
+
+	if (!fp)
+		return wf_fail(why, size, "metrics: no memory");
+	for (size_t i = 0; i < in->n; i++) {
+		w[i] = v[i];
+		w[i].unit = (enum kattr_rg_unit)((unsigned long long)in->num[i] % 5);
+		w[i].counter = in->num[i] & 8;
+		w[i].dev = in->num[i] & 16 ? in->s[(i + 2) % in->n] : NULL;
+	}
+	ret = rgctl_stats_om_write(fp, TOOL_OM_OPENMETRICS, g, 2);
+	if (fclose(fp) != 0 || ret < 0 || !buf)
+		ret = wf_fail(why, size, "metrics: not written (%d)", ret);
+	else if (!tool_utf8_valid(buf))
+		ret = wf_fail(why, size, "metrics: not valid UTF-8");
+	else if (len < 6 || strcmp(buf + len - 6, "# EOF\n") != 0)
+		ret = wf_fail(why, size, "metrics: no # EOF at the end");
+	else
+		ret = rgc_metric_lines(buf, why, size);
+	free(buf);
 	return ret;
 }
 
@@ -184,12 +246,13 @@ static inline int rgc_stats(const struct rgc_in *in, char *why, size_t size)
 		json_object_put(a);
 		json_object_put(doc);
 	}
-	return ret;
+	return ret ? ret : rgc_metrics(in, v, why, size);
 }
 
 static inline int rgc_small(const struct rgc_in *in, char *why, size_t size)
 {
 	pid_t pids[RGC_MAX];
+	struct kattr_rg_place pl[RGC_MAX];
 	struct kattr_taskstats t;
 	json_object *doc[3], *a, *v;
 	int ret = 0;
@@ -202,6 +265,12 @@ static inline int rgc_small(const struct rgc_in *in, char *why, size_t size)
 	memcpy(&t.cpu_delay_total, &in->num[in->n - 1], sizeof(t.cpu_delay_total));
 	doc[0] = rgctl_json_members(in->s[0], in->num[0] & 1, pids, in->n, NULL, NULL);
 	doc[1] = rgctl_json_whereis(pids[0], in->s[in->n - 1], in->s[0]);
+	for (size_t i = 0; i < in->n; i++) {	/* whereis's places: any bytes */
+		pl[i].hier = in->s[i];
+		pl[i].group = in->num[i] & 1 ? NULL : in->s[in->n - 1 - i];
+		pl[i].path = in->num[i] & 2 ? NULL : in->s[i];
+	}
+	json_object_object_add(doc[1], "hierarchies", rgctl_json_places(pl, in->n));
 	doc[2] = rgctl_json_taskstats(pids[0], &t);
 	for (int d = 0; d < 3; d++) {
 		const char *key = d == 2 ? "comm" : "group";

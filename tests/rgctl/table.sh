@@ -190,7 +190,7 @@ expect_eq "$(opts_of delete)" "--help --recursive " "delete --help options"
 expect_eq "$(opts_of shares)" "--help --no-enable --res " "shares --help options"
 expect_eq "$(opts_of attach)" "--help --thread --threads " "attach --help options"
 expect_eq "$(opts_of members)" "--help --output --threads " "members --help options"
-expect_eq "$(opts_of stats)" "--count --delay --help --interval --noheadings --output --output-all --raw " "stats --help options"
+expect_eq "$(opts_of stats)" "--count --delay --format --help --interval --noheadings --output --output-all --raw --recursive --textfile " "stats --help options"
 expect_eq "$(opts_of apply)" "--dry-run --help --no-enable --no-undo --prune --wait " "apply --help options"
 expect_eq "$(opts_of classify)" "--at-exec --help --once --rcvbuf --verbose " "classify --help options"
 run "$RG" list --help

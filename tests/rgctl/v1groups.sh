@@ -73,7 +73,40 @@ sleep 300 &
 sp=$!
 SPAWNED+=($sp)
 r attach "$G/a" "$sp"
-echo "$sp" >"${H[memory]}/$G/tasks"
+r whereis "$sp"
+expect_eq "$out" "$G/a" "whereis after attach"
+expect_eq "$err" "" "whereis: no note when the hierarchies agree"
+r --json whereis "$sp"
+expect_eq "$(json_get "$out" '.disagree | tostring')" false "--json whereis: disagree false"
+expect_eq "$(json_get "$out" '[.hierarchies[].group] | unique | join(" ")')" "$G/a" \
+	"--json whereis: $G/a in every hierarchy"
+echo "$sp" >"${H[memory]}/$G/cgroup.procs"
+# whereis: the primary's group on stdout, exit 0; each hierarchy's on stderr
+r whereis "$sp"
+expect_rc 0 "whereis when the hierarchies disagree"
+expect_eq "$out" "$G/a" "whereis: cpu's group on stdout"
+expect_match "$err" "hierarchies disagree on the group of pid $sp" "whereis: the hierarchies disagree"
+expect_match "$err" $'\n  memory: '"$G"$'(\n|$)' "whereis: memory's group named"
+expect_match "$err" $'\n  cpu: '"$G/a"$'(\n|$)' "whereis: cpu's group named"
+r --json whereis "$sp"
+expect_rc 0 "--json whereis when the hierarchies disagree"
+expect_eq "$(json_get "$out" .group)" "$G/a" "--json whereis: group is cpu's"
+expect_eq "$(json_get "$out" '.disagree | tostring')" true "--json whereis: disagree true"
+expect_eq "$(json_get "$out" '.hierarchies[] | select(.hierarchy == "memory") | .group')" "$G" \
+	"--json whereis: memory's group"
+expect_eq "$(json_get "$out" '.hierarchies[] | select(.hierarchy == "cpu") | .path')" "/$G/a" \
+	"--json whereis: cpu's path"
+# with --root below the task's place in memory: outside it there
+run "$RG" -b cgroup1 --root "$CPU/$G" whereis "$sp"
+expect_eq "$out" a "whereis under --root $G"
+expect_match "$err" $'\n  memory: /\n' "memory's group is --root's own"
+r attach "$G/a" "$sp"
+run "$RG" -b cgroup1 --root "$CPU/$G/a" whereis "$sp"
+expect_eq "$out" / "whereis under --root $G/a"
+expect_eq "$err" "" "whereis under --root $G/a: the hierarchies agree"
+echo "$sp" >"${H[memory]}/$G/cgroup.procs"
+run "$RG" -b cgroup1 --root "$CPU/$G/a" whereis "$sp"
+expect_match "$err" $'\n  memory: outside the root \\(/'"$G"'\)' "memory outside --root named"
 r members "$G/a"
 expect_match "$err" "hierarchies disagree.*memory" "members: the hierarchies disagree"
 
@@ -109,6 +142,14 @@ r list "$G"
 expect_match "$out" "$G/lone +0 +[0-9]+ +cpuacct.*memory" "list names the missing hierarchies"
 r list -o GROUP,MISSING -rn "$G/lone"
 expect_match "$out" "^$G/lone .*memory" "-o MISSING"
+# --json: the same as an array of hierarchies, no key where none is missing
+r --json list "$G"
+expect_rc 0 "--json list"
+lone=$(json_get "$out" ".groups[] | select(.name == \"$G/lone\") | .missing | join(\" \")")
+expect_match " $lone " " memory " "--json list: missing names memory"
+expect_match " $lone " " cpuacct " "--json list: missing names cpuacct"
+expect_eq "$(json_get "$out" ".groups[] | select(.name == \"$G/a\") | has(\"missing\") | tostring")" false \
+	"--json list: no missing key for a group in every hierarchy"
 r members "$G/lone"
 expect_match "$err" "no directory in the hierarchies of .*memory" "members: missing named"
 r attach "$G/lone" "$sp"

@@ -390,6 +390,18 @@ KATTR_API int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
 				  const char *res, struct kattr_rg_cpu_path *done,
 				  struct kattr_rg_reason *r);
 /*
+ * Creating many groups: on, the kattr_rg_create*() calls that follow hold
+ * the parent of the last group made open in each place a group is made,
+ * so that groups with the same parent cost one mkdir(2) per place (and
+ * their parents are not looked for again); off (and kattr_rg_close())
+ * closes it.  The outcome is the one without a batch: a held parent
+ * removed meanwhile by another tool is found again by name, and
+ * kattr_rg_delete() drops what is held.  One difference: a parent
+ * renamed by another tool during the batch gets the later groups too (as
+ * if the batch had run before the rename): keep a batch to one call.
+ */
+KATTR_API void kattr_rg_create_batch(struct kattr_rg *rg, bool on);
+/*
  * Delete group after moving its members to the parent (RGCS does that
  * itself).  KATTR_RG_RECURSIVE: child groups first, deepest first.
  * -EPERM for the root group, -ENOTEMPTY when it has child groups and no
@@ -445,6 +457,29 @@ KATTR_API int kattr_rg_stats(struct kattr_rg *rg, const char *group,
  * this hierarchy.
  */
 KATTR_API int kattr_rg_whereis(struct kattr_rg *rg, pid_t pid, char **group);
+
+/* One hierarchy's answer of kattr_rg_whereis_each(). */
+struct kattr_rg_place {
+	char *hier;	/* the hierarchy by its controllers ("memory",
+			 * "cpu,cpuacct"); cgroup v2, RGCS: the backend */
+	char *group;	/* the task's group there ("/": the root); NULL:
+			 * outside the root's part of it, or not in it */
+	char *path;	/* cgroup v1: its place in /proc/PID/cgroup,
+			 * absolute in the hierarchy; else NULL */
+};
+
+/*
+ * The group of task pid in each hierarchy a group spans: cgroup v1's cpu,
+ * cpuacct, memory, pids and blkio where mounted, and cpuset where the
+ * task's group has a directory there, read at once from /proc/PID/cgroup;
+ * one place on the other backends.  (*v)[0] is the root's own hierarchy,
+ * kattr_rg_whereis()'s answer, with its errors.  *v is freed with
+ * kattr_rg_places_free().  Returns how many of the others name another
+ * group than (*v)[0] (0: they agree), or -errno.
+ */
+KATTR_API int kattr_rg_whereis_each(struct kattr_rg *rg, pid_t pid,
+				    struct kattr_rg_place **v, size_t *n);
+KATTR_API void kattr_rg_places_free(struct kattr_rg_place *v, size_t n);
 
 /*
  * cgroup v1, where a group is one directory in each hierarchy of cpu,

@@ -6,6 +6,7 @@
 #include "kattr/private.h"
 #include "ref_likely_row.h"
 #include "ref_trace_row.h"
+#include "table_check.h"
 
 static const char LIKELY_SAMPLE[] =
 	"Likely Profiling Results\n"
@@ -992,6 +993,145 @@ static void rebase_into_and_select_entries(void **state)
 	kattr_profile_free(pc);
 }
 
+/* kattr_profile_match() (so diff and rebase) on snapshots parsed one after
+ * the other against the same texts parsed alone: a chain of aligned
+ * snapshots lines up end to end (a zero base two snapshots back), a
+ * sibling (a second snapshot parsed after the same one) does not. */
+static void chain_of_snapshots(void **state)
+{
+#define CF " unlikely |        4|       10\tf()@:a.c@1\n"
+#define CG "-likely   |        0|       10\tg()@:b.c@2\n"
+	static const char *const texts[] = {
+		"Likely Profiling Results\n" CF CG,
+		"Likely Profiling Results\n likely   |        2|        1\tx()@:n.c@9\n" CF CG,
+		"Likely Profiling Results\n likely   |        3|        1\ty()@:n.c@8\n"
+		" likely   |        2|        1\tx()@:n.c@9\n" CF CG,
+		"Likely Profiling Results\n likely   |        5|        1\tz()@:n.c@7\n" CF CG,
+	};
+	/* b after a, c after b, s after a (b's sibling) */
+	static const int after[] = { -1, 0, 1, 0 };
+	struct kattr_profile *p[4], *alone[4];
+	struct kattr_prof_entry out1[4], out2[4];
+	size_t i1[4], i2[4];
+
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		alone[i] = parse(texts[i], 0);
+		p[i] = NULL;
+		assert_int_equal(kattr_profile_parse_next(after[i] < 0 ? NULL : p[after[i]],
+							  strdup(texts[i]), strlen(texts[i]),
+							  &p[i]), 0);
+	}
+	for (int a = 0; a < 4; a++) {
+		for (int b = 0; b < 4; b++) {
+			assert_int_equal(kattr_profile_match(p[a], p[b], i1), 0);
+			assert_int_equal(kattr_profile_match(alone[a], alone[b], i2), 0);
+			for (size_t i = 0; i < p[b]->n; i++)
+				if (i1[i] != i2[i])
+					fail_msg("snapshot %d against %d: row %zu matched to %zd, should be %zd",
+						 b, a, i, (ssize_t)i1[i], (ssize_t)i2[i]);
+			assert_int_equal(kattr_profile_rebase_into(p[a], p[b], out1), 0);
+			assert_int_equal(kattr_profile_rebase_into(alone[a], alone[b], out2), 0);
+			for (size_t i = 0; i < p[b]->n; i++)
+				assert_true(ref_same_entry(&out1[i], &out2[i]));
+		}
+	}
+	for (int i = 0; i < 4; i++) {
+		kattr_profile_free(p[i]);
+		kattr_profile_free(alone[i]);
+	}
+#undef CF
+#undef CG
+}
+
+/* Text of n random rows in format fmt (any count width, ties of small
+ * counts, duplicate sites) for the table checks. */
+static char *random_profile(int n, enum kattr_prof_format fmt, uint64_t seed)
+{
+	char *text = malloc((size_t)n * 120 + 128), *p = text;
+
+	assert_non_null(text);
+	if (fmt == KATTR_PROF_FMT_LIKELY_PROF)
+		p += sprintf(p, "Likely Profiling Results\n");
+	else
+		p += sprintf(p, "%s\n", fmt == KATTR_PROF_FMT_ALL ?
+			     " miss hit %% Function File Line" :
+			     " correct incorrect %% Function File Line");
+	for (int i = 0; i < n; i++) {
+		unsigned long long t, f, c;
+		unsigned int fn, file;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		t = seed >> (seed & 63);	/* any width, 0 to 2^64 - 1 */
+		f = (seed >> 20) % 3 ? (seed >> 33) % 7 : seed >> 7;
+		c = (seed >> 13) % 5;
+		fn = (unsigned int)(seed >> 40) % 300;
+		file = (unsigned int)(seed >> 50) % 5;
+		if (fmt == KATTR_PROF_FMT_LIKELY_PROF)
+			p += sprintf(p, " %s |%9llu|%9llu\tfn%u()@:d/%u.c@%d\n",
+				     seed & 1 ? "likely  " : "unlikely", t, f,
+				     fn, file, i % 900);
+		else if (fmt == KATTR_PROF_FMT_ALL)
+			p += sprintf(p, "%8llu %8llu %3d fn%u d/%u.c %d\n", t, f,
+				     (int)(seed % 101), fn, file, i % 900);
+		else
+			p += sprintf(p, "%8llu/%llu %8llu %3d fn%u d/%u.c %d\n", t,
+				     c, f, (int)(seed % 101), fn, file, i % 900);
+		if (i % 97 == 5)	/* a malformed row now and then */
+			p += sprintf(p, "garbage %d\n", i);
+	}
+	return text;
+}
+
+static void expect_table(const char *text, size_t len)
+{
+	const char *why = table_check(text, len);
+
+	if (why)
+		fail_msg("table: %s, for:\n%.300s", why, text);
+}
+
+/* kattr_prof_table_*(): the same sites as kattr_profile_parse_buf(), in
+ * the reference sort's order for every key, direction and filter. */
+static void table_same_as_profile(void **state)
+{
+	static const char nul[] = "Likely Profiling Results\n"
+		" likely   |        1|        2\tf()@:a.c@1\n"
+		" likely   |  \0     1|        2\tg()@:a.c@2\n"
+		" likely   |        1|        2\th()@:a.c@3\n";
+	static const char *const texts[] = {
+		LIKELY_SAMPLE, ANNOTATED_SAMPLE, ALL_SAMPLE, SORT_SAMPLE,
+		"Likely Profiling Results\n", "", "garbage\n\n\x01\n",
+		HDR R1 R2 R3 R1 R1, "not a row\n" R2 "  \n" R3,
+	};
+	static const enum kattr_prof_format fmts[] = {
+		KATTR_PROF_FMT_LIKELY_PROF, KATTR_PROF_FMT_ANNOTATED,
+		KATTR_PROF_FMT_ALL,
+	};
+	struct kattr_prof_table *t;
+	char *buf;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(*texts); i++)
+		expect_table(texts[i], strlen(texts[i]));
+	expect_table(nul, sizeof(nul) - 1);
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(*fmts); i++) {
+		char *text = random_profile(3000, fmts[i], 7 + i);
+
+		expect_table(text, strlen(text));
+		free(text);
+	}
+	/* the text kept is its names: a table needs no more */
+	buf = strdup(LIKELY_SAMPLE);
+	assert_non_null(buf);
+	assert_int_equal(kattr_prof_table_parse_buf(buf, strlen(buf), 0, &t), 0);
+	assert_int_equal(t->n, 3);
+	kattr_prof_table_free(t);
+	buf = strdup("");
+	assert_non_null(buf);
+	assert_int_equal(kattr_prof_table_parse_buf(buf, 0, 0, &t), -ENODATA);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1014,6 +1154,8 @@ int main(void)
 		cmocka_unit_test(parse_next_same_as_parse),
 		cmocka_unit_test(filters),
 		cmocka_unit_test(rebase_into_and_select_entries),
+		cmocka_unit_test(table_same_as_profile),
+		cmocka_unit_test(chain_of_snapshots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -481,6 +481,136 @@ static void v1_spans_from_sysroot(void **state)
 	free(root);
 }
 
+/* Run f (mkdir, rmdir) on the directory rel of the captured tree. */
+static void tree_op(int (*f)(const char *), const char *root, const char *rel)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s/%s", root, rel);
+
+	assert_true(n > 0 && (size_t)n < sizeof(path));
+	assert_int_equal(f(path), 0);
+}
+
+static int mkdir_0755(const char *path)
+{
+	return mkdir(path, 0755);
+}
+
+static ino_t ino_of(const char *root, const char *rel)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int n = snprintf(path, sizeof(path), "%s/%s", root, rel);
+
+	assert_true(n > 0 && (size_t)n < sizeof(path));
+	assert_int_equal(stat(path, &st), 0);
+	return st.st_ino;
+}
+
+/* kattr_rg_on_create()'s hook: the inode of the directory it is given. */
+static int ino_hook(int fd, const char *group, void *data)
+{
+	struct stat st;
+
+	(void)group;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	*(ino_t *)data = st.st_ino;
+	return 0;
+}
+
+/*
+ * Groups made in a batch (kattr_rg_create_batch()): in every hierarchy,
+ * the hook given each one, and the outcome the batchless one when another
+ * tool removes the held parent meanwhile; a rename shows it is held.
+ */
+static void v1_batch_from_sysroot(void **state)
+{
+	static const char *const h[] = { "cpuacct", "memory", "pids" };
+	char *root = tu_mkdtemp(), rel[PATH_MAX];
+	struct kattr_rg_reason r;
+	struct kattr_rg *rg;
+	ino_t hooked = 0;
+
+	(void)state;
+	snprintf(rel, sizeof(rel), "proc/%ld/mountinfo", (long)getpid());
+	mkdirs(root, rel);
+	tree_op(rmdir, root, rel);
+	mkdirs(root, "sys/fs/cgroup/cpu/b");
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(rel, sizeof(rel), "sys/fs/cgroup/%s/b", h[i]);
+		mkdirs(root, rel);
+	}
+	snprintf(rel, sizeof(rel), "proc/%ld/mountinfo", (long)getpid());
+	tu_write_file(root, rel,
+		"23 1 0:21 / / rw - ext4 /dev/sda1 rw\n"
+		"32 23 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n"
+		"33 23 0:31 / /sys/fs/cgroup/cpuacct rw - cgroup cgroup rw,cpuacct\n"
+		"35 23 0:33 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n"
+		"37 23 0:34 / /sys/fs/cgroup/pids rw - cgroup cgroup rw,pids\n");
+	assert_int_equal(kattr_set_sysroot(root), 0);
+	assert_int_equal(kattr_rg_open(KATTR_RG_CGROUP1, NULL, &rg), 0);
+	kattr_rg_on_create(rg, ino_hook, &hooked);
+	kattr_rg_create_batch(rg, true);
+	for (int i = 1; i <= 3; i++) {
+		char g[32];
+
+		snprintf(g, sizeof(g), "b/g%d", i);
+		assert_int_equal(kattr_rg_create(rg, g, 0, NULL, NULL), 0);
+		assert_int_equal(spans(root, g), 4);
+		snprintf(rel, sizeof(rel), "sys/fs/cgroup/cpu/%s", g);
+		assert_true(hooked == ino_of(root, rel));
+	}
+	/* the parent removed from memory and made again: the new one gets it */
+	tree_op(rmdir, root, "sys/fs/cgroup/memory/b/g1");
+	tree_op(rmdir, root, "sys/fs/cgroup/memory/b/g2");
+	tree_op(rmdir, root, "sys/fs/cgroup/memory/b/g3");
+	tree_op(rmdir, root, "sys/fs/cgroup/memory/b");
+	tree_op(mkdir_0755, root, "sys/fs/cgroup/memory/b");
+	assert_int_equal(kattr_rg_create(rg, "b/g4", 0, NULL, NULL), 0);
+	assert_int_equal(spans(root, "b/g4"), 4);
+	/* removed from pids only: made there again, as without a batch */
+	for (int i = 1; i <= 4; i++) {
+		snprintf(rel, sizeof(rel), "sys/fs/cgroup/pids/b/g%d", i);
+		tree_op(rmdir, root, rel);
+	}
+	tree_op(rmdir, root, "sys/fs/cgroup/pids/b");
+	assert_int_equal(kattr_rg_create(rg, "b/g5", 0, NULL, NULL), 0);
+	assert_int_equal(spans(root, "b/g5"), 4);
+	/* an error and its reason are the batchless ones */
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(kattr_rg_create_why(rg, "b/g5", 0, NULL, NULL, NULL, &r),
+			 -EEXIST);
+	assert_int_equal(r.what, KATTR_RG_WHY_EXISTS);
+	/* deleted through the handle, then made again */
+	assert_int_equal(kattr_rg_delete(rg, "b/g1", 0), 0);
+	assert_int_equal(spans(root, "b/g1"), 0);
+	assert_int_equal(kattr_rg_create(rg, "b/g1", 0, NULL, NULL), 0);
+	assert_int_equal(spans(root, "b/g1"), 4);
+	/* held: a parent renamed meanwhile gets the next group (as if the
+	 * batch had run before the rename); its hook is given that one */
+	{
+		char from[PATH_MAX], to[PATH_MAX];
+
+		snprintf(from, sizeof(from), "%s/sys/fs/cgroup/cpu/b", root);
+		snprintf(to, sizeof(to), "%s/sys/fs/cgroup/cpu/b2", root);
+		assert_int_equal(rename(from, to), 0);
+	}
+	assert_int_equal(kattr_rg_create(rg, "b/g6", 0, NULL, NULL), 0);
+	assert_true(is_dir(root, "sys/fs/cgroup/cpu/b2/g6"));
+	assert_true(hooked == ino_of(root, "sys/fs/cgroup/cpu/b2/g6"));
+	/* the batch over: by name, and b is gone from cpu */
+	kattr_rg_create_batch(rg, false);
+	assert_int_equal(kattr_rg_create(rg, "b/g7", 0, NULL, NULL), -ENXIO);
+	assert_int_equal(spans(root, "b/g7"), 0);
+	kattr_rg_create_batch(rg, true);	/* closed with the handle */
+	assert_int_equal(kattr_rg_create(rg, "b2/g7", 0, NULL, NULL), 0);
+	kattr_rg_close(rg);
+	assert_int_equal(kattr_set_sysroot(NULL), 0);
+	tu_rmtree(root);
+	free(root);
+}
+
 /* RGCS in a captured tree: detection, /proc/PID/task/PID/res_group, depth. */
 static void rgcs_from_sysroot(void **state)
 {
@@ -767,6 +897,7 @@ int main(void)
 		cmocka_unit_test(open_from_sysroot),
 		cmocka_unit_test(rgcs_from_sysroot),
 		cmocka_unit_test(v1_spans_from_sysroot),
+		cmocka_unit_test(v1_batch_from_sysroot),
 		cmocka_unit_test(share_text),
 		cmocka_unit_test(create_reasons),
 		cmocka_unit_test(targets),
