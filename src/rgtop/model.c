@@ -163,7 +163,8 @@ static void scan(struct model *m)
 	struct scan s = { .m = m, .old = m->g, .nold = m->n };
 	char top[PATH_MAX];
 
-	qsort(s.old, s.nold, sizeof(*s.old), by_path);
+	if (s.nold)
+		qsort(s.old, s.nold, sizeof(*s.old), by_path);
 	for (size_t i = 0; i < s.nold; i++)
 		s.old[i]->seen = false;
 	snprintf(top, sizeof(top), "%s%s", kattr_rg_name_is_root(m->top) ? "" : "/",
