@@ -351,6 +351,9 @@ _kattr_values()
 	"rgctl -i" | "rgctl --interval" | "rgctl -c" | "rgctl --count") echo "" ;;
 	"rgctl -o" | "rgctl --output") echo "<columns>" ;;
 	"rgctl --set") echo "<setting>" ;;
+	"rgctl top -n" | "rgctl top --iterations" | "rgctl top -d" | "rgctl top --delay") echo "" ;;
+	"rgctl top -s" | "rgctl top --sort")
+		echo "p t c m i group tasks cpu weight expect share mem memhigh memmax oomkill ioread iowrite pids pidsmax pidsev throttled psicpu psimem psiio" ;;
 	"rgctl --format") echo "text openmetrics" ;;
 	"rgctl --textfile") echo "<dir>" ;;
 	"likelytop -f" | "likelytop --file") echo "<profile>" ;;
@@ -573,6 +576,8 @@ _rgctl()
 		fi
 		case "$w" in
 		-b | --backend | --root | --sysroot)
+			# after top, -b is systemd-cgtop's --batch
+			[ "$cmd$w" = top-b ] && continue
 			_kattr_rgctl_global "${words[i+1]-}"
 			global+=("$w" "$REPLY")
 			((i++))
@@ -583,7 +588,8 @@ _rgctl()
 			continue ;;
 		--) [ "$cmd" = exec ] && dashdash=1 nargs=0; continue ;;
 		-*)
-			_kattr_values rgctl "$w" >/dev/null && ((i++))
+			{ [ "$cmd" = top ] && _kattr_values "rgctl top" "$w" >/dev/null; } ||
+				_kattr_values rgctl "$w" >/dev/null && ((i++))
 			continue ;;
 		esac
 		if [ -z "$cmd" ] && _kattr_is_command "$w" "$commands"; then
@@ -602,7 +608,16 @@ _rgctl()
 		fi
 		return 0
 	fi
-	_kattr_complete_value rgctl "$prev" && return 0
+	if [ "$cmd" = top ]; then	# its -b takes no value; -n, -d, -s do
+		case "$prev" in
+		-b) ;;
+		*)
+			_kattr_complete_value "rgctl top" "$prev" && return 0
+			_kattr_complete_value rgctl "$prev" && return 0 ;;
+		esac
+	else
+		_kattr_complete_value rgctl "$prev" && return 0
+	fi
 	if [[ $cur == -* ]]; then
 		if [ -n "$cmd" ]; then
 			_kattr_add < <(_kattr_help_opts "$tool_bin" "$cmd"; _kattr_help_opts "$tool_bin")
@@ -625,7 +640,7 @@ _rgctl()
 		else
 			_kattr_rgctl_setting "$group"
 		fi ;;
-	list | create | delete | shares | attach | members | stats | exec)
+	list | create | delete | shares | attach | members | stats | exec | top)
 		if ((nargs == 0)); then
 			_kattr_add -0 < <(_kattr_rgctl_groups "$tool_bin" "${global[@]}")
 			[ "$cmd" = create ] && compopt -o nospace 2>/dev/null

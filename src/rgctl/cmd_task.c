@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "rgctl.h"
+#include "rgctl_members.h"
 #include "rgctl_systemd.h"
 #include "xalloc.h"
 
@@ -25,6 +26,7 @@ static const struct option attach_opts[] = {
 };
 static const struct option members_opts[] = {
 	{ "threads", no_argument, NULL, 't' },
+	{ "output",  required_argument, NULL, 'o' },
 	{ "help",    no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -35,6 +37,7 @@ static const char *const attach_help[] = {
 };
 static const char *const members_help[] = {
 	"-t, --threads", "List threads (cgroups list processes by default).",
+	"-o, --output COLUMNS", "A table of PID, COMM, ARGS (comma-separated) instead of the ids alone.",
 	NULL
 };
 
@@ -50,7 +53,8 @@ const struct rgctl_cmd rgctl_cmd_members = {
 	.args = "GROUP",
 	.help = "List the tasks of a group (cgroups: processes)",
 	.run = run_members,
-	.opts = members_opts, .shortopts = "t", .opt_help = members_help,
+	.opts = members_opts, .shortopts = "to:", .opt_help = members_help,
+	.help_more = rgctl_members_columns_help,
 };
 const struct rgctl_cmd rgctl_cmd_exec = {
 	.name = "exec",
@@ -66,6 +70,9 @@ const struct rgctl_cmd rgctl_cmd_whereis = {
 	.run = run_whereis,
 };
 
+/* members -o LIST (NULL: the ids alone) */
+static const char *members_output;
+
 /* members: -t lists threads.  attach: whole processes unless -T. */
 static unsigned int threads_option(const struct rgctl_cmd *cmd, int argc,
 				   char **argv)
@@ -77,6 +84,8 @@ static unsigned int threads_option(const struct rgctl_cmd *cmd, int argc,
 	while ((c = rgctl_getopt(cmd, argc, argv)) != -1) {
 		one |= c == 'T';
 		all |= c == 't';
+		if (c == 'o')
+			members_output = optarg;
 	}
 	if (one && all)
 		rgctl_cmd_usage(cmd, "--thread (one thread) and --threads (every thread) contradict each other");
@@ -278,6 +287,14 @@ static int run_members(struct rgctl *ctx, int argc, char **argv)
 			 TOOL_Q(group), rgctl_strerror(ret));
 	tasks = (flags & KATTR_RG_THREADS) ||
 		kattr_rg_backend_of(rg) == KATTR_RG_RGCS;
+	if (members_output) {
+		rgctl_members_table(&rgctl_cmd_members, members_output,
+				    kattr_rg_name_is_root(group) ? "/" : group, tasks,
+				    ctx->json, pids, n);
+		members_span_note(rg, group);
+		free(pids);
+		return EXIT_OK;
+	}
 	elsewhere = xcalloc(n + 1, sizeof(*elsewhere));
 	total = xcalloc(n + 1, sizeof(*total));
 	if (!tasks)

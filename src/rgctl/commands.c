@@ -10,6 +10,8 @@ extern const struct rgctl_cmd rgctl_cmd_stats_delay, rgctl_cmd_apply,
 	rgctl_cmd_dump, rgctl_cmd_classify;
 /* issue 26: a group's resources by key */
 extern const struct rgctl_cmd rgctl_cmd_set, rgctl_cmd_get;
+/* issue 27: the live view (rgctl-top) */
+extern const struct rgctl_cmd rgctl_cmd_top;
 
 const struct rgctl_cmd *const rgctl_commands[] = {
 	&rgctl_cmd_list,
@@ -21,6 +23,7 @@ const struct rgctl_cmd *const rgctl_commands[] = {
 	&rgctl_cmd_attach,
 	&rgctl_cmd_members,
 	&rgctl_cmd_stats_delay,
+	&rgctl_cmd_top,
 	&rgctl_cmd_exec,
 	&rgctl_cmd_whereis,
 	&rgctl_cmd_apply,

@@ -282,6 +282,11 @@ int main(int argc, char **argv)
 	cmd = find_command(argv[optind]);
 	if (!cmd)
 		unknown_command(NULL, argv[optind]);
+	if (cmd->own_line) {
+		status = cmd->run(&ctx, argc - optind, argv + optind);
+		kattr_rg_close(ctx.rg);
+		return status;
+	}
 	parse_command(&ctx, cmd, argc - optind, argv + optind);
 	rgctl_own_context(cmd->name, NULL);	/* what made a group, in its mark */
 	status = cmd->run(&ctx, line.argc, line.argv);

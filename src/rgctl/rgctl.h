@@ -40,6 +40,9 @@ struct rgctl_cmd {
 	/* argv[0] is the command name; returns the exit status. */
 	int (*run)(struct rgctl *ctx, int argc, char **argv);
 	bool raw_args;			/* exec: argv after GROUP is not ours */
+	/* top: run() gets the line after the command as typed and parses it
+	 * (global options included: its -b is --batch, not --backend). */
+	bool own_line;
 	/* Its options (without --help) for getopt_long(); each short one
 	 * (in shortopts, getopt syntax) has a long name too. */
 	const struct option *opts;

@@ -189,7 +189,7 @@ expect_eq "$(opts_of get)" "--help --noheadings --output --output-all --raw " "g
 expect_eq "$(opts_of delete)" "--help --recursive " "delete --help options"
 expect_eq "$(opts_of shares)" "--help --no-enable --res " "shares --help options"
 expect_eq "$(opts_of attach)" "--help --thread --threads " "attach --help options"
-expect_eq "$(opts_of members)" "--help --threads " "members --help options"
+expect_eq "$(opts_of members)" "--help --output --threads " "members --help options"
 expect_eq "$(opts_of stats)" "--count --delay --format --help --interval --noheadings --output --output-all --raw --recursive --textfile " "stats --help options"
 expect_eq "$(opts_of apply)" "--dry-run --help --no-enable --no-undo --prune --wait " "apply --help options"
 expect_eq "$(opts_of classify)" "--at-exec --help --once --rcvbuf --verbose " "classify --help options"
@@ -211,5 +211,5 @@ cols=$(printf '%s\n' "$top" | sed -n '/^Commands:/,/^$/p' | grep '^  [a-z]' |
 	perl -ne 'print length($1), "\n" if /^(  \S.*?\S?\s{2,})[A-Z]/' | sort -u)
 expect_eq "$(printf '%s\n' "$cols" | wc -l)" 1 "top-level help: command descriptions line up"
 n=$(printf '%s\n' "$top" | sed -n '/^Commands:/,/^$/p' | grep -c '^  [a-z]')
-expect_eq "$n" 15 "top-level help: 15 commands, each with a capitalised description"
+expect_eq "$n" 16 "top-level help: 16 commands, each with a capitalised description"
 finish

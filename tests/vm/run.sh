@@ -30,6 +30,7 @@ tests=(
 	"owner.sh"
 	"delay.sh"
 	"stats.sh"
+	"top.sh"
 	"classify.sh"
 	"likelytop.sh"
 	"splicebench.sh"
