@@ -172,6 +172,9 @@ static struct {
 	int argc;
 	struct option *opts;
 	char *shortopts;
+	char **operands;	/* while parsing (here, not on the stack, so
+				 * a usage error's exit leaves nothing a leak
+				 * checker could count as lost) */
 } line;
 
 /* "--long" or "--long=VALUE" for the command option c. */
@@ -211,7 +214,7 @@ static void parse_command(struct rgctl *ctx, const struct rgctl_cmd *cmd,
 			  int argc, char **argv)
 {
 	size_t ng = sizeof(global_opts) / sizeof(global_opts[0]) - 1, nc = 0;
-	char **operands = xcalloc((size_t)argc + 1, sizeof(char *));
+	char **operands = line.operands = xcalloc((size_t)argc + 1, sizeof(char *));
 	int nops = 0, c;
 
 	while (cmd->opts && cmd->opts[nc].name)
@@ -256,6 +259,7 @@ static void parse_command(struct rgctl *ctx, const struct rgctl_cmd *cmd,
 		line.argv[line.argc++] = argv[i];
 	line.argv[line.argc] = NULL;
 	free(operands);
+	line.operands = NULL;
 }
 
 int main(int argc, char **argv)
