@@ -231,7 +231,7 @@ case $accel in kvm | tcg) ;; *) die "KATTR_VM_ACCEL must be kvm or tcg, not $acc
 if [ $systemd = yes ]; then
 	[ -n "$timeout_s" ] || { [ $accel = kvm ] && timeout_s=300 || timeout_s=900; }
 else
-	[ -n "$timeout_s" ] || { [ $accel = kvm ] && timeout_s=600 || timeout_s=1500; }
+	[ -n "$timeout_s" ] || { [ $accel = kvm ] && timeout_s=600 || timeout_s=3000; }
 fi
 
 # --- the suite ---------------------------------------------------------------

@@ -8,5 +8,5 @@
 # (CONFIG_FANOTIFY_ACCESS_PERMISSIONS).
 . "$(dirname "$0")/lib.sh"
 # the daemon's bound: the guest's per-test bound (KATTR_VM_TEST_BOUND) less 20 s
-RGD_ATEXEC_BOUND=${VM_ATEXEC_BOUND:-$((${KATTR_VM_TEST_BOUND:-420} - 20))} \
+RGD_ATEXEC_BOUND=${VM_ATEXEC_BOUND:-$((${KATTR_VM_TEST_BOUND:-900} - 20))} \
 	exec bash "$SRC_DIR/tests/classify/atexec.sh" v2 "${VM_ATEXEC_RUNS:-1000}"

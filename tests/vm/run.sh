@@ -45,7 +45,7 @@ tests=(
 # an early reading of /proc/likely_prof (the fuzz corpus pairs it with the
 # late one: sites appear, counts move)
 cat /proc/likely_prof >"$out/captures/likely_prof.early" 2>/dev/null
-bound=${KATTR_VM_TEST_BOUND:-420}
+bound=${KATTR_VM_TEST_BOUND:-900}
 pass=0 failed=0 skipped=0
 : >"$out/results.txt"
 for t in "${tests[@]}"; do
