@@ -374,3 +374,17 @@ const char *tool_closest(const char *word, const char *const *names, size_t n)
 	}
 	return pick;
 }
+
+void tool_sleep_until(struct timespec *t, double sec)
+{
+	long long ns = (long long)(sec * 1e9);
+
+	t->tv_sec += (time_t)(ns / 1000000000);
+	t->tv_nsec += (long)(ns % 1000000000);
+	if (t->tv_nsec >= 1000000000) {
+		t->tv_sec++;
+		t->tv_nsec -= 1000000000;
+	}
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, t, NULL) == EINTR)
+		continue;
+}

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <time.h>
 
 enum {
 	EXIT_OK = 0,
@@ -124,5 +125,9 @@ const char *tool_strerror(int err);
  * when none is that close.
  */
 const char *tool_closest(const char *word, const char *const *names, size_t n);
+
+/* Sleep until SEC after *t (advanced to it), on the monotonic clock: a
+ * loop of intervals does not drift.  Signals do not cut it short. */
+void tool_sleep_until(struct timespec *t, double sec);
 
 #endif

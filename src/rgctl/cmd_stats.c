@@ -470,21 +470,6 @@ static void show(struct rgctl *ctx, const char *group, const struct stats_opts *
 	fflush(stdout);
 }
 
-/* SEC after *t, on the monotonic clock (no drift over --count). */
-static void sleep_until(struct timespec *t, double sec)
-{
-	long long ns = (long long)(sec * 1e9);
-
-	t->tv_sec += (time_t)(ns / 1000000000);
-	t->tv_nsec += (long)(ns % 1000000000);
-	if (t->tv_nsec >= 1000000000) {
-		t->tv_sec++;
-		t->tv_nsec -= 1000000000;
-	}
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, t, NULL) == EINTR)
-		continue;
-}
-
 /* ---- metrics ------------------------------------------------------------------ */
 
 #define RGCTL_TEXTFILE "rgctl.prom"
@@ -667,7 +652,7 @@ static int run_stats(struct rgctl *ctx, int argc, char **argv)
 	for (unsigned long i = 0; so.interval && i < so.count; i++) {
 		double *rates;
 
-		sleep_until(&tick, so.interval);
+		tool_sleep_until(&tick, so.interval);
 		take(rg, group, &cur);
 		rates = rates_of(&prev, &cur);
 		if (i && !ctx->json)

@@ -125,21 +125,6 @@ static void print_json(const struct model *m, const struct top_opts *o,
 	json_object_put(snap);
 }
 
-/* SEC after *t, on the monotonic clock (no drift over the snapshots). */
-static void sleep_until(struct timespec *t, double sec)
-{
-	long long ns = (long long)(sec * 1e9);
-
-	t->tv_sec += (time_t)(ns / 1000000000);
-	t->tv_nsec += (long)(ns % 1000000000);
-	if (t->tv_nsec >= 1000000000) {
-		t->tv_sec++;
-		t->tv_nsec -= 1000000000;
-	}
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, t, NULL) == EINTR)
-		continue;
-}
-
 int top_batch(struct model *m, const struct top_opts *o)
 {
 	struct timespec tick = m->at;
@@ -148,7 +133,7 @@ int top_batch(struct model *m, const struct top_opts *o)
 		size_t *ord, n;
 		int ret;
 
-		sleep_until(&tick, o->delay);
+		tool_sleep_until(&tick, o->delay);
 		ret = model_update(m);
 		if (ret < 0)
 			tool_die(EXIT_FAIL, "cannot watch '%s': %s", TOOL_Q(o->group),
