@@ -37,6 +37,8 @@ struct lt_opts {
 	const char *suggest_out;
 	double min_miss, flip_miss;
 	bool min_miss_set, flip_miss_set;
+	const char *callers;	/* --callers SITE */
+	const char *condition;	/* --condition TEXT */
 };
 
 struct lt_app {

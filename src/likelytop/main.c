@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "callers.h"
 #include "config.h"
 #include "likelytop.h"
 #include "outfile.h"
@@ -48,6 +49,8 @@ enum {
 	OPT_MIN_MISS,
 	OPT_FLIP_MISS,
 	OPT_TEXTFILE,
+	OPT_CALLERS,
+	OPT_CONDITION,
 };
 
 static struct lt_app app;
@@ -58,6 +61,8 @@ __attribute__((noreturn)) static void usage(void)
 	printf("       %s -b [-n ITER] [-d SEC] [-f FILE] [--format FMT] [--sort KEY]\n"
 	       "                 [--min-total N] [--wrong-only] [--textfile DIR]\n", tool_name());
 	printf("       %s [options] --exec -- COMMAND [ARG...]\n", tool_name());
+	printf("       %s --callers SITE -b [-n ITER] [-d SEC] [--format FMT]\n"
+	       "                 [--condition HINT] [-S SRCDIR]\n", tool_name());
 	printf("       %s --suggest SRCDIR [-f FILE] [--min-total N] [--min-miss PCT]\n"
 	       "                 [--flip-miss PCT] [--suggest-out FILE|DIR]\n\n", tool_name());
 	printf("Show branch-hint (likely/unlikely) profiles sorted by misprediction.\n\n");
@@ -98,6 +103,11 @@ __attribute__((noreturn)) static void usage(void)
 	       "                        (default 90)\n");
 	printf("      --suggest-out P   --suggest: write to file P, or a 0001-... series\n"
 	       "                        into directory P (default: standard output)\n");
+	printf("      --callers SITE    batch: the callers of a hinted kernel function\n"
+	       "                        (SITE: its name, or FILE:LINE of the hint), with\n"
+	       "                        how often each went against the hint\n");
+	printf("      --condition HINT  --callers: the hint, as 'unlikely(!p)', instead\n"
+	       "                        of the one at FILE:LINE or the known one\n");
 	printf("      --sysroot DIR     take /proc, /sys and mounts from DIR\n");
 	printf("  -h, --help            show this help and exit\n");
 	printf("  -V, --version         show the version and exit\n");
@@ -336,6 +346,8 @@ static const struct option longopts[] = {
 	{ "min-miss",   required_argument, NULL, OPT_MIN_MISS },
 	{ "flip-miss",  required_argument, NULL, OPT_FLIP_MISS },
 	{ "textfile",   required_argument, NULL, OPT_TEXTFILE },
+	{ "callers",    required_argument, NULL, OPT_CALLERS },
+	{ "condition",  required_argument, NULL, OPT_CONDITION },
 	TOOL_LONGOPTS,
 	TOOL_LONGOPTS_TABLE(OPT_OUTPUT_ALL, OPT_NOHEADINGS, OPT_RAW),
 	{ NULL, 0, NULL, 0 }
@@ -390,6 +402,14 @@ static bool source_option(int c, const char *arg, struct args *a)
 	case OPT_FLIP_MISS:
 		o->flip_miss = parse_pct(arg, "flip miss rate");
 		o->flip_miss_set = true;
+		return true;
+	case OPT_CALLERS:
+		if (!*arg)
+			tool_usage_error("--callers needs a function or FILE:LINE");
+		o->callers = arg;
+		return true;
+	case OPT_CONDITION:
+		o->condition = arg;
 		return true;
 	default:
 		return false;
@@ -467,6 +487,27 @@ static bool view_option(int c, const char *arg, struct args *a)
 	}
 }
 
+/* --callers: batch only, its own source, no profile options. */
+static void check_callers(const struct args *a)
+{
+	const struct lt_opts *o = a->o;
+
+	if (!o->callers) {
+		if (o->condition)
+			tool_usage_error("--condition needs --callers");
+		return;
+	}
+	if (!o->batch)
+		tool_usage_error("--callers needs -b (batch mode); the live view has no callers key yet");
+	if (o->file || o->pid || a->exec || o->suggest || o->textfile)
+		tool_usage_error("--callers traces the kernel: no --file, --pid, --exec, --suggest or --textfile");
+	if (o->format == LT_OUT_OPENMETRICS || a->columns || o->raw || o->filter ||
+	    o->min_total_set || o->wrong_only || o->reverse)
+		tool_usage_error("--callers prints text, CSV or JSON sorted by wrong: no --format openmetrics, --output, --raw, --filter, --min-total, --wrong-only or --reverse");
+	if (kattr_get_sysroot())
+		tool_usage_error("--callers traces this machine's kernel: no --sysroot");
+}
+
 /* The options that exclude or need each other. */
 static void check_args(const struct args *a)
 {
@@ -482,6 +523,7 @@ static void check_args(const struct args *a)
 		tool_usage_error("--suggest reads one snapshot and writes patches: no --iterations or --format");
 	if (o->suggest)
 		o->batch = true;
+	check_callers(a);
 	if (o->min_miss > o->flip_miss)
 		tool_usage_error("--min-miss %g is above --flip-miss %g", o->min_miss,
 				 o->flip_miss);
@@ -839,6 +881,8 @@ int main(int argc, char **argv)
 	if (!app.o.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
 		tool_die(EXIT_FAIL, "the live view needs a terminal; use -b for batch output");
 	setup_loop(&app);
+	if (app.o.callers)
+		return lt_callers_run(&app);
 	atexit(cleanup);
 	open_source(&app);
 	/* User-space profiles count in 64 bits (likely_prof(3)): a count

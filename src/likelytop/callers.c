@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * likelytop --callers SITE, batch mode: the site's own tracepoint enabled
+ * in likelytop's tracefs instance with no filter, every record streamed
+ * from trace_pipe_raw and counted here by call_site, each classified
+ * against the hint by the tested argument's value; snapshots in text,
+ * CSV or JSON.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+#include <kattr/kattr.h>
+
+#include "callers.h"
+#include "callers_ksym.h"
+#include "callers_site.h"
+#include "callers_trace.h"
+#include "likelytop.h"
+#include "tool.h"
+
+#define DRAIN_SEC 0.1	/* read the ring buffer this often */
+
+struct caller {
+	uint64_t addr, calls, wrong;
+};
+
+struct counts {
+	struct caller *slot;	/* open addressing, addr 0: empty */
+	size_t cap, n;
+	uint64_t calls, wrong, zero;	/* zero: call_site 0 records */
+};
+
+struct run {
+	struct lt_app *app;
+	struct lt_site site;
+	struct lt_trace trace;
+	struct lt_ksyms ksyms;
+	struct counts c;
+	double start, end;
+	uint64_t lost_before;
+};
+
+static struct run *cur;		/* for the exit handler */
+
+static void cleanup(void)
+{
+	if (!cur)
+		return;
+	lt_trace_close(&cur->trace);
+	lt_ksyms_free(&cur->ksyms);
+	free(cur->c.slot);
+	cur = NULL;
+}
+
+static int grow(struct counts *c)
+{
+	size_t cap = c->cap ? 2 * c->cap : 1024;
+	struct caller *s = calloc(cap, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->cap; i++) {
+		size_t j;
+
+		if (!c->slot[i].addr)
+			continue;
+		for (j = (c->slot[i].addr * 0x9e3779b97f4a7c15ULL) >> 20 & (cap - 1);
+		     s[j].addr; j = (j + 1) & (cap - 1))
+			;
+		s[j] = c->slot[i];
+	}
+	free(c->slot);
+	c->slot = s;
+	c->cap = cap;
+	return 0;
+}
+
+static void count(const unsigned char *rec, size_t len, void *arg)
+{
+	struct run *r = arg;
+	struct counts *c = &r->c;
+	uint16_t type;
+	uint64_t site, v;
+	bool wrong = false;
+	size_t j;
+
+	if (len < 2)
+		return;
+	memcpy(&type, rec, 2);
+	if (type != r->trace.id)
+		return;
+	site = lt_rb_field_get(&r->trace.call_site, rec, len);
+	if (r->site.split) {
+		v = lt_rb_field_get(&r->trace.arg, rec, len);
+		wrong = lt_cond_true(&r->site.cond, v) != r->site.likely;
+	}
+	c->calls++;
+	c->wrong += wrong;
+	if (!site) {
+		c->zero++;
+		return;
+	}
+	if (2 * (c->n + 1) > c->cap && grow(c) < 0)
+		tool_die(EXIT_FAIL, "out of memory counting callers");
+	for (j = (site * 0x9e3779b97f4a7c15ULL) >> 20 & (c->cap - 1);
+	     c->slot[j].addr && c->slot[j].addr != site; j = (j + 1) & (c->cap - 1))
+		;
+	if (!c->slot[j].addr) {
+		c->slot[j].addr = site;
+		c->n++;
+	}
+	c->slot[j].calls++;
+	c->slot[j].wrong += wrong;
+}
+
+static int by_wrong(const void *a, const void *b)
+{
+	const struct caller *x = a, *y = b;
+
+	if (x->wrong != y->wrong)
+		return x->wrong < y->wrong ? 1 : -1;
+	if (x->calls != y->calls)
+		return x->calls < y->calls ? 1 : -1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The callers, sorted by wrong, in a new array of c->n. */
+static struct caller *sorted(const struct counts *c)
+{
+	struct caller *v = malloc((c->n ? c->n : 1) * sizeof(*v));
+	size_t k = 0;
+
+	if (!v)
+		tool_die(EXIT_FAIL, "out of memory");
+	for (size_t i = 0; i < c->cap; i++)
+		if (c->slot[i].addr)
+			v[k++] = c->slot[i];
+	qsort(v, k, sizeof(*v), by_wrong);
+	return v;
+}
+
+static const char *mechanism(void)
+{
+	return "tracepoint, every call streamed from trace_pipe_raw, counted in likelytop";
+}
+
+static void caller_name(const struct run *r, uint64_t addr, char *buf,
+			size_t size, const char **module)
+{
+	lt_ksyms_name(&r->ksyms, addr, buf, size, module);
+}
+
+static void print_text(const struct run *r, const struct caller *v,
+		       unsigned long iter, uint64_t lost)
+{
+	const struct lt_site *s = &r->site;
+	const struct counts *c = &r->c;
+	char name[512], filter[512];
+	const char *mod;
+
+	if (!r->app->o.noheadings) {
+		printf("likelytop --callers %s - %s:%s %s - snapshot %lu, %.2f s - %" PRIu64
+		       " calls, ", s->function, s->sys, s->event, mechanism(), iter,
+		       r->end - r->start, c->calls);
+		if (s->split)
+			printf("%" PRIu64 " wrong", c->wrong);
+		else
+			printf("wrong unknown");
+		printf(", %zu callers, %" PRIu64 " lost\n", c->n, lost);
+		if (s->split && lt_cond_filter(&s->cond, s->field, filter, sizeof(filter)) == 0)
+			printf("hint: %s (%s): wrong when %s%s%s\n\n", s->hint, s->hint_from,
+			       s->likely ? "not (" : "", filter[0] ? filter : "always",
+			       s->likely ? ")" : "");
+		else
+			printf("hint: %s: the split is unknown (%s)\n\n",
+			       s->hint[0] ? s->hint : "none", s->why);
+		printf("%12s %12s %7s  %s\n", "CALLS", "WRONG", "WRONG%", "CALLER");
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		caller_name(r, v[i].addr, name, sizeof(name), &mod);
+		if (s->split)
+			printf("%12" PRIu64 " %12" PRIu64 " %7.2f  %s\n", v[i].calls,
+			       v[i].wrong, 100.0 * (double)v[i].wrong / (double)v[i].calls, name);
+		else
+			printf("%12" PRIu64 " %12s %7s  %s\n", v[i].calls, "-", "-", name);
+	}
+}
+
+static void print_csv(const struct run *r, const struct caller *v,
+		      unsigned long iter)
+{
+	char name[512], buf[2048];
+	const char *mod;
+
+	if (iter == 1 && !r->app->o.noheadings)
+		printf("iteration,caller,module,calls,wrong\n");
+	for (size_t i = 0; i < r->c.n; i++) {
+		caller_name(r, v[i].addr, name, sizeof(name), &mod);
+		*strchrnul(name, ' ') = '\0';	/* the module has its column */
+		*tool_csv(buf, name) = '\0';
+		printf("%lu,%s,%s,%" PRIu64 ",", iter, buf, mod ? mod : "", v[i].calls);
+		if (r->site.split)
+			printf("%" PRIu64 "\n", v[i].wrong);
+		else
+			printf("\n");
+	}
+}
+
+static json_object *json_site(const struct run *r)
+{
+	const struct lt_site *s = &r->site;
+	json_object *o = json_object_new_object();
+	char filter[512], ev[300];
+
+	snprintf(ev, sizeof(ev), "%s:%s", s->sys, s->event);
+	json_object_object_add(o, "function", json_object_new_string(s->function));
+	json_object_object_add(o, "event", json_object_new_string(ev));
+	json_object_object_add(o, "mechanism", json_object_new_string(mechanism()));
+	json_object_object_add(o, "hint", s->hint[0] ? json_object_new_string(s->hint) : NULL);
+	json_object_object_add(o, "hint_from", s->hint[0] ?
+			       json_object_new_string(s->hint_from) : NULL);
+	if (s->split && lt_cond_filter(&s->cond, s->field, filter, sizeof(filter)) == 0) {
+		json_object_object_add(o, "wrong_when", json_object_new_string(filter));
+		json_object_object_add(o, "wrong_when_false", json_object_new_boolean(s->likely));
+	} else {
+		json_object_object_add(o, "wrong_when", NULL);
+		json_object_object_add(o, "unknown_why", json_object_new_string(s->why));
+	}
+	return o;
+}
+
+static void print_json(const struct run *r, const struct caller *v,
+		       unsigned long iter, uint64_t lost)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+	char name[512];
+	const char *mod;
+	bool split = r->site.split;
+
+	json_object_object_add(o, "site", json_site(r));
+	json_object_object_add(o, "iteration", json_object_new_int64((int64_t)iter));
+	json_object_object_add(o, "start", json_object_new_double(r->start));
+	json_object_object_add(o, "end", json_object_new_double(r->end));
+	json_object_object_add(o, "calls", json_object_new_int64((int64_t)r->c.calls));
+	json_object_object_add(o, "wrong", split ? json_object_new_int64((int64_t)r->c.wrong) : NULL);
+	json_object_object_add(o, "lost", json_object_new_int64((int64_t)lost));
+	for (size_t i = 0; i < r->c.n; i++) {
+		json_object *e = json_object_new_object();
+
+		caller_name(r, v[i].addr, name, sizeof(name), &mod);
+		json_object_object_add(e, "caller", json_object_new_string(name));
+		json_object_object_add(e, "module", mod ? json_object_new_string(mod) : NULL);
+		json_object_object_add(e, "calls", json_object_new_int64((int64_t)v[i].calls));
+		json_object_object_add(e, "wrong", split ?
+				       json_object_new_int64((int64_t)v[i].wrong) : NULL);
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "callers", a);
+	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+}
+
+/* One snapshot out, and the counts restarted for the next. */
+static void snapshot(struct run *r, unsigned long iter)
+{
+	uint64_t lost = lt_trace_lost(&r->trace);
+	struct caller *v = sorted(&r->c);
+
+	if (r->app->o.format == LT_OUT_JSON)
+		print_json(r, v, iter, lost - r->lost_before);
+	else if (r->app->o.format == LT_OUT_CSV)
+		print_csv(r, v, iter);
+	else
+		print_text(r, v, iter, lost - r->lost_before);
+	free(v);
+	r->lost_before = lost;
+	memset(r->c.slot, 0, r->c.cap * sizeof(*r->c.slot));
+	r->c.n = 0;
+	r->c.calls = r->c.wrong = r->c.zero = 0;
+	if (fflush(stdout) == EOF)
+		tool_die(EXIT_FAIL, "write error on standard output: %s",
+			 lt_strerror(-errno));
+}
+
+static void load_ksyms(struct run *r)
+{
+	char *text;
+	size_t len;
+	int ret = kattr_file_read("/proc/kallsyms", &text, &len);
+
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot read /proc/kallsyms: %s", lt_strerror(ret));
+	ret = lt_ksyms_load(&r->ksyms, text, len);
+	if (ret == -EPERM)
+		tool_die(EXIT_FAIL, "cannot name the callers: /proc/kallsyms shows every address as 0 (kernel.kptr_restrict hides them from this process; as root, sysctl kernel.kptr_restrict=0 or 1)");
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot name the callers: /proc/kallsyms: %s",
+			 ret == -ENODATA ? "no text symbols" : lt_strerror(ret));
+}
+
+/* Wait until deadline (monotonic seconds) or a signal: false on a signal. */
+static bool wait_until(struct lt_app *a, double deadline)
+{
+	struct signalfd_siginfo si;
+	struct epoll_event ev;
+	double now = lt_now();
+	int ep, n;
+	bool stop = false;
+
+	if (now >= deadline)
+		return true;
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	ev.events = EPOLLIN;
+	ev.data.fd = a->sfd;
+	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, a->sfd, &ev) < 0)
+		tool_die(EXIT_FAIL, "cannot wait: %s", lt_strerror(-errno));
+	n = epoll_wait(ep, &ev, 1, (int)ceil((deadline - now) * 1000));
+	if (n > 0)
+		while (read(a->sfd, &si, sizeof(si)) == sizeof(si))
+			stop |= si.ssi_signo != SIGWINCH && si.ssi_signo != SIGCHLD;
+	close(ep);
+	return !stop;
+}
+
+static void setup(struct run *r)
+{
+	char why[512];
+	int ret;
+
+	ret = lt_site_resolve(&r->site, r->app->o.callers, r->app->o.srcdir,
+			      r->app->o.condition);
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "--callers %s: %s", r->app->o.callers, r->site.why);
+	load_ksyms(r);
+	if (grow(&r->c) < 0)
+		tool_die(EXIT_FAIL, "out of memory");
+	ret = lt_trace_open(&r->trace, why, sizeof(why));
+	if (ret == 0)
+		ret = lt_trace_prepare(&r->trace, r->site.sys, r->site.event,
+				       r->site.field, why, sizeof(why));
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "%s", why);
+	if (r->trace.stale_removed)
+		tool_warn("removed %u tracefs instance%s left by killed runs",
+			  r->trace.stale_removed, r->trace.stale_removed == 1 ? "" : "s");
+}
+
+int lt_callers_run(struct lt_app *a)
+{
+	static struct run r;
+	long want = a->o.iterations < 0 ? 1 : a->o.iterations;
+	unsigned long iter = 0;
+	double next_snap;
+	bool go = true;
+
+	r.app = a;
+	cur = &r;
+	atexit(cleanup);
+	setup(&r);
+	r.start = lt_now();
+	if (lt_trace_enable(&r.trace, true) < 0)
+		tool_die(EXIT_FAIL, "cannot enable %s:%s in %s/%s", r.site.sys,
+			 r.site.event, LT_TRACEFS, r.trace.inst);
+	next_snap = r.start + a->o.delay;
+	while (go && (want == 0 || iter < (unsigned long)want)) {
+		double now = lt_now();
+		double until = fmin(next_snap, now + DRAIN_SEC);
+		bool last;
+
+		go = wait_until(a, until);
+		now = lt_now();
+		last = !go || (want && iter + 1 == (unsigned long)want && now >= next_snap);
+		if (last)
+			lt_trace_enable(&r.trace, false);
+		r.end = lt_now();
+		lt_trace_drain(&r.trace, count, &r);
+		if (now < next_snap && go)
+			continue;
+		if (!go && want != 0)
+			break;	/* interrupted: no partial snapshot */
+		snapshot(&r, ++iter);
+		r.start = r.end;
+		next_snap += a->o.delay;
+	}
+	cleanup();
+	return EXIT_OK;
+}

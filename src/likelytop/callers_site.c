@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * likelytop --callers: SITE resolved to a function with a tracepoint that
+ * carries its caller, and its hint's condition (callers_site.h).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kattr/kattr.h>
+
+#include "callers_site.h"
+#include "hintscan.h"
+
+/*
+ * The functions whose own tracepoint records the caller (call_site) and
+ * the argument a hint tests, with their hint as mainline has it (6.1 to
+ * 6.18) for when no source is given.
+ */
+static const struct known {
+	const char *function, *sys, *event, *field, *hint, *from;
+} known[] = {
+	{ "kfree", "kmem", "kfree", "ptr", "unlikely(ZERO_OR_NULL_PTR(object))",
+	  "kfree() in Linux 6.1 to 6.18 (mm/slab_common.c, later mm/slub.c)" },
+	{ "kmem_cache_free", "kmem", "kmem_cache_free", "ptr", NULL, NULL },
+};
+
+static const struct known *find_known(const char *fn)
+{
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(known[i].function, fn))
+			return &known[i];
+	return NULL;
+}
+
+/* hint: "likely(C)", "unlikely(C)" or a bare C (taken as unlikely). */
+static void set_condition(struct lt_site *s, const char *hint)
+{
+	const char *c = hint;
+	size_t len = strlen(hint);
+
+	while (len && isspace((unsigned char)c[len - 1]))
+		len--;
+	while (len && isspace((unsigned char)*c)) {
+		c++;
+		len--;
+	}
+	s->likely = false;
+	if (len > 8 && !strncmp(c, "likely(", 7) && c[len - 1] == ')') {
+		s->likely = true;
+		c += 7;
+		len -= 8;
+	} else if (len > 10 && !strncmp(c, "unlikely(", 9) && c[len - 1] == ')') {
+		c += 9;
+		len -= 10;
+	}
+	snprintf(s->hint, sizeof(s->hint), "%s", hint);
+	s->split = lt_cond_parse(c, len, &s->cond, s->why, sizeof(s->why)) == 0;
+}
+
+/* The function whose definition starts last at column 0 before off. */
+static int enclosing_function(const char *text, size_t off, char *fn,
+			      size_t size)
+{
+	size_t ls = off;
+
+	while (ls > 0) {
+		const char *l, *paren, *e;
+
+		ls--;
+		while (ls > 0 && text[ls - 1] != '\n')
+			ls--;
+		l = text + ls;
+		if (!(isalpha((unsigned char)*l) || *l == '_'))
+			continue;
+		e = memchr(l, '\n', off - ls);
+		paren = memchr(l, '(', e ? (size_t)(e - l) : off - ls);
+		if (!paren || memchr(l, ';', (size_t)(paren - l)) ||
+		    memchr(l, '=', (size_t)(paren - l)))
+			continue;
+		e = paren;
+		while (e > l && isspace((unsigned char)e[-1]))
+			e--;
+		paren = e;
+		while (e > l && (isalnum((unsigned char)e[-1]) || e[-1] == '_'))
+			e--;
+		if (e == paren || (size_t)(paren - e) >= size)
+			continue;
+		memcpy(fn, e, (size_t)(paren - e));
+		fn[paren - e] = '\0';
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* FILE:LINE: the hint there and its function. */
+static int from_source(struct lt_site *s, const char *file, unsigned int line,
+		       const char *srcdir)
+{
+	struct kattr_mount *m;
+	struct lt_hint_call *calls = NULL;
+	size_t n = 0, idx, len, clen;
+	char *text, name[64], hint[256];
+	enum lt_locate r;
+	int ret = kattr_mount_open(srcdir, 0, KATTR_MOUNT_HOST_DIR, &m);
+
+	if (ret < 0) {
+		snprintf(s->why, sizeof(s->why), "%.300s: %s", srcdir, strerror(-ret));
+		return ret;
+	}
+	ret = kattr_read_alloc(m, file, &text, &len);
+	kattr_mount_close(m);
+	if (ret < 0) {
+		snprintf(s->why, sizeof(s->why), "%.200s/%.200s: %s", srcdir, file,
+			 ret == -ELOOP ? "a symbolic link (not followed)" : strerror(-ret));
+		return ret;
+	}
+	ret = lt_hint_scan(text, len, &calls, &n);
+	r = ret < 0 ? LT_LOC_NONE : lt_hint_locate(text, len, calls, n, line, LT_HINT_ANY,
+						    &idx, name, sizeof(name));
+	if (r != LT_LOC_OK) {
+		snprintf(s->why, sizeof(s->why), "%.300s:%u: %s", file, line, lt_locate_reason(r));
+		ret = -ENOENT;
+		goto out;
+	}
+	clen = calls[idx].close == SIZE_MAX ? 0 : calls[idx].close + 1 - calls[idx].name;
+	if (!clen || clen >= sizeof(hint) ||
+	    enclosing_function(text, calls[idx].name, s->function, sizeof(s->function)) < 0) {
+		snprintf(s->why, sizeof(s->why), "%.300s:%u: %s", file, line, !clen || clen >= sizeof(hint) ?
+			 "the hint's condition is unclosed or too long" :
+			 "no function definition found above the hint");
+		ret = -ENOENT;
+		goto out;
+	}
+	memcpy(hint, text + calls[idx].name, clen);
+	hint[clen] = '\0';
+	for (char *p = hint; *p; p++)	/* one line */
+		if (isspace((unsigned char)*p))
+			*p = ' ';
+	set_condition(s, hint);
+	snprintf(s->hint_from, sizeof(s->hint_from), "%.300s:%u", file, line);
+	ret = 0;
+out:
+	free(calls);
+	free(text);
+	return ret;
+}
+
+/* "FILE:LINE": file and line; false if site is not of that form. */
+static bool split_file_line(const char *site, char *file, size_t size,
+			    unsigned int *line)
+{
+	const char *colon = strrchr(site, ':');
+	char *end;
+	unsigned long l;
+
+	if (!colon || colon == site || !isdigit((unsigned char)colon[1]))
+		return false;
+	l = strtoul(colon + 1, &end, 10);
+	if (*end || !l || l > 10000000 || (size_t)(colon - site) >= size)
+		return false;
+	memcpy(file, site, (size_t)(colon - site));
+	file[colon - site] = '\0';
+	*line = (unsigned int)l;
+	return true;
+}
+
+int lt_site_resolve(struct lt_site *s, const char *site, const char *srcdir,
+		    const char *condition)
+{
+	const struct known *k;
+	char file[4096];
+	unsigned int line;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	if (split_file_line(site, file, sizeof(file), &line)) {
+		ret = from_source(s, file, line, srcdir ? srcdir : ".");
+		if (ret < 0)
+			return ret;
+	} else if (strlen(site) < sizeof(s->function)) {
+		snprintf(s->function, sizeof(s->function), "%s", site);
+	} else {
+		snprintf(s->why, sizeof(s->why), "the function name is too long");
+		return -EINVAL;
+	}
+	k = find_known(s->function);
+	if (!k) {
+		snprintf(s->why, sizeof(s->why),
+			 "%.100s: no tracepoint that records its caller is known for it (known: kfree, kmem_cache_free), and this kernel has no kprobe events",
+			 s->function);
+		return -ENOENT;
+	}
+	s->sys = k->sys;
+	s->event = k->event;
+	s->field = k->field;
+	if (condition) {
+		set_condition(s, condition);
+		snprintf(s->hint_from, sizeof(s->hint_from), "--condition");
+	} else if (!s->hint[0] && k->hint) {
+		set_condition(s, k->hint);
+		snprintf(s->hint_from, sizeof(s->hint_from), "%s", k->from);
+	} else if (!s->hint[0]) {
+		snprintf(s->why, sizeof(s->why), "no hint known for %s (give --condition)",
+			 s->function);
+	}
+	return 0;
+}

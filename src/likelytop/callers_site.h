@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* likelytop --callers: SITE (a function, or FILE:LINE of a hint) resolved. */
+#ifndef LIKELYTOP_CALLERS_SITE_H
+#define LIKELYTOP_CALLERS_SITE_H
+
+#include <stdbool.h>
+
+#include "callers_cond.h"
+
+struct lt_site {
+	char function[128];
+	const char *sys, *event;	/* the tracepoint carrying call_site */
+	const char *field;		/* its field holding the tested argument */
+	char hint[256];			/* "unlikely(...)" as in the source ("": none) */
+	char hint_from[512];		/* where the hint text came from */
+	bool likely;			/* a likely() hint: wrong when false */
+	bool split;			/* cond is a test on the argument */
+	struct lt_cond cond;
+	char why[512];			/* !split: why not */
+};
+
+/*
+ * Resolve site: FILE:LINE (the hint there, read from srcdir or the
+ * current directory; its function the one whose body holds the line) or
+ * a function name; condition (may be NULL) replaces the hint's text.
+ * 0, or -errno with s->why saying why (exit 1).
+ */
+int lt_site_resolve(struct lt_site *s, const char *site, const char *srcdir,
+		    const char *condition);
+
+#endif
