@@ -19,7 +19,7 @@
 #define DEPTH_MAX 64
 
 enum tok { T_END, T_IDENT, T_NUM, T_NOT, T_LP, T_RP, T_STAR, T_MINUS,
-	   T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE, T_BAD };
+	   T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE, T_MEMBER, T_BAD };
 
 struct parser {
 	const char *s;
@@ -40,6 +40,7 @@ struct node {
 	struct lt_cond set;	/* N_SET (and N_VAR: the name) */
 };
 
+__attribute__((format(printf, 2, 3)))
 static int fail(struct parser *p, const char *fmt, ...)
 {
 	va_list ap;
@@ -84,6 +85,7 @@ static int lex_num(struct parser *p)
 static void next(struct parser *p)
 {
 	static const struct { const char *s; enum tok t; } ops[] = {
+		{ "->", T_MEMBER }, { ".", T_MEMBER }, { "[", T_MEMBER },
 		{ "==", T_EQ }, { "!=", T_NE }, { "<=", T_LE }, { ">=", T_GE },
 		{ "<", T_LT }, { ">", T_GT }, { "!", T_NOT }, { "(", T_LP },
 		{ ")", T_RP }, { "*", T_STAR }, { "-", T_MINUS },
@@ -303,6 +305,9 @@ static int parse_ident(struct parser *p, struct node *out)
 	next(p);
 	if (p->tok == T_LP)
 		return parse_call(p, name, nlen, out);
+	if (p->tok == T_MEMBER)
+		return fail(p, "'%.*s%.*s...' reads into an argument: not a test on the argument's value",
+			    (int)nlen, name, (int)p->tlen, p->s + p->tstart);
 	if (nlen >= LT_COND_VAR_MAX)
 		return fail(p, "argument name too long");
 	memcpy(out->set.var, name, nlen);

@@ -10,6 +10,7 @@
  * the rest of the page); 30, 31: a time extension or stamp, 8 bytes.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,13 +23,29 @@
 #define RB_TIME_EXTEND 30
 #define RB_TIME_STAMP 31
 
+/* The decimal number after key in [from, to); ULONG_MAX: none. */
+static unsigned long number_after(const char *from, const char *to,
+				  const char *key)
+{
+	size_t klen = strlen(key);
+	const char *p = memmem(from, (size_t)(to - from), key, klen);
+	unsigned long v = 0;
+	int digits = 0;
+
+	if (!p)
+		return ULONG_MAX;
+	for (p += klen; p < to && *p >= '0' && *p <= '9' && digits < 9; p++, digits++)
+		v = v * 10 + (unsigned long)(*p - '0');
+	return digits ? v : ULONG_MAX;
+}
+
 /* "...\tfield:TYPE NAME;\toffset:N;\tsize:N;\tsigned:N;" for name. */
 static int find_field(const char *t, size_t len, const char *name,
 		      struct lt_rb_field *f)
 {
 	size_t nlen = strlen(name);
 	const char *line = t, *end = t + len, *nl, *semi, *p;
-	unsigned long off, size;
+	unsigned long off, size, sign;
 
 	for (; line < end; line = nl + 1) {
 		nl = memchr(line, '\n', (size_t)(end - line));
@@ -41,21 +58,15 @@ static int find_field(const char *t, size_t len, const char *name,
 		    memcmp(semi - nlen, name, nlen) ||
 		    (semi[-(long)nlen - 1] != ' ' && semi[-(long)nlen - 1] != '*'))
 			continue;
-		p = memmem(semi, (size_t)(nl - semi), "offset:", 7);
-		if (!p)
-			return -EINVAL;
-		off = strtoul(p + 7, NULL, 10);
-		p = memmem(semi, (size_t)(nl - semi), "size:", 5);
-		if (!p)
-			return -EINVAL;
-		size = strtoul(p + 5, NULL, 10);
-		p = memmem(semi, (size_t)(nl - semi), "signed:", 7);
+		off = number_after(semi, nl, "offset:");
+		size = number_after(semi, nl, "size:");
+		sign = number_after(semi, nl, "signed:");
 		if ((size != 1 && size != 2 && size != 4 && size != 8) ||
 		    off > 65535)
 			return -EINVAL;
 		f->offset = (unsigned int)off;
 		f->size = (unsigned int)size;
-		f->is_signed = p && p[7] == '1';
+		f->is_signed = sign == 1;
 		return 0;
 	}
 	return -EINVAL;

@@ -21,6 +21,7 @@
 
 #define BUFFER_KB "4096"	/* per CPU: 0.4 s of a 400,000/s storm */
 
+__attribute__((format(printf, 4, 5)))
 static int say(char *why, size_t size, int ret, const char *fmt, ...)
 {
 	va_list ap;
