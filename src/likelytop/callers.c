@@ -102,7 +102,7 @@ static void count(const unsigned char *rec, size_t len, void *arg)
 	site = lt_rb_field_get(&r->trace.call_site, rec, len);
 	if (r->site.split) {
 		v = lt_rb_field_get(&r->trace.arg, rec, len);
-		wrong = lt_cond_true(&r->site.cond, v) != r->site.likely;
+		wrong = lt_cond_true(&r->site.cond, v);
 	}
 	c->calls++;
 	c->wrong += wrong;
@@ -178,9 +178,8 @@ static void print_text(const struct run *r, const struct caller *v,
 			printf("wrong unknown");
 		printf(", %zu callers, %" PRIu64 " lost\n", c->n, lost);
 		if (s->split && lt_cond_filter(&s->cond, s->field, filter, sizeof(filter)) == 0)
-			printf("hint: %s (%s): wrong when %s%s%s\n\n", s->hint, s->hint_from,
-			       s->likely ? "not (" : "", filter[0] ? filter : "always",
-			       s->likely ? ")" : "");
+			printf("hint: %s (%s): wrong when %s\n\n", s->hint, s->hint_from,
+			       filter[0] ? filter : "always");
 		else
 			printf("hint: %s: the split is unknown (%s)\n\n",
 			       s->hint[0] ? s->hint : "none", s->why);
@@ -231,7 +230,6 @@ static json_object *json_site(const struct run *r)
 			       json_object_new_string(s->hint_from) : NULL);
 	if (s->split && lt_cond_filter(&s->cond, s->field, filter, sizeof(filter)) == 0) {
 		json_object_object_add(o, "wrong_when", json_object_new_string(filter));
-		json_object_object_add(o, "wrong_when_false", json_object_new_boolean(s->likely));
 	} else {
 		json_object_object_add(o, "wrong_when", NULL);
 		json_object_object_add(o, "unknown_why", json_object_new_string(s->why));

@@ -58,6 +58,8 @@ static void set_condition(struct lt_site *s, const char *hint)
 	}
 	snprintf(s->hint, sizeof(s->hint), "%s", hint);
 	s->split = lt_cond_parse(c, len, &s->cond, s->why, sizeof(s->why)) == 0;
+	if (s->split && s->likely)	/* likely(C) is wrong when C is false */
+		lt_cond_negate(&s->cond);
 }
 
 /* The function whose definition starts last at column 0 before off. */
@@ -121,14 +123,14 @@ static int from_source(struct lt_site *s, const char *file, unsigned int line,
 	r = ret < 0 ? LT_LOC_NONE : lt_hint_locate(text, len, calls, n, line, LT_HINT_ANY,
 						    &idx, name, sizeof(name));
 	if (r != LT_LOC_OK) {
-		snprintf(s->why, sizeof(s->why), "%.300s:%u: %s", file, line, lt_locate_reason(r));
+		snprintf(s->why, sizeof(s->why), "%s", lt_locate_reason(r));
 		ret = -ENOENT;
 		goto out;
 	}
 	clen = calls[idx].close == SIZE_MAX ? 0 : calls[idx].close + 1 - calls[idx].name;
 	if (!clen || clen >= sizeof(hint) ||
 	    enclosing_function(text, calls[idx].name, s->function, sizeof(s->function)) < 0) {
-		snprintf(s->why, sizeof(s->why), "%.300s:%u: %s", file, line, !clen || clen >= sizeof(hint) ?
+		snprintf(s->why, sizeof(s->why), "%s", !clen || clen >= sizeof(hint) ?
 			 "the hint's condition is unclosed or too long" :
 			 "no function definition found above the hint");
 		ret = -ENOENT;

@@ -13,9 +13,9 @@ struct lt_site {
 	const char *field;		/* its field holding the tested argument */
 	char hint[256];			/* "unlikely(...)" as in the source ("": none) */
 	char hint_from[512];		/* where the hint text came from */
-	bool likely;			/* a likely() hint: wrong when false */
+	bool likely;			/* a likely() hint */
 	bool split;			/* cond is a test on the argument */
-	struct lt_cond cond;
+	struct lt_cond cond;		/* the values that go against the hint */
 	char why[512];			/* !split: why not */
 };
 

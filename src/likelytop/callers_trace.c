@@ -150,13 +150,23 @@ static int inst_write(struct lt_trace *t, const char *rel, const char *s)
 
 static int open_cpus(struct lt_trace *t, char *why, size_t whysize)
 {
-	char path[512];
+	char path[512], *kb;
 	long n = sysconf(_SC_NPROCESSORS_CONF);
+	unsigned long sub;
 
 	if (n < 1 || n > 8192)
 		n = 1;
 	t->cpufd = malloc((size_t)n * sizeof(int));
+	/* a read of trace_pipe_raw is one sub-buffer (a page unless
+	 * buffer_subbuf_size_kb, 6.8 and later, says otherwise) */
 	t->pagesize = (size_t)sysconf(_SC_PAGESIZE);
+	snprintf(path, sizeof(path), "%s/buffer_subbuf_size_kb", t->inst);
+	if (kattr_read_alloc(t->m, path, &kb, NULL) == 0) {
+		sub = strtoul(kb, NULL, 10);
+		if (sub >= 1 && sub <= 1024)
+			t->pagesize = sub * 1024;
+		free(kb);
+	}
 	t->page = malloc(t->pagesize);
 	if (!t->cpufd || !t->page)
 		return say(why, whysize, -ENOMEM, "out of memory");

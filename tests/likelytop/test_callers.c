@@ -263,6 +263,10 @@ static void test_site_from_source(void **state)
 	assert_true(s.split);
 	assert_false(s.likely);
 	assert_true(lt_cond_true(&s.cond, 0));
+	assert_int_equal(lt_site_resolve(&s, "kfree", NULL, "likely(p != NULL)"), 0);
+	assert_true(s.likely);
+	assert_true(lt_cond_true(&s.cond, 0));	/* wrong: the NULL calls */
+	assert_false(lt_cond_true(&s.cond, 1));
 	assert_int_equal(lt_site_resolve(&s, "slab.c:8", dir, NULL), 0);
 	assert_true(s.likely);
 	assert_false(s.split);
