@@ -360,6 +360,7 @@ int lt_callers_run(struct lt_app *a)
 	unsigned long iter = 0;
 	double next_snap;
 	bool go = true;
+	int ret;
 
 	r.app = a;
 	cur = &r;
@@ -381,7 +382,10 @@ int lt_callers_run(struct lt_app *a)
 		if (last)
 			lt_trace_enable(&r.trace, false);
 		r.end = lt_now();
-		lt_trace_drain(&r.trace, count, &r);
+		ret = lt_trace_drain(&r.trace, count, &r);
+		if (ret < 0)
+			tool_die(EXIT_FAIL, "cannot read %s/%s/per_cpu/cpu*/trace_pipe_raw: %s",
+				 LT_TRACEFS, r.trace.inst, lt_strerror(ret));
 		if (now < next_snap && go)
 			continue;
 		if (!go && want != 0)

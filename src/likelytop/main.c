@@ -502,8 +502,9 @@ static void check_callers(const struct args *a)
 	if (o->file || o->pid || a->exec || o->suggest || o->textfile)
 		tool_usage_error("--callers traces the kernel: no --file, --pid, --exec, --suggest or --textfile");
 	if (o->format == LT_OUT_OPENMETRICS || a->columns || o->raw || o->filter ||
-	    o->min_total_set || o->wrong_only || o->reverse)
-		tool_usage_error("--callers prints text, CSV or JSON sorted by wrong: no --format openmetrics, --output, --raw, --filter, --min-total, --wrong-only or --reverse");
+	    o->min_total_set || o->wrong_only || o->reverse ||
+	    o->sort != KATTR_PROF_SORT_INCORRECT)
+		tool_usage_error("--callers prints text, CSV or JSON sorted by wrong: no --format openmetrics, --output, --raw, --filter, --min-total, --wrong-only, --sort or --reverse");
 	if (kattr_get_sysroot())
 		tool_usage_error("--callers traces this machine's kernel: no --sysroot");
 }
