@@ -363,6 +363,8 @@ _kattr_values()
 	"likelytop --suggest") echo "<dir>" ;;
 	"likelytop --suggest-out") echo "<file>" ;;
 	"likelytop --min-miss" | "likelytop --flip-miss") echo "" ;;
+	"likelytop --callers") echo "kfree kmem_cache_free" ;;
+	"likelytop --condition") echo "" ;;
 	"likelytop -s" | "likelytop --sort") echo "incorrect correct percent total rate function file" ;;
 	"likelytop -o" | "likelytop --output") echo "<columns>" ;;
 	"likelytop -S" | "likelytop --source-dir") echo "<dir>" ;;
