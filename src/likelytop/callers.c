@@ -285,7 +285,9 @@ static void snapshot(struct run *r, unsigned long iter)
 	memset(r->c.slot, 0, r->c.cap * sizeof(*r->c.slot));
 	r->c.n = 0;
 	r->c.calls = r->c.wrong = r->c.zero = 0;
-	if (fflush(stdout) == EOF)
+	if (fflush(stdout) == EOF && errno == EPIPE)
+		exit(EXIT_FAIL);	/* the reader left (| head): no message */
+	if (ferror(stdout))
 		tool_die(EXIT_FAIL, "write error on standard output: %s",
 			 lt_strerror(-errno));
 }
@@ -365,6 +367,9 @@ int lt_callers_run(struct lt_app *a)
 	r.app = a;
 	cur = &r;
 	atexit(cleanup);
+	/* a reader that goes away must not kill us before the instance is
+	 * removed: EPIPE is handled in snapshot() */
+	signal(SIGPIPE, SIG_IGN);
 	setup(&r);
 	r.start = lt_now();
 	if (lt_trace_enable(&r.trace, true) < 0)

@@ -10,8 +10,8 @@
 #   most 5 per counter plus 0.1%; likelytop never counts more.
 # - tracefs as it was (instances; the global instance's enabled events,
 #   kmem filters and triggers, tracing_on, tracer, clock, buffer size)
-#   after a normal run, SIGINT, SIGTERM, and SIGKILL plus the next run,
-#   which removes the killed run's instance (and one named after a live
+#   after a normal run, SIGINT, SIGTERM, a closed pipe, and SIGKILL plus
+#   the next run, which removes the killed run's instance (and one named after a live
 #   pid that holds no lock), never a live run's.
 # Runs in a mount namespace of its own with tracefs mounted there when the
 # host has none at /sys/kernel/tracing (the host's mount table unchanged).
@@ -171,6 +171,11 @@ expect_match "$err" "removed 2 tracefs instances left by killed runs" "the sweep
 kill -INT $live
 wait $live
 check_state "SIGKILL and the next run"
+
+# a reader that leaves (| head -1): exit 1, no message, no instance left
+"$LT" --callers kfree -b -n 3 -d 0.3 2>"$tmp/pipe.err" | head -1 >/dev/null
+expect_eq "${PIPESTATUS[0]}:$(cat "$tmp/pipe.err")" "1:" "a closed pipe"
+check_state "a closed pipe"
 
 # ---- usage and refusals ----
 run "$LT" --callers kfree
