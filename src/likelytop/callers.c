@@ -7,6 +7,7 @@
  * CSV or JSON.
  */
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
@@ -26,6 +27,7 @@
 #include "callers_site.h"
 #include "callers_trace.h"
 #include "likelytop.h"
+#include "strutils.h"
 #include "tool.h"
 
 #define DRAIN_SEC 0.1	/* read the ring buffer this often */
@@ -332,15 +334,73 @@ static bool wait_until(struct lt_app *a, double deadline)
 	return !stop;
 }
 
-static void setup(struct run *r)
+/* basename(a) == basename(b): profiles name files in several ways. */
+static bool same_file(const char *a, const char *b)
 {
-	char why[512];
+	const char *x = strrchr(a, '/'), *y = strrchr(b, '/');
+
+	return !strcmp(x ? x + 1 : a, y ? y + 1 : b);
+}
+
+/*
+ * --callers FILE:LINE -f PROFILE (no -S): the function the profile names
+ * at that site, into fn; dies when the profile has no such site.
+ */
+static void site_from_profile(const struct lt_app *a, char *fn, size_t size)
+{
+	const char *site = a->o.callers, *colon = strrchr(site, ':');
+	struct kattr_profile *p;
+	char file[4096], *text;
+	size_t len;
+	unsigned long long line;
 	int ret;
 
-	ret = lt_site_resolve(&r->site, r->app->o.callers, r->app->o.srcdir,
+	if (!colon || (size_t)(colon - site) >= sizeof(file) ||
+	    str_parse_uint(colon + 1, UINT_MAX, NULL, &line, NULL) < 0) {
+		snprintf(fn, size, "%s", site);	/* a function name */
+		return;
+	}
+	memcpy(file, site, (size_t)(colon - site));
+	file[colon - site] = '\0';
+	ret = kattr_file_read(a->o.file, &text, &len);
+	if (ret == 0)
+		ret = kattr_profile_parse_buf(text, len, KATTR_PROF_FMT_UNKNOWN, &p);
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot read the profile %s: %s", a->o.file,
+			 lt_strerror(ret));
+	fn[0] = '\0';
+	for (size_t i = 0; i < p->n && !fn[0]; i++)
+		if (p->entries[i].line == line && same_file(p->entries[i].file, file))
+			snprintf(fn, size, "%s", p->entries[i].function);
+	kattr_profile_free(p);
+	if (!fn[0])
+		tool_die(EXIT_FAIL, "--callers %s: no such site in the profile %s",
+			 site, a->o.file);
+}
+
+static void setup(struct run *r)
+{
+	char why[512], fn[256];
+	const char *site = r->app->o.callers;
+	int ret;
+
+	if (r->app->o.file && !r->app->o.srcdir) {
+		site_from_profile(r->app, fn, sizeof(fn));
+		site = fn;
+	}
+	ret = lt_site_resolve(&r->site, site, r->app->o.srcdir,
 			      r->app->o.condition);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "--callers %s: %s", r->app->o.callers, r->site.why);
+	if (site != r->app->o.callers && strcmp(site, r->app->o.callers) &&
+	    !r->app->o.condition) {
+		/* the function is known, not which of its hints is there */
+		r->site.split = false;
+		r->site.hint[0] = '\0';
+		snprintf(r->site.why, sizeof(r->site.why),
+			 "the hint at %.300s is not read without its source (-S SRCDIR) or --condition",
+			 r->app->o.callers);
+	}
 	load_ksyms(r);
 	if (grow(&r->c) < 0)
 		tool_die(EXIT_FAIL, "out of memory");

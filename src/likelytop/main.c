@@ -499,8 +499,8 @@ static void check_callers(const struct args *a)
 	}
 	if (!o->batch)
 		tool_usage_error("--callers needs -b (batch mode); the live view has no callers key yet");
-	if (o->file || o->pid || a->exec || o->suggest || o->textfile)
-		tool_usage_error("--callers traces the kernel: no --file, --pid, --exec, --suggest or --textfile");
+	if (o->pid || a->exec || o->suggest || o->textfile)
+		tool_usage_error("--callers traces the kernel: no --pid, --exec, --suggest or --textfile");
 	if (o->format == LT_OUT_OPENMETRICS || a->columns || o->raw || o->filter ||
 	    o->min_total_set || o->wrong_only || o->reverse ||
 	    o->sort != KATTR_PROF_SORT_INCORRECT)

@@ -188,5 +188,28 @@ expect_match "$err" "no_such_function_xyz: no tracepoint that records its caller
 run "$LT" --callers kfree -b -n 1 -d 0.2 --condition 'p->x == 1' -J
 expect_rc 0 "a condition that is no test on the argument"
 expect_eq "$(jq -c '[.wrong, .site.wrong_when, (.site.unknown_why | test("reads into"))]' <<<"$out")" '[null,null,true]' "split unknown, said so"
+# SITE as FILE:LINE: the hint read from a source tree, the function the
+# one whose definition holds the line; or the function from a profile
+mkdir -p "$tmp/src/mm"
+printf 'void kfree(const void *objp)\n{\n\tif (unlikely(!objp))\n\t\treturn;\n}\n' >"$tmp/src/mm/slab.c"
+run "$LT" --callers mm/slab.c:3 -S "$tmp/src" -b -n 1 -d 0.2 -J
+expect_rc 0 "--callers FILE:LINE -S"
+expect_eq "$(jq -c '[.site.function, .site.hint, .site.hint_from, .site.wrong_when]' <<<"$out")" \
+	'["kfree","unlikely(!objp)","mm/slab.c:3","ptr == 0"]' "the hint read from the source"
+run "$LT" --callers mm/slab.c:2 -S "$tmp/src" -b
+expect_rc 1 "FILE:LINE without a hint"
+expect_match "$err" "no likely\(\) or unlikely\(\) on that line" "says why"
+ln -s "$tmp/src/mm/slab.c" "$tmp/src/link.c"
+run "$LT" --callers link.c:3 -S "$tmp/src" -b
+expect_rc 1 "FILE:LINE through a symbolic link"
+if [ -e "$SRC_DIR/tests/data/linux-6.1/likely_prof.xz" ] && command -v xz >/dev/null; then
+	xz -dc "$SRC_DIR/tests/data/linux-6.1/likely_prof.xz" >"$tmp/lp"
+	run "$LT" --callers slab_common.c:977 -f "$tmp/lp" -b -n 1 -d 0.2 -J
+	expect_rc 0 "--callers FILE:LINE -f PROFILE"
+	expect_eq "$(jq -c '[.site.function, .wrong, (.site.unknown_why | test("-S SRCDIR"))]' <<<"$out")" \
+		'["kfree",null,true]' "the function from the profile, the split unknown without the source"
+	run "$LT" --callers slab_common.c:1 -f "$tmp/lp" -b
+	expect_rc 1 "a site the profile does not have"
+fi
 check_state "the refusals"
 finish
