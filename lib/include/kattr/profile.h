@@ -138,6 +138,16 @@ KATTR_API int kattr_profile_diff(const struct kattr_profile *prev,
 				 struct kattr_profile *cur, double seconds);
 
 /*
+ * kattr_profile_parse_next(prev, buf, len, out), then
+ * kattr_profile_diff(prev, *out, seconds): the same result, in one pass
+ * over the rows where the sites line up (a live view's refresh).  buf is
+ * taken over, freed on error too.  The errors of both.
+ */
+KATTR_API int kattr_profile_parse_diff(const struct kattr_profile *prev,
+				       char *buf, size_t len, double seconds,
+				       struct kattr_profile **out);
+
+/*
  * Make cur's counts relative to base (counts since base was taken): the
  * kernel cannot reset its counters.  Sites absent from base keep their
  * counts.  -ENOMEM.
