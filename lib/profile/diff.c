@@ -278,9 +278,14 @@ int kattr_profile_rebase(const struct kattr_profile *base,
 {
 	/* The sites' counts are the parsed ones: made again from the
 	 * entries for the next kattr_profile_parse_diff(). */
+	int ret;
+
 	if (cur->priv) {
 		free(cur->priv->sites);
 		cur->priv->sites = NULL;
 	}
-	return kattr_profile_rebase_into(base, cur, cur->entries);
+	ret = kattr_profile_rebase_into(base, cur, cur->entries);
+	if (cur->priv)
+		prof_count_wrong(cur);
+	return ret;
 }

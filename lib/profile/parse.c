@@ -427,6 +427,7 @@ struct parse_state {
 	double seconds;
 	unsigned int bits;
 	bool down;
+	size_t wrong;		/* rows whose hint is wrong */
 };
 
 /* Row e's deltas against o, prev's row for the same site, while both are
@@ -451,6 +452,13 @@ static inline void diff_again(struct parse_state *st,
 static unsigned int counter_bits(enum kattr_prof_format fmt, uint64_t max)
 {
 	return fmt == KATTR_PROF_FMT_LIKELY_PROF && max <= UINT32_MAX ? 32 : 64;
+}
+
+/* kattr_prof_entry_is_wrong(), inline (a call a row was 1% of a live
+ * view's refresh, perf). */
+static inline bool entry_is_wrong(const struct kattr_prof_entry *e)
+{
+	return e->hint != KATTR_PROF_HINT_NONE && e->incorrect > e->correct;
 }
 
 /* The row at s is the site of prev's row at the same place from the end,
@@ -486,6 +494,7 @@ static bool row_again(struct parse_state *st, char *s, char **eol)
 	site->incorrect = e->incorrect;
 	if (st->seconds > 0)
 		diff_again(st, e, last);
+	st->wrong += entry_is_wrong(e);
 	p->rows++;
 	st->same++;
 	st->max_count |= e->correct | e->incorrect;
@@ -585,6 +594,7 @@ static char *parse_line(struct parse_state *st, char *s)
 		return eol;
 	site->correct = e->correct;
 	site->incorrect = e->incorrect;
+	st->wrong += entry_is_wrong(e);
 	st->max_count |= e->correct | e->incorrect;
 	p->n++;
 	return eol;
@@ -684,6 +694,7 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 			own->diffed_from = prev->priv->id;
 	}
 	own->max_count = st.max_count;
+	own->wrong = st.wrong;
 	if (own->compact)	/* a table's text: its names only */
 		shrink_text(own, (size_t)(st.w - own->text));
 	return st.enomem ? -ENOMEM : 0;

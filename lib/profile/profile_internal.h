@@ -270,6 +270,7 @@ struct kattr_profile_priv {
 	 * but the aligned_k fresh ones in front (kattr_profile_parse_diff()),
 	 * or 0 */
 	uint64_t diffed_from;
+	size_t wrong;		/* kattr_profile_wrong() */
 	size_t lines;		/* lines in the input */
 	uint64_t max_count;	/* >= every correct and incorrect count */
 	struct site *sites;	/* per entry */
@@ -349,6 +350,8 @@ static inline uint64_t counter_step(uint64_t a, uint64_t b, unsigned int bits,
 int prof_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
 		   const struct kattr_profile *prev, bool compact,
 		   double seconds, struct kattr_profile **out);
+/* profile.c: kattr_profile_wrong()'s count made again (counts changed). */
+void prof_count_wrong(struct kattr_profile *p);
 /* sort.c: the tie-break and key of kattr_prof_sort_top(), for table.c. */
 int prof_cmp_entries(const struct kattr_prof_entry *a,
 		     const struct kattr_prof_entry *b,

@@ -67,6 +67,10 @@ static int make_shown(struct lt_model *m)
 
 	if (m->shown.format == KATTR_PROF_FMT_ALL)	/* no hints: none wrong */
 		return ret;
+	if (!m->shown_owns) {	/* the snapshot's own entries: counted */
+		m->wrong = kattr_profile_wrong(m->raw);
+		return ret;
+	}
 	/* kattr_prof_entry_is_wrong() inline: a call a site was a twentieth
 	 * of a live view's refresh of 200,000 sites (perf) */
 	for (size_t i = 0; i < m->shown.n; i++)

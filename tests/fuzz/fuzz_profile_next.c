@@ -84,6 +84,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			b3 = NULL;	/* taken over */
 			if (r1 < 0)
 				abort();
+			size_t wrong = 0;
+
 			for (size_t i = 0; i < fast->n; i++) {
 				const struct kattr_prof_entry *f = &fast->entries[i];
 				const struct kattr_prof_entry *s = &slow->entries[i];
@@ -92,7 +94,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				    f->reset != s->reset || f->d_correct != s->d_correct ||
 				    f->d_incorrect != s->d_incorrect || f->rate != s->rate)
 					abort();
+				wrong += kattr_prof_entry_is_wrong(f);
 			}
+			if (fast->n != slow->n || kattr_profile_wrong(fast) != wrong)
+				abort();
 			kattr_profile_free(fast);
 		}
 		kattr_profile_free(slow);

@@ -124,6 +124,12 @@ KATTR_API uint64_t kattr_prof_entry_total(const struct kattr_prof_entry *e);
 KATTR_API double kattr_prof_entry_pct(const struct kattr_prof_entry *e);
 /* A hinted site whose hint was wrong more often than right. */
 KATTR_API bool kattr_prof_entry_is_wrong(const struct kattr_prof_entry *e);
+/*
+ * How many entries of p kattr_prof_entry_is_wrong() says yes to, counted
+ * as p was parsed (kattr_profile_rebase() counts again): a live view's
+ * "N wrong hints" without a pass over 200,000 entries.
+ */
+KATTR_API size_t kattr_profile_wrong(const struct kattr_profile *p);
 
 /*
  * Fill d_correct, d_incorrect, rate and has_rate of every entry of cur

@@ -8,6 +8,16 @@
 #include "ref_trace_row.h"
 #include "table_check.h"
 
+/* kattr_profile_wrong() the long way. */
+static size_t count_wrong(const struct kattr_profile *p)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		n += kattr_prof_entry_is_wrong(&p->entries[i]);
+	return n;
+}
+
 static const char LIKELY_SAMPLE[] =
 	"Likely Profiling Results\n"
 	" --------------------------------------------------------------------\n"
@@ -401,6 +411,7 @@ static void diff_and_rates(void **state)
 	assert_int_equal(e[1].correct, 0);
 	assert_int_equal(e[2].incorrect, 16);
 	assert_int_equal(e[0].correct, 20);
+	assert_int_equal(kattr_profile_wrong(pb), count_wrong(pb));	/* counted again */
 	kattr_profile_free(pa);
 	kattr_profile_free(pb);
 
@@ -709,6 +720,7 @@ static void check_parse_diff(const struct kattr_profile *prev,
 	assert_int_equal(kattr_profile_diff(prev, slow, seconds), 0);
 	assert_int_equal(fast->n, slow->n);
 	assert_int_equal(fast->counter_bits, slow->counter_bits);
+	assert_int_equal(kattr_profile_wrong(fast), count_wrong(slow));
 	for (size_t i = 0; i < fast->n; i++) {
 		const struct kattr_prof_entry *f = &fast->entries[i], *s = &slow->entries[i];
 
@@ -731,6 +743,8 @@ static void check_next_n(const char *text1, const char *text2, size_t n)
 	assert_int_equal(fast->n, slow->n);
 	assert_int_equal(fast->bad_rows, slow->bad_rows);
 	assert_int_equal(fast->counter_bits, slow->counter_bits);
+	assert_int_equal(kattr_profile_wrong(fast), count_wrong(fast));
+	assert_int_equal(kattr_profile_wrong(slow), count_wrong(slow));
 	i1 = malloc((fast->n + 1) * sizeof(*i1));
 	i2 = malloc((fast->n + 1) * sizeof(*i2));
 	assert_non_null(i1);
