@@ -4,33 +4,21 @@
  * misprediction, live (ncurses) or in batch mode (text, CSV, JSON).
  *
  * Pipeline: pick a source -> read a snapshot -> parse -> diff against the
- * previous one -> sort and filter -> render.  One epoll loop over a
- * timerfd (the refresh tick), a signalfd (no async signal handlers) and,
- * in the live view, stdin.
+ * previous one -> sort and filter -> render.  This file reads the options
+ * and hands over: collect.c opens the source and reads each snapshot into
+ * the model (model.c), batch.c prints them, view.c draws them.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <malloc.h>
-#include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <sys/mman.h>
-#include <sys/signalfd.h>
-#include <sys/stat.h>
-#include <sys/timerfd.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
 #include "likelytop.h"
-#include "outfile.h"
 #include "strutils.h"
 #include "tool.h"
 
@@ -49,9 +37,7 @@ enum {
 	OPT_FLIP_MISS,
 	OPT_TEXTFILE,
 };
-
 static struct lt_app app;
-
 __attribute__((noreturn)) static void usage(void)
 {
 	printf("Usage: %s [options]\n", tool_name());
@@ -109,171 +95,10 @@ __attribute__((noreturn)) static void usage(void)
 	printf("\nSee likelytop(8).\n");
 	exit(EXIT_OK);
 }
-
-/* tool_strerror(), with the words of the profile readers' own causes. */
-const char *lt_strerror(int e)
-{
-	if (e == -ENODATA)
-		return "no profile rows (not a likely_prof, branch_annotated or branch_all profile)";
-	if (e == -EFBIG)
-		return "too large (more than 64 MiB)";
-	return tool_strerror(e);
-}
-
-double lt_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* -p PID: say when the profiled process is gone (its last snapshot stays). */
-static void note_exited(struct lt_app *a)
-{
-	if (a->src.kind != LT_SRC_USER || a->src.tmpdir || a->src.pid <= 0 ||
-	    kill(a->src.pid, 0) == 0 || errno != ESRCH)
-		return;
-	snprintf(a->status, sizeof(a->status),
-		 "process %d has exited: this is its last snapshot",
-		 (int)a->src.pid);
-}
-
-/*
- * A 64-bit digest of a snapshot's bytes, four words a step: a procfs,
- * tracefs or FUSE file has no stat that tells a change, so the bytes do
- * (a static 200,000-site profile is 15 MB hashed in about a millisecond,
- * instead of parsed again every refresh).
- */
-static uint64_t digest(const char *s, size_t n)
-{
-	const uint64_t m = 0x9e3779b97f4a7c15ULL;
-	uint64_t h[4] = { n, m, ~n, m ^ n }, w;
-	size_t i = 0;
-
-	for (; i + 32 <= n; i += 32)
-		for (int j = 0; j < 4; j++) {
-			memcpy(&w, s + i + 8 * j, 8);
-			h[j] = (h[j] ^ w) * m;
-			h[j] ^= h[j] >> 29;
-		}
-	for (; i < n; i++)
-		h[i & 3] = (h[i & 3] ^ (unsigned char)s[i]) * m;
-	w = h[0] ^ (h[1] * 3) ^ (h[2] * 5) ^ (h[3] * 7);
-	return w ^ (w >> 31);
-}
-
-int lt_collect(struct lt_app *a)
-{
-	static uint64_t last_digest;
-	static bool have_digest;
-	uint64_t d;
-	enum kattr_prof_format before = a->model.raw ? a->model.raw->format : 0;
-	char *buf;
-	size_t len;
-	int ret;
-
-	ret = lt_source_read(&a->src, &buf, &len);
-	if (ret == -ENOENT && a->src.kind == LT_SRC_USER && !a->model.raw) {
-		snprintf(a->status, sizeof(a->status),
-			 "waiting for the first snapshot in %s", a->src.path);
-		a->last_err = ret;
-		return ret;
-	}
-	if (ret < 0) {
-		snprintf(a->status, sizeof(a->status), "cannot read %s: %s",
-			 a->src.name, lt_strerror(ret));
-		a->last_err = ret;
-		return ret;
-	}
-	/* Bytes that are the last snapshot's again: unchanged too.  A file
-	 * whose stat tells a change (read_path()) changed: no hash (1.5 ms
-	 * for 15 MB, a tenth of a refresh). */
-	if (ret == 0 && a->src.read_trusted) {
-		have_digest = false;
-	} else if (ret == 0) {
-		d = digest(buf, len);
-		if (have_digest && d == last_digest && a->model.raw &&
-		    !a->last_err) {
-			free(buf);
-			ret = 1;
-		}
-		last_digest = d;
-		have_digest = true;
-	}
-	if (ret == 1) {		/* the same file, unchanged */
-		a->last_err = 0;
-		a->model.format_changed = false;
-		ret = lt_model_unchanged(&a->model, lt_now()) ? 0 : 1;
-		note_exited(a);
-		return ret;
-	}
-	ret = lt_model_update(&a->model, buf, len, lt_now(), &a->bad_rows);
-	a->last_err = ret;
-	if (ret == -EBADMSG) {
-		snprintf(a->status, sizeof(a->status),
-			 "%s: no valid rows: all %zu rows are malformed", a->src.name,
-			 a->bad_rows);
-		return ret;
-	}
-	if (ret < 0) {
-		snprintf(a->status, sizeof(a->status), "%s: %s", a->src.name,
-			 lt_strerror(ret));
-		return ret;
-	}
-	a->status[0] = '\0';
-	if (a->model.format_changed)
-		snprintf(a->status, sizeof(a->status),
-			 "%s changed format from %s to %s: rates restart",
-			 a->src.name, kattr_prof_format_name(before),
-			 kattr_prof_format_name(a->model.raw->format));
-	else if (a->bad_rows)
-		snprintf(a->status, sizeof(a->status),
-			 "%s: skipped %zu malformed rows", a->src.name,
-			 a->bad_rows);
-	note_exited(a);
-	return 0;
-}
-
-void lt_arm_timer(struct lt_app *a)
-{
-	struct itimerspec its;
-	double d = a->o.delay;
-
-	its.it_value.tv_sec = (time_t)d;
-	its.it_value.tv_nsec = (long)((d - floor(d)) * 1e9);
-	if (!its.it_value.tv_sec && !its.it_value.tv_nsec)
-		its.it_value.tv_nsec = 1;
-	its.it_interval = its.it_value;
-	(void)timerfd_settime(a->tfd, 0, &its, NULL);
-}
-
 static void cleanup(void)
 {
-	lt_source_close(&app.src);
-	lt_model_free(&app.model);
+	lt_app_free(&app);
 }
-
-static void setup_loop(struct lt_app *a)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGQUIT);
-	sigaddset(&set, SIGWINCH);
-	sigaddset(&set, SIGCHLD);
-	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
-		tool_die(EXIT_FAIL, "cannot block signals: %s", lt_strerror(errno));
-	a->sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	a->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-	if (a->sfd < 0 || a->tfd < 0)
-		tool_die(EXIT_FAIL, "cannot set up the event loop: %s",
-			 lt_strerror(errno));
-}
-
 static double parse_delay(const char *s)
 {
 	double d;
@@ -529,295 +354,6 @@ static void parse_args(int argc, char **argv, struct lt_opts *o)
 	}
 	check_args(&a);
 }
-
-static void open_source(struct lt_app *a)
-{
-	struct lt_detect_report r;
-	char dir[PATH_MAX];
-	int ret;
-
-	if (a->o.file) {
-		ret = lt_source_file(&a->src, a->o.file);
-	} else if (a->o.pid) {
-		ret = lt_source_pid(&a->src, a->o.pid, dir, sizeof(dir));
-		if (ret == -ENOENT && a->src.path)
-			tool_die(EXIT_FAIL, "process %d does not seem to be profiled: no %s (a program built with likely_prof.h writes $LIKELY_PROF_DIR/PID; looked in %s)",
-				 (int)a->o.pid, a->src.path, dir);
-		if (ret == -ENOENT)
-			tool_die(EXIT_FAIL, "process %d: cannot tell where profiles are: set LIKELY_PROF_DIR (or XDG_RUNTIME_DIR or HOME)",
-				 (int)a->o.pid);
-		if (ret == -EINVAL)
-			tool_die(EXIT_FAIL, "%s is %s, not a regular file: refused (a profile is a file the profiled process writes)",
-				 a->src.path, tool_file_kind(a->src.path));
-		if (ret < 0)
-			tool_die(EXIT_FAIL, "cannot read %s: %s", a->src.path,
-				 lt_strerror(ret));
-	} else if (a->o.exec_argv) {
-		/* The live view owns the terminal: the command's output would
-		 * garble it.  In batch mode it goes to our stderr, away from
-		 * the output scripts parse. */
-		ret = lt_source_exec(&a->src, a->o.exec_argv, a->o.batch ? 2 : -1,
-				     a->o.batch ? 2 : -1);
-		if (ret < 0)
-			tool_die(EXIT_FAIL, "cannot run '%s': %s", a->o.exec_argv[0],
-				 lt_strerror(ret));
-	} else {
-		ret = lt_source_detect(&a->src, &r);
-		if (ret == -ENOENT) {
-			tool_warn("no branch profile to show on this system:");
-			for (int i = 0; i < 3; i++)
-				if (r.lines[i][0])
-					fprintf(stderr, "  %s\n", r.lines[i]);
-			fprintf(stderr, "Give a saved profile with -f FILE.\n");
-			exit(EXIT_FAIL);
-		}
-	}
-	if (ret < 0)
-		tool_die(EXIT_FAIL, "cannot open the profile source: %s", lt_strerror(ret));
-}
-
-#define LT_TEXTFILE "likelytop.prom"
-
-/* --textfile DIR: the directory, opened once (not through a symlink). */
-static void open_textfile_dir(struct lt_app *a)
-{
-	a->textfile_fd = open(a->o.textfile, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			      O_CLOEXEC);
-	if (a->textfile_fd < 0)
-		tool_die(EXIT_FAIL, "cannot use '%s' for --textfile: %s",
-			 TOOL_Q(a->o.textfile),
-			 errno == ENOTDIR || errno == ELOOP ?
-			 "not a directory (a symbolic link is not followed)" :
-			 lt_strerror(errno));
-}
-
-/*
- * One snapshot's metrics into DIR/likelytop.prom: a temporary file beside
- * it, renamed over it (outfile.h), so node_exporter never reads half a
- * file; a failure leaves the previous file and exits 1.
- */
-static void write_textfile(struct lt_app *a, const struct lt_out_meta *meta)
-{
-	struct tool_out o;
-	FILE *fp = NULL;
-	int ret = tool_out_openat(&o, a->textfile_fd, LT_TEXTFILE);
-	int fd = ret == 0 ? dup(o.fd) : -1;
-
-	if (ret == 0 && (fd < 0 || !(fp = fdopen(fd, "w"))))
-		ret = -errno;
-	if (fp) {
-		ret = lt_out_write(fp, LT_OUT_PROM, meta, a->model.rows, a->model.nrows);
-		if (fclose(fp) == EOF && ret == 0)
-			ret = -errno;
-	} else if (fd >= 0) {
-		close(fd);
-	}
-	if (ret < 0 && o.name)
-		tool_out_abort(&o);
-	else if (ret == 0)
-		ret = tool_out_commit(&o);
-	if (ret < 0)
-		tool_die(EXIT_FAIL, "cannot write '%s/%s': %s", TOOL_Q(a->o.textfile),
-			 LT_TEXTFILE, ret == -EINVAL ? "something other than a regular file is at that name" :
-			 lt_strerror(ret));
-}
-
-static int batch_print(struct lt_app *a, unsigned long iter)
-{
-	struct kattr_prof_filter f = {
-		.substr = a->o.filter, .min_total = a->o.min_total,
-		.wrong_only = a->o.wrong_only,
-	};
-	struct lt_out_meta meta = {
-		.source = a->src.name, .format = a->model.shown.format,
-		.iteration = iter, .sites = a->model.shown.n,
-		.bad_rows = a->bad_rows, .time = (double)time(NULL),
-		.cols = a->o.cols, .ncols = a->o.ncols,
-		.raw = a->o.raw, .noheadings = a->o.noheadings,
-	};
-	int ret;
-
-	if (a->bad_rows)
-		tool_warn("%s: skipped %zu malformed rows", a->src.name, a->bad_rows);
-	if (a->model.format_changed)
-		tool_warn("%s", a->status);
-	if (a->o.suggest)
-		return lt_suggest_main(a);
-	if (a->model.table) {	/* one snapshot, read once (run_batch()) */
-		ret = kattr_prof_table_order(a->model.table, &f, a->o.sort,
-					     a->o.reverse);
-		if (ret == 0)
-			ret = lt_out_write_table(stdout, a->o.format, &meta,
-						 a->model.table);
-		goto out;
-	}
-	ret = lt_model_select(&a->model, &f, a->o.sort, a->o.reverse, 0);
-	if (ret == 0 && a->o.textfile) {
-		write_textfile(a, &meta);
-		return 0;
-	}
-	if (ret == 0)
-		ret = lt_out_write(stdout, a->o.format, &meta, a->model.rows,
-				   a->model.nrows);
-out:
-	if (ret < 0) {
-		/* _exit: the message is said once (not again at exit). */
-		cleanup();
-		if (ret == -EPIPE)	/* the reader left: no message */
-			_exit(EXIT_FAIL);
-		if (ret == -ENOMEM)
-			tool_warn("out of memory writing the output");
-		else
-			tool_warn("write error on standard output: %s",
-				  lt_strerror(ret));
-		_exit(EXIT_FAIL);
-	}
-	return 0;
-}
-
-/* Wait for the tick or a signal: 1 tick, 0 stop (signal), 2 child exited. */
-static int batch_wait(struct lt_app *a)
-{
-	struct signalfd_siginfo si;
-	struct epoll_event ev[2];
-	int ep = epoll_create1(EPOLL_CLOEXEC), n, ret = -1;
-
-	if (ep < 0)
-		return 0;
-	ev[0].events = EPOLLIN;
-	ev[0].data.fd = a->tfd;
-	epoll_ctl(ep, EPOLL_CTL_ADD, a->tfd, &ev[0]);
-	ev[0].data.fd = a->sfd;
-	epoll_ctl(ep, EPOLL_CTL_ADD, a->sfd, &ev[0]);
-	while (ret < 0) {
-		n = epoll_wait(ep, ev, 2, -1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			ret = 0;
-		for (int i = 0; i < n && ret < 0; i++) {
-			if (ev[i].data.fd == a->tfd) {
-				uint64_t ticks;
-
-				if (read(a->tfd, &ticks, sizeof(ticks)) > 0)
-					ret = 1;
-				continue;
-			}
-			while (read(a->sfd, &si, sizeof(si)) == sizeof(si)) {
-				if (si.ssi_signo == SIGCHLD) {
-					if (lt_source_child_done(&a->src))
-						ret = 2;
-				} else if (si.ssi_signo != SIGWINCH) {
-					ret = 0;
-				}
-			}
-		}
-	}
-	close(ep);
-	return ret;
-}
-
-static int run_batch(struct lt_app *a)
-{
-	long want = a->o.iterations;
-	unsigned long iter = 0;
-	int status = EXIT_OK, w;
-	bool exec = a->o.exec_argv != NULL;
-
-	/* --exec: only the final snapshot unless -n asks for more. */
-	if (want < 0)
-		want = exec ? 0 : 1;
-	/* One snapshot printed once in text, CSV or JSON: no rates, no
-	 * next snapshot to parse against, no metrics (they sort by site)
-	 * and no --suggest: a compact table instead of the model's entries
-	 * (a 200,000-site profile in 8 MB besides its text, not 24). */
-	a->model.compact = !exec && want == 1 && !a->o.suggest &&
-			   !a->o.textfile && (a->o.format == LT_OUT_TEXT ||
-					      a->o.format == LT_OUT_CSV ||
-					      a->o.format == LT_OUT_JSON);
-	/* A reader that goes away (| head) must not kill us before the
-	 * --exec command is stopped and its directory removed: EPIPE is
-	 * handled in batch_print(). */
-	signal(SIGPIPE, SIG_IGN);
-	/* 200,000 rows: fewer, larger writes. */
-	setvbuf(stdout, NULL, _IOFBF, 1 << 18);
-	if (!exec) {
-		if (lt_collect(a) < 0)
-			tool_die(EXIT_FAIL, "%s", a->status);
-		batch_print(a, ++iter);
-	}
-	lt_arm_timer(a);
-	while (exec || want == 0 || iter < (unsigned long)want) {
-		w = lt_source_child_done(&a->src) ? 2 : batch_wait(a);
-		if (w == 0)
-			break;
-		if (w == 2) {
-			if (lt_collect(a) < 0) {
-				if (a->last_err == -ENOENT)
-					tool_warn("'%s' exited without writing a profile (was it built with likely_prof.h?)",
-						  a->o.exec_argv[0]);
-				else
-					tool_warn("%s", a->status);
-				return EXIT_FAIL;
-			}
-			batch_print(a, ++iter);
-			break;
-		}
-		if (exec && (a->o.iterations <= 0 ||
-			     iter >= (unsigned long)a->o.iterations))
-			continue;
-		if (lt_collect(a) < 0) {
-			if (exec && a->last_err == -ENOENT)
-				continue;
-			tool_warn("%s", a->status);
-			status = EXIT_FAIL;
-			continue;
-		}
-		status = EXIT_OK;
-		batch_print(a, ++iter);
-	}
-	return status;
-}
-
-/*
- * The heap a snapshot of this source will need (text, entries, sort
- * keys: about three times the file), set aside at once in transparent
- * huge pages where the kernel gives them on request (THP "madvise"):
- * 200,000 sites touch 40 MB, some 10,000 page faults in 4 KiB pages, a
- * sixth of a batch pass's CPU time, against a few dozen.  The block is
- * freed at once and stays at the top of the heap (M_TRIM_THRESHOLD) for
- * the snapshot's buffers; nothing is touched here.
- */
-static void reserve_heap(const struct lt_source *s)
-{
-	const size_t huge = 2 << 20, piece = 16 << 20;	/* below the mmap
-							 * threshold: heap */
-	char *p[16];
-	struct stat st;
-	size_t n = 0, want;
-
-	if (!s->path || stat(s->path, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size < (off_t)(4 << 20) || st.st_size > (off_t)KATTR_READ_MAX)
-		return;
-	want = 3 * (size_t)st.st_size;
-	for (; n < 16 && n * piece < want && (p[n] = malloc(piece)); n++)
-		/* the whole huge pages inside the piece */
-		(void)madvise((void *)(((uintptr_t)p[n] + huge - 1) &
-				       ~(uintptr_t)(huge - 1)),
-			      piece - huge, MADV_HUGEPAGE);
-	while (n)
-		free(p[--n]);
-}
-
-#if !WITH_NCURSES
-int lt_view_run(struct lt_app *a)
-{
-	(void)a;
-	tool_warn("the live view needs ncurses, and this build has none (built with WITH_NCURSES=OFF); use -b for batch output");
-	return EXIT_FAIL;
-}
-#endif
-
 int main(int argc, char **argv)
 {
 	int status;
@@ -832,20 +368,20 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &app.o);
 	app.sfd = app.tfd = app.textfile_fd = -1;
 	if (app.o.textfile)
-		open_textfile_dir(&app);
+		lt_open_textfile_dir(&app);
 	lt_model_init(&app.model);
 	if (!app.o.batch && !WITH_NCURSES)
 		return lt_view_run(&app);
 	if (!app.o.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
 		tool_die(EXIT_FAIL, "the live view needs a terminal; use -b for batch output");
-	setup_loop(&app);
+	lt_setup_loop(&app);
 	atexit(cleanup);
-	open_source(&app);
+	lt_open_source(&app);
 	/* User-space profiles count in 64 bits (likely_prof(3)): a count
 	 * going down is a restart, never a wrap. */
 	app.model.counters64 = app.src.kind == LT_SRC_USER;
-	reserve_heap(&app.src);
-	status = app.o.batch ? run_batch(&app) : lt_view_run(&app);
+	lt_reserve_heap(&app.src);
+	status = app.o.batch ? lt_batch_run(&app) : lt_view_run(&app);
 	cleanup();
 	return status;
 }

@@ -669,4 +669,14 @@ int lt_view_run(struct lt_app *a)
 		tool_die(EXIT_FAIL, "cannot set up the event loop: %s", lt_strerror(-ret));
 	return EXIT_OK;
 }
+#else
+#include "likelytop.h"
+#include "tool.h"
+
+int lt_view_run(struct lt_app *a)
+{
+	(void)a;
+	tool_warn("the live view needs ncurses, and this build has none (built with WITH_NCURSES=OFF); use -b for batch output");
+	return EXIT_FAIL;
+}
 #endif
