@@ -52,6 +52,8 @@ struct lt_app {
 	char status[256];	/* one line for the user */
 };
 
+/* args.c: the command line into o (exits 2 on a usage error). */
+void lt_parse_args(int argc, char **argv, struct lt_opts *o);
 /* collect.c: the signalfd and the timerfd of the loop (exits on failure). */
 void lt_setup_loop(struct lt_app *app);
 /* collect.c: the source the options name, or the one found (exits when
