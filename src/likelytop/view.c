@@ -658,6 +658,9 @@ int lt_view_run(struct lt_app *a)
 		v.ui.ncols = a->o.ncols;
 	}
 	term_start(fg, sizeof(fg) / sizeof(fg[0]));
+	/* No typeahead check while drawing: ncurses then flushed and polled
+	 * stdin every few lines, 100 writes and 10 polls a refresh (strace). */
+	typeahead(-1);
 	collect(&v);
 	draw(&v);
 	lt_arm_timer(a);
