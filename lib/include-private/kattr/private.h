@@ -33,6 +33,14 @@
  */
 int kattr_sysroot_path(const char *path, char *buf, size_t size);
 
+/*
+ * The edit distance (Levenshtein: insert, delete, replace one byte) of a
+ * and b, ASCII case folded with icase; cap + 1 for anything above cap
+ * (also when b is 64 bytes or longer).  For "did you mean": the library's
+ * kattr_rgres_suggest() and the tools' tool_closest().
+ */
+size_t kattr_str_distance(const char *a, const char *b, size_t cap, bool icase);
+
 /* true when the comma-separated list opts contains exactly opt. */
 bool kattr_opt_has(const char *opts, const char *opt);
 
