@@ -478,13 +478,11 @@ static void show(struct rgctl *ctx, const char *group, const struct stats_opts *
  * through a symlink). */
 static int open_textfile_dir(const char *dir)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = tool_out_dir_open(dir);
 
 	if (fd < 0)
 		tool_die(EXIT_FAIL, "cannot use '%s' for --textfile: %s", TOOL_Q(dir),
-			 errno == ENOTDIR || errno == ELOOP ?
-			 "not a directory (a symbolic link is not followed)" :
-			 tool_strerror(errno));
+			 tool_out_strerror(fd));
 	return fd;
 }
 
@@ -493,33 +491,27 @@ static int open_textfile_dir(const char *dir)
  * over it (outfile.h, as likelytop --textfile), so that node_exporter never
  * reads half a file; a failure leaves the previous file and exits 1.
  */
+struct textfile_arg {
+	const struct rgctl_om_group *g;
+	size_t ng;
+};
+
+static int textfile_write(FILE *fp, void *arg)
+{
+	const struct textfile_arg *t = arg;
+
+	return rgctl_stats_om_write(fp, TOOL_OM_PROMETHEUS, t->g, t->ng);
+}
+
 static void write_textfile(int dfd, const char *dir,
 			   const struct rgctl_om_group *g, size_t ng)
 {
-	struct tool_out o;
-	FILE *fp = NULL;
-	int ret = tool_out_openat(&o, dfd, RGCTL_TEXTFILE);
-	int fd = ret == 0 ? dup(o.fd) : -1;
+	struct textfile_arg t = { .g = g, .ng = ng };
+	int ret = tool_out_write(dfd, RGCTL_TEXTFILE, textfile_write, &t);
 
-	if (ret == 0 && (fd < 0 || !(fp = fdopen(fd, "w"))))
-		ret = -errno;
-	if (fp) {
-		ret = rgctl_stats_om_write(fp, TOOL_OM_PROMETHEUS, g, ng);
-		if (ferror(fp) && ret == 0)
-			ret = -EIO;
-		if (fclose(fp) == EOF && ret == 0)
-			ret = -errno;
-	} else if (fd >= 0) {
-		close(fd);
-	}
-	if (ret < 0 && o.name)
-		tool_out_abort(&o);
-	else if (ret == 0)
-		ret = tool_out_commit(&o);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot write '%s/%s': %s", TOOL_Q(dir), RGCTL_TEXTFILE,
-			 ret == -EINVAL ? "something other than a regular file is at that name" :
-			 rgctl_strerror(ret));
+			 tool_out_strerror(ret));
 }
 
 /* The groups to read: each GROUP, and with -R those below it as list
