@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -342,6 +343,21 @@ const char *tool_closest(const char *word, const char *const *names, size_t n)
 		}
 	}
 	return pick;
+}
+
+bool tool_parse_seconds(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double d;
+
+	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.') || strpbrk(s, "xX"))
+		return false;
+	errno = 0;
+	d = strtod(s, &end);
+	if (errno || *end || !isfinite(d) || !(d >= min) || d > max)
+		return false;
+	*out = d;
+	return true;
 }
 
 void tool_sleep_until(struct timespec *t, double sec)

@@ -126,6 +126,13 @@ const char *tool_strerror(int err);
  */
 const char *tool_closest(const char *word, const char *const *names, size_t n);
 
+/*
+ * Seconds from min to max (--delay, --interval, a live view's prompt): the
+ * whole string a decimal number, digits or '.' first (no sign, blank,
+ * hex, inf or nan).  Every tool's seconds are read here.
+ */
+bool tool_parse_seconds(const char *s, double min, double max, double *out);
+
 /* Sleep until SEC after *t (advanced to it), on the monotonic clock: a
  * loop of intervals does not drift.  Signals do not cut it short. */
 void tool_sleep_until(struct timespec *t, double sec);

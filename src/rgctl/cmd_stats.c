@@ -113,13 +113,9 @@ static void parse_columns(struct stats_opts *so, const char *arg)
 /* --interval SEC: a number of seconds above 0, at most a day. */
 static double parse_interval(const char *arg)
 {
-	char *end;
 	double d;
 
-	errno = 0;
-	d = strtod(arg, &end);
-	if (!*arg || *end || errno || !isfinite(d) || d <= 0 || d > 86400 ||
-	    strchr(arg, 'x') || strchr(arg, 'X'))
+	if (!tool_parse_seconds(arg, 0, 86400, &d) || d <= 0)
 		rgctl_cmd_usage(&rgctl_cmd_stats,
 				"invalid --interval '%s': give seconds above 0 and at most 86400 (1, 0.5)",
 				TOOL_Q(arg));
