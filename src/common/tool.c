@@ -360,6 +360,21 @@ bool tool_parse_seconds(const char *s, double min, double max, double *out)
 	return true;
 }
 
+void tool_human_bytes(char *b, size_t size, double v, const char *per)
+{
+	static const char units[] = "BKMGTPE";
+	size_t u = 0;
+
+	while (v >= 1024 && u + 1 < sizeof(units) - 1) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(b, size, "%.0fB%s", v, per);
+	else
+		snprintf(b, size, "%.1f%c%s", v, units[u], per);
+}
+
 void tool_sleep_until(struct timespec *t, double sec)
 {
 	long long ns = (long long)(sec * 1e9);

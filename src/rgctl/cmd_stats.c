@@ -44,10 +44,7 @@ const struct option rgctl_stats_opts[] = {
 	{ "delay",      no_argument,       NULL, OPT_STATS_DELAY },
 	{ "interval",   required_argument, NULL, 'i' },
 	{ "count",      required_argument, NULL, 'c' },
-	{ "output",     required_argument, NULL, 'o' },
-	{ "output-all", no_argument,       NULL, OPT_OUTPUT_ALL },
-	{ "noheadings", no_argument,       NULL, 'n' },
-	{ "raw",        no_argument,       NULL, 'r' },
+	TOOL_LONGOPTS_TABLE(OPT_OUTPUT_ALL, 'n', 'r'),
 	{ "format",     required_argument, NULL, OPT_STATS_FORMAT },
 	{ "textfile",   required_argument, NULL, OPT_STATS_TEXTFILE },
 	{ "recursive",  no_argument,       NULL, 'R' },
@@ -57,8 +54,7 @@ const struct option rgctl_stats_opts[] = {
 const char *const rgctl_stats_help[] = {
 	"-i, --interval SEC", "Read twice, SEC seconds apart, and show each counter's rate (RATE column).",
 	"-c, --count N", "With --interval: N reports, one every SEC seconds (default 1).",
-	"-o, --output COLUMNS", "The columns to show, comma-separated ('+LIST' adds to the default).",
-	"    --output-all", "Show every column.",
+	RGCTL_HELP_OUTPUT,
 	"-n, --noheadings", "Do not print the header line.",
 	"-r, --raw", "Raw output: columns separated by one space, values as plain numbers in their unit.",
 	"    --format FMT", "text (the table, the default) or openmetrics (metrics for Prometheus, OpenMetrics 1.0); one GROUP or more.",
@@ -220,22 +216,6 @@ static void human_usec(char *b, size_t size, long long us)
 		snprintf(b, size, "%lldh%02lldm", us / 3600000000LL, us / 60000000 % 60);
 }
 
-/* bytes as "512B", "32.0M" (binary, as rgctl set takes them). */
-static void human_bytes(char *b, size_t size, double v, const char *per)
-{
-	static const char units[] = "BKMGTPE";
-	size_t u = 0;
-
-	while (v >= 1024 && u + 1 < sizeof(units) - 1) {
-		v /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(b, size, "%.0fB%s", v, per);
-	else
-		snprintf(b, size, "%.1f%c%s", v, units[u], per);
-}
-
 static void value_text(char *b, size_t size, const struct kattr_rg_stat *s,
 		       bool raw)
 {
@@ -251,7 +231,7 @@ static void value_text(char *b, size_t size, const struct kattr_rg_stat *s,
 	else if (s->unit == KATTR_RG_UNIT_USEC)
 		human_usec(b, size, s->value);
 	else if (s->unit == KATTR_RG_UNIT_BYTES)
-		human_bytes(b, size, (double)s->value, "");
+		tool_human_bytes(b, size, (double)s->value, "");
 	else
 		snprintf(b, size, "%lld", s->value);
 }
@@ -265,7 +245,7 @@ static void rate_text(char *b, size_t size, const struct kattr_rg_stat *s,
 	else if (s->unit == KATTR_RG_UNIT_USEC)
 		snprintf(b, size, raw ? "%.1f" : "%.1f%%", rate);
 	else if (s->unit == KATTR_RG_UNIT_BYTES && !raw)
-		human_bytes(b, size, rate, "/s");
+		tool_human_bytes(b, size, rate, "/s");
 	else
 		snprintf(b, size, raw ? "%.1f" : "%.1f/s", rate);
 }

@@ -52,6 +52,12 @@ struct rgctl_cmd {
 	void (*help_more)(void);	/* more --help text (list: columns) */
 };
 
+/* The opt_help lines of TOOL_LONGOPTS_OUTPUT (tool.h), in every command
+ * that takes -o. */
+#define RGCTL_HELP_OUTPUT \
+	"-o, --output COLUMNS", "The columns to show, comma-separated ('+LIST' adds to the default).", \
+	"    --output-all", "Show every column."
+
 /* The command table (commands.c), NULL-terminated. */
 extern const struct rgctl_cmd *const rgctl_commands[];
 /* rgctl help [COMMAND] (main.c). */
