@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "kattr/rg.h"
+#include "kattr/rgtool.h"
 #include "kattr/taskstats.h"
 #include "tool.h"
 

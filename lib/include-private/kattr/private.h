@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libkattr's private interface: functions the library defines and its
- * own folders, tests (tests/lib/) and fuzz targets (tests/fuzz/) call,
- * but no tool and no outside program.  They are not exported from
- * libkattr.so (lib/libkattr.map lists what is); tests reach them through
- * the static library (the CMake target kattr_private: kattr_static and
- * this folder on the include path).  Nothing here is installed.
+ * own folders, tests (tests/lib/) and fuzz targets (tests/fuzz/) call
+ * (and, for a few such as kattr_str_distance(), the suite's tools), but
+ * no outside program.  They are not exported from libkattr.so
+ * (lib/libkattr.map lists what is); the tests and tools reach them
+ * through the static library (the CMake target kattr_private:
+ * kattr_static and this folder on the include path).  Nothing here is
+ * installed.
  *
  * Same rules as the public headers: no printing, no exit, -errno.
  */
@@ -21,6 +23,7 @@
 #include "kattr/procev.h"
 #include "kattr/profile.h"
 #include "kattr/rg.h"
+#include "kattr/rgtool.h"
 #include "kattr/rgconf.h"
 #include "kattr/sysfacts.h"
 #include "kattr/taskstats.h"
