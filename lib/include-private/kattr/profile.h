@@ -124,6 +124,12 @@ uint64_t kattr_prof_entry_total(const struct kattr_prof_entry *e);
 double kattr_prof_entry_pct(const struct kattr_prof_entry *e);
 /* A hinted site whose hint was wrong more often than right. */
 bool kattr_prof_entry_is_wrong(const struct kattr_prof_entry *e);
+/*
+ * How many entries of p kattr_prof_entry_is_wrong() says yes to, counted
+ * as p was parsed (kattr_profile_rebase() counts again): a live view's
+ * "N wrong hints" without a pass over 200,000 entries.
+ */
+size_t kattr_profile_wrong(const struct kattr_profile *p);
 
 /*
  * Fill d_correct, d_incorrect, rate and has_rate of every entry of cur
@@ -136,6 +142,16 @@ bool kattr_prof_entry_is_wrong(const struct kattr_prof_entry *e);
  */
 int kattr_profile_diff(const struct kattr_profile *prev,
 				 struct kattr_profile *cur, double seconds);
+
+/*
+ * kattr_profile_parse_next(prev, buf, len, out), then
+ * kattr_profile_diff(prev, *out, seconds): the same result, in one pass
+ * over the rows where the sites line up (a live view's refresh).  buf is
+ * taken over, freed on error too.  The errors of both.
+ */
+int kattr_profile_parse_diff(const struct kattr_profile *prev,
+				       char *buf, size_t len, double seconds,
+				       struct kattr_profile **out);
 
 /*
  * Make cur's counts relative to base (counts since base was taken): the
