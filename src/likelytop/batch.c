@@ -24,14 +24,10 @@
 /* --textfile DIR: the directory, opened once (not through a symlink). */
 void lt_open_textfile_dir(struct lt_app *a)
 {
-	a->textfile_fd = open(a->o.textfile, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			      O_CLOEXEC);
+	a->textfile_fd = tool_out_dir_open(a->o.textfile);
 	if (a->textfile_fd < 0)
 		tool_die(EXIT_FAIL, "cannot use '%s' for --textfile: %s",
-			 TOOL_Q(a->o.textfile),
-			 errno == ENOTDIR || errno == ELOOP ?
-			 "not a directory (a symbolic link is not followed)" :
-			 lt_strerror(errno));
+			 TOOL_Q(a->o.textfile), tool_out_strerror(a->textfile_fd));
 }
 
 /*
@@ -39,30 +35,26 @@ void lt_open_textfile_dir(struct lt_app *a)
  * it, renamed over it (outfile.h), so node_exporter never reads half a
  * file; a failure leaves the previous file and exits 1.
  */
+struct textfile_arg {
+	struct lt_app *a;
+	const struct lt_out_meta *meta;
+};
+
+static int textfile_write(FILE *fp, void *arg)
+{
+	const struct textfile_arg *t = arg;
+
+	return lt_out_write(fp, LT_OUT_PROM, t->meta, t->a->model.rows, t->a->model.nrows);
+}
+
 static void write_textfile(struct lt_app *a, const struct lt_out_meta *meta)
 {
-	struct tool_out o;
-	FILE *fp = NULL;
-	int ret = tool_out_openat(&o, a->textfile_fd, LT_TEXTFILE);
-	int fd = ret == 0 ? dup(o.fd) : -1;
+	struct textfile_arg t = { .a = a, .meta = meta };
+	int ret = tool_out_write(a->textfile_fd, LT_TEXTFILE, textfile_write, &t);
 
-	if (ret == 0 && (fd < 0 || !(fp = fdopen(fd, "w"))))
-		ret = -errno;
-	if (fp) {
-		ret = lt_out_write(fp, LT_OUT_PROM, meta, a->model.rows, a->model.nrows);
-		if (fclose(fp) == EOF && ret == 0)
-			ret = -errno;
-	} else if (fd >= 0) {
-		close(fd);
-	}
-	if (ret < 0 && o.name)
-		tool_out_abort(&o);
-	else if (ret == 0)
-		ret = tool_out_commit(&o);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot write '%s/%s': %s", TOOL_Q(a->o.textfile),
-			 LT_TEXTFILE, ret == -EINVAL ? "something other than a regular file is at that name" :
-			 lt_strerror(ret));
+			 LT_TEXTFILE, tool_out_strerror(ret));
 }
 
 static int batch_print(struct lt_app *a, unsigned long iter)

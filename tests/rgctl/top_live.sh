@@ -152,7 +152,10 @@ wait_exit a 0
 NOCOLOR=1 start b -d 0.3 "$G"
 wait_for b "^GROUP" "NO_COLOR run"
 T capture-pane -e -p -t b | grep -q $'\e\\[3[0-7]m' && fail "NO_COLOR: colours used" || ok
-pid=$(pgrep -f "rgctl-top .*--root=$CPU" | head -1)
+# our own rgctl-top, the pane's shell's child (a pattern on the command
+# line also matched top.sh's, run beside this one by ctest -j2, and its
+# "top -b -J" died of our SIGTERM: exit status 143)
+pid=$(pgrep -P "$(T display-message -p -t b '#{pane_pid}')" -x rgctl-top | head -1)
 [ -n "$pid" ] && kill -TERM "$pid"
 wait_exit b 0
 
