@@ -1,10 +1,14 @@
 #!/bin/bash
 # cmd_signals.sh BACKEND COMMAND: the signal sweep of issue 30 for the
 # multi-step commands other than apply, on cgroup1 (a private subtree of
-# the cpu hierarchy) or rgcs (the FUSE emulator).  COMMAND is
+# the cpu hierarchy), cgroup2 (a private subtree of the v2 root; the
+# guest's tests/vm/signals.sh) or rgcs (the FUSE emulator).  COMMAND is
 #   create   create -p of eight groups, three of them three deep
 #   delete   delete -R of a tree with settings and live members
-#   set      set with two keys (cgroup1)
+#   set      set with two keys (cgroup1; cgroup2, where cpu is available:
+#            the base leaves it disabled in the root's
+#            cgroup.subtree_control, so set enables it, and the undo, or
+#            the recovery, must disable it again)
 # The command's run is timed first (rgctl-faults waits
 # RGCTL_STEP_DELAY_US before each step, so the points fall inside it on
 # any machine); then SIGTERM and SIGINT, in turn, at 20 points spread
@@ -29,6 +33,7 @@ rgcs_cleanup() {
 }
 case $BACKEND in
 cgroup1) rgd_setup "sig$CMD" ;;
+cgroup2) rgd_setup "sig$CMD" v2 ;;
 rgcs)	. "$SRC_DIR/tests/rgcsfs/lib.sh"
 	WORK=$(mktemp -d)
 	export RGCTL_RUNDIR="$WORK/run"
@@ -39,6 +44,14 @@ rgcs)	. "$SRC_DIR/tests/rgcsfs/lib.sh"
 *)	echo "unknown backend $BACKEND"; exit 2 ;;
 esac
 [ "$BACKEND/$CMD" = rgcs/set ] && skip_test "RGCS has one resource key (cpu.weight): no set with several"
+if [ "$BACKEND/$CMD" = cgroup2/set ]; then
+	grep -qw cpu "$CPU/cgroup.controllers" ||
+		skip_test "no cpu controller on the cgroup v2 hierarchy at $CPU (set needs one)"
+	# available to the test's root: enabled in the v2 root (outside the
+	# tree compared), not in the test's root (inside it)
+	grep -qw cpu "$CPU/cgroup.subtree_control" || echo +cpu >"$CPU/cgroup.subtree_control" ||
+		skip_test "cannot enable cpu in $CPU/cgroup.subtree_control"
+fi
 cd "$WORK" || exit 1
 R=(--backend "$BACKEND" --root "$ROOT")
 # under ASan rgctl's start takes longer than the steps: longer steps, and
@@ -49,6 +62,10 @@ if [ "${SANITIZE:-OFF}" = ON ]; then DELAY_DEF=60000 MIN_HITS=4; else DELAY_DEF=
 # so its one step waits four times as long
 [ "$CMD" = set ] && DELAY_DEF=$((DELAY_DEF * 4))
 export RGCTL_STEP_DELAY_US=${RGCTL_STEP_DELAY_US:-$DELAY_DEF}
+# RGD_SIG_POINTS: fewer points per signal kind (the TCG guest: 10), the
+# hits needed scaled with them
+POINTS=${RGD_SIG_POINTS:-20}
+MIN_HITS=$(( (MIN_HITS * POINTS + 19) / 20 ))
 
 sleep 600 & S1=$!
 sleep 600 & S2=$!
@@ -65,6 +82,11 @@ baseline() {
 	if [ "$BACKEND" = rgcs ]; then
 		put d/a/shares res=cpu,min_shares=10
 		put s/shares res=cpu,min_shares=20
+	elif [ "$BACKEND" = cgroup2 ]; then
+		# no controller here: the core's own settings
+		put d/a/cgroup.max.descendants 7
+		put d/c/cgroup.max.depth 3
+		put s/cgroup.max.descendants 50
 	else
 		put d/a/cpu.shares 300
 		put d/c/notify_on_release 1
@@ -76,9 +98,14 @@ baseline() {
 }
 reset() {
 	local d p
+	# cgroup v2: no controller enabled anywhere in the tree (deepest
+	# first), so that the root may hold the processes again
+	[ "$BACKEND" = cgroup2 ] && for d in $(cd "$ROOT" && find . -depth -type d); do
+		echo -cpu >"$ROOT/$d/cgroup.subtree_control" 2>/dev/null
+	done
 	for d in $(cd "$ROOT" && find . -mindepth 1 -depth -type d); do
 		if [ "$BACKEND" != rgcs ]; then
-			for p in $(cat "$ROOT/$d/tasks" 2>/dev/null); do
+			for p in $(cat "$ROOT/$d/cgroup.procs" 2>/dev/null); do
 				echo "$p" >"$ROOT/cgroup.procs" 2>/dev/null
 			done
 		fi
@@ -86,14 +113,20 @@ reset() {
 	done
 	baseline
 }
-# Every group, every attribute file (member lists too), as text.
+# Every group, every attribute file (member lists too; on cgroup v2 the
+# root's cgroup.subtree_control and each group's cgroup.controllers), as
+# text; not the files whose values change by themselves (usage,
+# statistics, pressure, events).
 snap() {
 	(
 		cd "$ROOT" || exit 1
 		find . -type d | LC_ALL=C sort
 		grep -r -H --exclude='cpu.stat*' --exclude='cpuacct.*' --exclude=stats \
 			--exclude=cgroup.event_control --exclude=release_agent \
-			--exclude=cgroup.sane_behavior '' . 2>/dev/null | LC_ALL=C sort
+			--exclude=cgroup.sane_behavior --exclude='*.stat' --exclude='*.stat.local' \
+			--exclude='*.current' --exclude='*.peak' --exclude='*.pressure' \
+			--exclude='*.events' --exclude='*.events.local' --exclude=cgroup.kill \
+			--exclude='memory.numa_stat' '' . 2>/dev/null | LC_ALL=C sort
 	) | if [ "$BACKEND" = rgcs ]; then grep -v '^\./members:'; else cat; fi
 }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -160,15 +193,15 @@ trial() {
 	lost && ok || fail "SIG$sig at $ms ms: a process was lost"
 	[ "$(snap)" = "$before" ] || reset
 }
-for ((j = 1; j <= 20; j++)); do
-	ms=$((D * j / 21))
+for ((j = 1; j <= POINTS; j++)); do
+	ms=$((D * j / (POINTS + 1)))
 	if ((j % 2)); then trial TERM "$ms"; else trial INT "$ms"; fi
 done
-echo "$hits of 20 SIGTERM/SIGINT came while $CMD ran"
-[ "$hits" -ge "$MIN_HITS" ] && ok || fail "only $hits of 20 signals came while $CMD ran"
-for ((j = 1; j <= 20; j++)); do
-	trial KILL $((D * j / 21))
+echo "$hits of $POINTS SIGTERM/SIGINT came while $CMD ran"
+[ "$hits" -ge "$MIN_HITS" ] && ok || fail "only $hits of $POINTS signals came while $CMD ran"
+for ((j = 1; j <= POINTS; j++)); do
+	trial KILL $((D * j / (POINTS + 1)))
 done
-echo "$khits of 20 SIGKILLs came while $CMD had a journal"
-[ "$khits" -ge "$MIN_HITS" ] && ok || fail "only $khits of 20 kills came while $CMD ran"
+echo "$khits of $POINTS SIGKILLs came while $CMD had a journal"
+[ "$khits" -ge "$MIN_HITS" ] && ok || fail "only $khits of $POINTS kills came while $CMD ran"
 finish

@@ -32,6 +32,7 @@ tests=(
 	"stats.sh"
 	"top.sh"
 	"classify.sh"
+	"signals.sh"
 	"likelytop.sh"
 	"splicebench.sh"
 	"$KATTR_TOP/tests/rgctl/cgroup2.sh"
