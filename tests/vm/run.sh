@@ -33,6 +33,7 @@ tests=(
 	"top.sh"
 	"classify.sh"
 	"signals.sh"
+	"signals_apply.sh"
 	"likelytop.sh"
 	"splicebench.sh"
 	"$KATTR_TOP/tests/rgctl/cgroup2.sh"
