@@ -1138,8 +1138,8 @@ static int on_signals(struct cls *c, int sfd)
 			continue;
 		c->stop_sig = (int)si.ssi_signo;
 		rgctl_sd_notify("STOPPING=1");
-		vlog(c, "%s: unsubscribing and exiting", rgctl_sig_name(c->stop_sig));
-		stop_at_exec(c, rgctl_sig_name(c->stop_sig));
+		vlog(c, "%s: unsubscribing and exiting", strsignal(c->stop_sig));
+		stop_at_exec(c, strsignal(c->stop_sig));
 		return 1;
 	}
 	return 0;
