@@ -2,7 +2,10 @@
 #ifndef KATTR_INTERNAL_H
 #define KATTR_INTERNAL_H
 
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -20,6 +23,36 @@ struct kattr_mount {
  * (*v is then unchanged and still the caller's to free).
  */
 int kattr_grow(void **v, size_t *cap, size_t n, size_t elem);
+
+/* ---- the library's string helpers, written once ------------------------ */
+
+/* s ends with suffix. */
+static inline bool kattr_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && memcmp(s + n - k, suffix, k) == 0;
+}
+
+/* s without the blanks and line ends it ends with (cut in place). */
+static inline void kattr_rtrim(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+}
+
+/* The span [*s, *s + *len) without white space at either end. */
+static inline void kattr_trim_span(const char **s, size_t *len)
+{
+	while (*len && isspace((unsigned char)**s)) {
+		(*s)++;
+		(*len)--;
+	}
+	while (*len && isspace((unsigned char)(*s)[*len - 1]))
+		(*len)--;
+}
 
 
 /*

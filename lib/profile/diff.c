@@ -7,28 +7,6 @@
 
 #include "profile_internal.h"
 
-/* b - a, or b with *reset set when the counter went down (see the header). */
-static inline uint64_t counter_step(uint64_t a, uint64_t b, unsigned int bits,
-				    bool *reset)
-{
-	uint64_t wrapped;
-
-	if (b >= a)
-		return b - a;
-	/* /proc/likely_prof's counters are 32-bit and not atomic: one can
-	 * wrap between two reads.  Every other source counts in 64 bits
-	 * (unsigned long in tracefs, uint64_t in user space) and does not
-	 * wrap in practice.  A step back of more than half the range is
-	 * no wrap (4,293,137,540 events in a second), it is a reset. */
-	if (bits == 32 && a <= UINT32_MAX && b <= UINT32_MAX) {
-		wrapped = (uint64_t)UINT32_MAX - a + 1 + b;
-		if (wrapped < (1ull << 31))
-			return wrapped;
-	}
-	*reset = true;
-	return b;
-}
-
 uint64_t kattr_prof_counter_delta(uint64_t a, uint64_t b, unsigned int bits)
 {
 	bool reset = false;
@@ -224,6 +202,37 @@ int kattr_profile_diff(const struct kattr_profile *prev,
 	return ret;
 }
 
+int kattr_profile_parse_diff(const struct kattr_profile *prev, char *buf,
+			     size_t len, double seconds,
+			     struct kattr_profile **out)
+{
+	struct kattr_profile *p;
+	int ret;
+
+	if (prev && !(seconds > 0)) {
+		free(buf);
+		return -EINVAL;
+	}
+	ret = prof_parse_buf(buf, len, KATTR_PROF_FMT_UNKNOWN, prev, false,
+			     seconds, &p);
+	if (ret < 0)
+		return ret;
+	if (prev && prev->format == p->format &&
+	    p->priv->diffed_from == prev->priv->id) {
+		/* the rows new in front: counted from zero */
+		for (size_t i = 0; i < p->priv->aligned_k; i++)
+			diff_one(&p->entries[i], NULL, 64, seconds);
+	} else {
+		ret = kattr_profile_diff(prev, p, seconds);
+		if (ret < 0) {
+			kattr_profile_free(p);
+			return ret;
+		}
+	}
+	*out = p;
+	return 0;
+}
+
 /* e's counts since o, the same site in the base. */
 static inline void rebase_one(struct kattr_prof_entry *e,
 			      const struct kattr_prof_entry *o, unsigned int bits)
@@ -267,5 +276,16 @@ int kattr_profile_rebase_into(const struct kattr_profile *base,
 int kattr_profile_rebase(const struct kattr_profile *base,
 			 struct kattr_profile *cur)
 {
-	return kattr_profile_rebase_into(base, cur, cur->entries);
+	/* The sites' counts are the parsed ones: made again from the
+	 * entries for the next kattr_profile_parse_diff(). */
+	int ret;
+
+	if (cur->priv) {
+		free(cur->priv->sites);
+		cur->priv->sites = NULL;
+	}
+	ret = kattr_profile_rebase_into(base, cur, cur->entries);
+	if (cur->priv)
+		prof_count_wrong(cur);
+	return ret;
 }

@@ -147,15 +147,24 @@ static int likely_row_again(char *line, char *end, const char *base,
 	if (end - p < 32 || (*p != '+' && *p != '-' && *p != ' ') ||
 	    !word_is(p + 1, likely ? "likely\0\0" : "unlikely", hl))
 		return -EAGAIN;
-	p = skip_pad(p + 1 + hl, end);
-	if (*p++ != '|')
-		return -EAGAIN;
-	p = skip_pad(p, end);
-	if (!parse_u64(&p, end, &t) || *p++ != '|')
-		return -EAGAIN;
-	p = skip_pad(p, end);
-	if (!parse_u64(&p, end, &f) || (*p != '\t' && *p != ' '))
-		return -EAGAIN;
+	/* The layout the writers print ("%-9s|%9u|%9u\t"), counts below
+	 * 10^9: both counts at their places, no blank skipped byte by byte
+	 * (a third of this parse, perf).  Anything else: the token walk. */
+	if (word_is(p + 3, likely ? "kely   |" : "likely |", 8) &&
+	    padded9(p + 11, &t) && p[20] == '|' && padded9(p + 21, &f) &&
+	    (p[30] == '\t' || p[30] == ' ')) {
+		p += 30;
+	} else {
+		p = skip_pad(p + 1 + hl, end);
+		if (*p++ != '|')
+			return -EAGAIN;
+		p = skip_pad(p, end);
+		if (!parse_u64(&p, end, &t) || *p++ != '|')
+			return -EAGAIN;
+		p = skip_pad(p, end);
+		if (!parse_u64(&p, end, &f) || (*p != '\t' && *p != ' '))
+			return -EAGAIN;
+	}
 	func = skip_blank(p);
 	if ((size_t)(end - func) < (size_t)last->function + 4 + last->file + 2)
 		return -EAGAIN;
@@ -412,7 +421,45 @@ struct parse_state {
 	uint64_t max_count;	/* an upper bound: the OR of all counts */
 	bool enomem;		/* a table's row found no room */
 	char *w;		/* a table's: where the next row's names go */
+	/* kattr_profile_parse_diff(): each row taken again gets its deltas
+	 * and rate against prev's at once (seconds > 0), in prev's counter
+	 * width (down: a count went down, which the width decides). */
+	double seconds;
+	unsigned int bits;
+	bool down;
+	size_t wrong;		/* rows whose hint is wrong */
 };
+
+/* Row e's deltas against o, prev's row for the same site, while both are
+ * at hand: what kattr_profile_diff() gives in the width st->bits. */
+static inline void diff_again(struct parse_state *st,
+			      struct kattr_prof_entry *e, const struct site *o)
+{
+	bool reset = false;
+
+	if (unlikely(e->correct < o->correct || e->incorrect < o->incorrect))
+		st->down = true;
+	e->d_correct = counter_step(o->correct, e->correct, st->bits, &reset);
+	e->d_incorrect = counter_step(o->incorrect, e->incorrect, st->bits,
+				      &reset);
+	e->reset = reset;
+	e->has_rate = !reset;
+	e->rate = reset ? 0 : (double)e->d_incorrect / st->seconds;
+}
+
+/* The counter width of a parsed profile (32: /proc/likely_prof's, unless
+ * a count is wider). */
+static unsigned int counter_bits(enum kattr_prof_format fmt, uint64_t max)
+{
+	return fmt == KATTR_PROF_FMT_LIKELY_PROF && max <= UINT32_MAX ? 32 : 64;
+}
+
+/* kattr_prof_entry_is_wrong(), inline (a call a row was 1% of a live
+ * view's refresh, perf). */
+static inline bool entry_is_wrong(const struct kattr_prof_entry *e)
+{
+	return e->hint != KATTR_PROF_HINT_NONE && e->incorrect > e->correct;
+}
 
 /* The row at s is the site of prev's row at the same place from the end,
  * with new counts: parsed as such, *eol set.  Else false. */
@@ -443,6 +490,11 @@ static bool row_again(struct parse_state *st, char *s, char **eol)
 				      last, eol);
 	if (ret < 0)
 		return false;
+	site->correct = e->correct;
+	site->incorrect = e->incorrect;
+	if (st->seconds > 0)
+		diff_again(st, e, last);
+	st->wrong += entry_is_wrong(e);
 	p->rows++;
 	st->same++;
 	st->max_count |= e->correct | e->incorrect;
@@ -540,6 +592,9 @@ static char *parse_line(struct parse_state *st, char *s)
 	}
 	if (!p->entries && tsite_put(st, e, site) < 0)
 		return eol;
+	site->correct = e->correct;
+	site->incorrect = e->incorrect;
+	st->wrong += entry_is_wrong(e);
 	st->max_count |= e->correct | e->incorrect;
 	p->n++;
 	return eol;
@@ -564,6 +619,8 @@ static int make_sites(const struct kattr_profile *prev)
 	for (size_t i = 0; i < prev->n; i++) {
 		const struct kattr_prof_entry *e = &prev->entries[i];
 
+		sites[i].correct = e->correct;
+		sites[i].incorrect = e->incorrect;
 		sites[i].func = (uint32_t)(e->function - pv->text);
 		sites[i].function = (uint32_t)strlen(e->function);
 		sites[i].file_at = (uint32_t)(e->file - e->function);
@@ -585,12 +642,15 @@ static void shrink_text(struct kattr_profile_priv *own, size_t n)
 		own->text = t;
 }
 
-/* Parse the len bytes of p's text, after prev (may be NULL). */
+/* Parse the len bytes of p's text, after prev (may be NULL); with
+ * seconds > 0, diffed against it on the way where that is sure. */
 static int parse_lines(struct kattr_profile *p, size_t len,
-		       const struct kattr_profile *prev)
+		       const struct kattr_profile *prev, double seconds)
 {
 	struct kattr_profile_priv *own = p->priv;
-	struct parse_state st = { .p = p, .end = own->text + len, .w = own->text };
+	struct parse_state st = { .p = p, .end = own->text + len, .w = own->text,
+				  .seconds = seconds,
+				  .bits = prev ? prev->counter_bits : 64 };
 	/* One scan counts the lines and finds out whether any can hold a
 	 * NUL (binary). */
 	size_t cap = count_lines(own->text, len, &st.nuls) + 1;
@@ -627,8 +687,14 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 			own->chain = prev->priv->chain;
 			own->chain_k = prev->priv->chain_k + st.fresh;
 		}
+		/* every row of prev diffed (but the fresh), in the width
+		 * kattr_profile_diff() takes: the wider of the two */
+		if (seconds > 0 && (!st.down || prev->counter_bits >=
+				    counter_bits(p->format, st.max_count)))
+			own->diffed_from = prev->priv->id;
 	}
 	own->max_count = st.max_count;
+	own->wrong = st.wrong;
 	if (own->compact)	/* a table's text: its names only */
 		shrink_text(own, (size_t)(st.w - own->text));
 	return st.enomem ? -ENOMEM : 0;
@@ -636,7 +702,7 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 
 int prof_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
 		   const struct kattr_profile *prev, bool compact,
-		   struct kattr_profile **out)
+		   double seconds, struct kattr_profile **out)
 {
 	struct kattr_profile *p;
 	int ret;
@@ -659,16 +725,14 @@ int prof_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
 	p->format = fmt;
 	if (compact || (prev && prev->format != fmt && fmt != KATTR_PROF_FMT_UNKNOWN))
 		prev = NULL;
-	ret = parse_lines(p, len, prev);
+	ret = parse_lines(p, len, prev, prev ? seconds : 0);
 	if (ret < 0)
 		goto out_free;
 	if (!p->has_header && !p->n) {
 		ret = -ENODATA;
 		goto out_free;
 	}
-	p->counter_bits = 64;
-	if (p->format == KATTR_PROF_FMT_LIKELY_PROF && p->priv->max_count <= UINT32_MAX)
-		p->counter_bits = 32;
+	p->counter_bits = counter_bits(p->format, p->priv->max_count);
 	*out = p;
 	return 0;
 out_free:
@@ -679,13 +743,14 @@ out_free:
 int kattr_profile_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
 			    struct kattr_profile **out)
 {
-	return prof_parse_buf(buf, len, fmt, NULL, false, out);
+	return prof_parse_buf(buf, len, fmt, NULL, false, 0, out);
 }
 
 int kattr_profile_parse_next(const struct kattr_profile *prev, char *buf,
 			     size_t len, struct kattr_profile **out)
 {
-	return prof_parse_buf(buf, len, KATTR_PROF_FMT_UNKNOWN, prev, false, out);
+	return prof_parse_buf(buf, len, KATTR_PROF_FMT_UNKNOWN, prev, false, 0,
+			      out);
 }
 
 int kattr_profile_parse(const char *text, size_t len,

@@ -72,3 +72,17 @@ bool kattr_prof_entry_is_wrong(const struct kattr_prof_entry *e)
 {
 	return e->hint != KATTR_PROF_HINT_NONE && e->incorrect > e->correct;
 }
+
+size_t kattr_profile_wrong(const struct kattr_profile *p)
+{
+	return p->priv->wrong;
+}
+
+void prof_count_wrong(struct kattr_profile *p)
+{
+	size_t wrong = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		wrong += kattr_prof_entry_is_wrong(&p->entries[i]);
+	p->priv->wrong = wrong;
+}

@@ -153,6 +153,44 @@ done:
 	return true;
 }
 
+/* The bytes of w equal to c: their high bits (exact, no borrow). */
+static inline uint64_t word_eq(uint64_t w, unsigned char c)
+{
+	uint64_t z = w ^ (ONES * c);
+
+	return ~(((z & ~HIGHS) + ~HIGHS) | z) & HIGHS;
+}
+
+/*
+ * A "%9u" field at p (nine bytes readable): spaces, then at least one
+ * digit, to its ninth byte.  What skip_pad() and parse_u64() read there
+ * when a delimiter follows, without a loop or a branch a byte; false for
+ * anything else (a tab, a wider number: the caller takes the token walk).
+ */
+static inline __attribute__((always_inline)) bool
+padded9(const char *p, uint64_t *v)
+{
+	uint64_t w = load8(p + 1), sp = word_eq(w, ' '), d;
+	unsigned int k;
+
+	if (sp == HIGHS)	/* no digit at the end */
+		return false;
+	/* the spaces lead: none after the first other byte, at k */
+	k = (unsigned int)__builtin_ctzll(~sp & HIGHS) / 8;
+	if (sp >> (8 * k))
+		return false;
+	d = w + (sp >> 7) * 0x10;	/* the spaces as '0's */
+	if (lead_digits8(d) != 8)
+		return false;
+	*v = value8(d, 8);
+	if (p[0] == ' ')
+		return true;
+	if (p[0] < '0' || p[0] > '9' || sp)
+		return false;
+	*v += (uint64_t)(p[0] - '0') * 100000000u;
+	return true;
+}
+
 /* Word-at-a-time scans: eight bytes per step for the names, which are
  * most of a row's bytes (200,000 rows a second in a live view). */
 /* A byte of w is below n (n <= 128): exact as a yes/no answer. */
@@ -190,6 +228,10 @@ size_t count_lines(const char *s, size_t n, bool *nul);
  * then streams through this, not through the entries).
  */
 struct site {
+	uint64_t correct;	/* the counts, for the next snapshot's diff
+				 * (kattr_profile_parse_diff()): 16 bytes
+				 * read a row instead of an entry's 80 */
+	uint64_t incorrect;
 	uint32_t func;		/* the function's offset in the text
 				 * (KATTR_PROF_MAX_INPUT < 4 GiB) */
 	uint32_t function;	/* strlen(function) */
@@ -224,6 +266,11 @@ struct kattr_profile_priv {
 	uint64_t chain;
 	size_t chain_k;
 	bool chained;
+	/* id of the profile the parse diffed every row of this one against
+	 * but the aligned_k fresh ones in front (kattr_profile_parse_diff()),
+	 * or 0 */
+	uint64_t diffed_from;
+	size_t wrong;		/* kattr_profile_wrong() */
 	size_t lines;		/* lines in the input */
 	uint64_t max_count;	/* >= every correct and incorrect count */
 	struct site *sites;	/* per entry */
@@ -275,11 +322,36 @@ static inline void tsite_entry(const struct kattr_profile *p, size_t i,
 	e->rate = 0;
 }
 
+/* b - a, or b with *reset set when the counter went down (see kattr_profile_diff()). */
+static inline uint64_t counter_step(uint64_t a, uint64_t b, unsigned int bits,
+				    bool *reset)
+{
+	uint64_t wrapped;
+
+	if (b >= a)
+		return b - a;
+	/* /proc/likely_prof's counters are 32-bit and not atomic: one can
+	 * wrap between two reads.  Every other source counts in 64 bits
+	 * (unsigned long in tracefs, uint64_t in user space) and does not
+	 * wrap in practice.  A step back of more than half the range is
+	 * no wrap (4,293,137,540 events in a second), it is a reset. */
+	if (bits == 32 && a <= UINT32_MAX && b <= UINT32_MAX) {
+		wrapped = (uint64_t)UINT32_MAX - a + 1 + b;
+		if (wrapped < (1ull << 31))
+			return wrapped;
+	}
+	*reset = true;
+	return b;
+}
+
 /* parse.c: buf (len + 1 bytes, taken over) parsed after prev (NULL:
- * none), into entries or (compact) a table's sites. */
+ * none), into entries or (compact) a table's sites; seconds > 0: rows
+ * diffed against prev's on the way (priv->diffed_from says if all were). */
 int prof_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
 		   const struct kattr_profile *prev, bool compact,
-		   struct kattr_profile **out);
+		   double seconds, struct kattr_profile **out);
+/* profile.c: kattr_profile_wrong()'s count made again (counts changed). */
+void prof_count_wrong(struct kattr_profile *p);
 /* sort.c: the tie-break and key of kattr_prof_sort_top(), for table.c. */
 int prof_cmp_entries(const struct kattr_prof_entry *a,
 		     const struct kattr_prof_entry *b,

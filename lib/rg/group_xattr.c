@@ -10,7 +10,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include <kattr/rg.h>
+#include "kattr/rgtool.h"
 
 /* ENOTSUP and EOPNOTSUPP are one value on Linux; say one of them. */
 static int xattr_err(int err)

@@ -175,21 +175,6 @@ static int group_file(char *buf, size_t size, const char *group, const char *fil
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-static bool ends_with(const char *s, const char *end)
-{
-	size_t ls = strlen(s), le = strlen(end);
-
-	return ls >= le && strcmp(s + ls - le, end) == 0;
-}
-
-static void rtrim(char *s)
-{
-	size_t n = strlen(s);
-
-	while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t'))
-		s[--n] = '\0';
-}
-
 /*
  * Whether a writable attribute holds a setting that undo should put back:
  * not membership (restored per thread), not write-only triggers, resets
@@ -208,9 +193,9 @@ static bool attr_is_setting(const struct kattr_rg *rg, const char *name)
 	for (size_t i = 0; i < sizeof(skip) / sizeof(*skip); i++)
 		if (strcmp(name, skip[i]) == 0)
 			return false;
-	return strncmp(name, "cpuacct.", 8) != 0 && !ends_with(name, ".pressure") &&
-	       !ends_with(name, "failcnt") && !ends_with(name, "max_usage_in_bytes") &&
-	       !ends_with(name, ".peak");
+	return strncmp(name, "cpuacct.", 8) != 0 && !kattr_ends_with(name, ".pressure") &&
+	       !kattr_ends_with(name, "failcnt") && !kattr_ends_with(name, "max_usage_in_bytes") &&
+	       !kattr_ends_with(name, ".peak");
 }
 
 /* Save one attribute (ent) of s->group if it is a readable setting. */
@@ -236,7 +221,7 @@ static int save_attr(struct kattr_rg *rg, struct kattr_rgplan_step *s,
 		return 0;	/* not readable: not a setting */
 	if (ret < 0)
 		return ret;
-	rtrim(text);
+	kattr_rtrim(text);
 	a = &s->attrs[s->nattrs];
 	a->file = strdup(ent->name);
 	if (!a->file) {
@@ -300,7 +285,7 @@ static int restore_attr(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
 		ret = kattr_read_alloc(kattr_rg_mount(rg), path, &now, NULL);
 	if (ret < 0)
 		return ret;
-	rtrim(now);
+	kattr_rtrim(now);
 	ret = strcmp(now, a->value) == 0;
 	free(now);
 	if (ret)

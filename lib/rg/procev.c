@@ -318,7 +318,7 @@ int rg_mnl_open(int bus, int flags, int rcvbuf, unsigned int groups,
 	return 0;
 }
 
-KATTR_API int kattr_procev_open(int rcvbuf, struct kattr_procev_sock **out)
+int kattr_procev_open(int rcvbuf, struct kattr_procev_sock **out)
 {
 	struct kattr_procev_sock *s;
 	int r;
@@ -344,7 +344,7 @@ out_free:
 	return r;
 }
 
-KATTR_API void kattr_procev_close(struct kattr_procev_sock *s)
+void kattr_procev_close(struct kattr_procev_sock *s)
 {
 	if (!s)
 		return;
@@ -354,12 +354,12 @@ KATTR_API void kattr_procev_close(struct kattr_procev_sock *s)
 	free(s);
 }
 
-KATTR_API int kattr_procev_fd(const struct kattr_procev_sock *s)
+int kattr_procev_fd(const struct kattr_procev_sock *s)
 {
 	return mnl_socket_get_fd(s->nl);
 }
 
-KATTR_API int kattr_procev_rcvbuf(const struct kattr_procev_sock *s)
+int kattr_procev_rcvbuf(const struct kattr_procev_sock *s)
 {
 	int v = 0;
 	socklen_t l = sizeof(v);
@@ -369,7 +369,7 @@ KATTR_API int kattr_procev_rcvbuf(const struct kattr_procev_sock *s)
 	return v;
 }
 
-KATTR_API int kattr_procev_grow(struct kattr_procev_sock *s, int max)
+int kattr_procev_grow(struct kattr_procev_sock *s, int max)
 {
 	int cur = kattr_procev_rcvbuf(s);
 	int want;
@@ -399,7 +399,7 @@ static int recv_one(const struct kattr_procev *ev, void *data)
 	return c->cb ? c->cb(ev, c->data) : 0;
 }
 
-KATTR_API int kattr_procev_recv(struct kattr_procev_sock *s, unsigned max_batches,
+int kattr_procev_recv(struct kattr_procev_sock *s, unsigned max_batches,
 				kattr_procev_cb cb, void *data)
 {
 	struct recv_ctx c = { s, cb, data };
@@ -433,7 +433,7 @@ KATTR_API int kattr_procev_recv(struct kattr_procev_sock *s, unsigned max_batche
 	return total;
 }
 
-KATTR_API uint64_t kattr_procev_take_lost(struct kattr_procev_sock *s)
+uint64_t kattr_procev_take_lost(struct kattr_procev_sock *s)
 {
 	uint64_t v = s->lost;
 
@@ -449,37 +449,37 @@ int kattr_procev_decode(const void *buf, size_t len,
 	return -EOPNOTSUPP;
 }
 
-KATTR_API int kattr_procev_open(int rcvbuf, struct kattr_procev_sock **out)
+int kattr_procev_open(int rcvbuf, struct kattr_procev_sock **out)
 {
 	return -EOPNOTSUPP;
 }
 
-KATTR_API void kattr_procev_close(struct kattr_procev_sock *s)
+void kattr_procev_close(struct kattr_procev_sock *s)
 {
 }
 
-KATTR_API int kattr_procev_fd(const struct kattr_procev_sock *s)
-{
-	return -EOPNOTSUPP;
-}
-
-KATTR_API int kattr_procev_rcvbuf(const struct kattr_procev_sock *s)
+int kattr_procev_fd(const struct kattr_procev_sock *s)
 {
 	return -EOPNOTSUPP;
 }
 
-KATTR_API int kattr_procev_grow(struct kattr_procev_sock *s, int max)
+int kattr_procev_rcvbuf(const struct kattr_procev_sock *s)
 {
 	return -EOPNOTSUPP;
 }
 
-KATTR_API int kattr_procev_recv(struct kattr_procev_sock *s, unsigned max_batches,
+int kattr_procev_grow(struct kattr_procev_sock *s, int max)
+{
+	return -EOPNOTSUPP;
+}
+
+int kattr_procev_recv(struct kattr_procev_sock *s, unsigned max_batches,
 				kattr_procev_cb cb, void *data)
 {
 	return -EOPNOTSUPP;
 }
 
-KATTR_API uint64_t kattr_procev_take_lost(struct kattr_procev_sock *s)
+uint64_t kattr_procev_take_lost(struct kattr_procev_sock *s)
 {
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "kattr/rg.h"
+#include "kattr/rgtool.h"
 
 /* Strict decimal of s[0..len), '-' allowed when neg_ok. */
 int rg_parse_ll(const char *s, size_t len, bool neg_ok, long long *out);

@@ -473,16 +473,6 @@ static int stat_add(struct kattr_rg_stat **v, size_t *n, size_t *cap,
 	return 0;
 }
 
-static void trim(const char **s, size_t *len)
-{
-	while (*len && isspace((unsigned char)**s)) {
-		(*s)++;
-		(*len)--;
-	}
-	while (*len && isspace((unsigned char)(*s)[*len - 1]))
-		(*len)--;
-}
-
 /* "key=value, key=value" (the cpu controller's stats line). */
 static int parse_kv_list(const char *res, size_t rlen, const char *s,
 			 size_t len, struct kattr_rg_stat **v, size_t *n,
@@ -497,7 +487,7 @@ static int parse_kv_list(const char *res, size_t rlen, const char *s,
 
 		s += tlen + (comma ? 1 : 0);
 		len -= tlen + (comma ? 1 : 0);
-		trim(&t, &tlen);
+		kattr_trim_span(&t, &tlen);
 		if (!tlen)
 			continue;
 		eq = memchr(t, '=', tlen);
@@ -505,7 +495,7 @@ static int parse_kv_list(const char *res, size_t rlen, const char *s,
 			const char *vs = eq + 1;
 			size_t vlen = tlen - (size_t)(vs - t);
 
-			trim(&vs, &vlen);
+			kattr_trim_span(&vs, &vlen);
 			if (rg_parse_ll(vs, vlen, true, &val) == 0) {
 				ret = stat_add(v, n, cap, res, rlen, t,
 					       (size_t)(eq - t), &val);
@@ -534,7 +524,7 @@ int kattr_rg_parse_rgcs_stats(const char *text, struct kattr_rg_stat **out,
 		size_t rlen, restlen;
 		long long val;
 
-		trim(&line, &len);
+		kattr_trim_span(&line, &len);
 		if (!len)
 			continue;
 		colon = memchr(line, ':', len);
@@ -547,7 +537,7 @@ int kattr_rg_parse_rgcs_stats(const char *text, struct kattr_rg_stat **out,
 		rlen = (size_t)(colon - line);
 		rest = colon + 1;
 		restlen = len - rlen - 1;
-		trim(&rest, &restlen);
+		kattr_trim_span(&rest, &restlen);
 		if (memchr(rest, '=', restlen)) {
 			ret = parse_kv_list(line, rlen, rest, restlen, &v, &n,
 					    &cap);
@@ -561,7 +551,7 @@ int kattr_rg_parse_rgcs_stats(const char *text, struct kattr_rg_stat **out,
 					&val) == 0) {
 				size_t klen = (size_t)(sp - rest);
 
-				trim(&rest, &klen);
+				kattr_trim_span(&rest, &klen);
 				ret = stat_add(&v, &n, &cap, line, rlen, rest,
 					       klen, &val);
 			} else {
@@ -593,7 +583,7 @@ int kattr_rg_parse_keyed(const char *text, const char *res,
 		const char *sp;
 		long long val;
 
-		trim(&line, &len);
+		kattr_trim_span(&line, &len);
 		if (!len)
 			continue;
 		sp = memchr(line, ' ', len);
@@ -625,7 +615,7 @@ int kattr_rg_parse_pids(const char *text, pid_t **pids, size_t *n)
 	while (next_line(&p, &line, &len)) {
 		long long val;
 
-		trim(&line, &len);
+		kattr_trim_span(&line, &len);
 		if (!len)
 			continue;
 		if (rg_parse_ll(line, len, false, &val) < 0 || val > INT_MAX) {

@@ -31,7 +31,7 @@ static void set_err(char *err, size_t errsz, const char *fmt, ...)
 	va_end(ap);
 }
 
-KATTR_API void kattr_rgconf_free(struct kattr_rgconf *c)
+void kattr_rgconf_free(struct kattr_rgconf *c)
 {
 	size_t i;
 
@@ -62,7 +62,7 @@ KATTR_API void kattr_rgconf_free(struct kattr_rgconf *c)
 	free(c);
 }
 
-KATTR_API const struct kattr_rgconf_group *
+const struct kattr_rgconf_group *
 kattr_rgconf_find_group(const struct kattr_rgconf *c, const char *name)
 {
 	size_t i;
@@ -178,7 +178,7 @@ static void format_res(struct sbuf *b, const struct kattr_rgconf_group *g)
 	}
 }
 
-KATTR_API char *kattr_rgconf_format(const struct kattr_rgconf *c)
+char *kattr_rgconf_format(const struct kattr_rgconf *c)
 {
 	struct sbuf b = { 0 };
 	size_t i;
@@ -338,7 +338,7 @@ int kattr_rgproc_parse_stat(const char *text, struct kattr_rgproc *p)
 	return 0;
 }
 
-KATTR_API unsigned int kattr_rgconf_needs(const struct kattr_rgconf *c)
+unsigned int kattr_rgconf_needs(const struct kattr_rgconf *c)
 {
 	unsigned int what = 0;
 
@@ -353,7 +353,7 @@ KATTR_API unsigned int kattr_rgconf_needs(const struct kattr_rgconf *c)
 	return what;
 }
 
-KATTR_API int kattr_rgproc_read(pid_t pid, unsigned int what,
+int kattr_rgproc_read(pid_t pid, unsigned int what,
 				struct kattr_rgproc *p)
 {
 	char path[64];
@@ -418,7 +418,7 @@ static bool in_groups(const struct kattr_rgproc *p, uint32_t gid)
 	return false;
 }
 
-KATTR_API int kattr_rgconf_match(const struct kattr_rgconf *c,
+int kattr_rgconf_match(const struct kattr_rgconf *c,
 				 const struct kattr_rgproc *p)
 {
 	size_t i;
@@ -445,7 +445,7 @@ KATTR_API int kattr_rgconf_match(const struct kattr_rgconf *c,
 	return -1;
 }
 
-KATTR_API int kattr_rgconf_resolve(struct kattr_rgconf *c, char *err, size_t errsz)
+int kattr_rgconf_resolve(struct kattr_rgconf *c, char *err, size_t errsz)
 {
 	size_t i;
 
@@ -1379,7 +1379,7 @@ int kattr_rgconf_parse_string(const char *text, const char *file,
 	return parse_text(text, file ? file : "<string>", false, out, err, errsz);
 }
 
-KATTR_API int kattr_rgconf_parse_file(const char *path, struct kattr_rgconf **out,
+int kattr_rgconf_parse_file(const char *path, struct kattr_rgconf **out,
 				      char *err, size_t errsz)
 {
 	struct pre pre = { .err = err, .errsz = errsz };
@@ -1405,7 +1405,7 @@ int kattr_rgconf_parse_string(const char *text, const char *file,
 	return -EOPNOTSUPP;
 }
 
-KATTR_API int kattr_rgconf_parse_file(const char *path, struct kattr_rgconf **out,
+int kattr_rgconf_parse_file(const char *path, struct kattr_rgconf **out,
 				      char *err, size_t errsz)
 {
 	set_err(err, errsz, "built without libconfig");

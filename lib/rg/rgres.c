@@ -149,35 +149,6 @@ const struct kattr_rgres *kattr_rgres_find(const char *name, int *field)
 	return NULL;
 }
 
-/* Edit distance, case-insensitive, of short words (0..63 bytes). */
-static size_t distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), row[64];
-
-	if (la > 63 || lb > 63)
-		return SIZE_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j], best = diag +
-				(tolower((unsigned char)a[i - 1]) !=
-				 tolower((unsigned char)b[j - 1]));
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}
-
 static void suggest_one(const char *name, const char *cand, size_t *best,
 			const char **out)
 {
@@ -185,7 +156,7 @@ static void suggest_one(const char *name, const char *cand, size_t *best,
 
 	if (!cand)
 		return;
-	d = distance(name, cand);
+	d = kattr_str_distance(name, cand, 4, true);
 	if (d < *best) {
 		*best = d;
 		*out = cand;
@@ -781,13 +752,6 @@ const char *kattr_rgres_io_file(enum kattr_rg_backend b, int field)
 	return b == KATTR_RG_CGROUP1 ? v1_throttle[field] : "io.max";
 }
 
-static bool ends_with(const char *s, const char *tail)
-{
-	size_t a = strlen(s), b = strlen(tail);
-
-	return a >= b && strcmp(s + a - b, tail) == 0;
-}
-
 /* A weight into file: cpu.shares, blkio.weight, *.bfq.weight, "default N". */
 static int weight_file_text(const char *file, uint64_t w, char *buf,
 			    size_t size, const char **why)
@@ -799,7 +763,7 @@ static int weight_file_text(const char *file, uint64_t w, char *buf,
 			return fail(why, "blkio.weight takes 10..1000, which is io.weight 2..200", -ERANGE);
 		return snprintf(buf, size, "%" PRIu64, w * 5);
 	}
-	if (ends_with(file, "bfq.weight") && w > 1000)
+	if (kattr_ends_with(file, "bfq.weight") && w > 1000)
 		return fail(why, "BFQ weights go up to 1000", -ERANGE);
 	if (strcmp(file, "shares") == 0)	/* RGCS: res=cpu's guarantee */
 		return snprintf(buf, size, "min_shares=%" PRIu64, w);
@@ -834,7 +798,7 @@ int kattr_rgres_file_text(const char *file, const struct kattr_rgres_value *v,
 			  char *buf, size_t size, const char **why)
 {
 	const struct kattr_rgres *r = v->res;
-	bool v1 = ends_with(file, "_in_bytes") || ends_with(file, "_us");
+	bool v1 = kattr_ends_with(file, "_in_bytes") || kattr_ends_with(file, "_us");
 	int n;
 
 	if (r->type == KATTR_RGRES_WEIGHT) {

@@ -101,16 +101,6 @@ static enum kattr_rg_unit unit_of(const char *key, size_t len,
 	return dflt;
 }
 
-static void trim(const char **s, size_t *len)
-{
-	while (*len && isspace((unsigned char)**s)) {
-		(*s)++;
-		(*len)--;
-	}
-	while (*len && isspace((unsigned char)(*s)[*len - 1]))
-		(*len)--;
-}
-
 /* The next space-separated word of [*p, end), false when none. */
 static bool next_word(const char **p, const char *end, const char **w,
 		      size_t *len)
@@ -170,7 +160,7 @@ static int keyed_line(const char *line, size_t len,
 	f.unit = unit_of(f.key, f.klen, src->unit);
 	vs = p;
 	vlen = (size_t)(end - p);
-	trim(&vs, &vlen);
+	kattr_trim_span(&vs, &vlen);
 	f.has_value = parse_value(vs, vlen, &f.value);
 	if (!f.has_value) {
 		f.klen = len;	/* the line as it is, text only */
@@ -291,7 +281,7 @@ static int flat(const char *text, const struct kattr_rg_figsrc *src,
 	};
 	size_t len = strlen(text);
 
-	trim(&text, &len);
+	kattr_trim_span(&text, &len);
 	f.has_value = parse_value(text, len, &f.value);
 	if (f.has_value)
 		f.value = scale(f.value, src->mul, src->div ? src->div : 1);

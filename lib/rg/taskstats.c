@@ -12,7 +12,7 @@
 #include "kattr/private.h"
 #include "rg_internal.h"
 
-KATTR_API int kattr_delayacct_enabled(void)
+int kattr_delayacct_enabled(void)
 {
 	char *text;
 	int r;
@@ -244,7 +244,7 @@ static int family_id(struct kattr_taskstats_sock *s)
 	return r < 0 ? r : kattr_genl_family_parse(s->buf, len);
 }
 
-KATTR_API int kattr_taskstats_open(struct kattr_taskstats_sock **out)
+int kattr_taskstats_open(struct kattr_taskstats_sock **out)
 {
 	struct kattr_taskstats_sock *s = calloc(1, sizeof(*s));
 	int r;
@@ -267,7 +267,7 @@ KATTR_API int kattr_taskstats_open(struct kattr_taskstats_sock **out)
 	return 0;
 }
 
-KATTR_API void kattr_taskstats_close(struct kattr_taskstats_sock *s)
+void kattr_taskstats_close(struct kattr_taskstats_sock *s)
 {
 	if (!s)
 		return;
@@ -292,7 +292,7 @@ static int get_stats(struct kattr_taskstats_sock *s, uint16_t attr, pid_t id,
 	return kattr_taskstats_parse(s->buf, len, out);
 }
 
-KATTR_API int kattr_cgroupstats_get(struct kattr_taskstats_sock *s, int dirfd,
+int kattr_cgroupstats_get(struct kattr_taskstats_sock *s, int dirfd,
 				    struct kattr_cgroupstats *out)
 {
 	struct nlmsghdr *nlh;
@@ -393,7 +393,7 @@ static int listen_cpus(struct kattr_taskexit_sock *s, uint16_t attr)
 	return e->error <= 0 && e->error >= -4095 ? e->error : -EBADMSG;
 }
 
-KATTR_API int kattr_taskexit_open(int rcvbuf, struct kattr_taskexit_sock **out)
+int kattr_taskexit_open(int rcvbuf, struct kattr_taskexit_sock **out)
 {
 	struct kattr_taskexit_sock *s = calloc(1, sizeof(*s));
 	char *text = NULL;
@@ -432,7 +432,7 @@ KATTR_API int kattr_taskexit_open(int rcvbuf, struct kattr_taskexit_sock **out)
 	return 0;
 }
 
-KATTR_API void kattr_taskexit_close(struct kattr_taskexit_sock *s)
+void kattr_taskexit_close(struct kattr_taskexit_sock *s)
 {
 	if (!s)
 		return;
@@ -443,12 +443,12 @@ KATTR_API void kattr_taskexit_close(struct kattr_taskexit_sock *s)
 	free(s);
 }
 
-KATTR_API int kattr_taskexit_fd(const struct kattr_taskexit_sock *s)
+int kattr_taskexit_fd(const struct kattr_taskexit_sock *s)
 {
 	return mnl_socket_get_fd(s->ts.nl);
 }
 
-KATTR_API int kattr_taskexit_recv(struct kattr_taskexit_sock *s, unsigned max,
+int kattr_taskexit_recv(struct kattr_taskexit_sock *s, unsigned max,
 				  kattr_taskexit_cb cb, void *data)
 {
 	int fd = mnl_socket_get_fd(s->ts.nl), total = 0;
@@ -493,12 +493,12 @@ int kattr_genl_family_parse(const void *buf, size_t len)
 	return -EOPNOTSUPP;
 }
 
-KATTR_API int kattr_taskstats_open(struct kattr_taskstats_sock **out)
+int kattr_taskstats_open(struct kattr_taskstats_sock **out)
 {
 	return -EOPNOTSUPP;
 }
 
-KATTR_API void kattr_taskstats_close(struct kattr_taskstats_sock *s)
+void kattr_taskstats_close(struct kattr_taskstats_sock *s)
 {
 }
 
@@ -508,7 +508,7 @@ static int get_stats(struct kattr_taskstats_sock *s, uint16_t attr, pid_t id,
 	return -EOPNOTSUPP;
 }
 
-KATTR_API int kattr_cgroupstats_get(struct kattr_taskstats_sock *s, int dirfd,
+int kattr_cgroupstats_get(struct kattr_taskstats_sock *s, int dirfd,
 				    struct kattr_cgroupstats *out)
 {
 	return -EOPNOTSUPP;
@@ -520,21 +520,21 @@ int kattr_taskexit_parse(const void *buf, size_t len, kattr_taskexit_cb cb,
 	return -EOPNOTSUPP;
 }
 
-KATTR_API int kattr_taskexit_open(int rcvbuf, struct kattr_taskexit_sock **out)
+int kattr_taskexit_open(int rcvbuf, struct kattr_taskexit_sock **out)
 {
 	return -EOPNOTSUPP;
 }
 
-KATTR_API void kattr_taskexit_close(struct kattr_taskexit_sock *s)
+void kattr_taskexit_close(struct kattr_taskexit_sock *s)
 {
 }
 
-KATTR_API int kattr_taskexit_fd(const struct kattr_taskexit_sock *s)
+int kattr_taskexit_fd(const struct kattr_taskexit_sock *s)
 {
 	return -EOPNOTSUPP;
 }
 
-KATTR_API int kattr_taskexit_recv(struct kattr_taskexit_sock *s, unsigned max,
+int kattr_taskexit_recv(struct kattr_taskexit_sock *s, unsigned max,
 				  kattr_taskexit_cb cb, void *data)
 {
 	return -EOPNOTSUPP;
@@ -542,13 +542,13 @@ KATTR_API int kattr_taskexit_recv(struct kattr_taskexit_sock *s, unsigned max,
 
 #endif
 
-KATTR_API int kattr_taskstats_get_pid(struct kattr_taskstats_sock *s, pid_t pid,
+int kattr_taskstats_get_pid(struct kattr_taskstats_sock *s, pid_t pid,
 				      struct kattr_taskstats *out)
 {
 	return get_stats(s, TASKSTATS_CMD_ATTR_PID, pid, out);
 }
 
-KATTR_API int kattr_taskstats_get_tgid(struct kattr_taskstats_sock *s, pid_t tgid,
+int kattr_taskstats_get_tgid(struct kattr_taskstats_sock *s, pid_t tgid,
 				       struct kattr_taskstats *out)
 {
 	return get_stats(s, TASKSTATS_CMD_ATTR_TGID, tgid, out);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "outfile.h"
+#include "tool.h"
 
 /* Nothing, or a regular file, at name in dirfd: 0; -EINVAL otherwise. */
 static int target_ok(int dirfd, const char *name)
@@ -164,4 +165,49 @@ int tool_out_open_stream(const char *path)
 		return ret;
 	}
 	return fd;
+}
+
+int tool_out_dir_open(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == ELOOP ? -ENOTDIR : -errno;
+	return fd;
+}
+
+int tool_out_write(int dirfd, const char *name, tool_out_writer *write, void *arg)
+{
+	struct tool_out o;
+	FILE *fp = NULL;
+	int ret = tool_out_openat(&o, dirfd, name);
+	int fd = ret == 0 ? dup(o.fd) : -1;
+
+	if (ret < 0)
+		return ret;
+	if (fd < 0 || !(fp = fdopen(fd, "w")))
+		ret = -errno;
+	if (fp) {
+		ret = write(fp, arg);
+		if (ferror(fp) && ret == 0)
+			ret = -EIO;
+		if (fclose(fp) == EOF && ret == 0)
+			ret = -errno;
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	if (ret < 0) {
+		tool_out_abort(&o);
+		return ret;
+	}
+	return tool_out_commit(&o);
+}
+
+const char *tool_out_strerror(int err)
+{
+	if (err == -EINVAL)
+		return "something other than a regular file is at that name";
+	if (err == -ENOTDIR)
+		return "not a directory (a symbolic link is not followed)";
+	return tool_strerror(err);
 }

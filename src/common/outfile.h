@@ -22,6 +22,8 @@
 #ifndef SUITE_OUTFILE_H
 #define SUITE_OUTFILE_H
 
+#include <stdio.h>
+
 struct tool_out {
 	int fd;			/* write here */
 	int dirfd;		/* the directory of the name (AT_FDCWD) */
@@ -47,5 +49,22 @@ void tool_out_abort(struct tool_out *o);
  * missing, not truncated): a blocking fd on a regular file, or -errno
  * (-EINVAL: not a regular file: symlink, FIFO, device, directory). */
 int tool_out_open_stream(const char *path);
+
+/*
+ * A directory files are written into (--textfile DIR), opened once:
+ * never through a symlink.  The descriptor, or -errno (-ENOTDIR also
+ * for a symlink).
+ */
+int tool_out_dir_open(const char *dir);
+/*
+ * name in dirfd (AT_FDCWD: a path) written whole by write(f, arg) on a
+ * stdio stream, then committed (tool_out_commit); a failure of write (its
+ * -errno), of the stream or of the commit leaves the old file as it was.
+ */
+typedef int tool_out_writer(FILE *f, void *arg);
+int tool_out_write(int dirfd, const char *name, tool_out_writer *write, void *arg);
+/* The cause of a tool_out_*() failure, for a message: the -EINVAL and
+ * -ENOTDIR of the functions above in words, else tool_strerror(). */
+const char *tool_out_strerror(int err);
 
 #endif

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "kattr/private.h"
 #include "kattr/kattr.h"
 #include "tool.h"
 
@@ -324,45 +326,13 @@ const char *tool_file_kind(const char *path)
 	}
 }
 
-/* Damerau-free Levenshtein distance of a and b, capped at cap + 1. */
-static size_t edit_distance(const char *a, const char *b, size_t cap)
-{
-	size_t la = strlen(a), lb = strlen(b), row[64], i, j;
-
-	if (lb >= sizeof(row) / sizeof(row[0]) || (la > lb ? la - lb : lb - la) > cap)
-		return cap + 1;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		size_t diag = row[0], best;
-
-		row[0] = i;
-		best = row[0];
-		for (j = 1; j <= lb; j++) {
-			size_t up = row[j], v = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < v)
-				v = up + 1;
-			if (row[j - 1] + 1 < v)
-				v = row[j - 1] + 1;
-			diag = up;
-			row[j] = v;
-			if (v < best)
-				best = v;
-		}
-		if (best > cap)
-			return cap + 1;
-	}
-	return row[lb];
-}
-
 const char *tool_closest(const char *word, const char *const *names, size_t n)
 {
 	size_t cap = strlen(word) <= 3 ? 1 : 2, best = cap + 1, i;
 	const char *pick = NULL;
 
 	for (i = 0; i < n; i++) {
-		size_t d = edit_distance(word, names[i], cap);
+		size_t d = kattr_str_distance(word, names[i], cap, false);
 
 		/* a unique prefix is as good as a typo away */
 		if (d > 1 && strlen(word) >= 2 && strncmp(names[i], word, strlen(word)) == 0)
@@ -373,6 +343,36 @@ const char *tool_closest(const char *word, const char *const *names, size_t n)
 		}
 	}
 	return pick;
+}
+
+bool tool_parse_seconds(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double d;
+
+	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.') || strpbrk(s, "xX"))
+		return false;
+	errno = 0;
+	d = strtod(s, &end);
+	if (errno || *end || !isfinite(d) || !(d >= min) || d > max)
+		return false;
+	*out = d;
+	return true;
+}
+
+void tool_human_bytes(char *b, size_t size, double v, const char *per)
+{
+	static const char units[] = "BKMGTPE";
+	size_t u = 0;
+
+	while (v >= 1024 && u + 1 < sizeof(units) - 1) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(b, size, "%.0fB%s", v, per);
+	else
+		snprintf(b, size, "%.1f%c%s", v, units[u], per);
 }
 
 void tool_sleep_until(struct timespec *t, double sec)

@@ -64,9 +64,11 @@ void tool_bad_option(int c, char **argv, const char *shortopts);
 	{ "sysroot",    required_argument, NULL, TOOL_OPT_SYSROOT }
 /* A table's options: --output LIST ('o'), and --output-all, --noheadings
  * and --raw with the values given. */
-#define TOOL_LONGOPTS_TABLE(all, noheadings, raw) \
+#define TOOL_LONGOPTS_OUTPUT(all) \
 	{ "output",     required_argument, NULL, 'o' }, \
-	{ "output-all", no_argument,       NULL, (all) }, \
+	{ "output-all", no_argument,       NULL, (all) }
+#define TOOL_LONGOPTS_TABLE(all, noheadings, raw) \
+	TOOL_LONGOPTS_OUTPUT(all), \
 	{ "noheadings", no_argument,       NULL, (noheadings) }, \
 	{ "raw",        no_argument,       NULL, (raw) }
 /*
@@ -125,6 +127,17 @@ const char *tool_strerror(int err);
  * when none is that close.
  */
 const char *tool_closest(const char *word, const char *const *names, size_t n);
+
+/*
+ * Seconds from min to max (--delay, --interval, a live view's prompt): the
+ * whole string a decimal number, digits or '.' first (no sign, blank,
+ * hex, inf or nan).  Every tool's seconds are read here.
+ */
+bool tool_parse_seconds(const char *s, double min, double max, double *out);
+
+/* v bytes as "512B", "32.0M" (binary units, as rgctl set takes them),
+ * then per ("/s", or ""), into b. */
+void tool_human_bytes(char *b, size_t size, double v, const char *per);
 
 /* Sleep until SEC after *t (advanced to it), on the monotonic clock: a
  * loop of intervals does not drift.  Signals do not cut it short. */

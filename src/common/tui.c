@@ -88,16 +88,3 @@ enum tui_edit_result tui_edit_key(struct tui_edit *e, int key)
 	}
 	return TUI_EDIT_IGNORED;
 }
-
-bool tui_parse_seconds(const char *s, double min, double max, double *out)
-{
-	char *end;
-	double d;
-
-	errno = 0;
-	d = strtod(s, &end);
-	if (errno || end == s || *end || !(d >= min) || d > max)
-		return false;
-	*out = d;
-	return true;
-}

@@ -67,7 +67,7 @@ void tui_edit_start(struct tui_edit *e, int what, const char *init);
 /* Printable ASCII, Backspace, Enter, Esc. */
 enum tui_edit_result tui_edit_key(struct tui_edit *e, int key);
 
-/* Seconds between min and max, the whole string (strtod's syntax). */
-bool tui_parse_seconds(const char *s, double min, double max, double *out);
+/* Seconds typed at a prompt: tool_parse_seconds() (tool.h). */
+#include "tool.h"
 
 #endif

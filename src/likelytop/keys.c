@@ -44,7 +44,7 @@ bool lt_column_sort(enum lt_column_id c, enum kattr_prof_sort *key)
 
 bool lt_parse_delay(const char *s, double *delay)
 {
-	return tui_parse_seconds(s, LT_DELAY_MIN, LT_DELAY_MAX, delay);
+	return tool_parse_seconds(s, LT_DELAY_MIN, LT_DELAY_MAX, delay);
 }
 
 static size_t column_of(enum kattr_prof_sort k)

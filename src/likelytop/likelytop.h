@@ -52,6 +52,22 @@ struct lt_app {
 	char status[256];	/* one line for the user */
 };
 
+/* args.c: the command line into o (exits 2 on a usage error). */
+void lt_parse_args(int argc, char **argv, struct lt_opts *o);
+/* collect.c: the signalfd and the timerfd of the loop (exits on failure). */
+void lt_setup_loop(struct lt_app *app);
+/* collect.c: the source the options name, or the one found (exits when
+ * there is none). */
+void lt_open_source(struct lt_app *app);
+/* collect.c: heap set aside for a large file's snapshots. */
+void lt_reserve_heap(const struct lt_source *src);
+/* collect.c: the source closed and the model freed. */
+void lt_app_free(struct lt_app *app);
+/* batch.c: --textfile DIR opened (exits on failure). */
+void lt_open_textfile_dir(struct lt_app *app);
+/* batch.c: -b; returns the exit status. */
+int lt_batch_run(struct lt_app *app);
+
 double lt_now(void);
 /* Read the source and update the model; sets app->status on trouble. */
 int lt_collect(struct lt_app *app);

@@ -67,6 +67,10 @@ static int make_shown(struct lt_model *m)
 
 	if (m->shown.format == KATTR_PROF_FMT_ALL)	/* no hints: none wrong */
 		return ret;
+	if (!m->shown_owns) {	/* the snapshot's own entries: counted */
+		m->wrong = kattr_profile_wrong(m->raw);
+		return ret;
+	}
 	/* kattr_prof_entry_is_wrong() inline: a call a site was a twentieth
 	 * of a live view's refresh of 200,000 sites (perf) */
 	for (size_t i = 0; i < m->shown.n; i++)
@@ -109,8 +113,17 @@ int lt_model_update(struct lt_model *m, char *buf, size_t len,
 	if (m->compact)
 		return update_table(m, buf, len, bad);
 
-	/* The previous snapshot makes the parse and the diff cheaper. */
-	ret = kattr_profile_parse_next(m->raw, buf, len, &p);
+	/* The previous snapshot makes the parse and the diff cheaper, and
+	 * both are one pass over the rows.  (A 64-bit source's counter_bits
+	 * is set below, for the next diff: this one has the previous
+	 * snapshot's 64 already.) */
+	if (m->raw && now > m->t_raw)
+		ret = kattr_profile_parse_diff(m->raw, buf, len, now - m->t_raw, &p);
+	else
+		ret = kattr_profile_parse_next(m->raw, buf, len, &p);
+	if (ret == 0 && (!m->raw || !(now > m->t_raw)) &&
+	    (ret = kattr_profile_diff(NULL, p, 0)) < 0)
+		kattr_profile_free(p);
 	if (ret < 0)
 		return ret;
 	if (bad)
@@ -122,12 +135,6 @@ int lt_model_update(struct lt_model *m, char *buf, size_t len,
 	if (m->counters64)
 		p->counter_bits = 64;
 	m->format_changed = m->raw && m->raw->format != p->format;
-	ret = kattr_profile_diff(m->raw && now > m->t_raw ? m->raw : NULL, p,
-				 now - m->t_raw);
-	if (ret < 0) {
-		kattr_profile_free(p);
-		return ret;
-	}
 	drop_shown(m);
 	if (m->format_changed && m->base) {	/* the base means nothing now */
 		if (m->base != m->raw)

@@ -658,6 +658,9 @@ int lt_view_run(struct lt_app *a)
 		v.ui.ncols = a->o.ncols;
 	}
 	term_start(fg, sizeof(fg) / sizeof(fg[0]));
+	/* No typeahead check while drawing: ncurses then flushed and polled
+	 * stdin every few lines, 100 writes and 10 polls a refresh (strace). */
+	typeahead(-1);
 	collect(&v);
 	draw(&v);
 	lt_arm_timer(a);
@@ -668,5 +671,15 @@ int lt_view_run(struct lt_app *a)
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot set up the event loop: %s", lt_strerror(-ret));
 	return EXIT_OK;
+}
+#else
+#include "likelytop.h"
+#include "tool.h"
+
+int lt_view_run(struct lt_app *a)
+{
+	(void)a;
+	tool_warn("the live view needs ncurses, and this build has none (built with WITH_NCURSES=OFF); use -b for batch output");
+	return EXIT_FAIL;
 }
 #endif

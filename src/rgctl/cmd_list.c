@@ -55,17 +55,13 @@ enum { OPT_NAMES0 = OPT_CMD_FIRST + 12 };
 
 static const struct option list_opts[] = {
 	{ "names0",     no_argument,       NULL, OPT_NAMES0 },
-	{ "output",     required_argument, NULL, 'o' },
-	{ "output-all", no_argument,       NULL, OPT_OUTPUT_ALL },
-	{ "noheadings", no_argument,       NULL, 'n' },
-	{ "raw",        no_argument,       NULL, 'r' },
+	TOOL_LONGOPTS_TABLE(OPT_OUTPUT_ALL, 'n', 'r'),
 	{ "tree",       no_argument,       NULL, 'T' },
 	{ "help",       no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 static const char *const list_help[] = {
-	"-o, --output COLUMNS", "The columns to show, comma-separated ('+LIST' adds to the default).",
-	"    --output-all", "Show every column.",
+	RGCTL_HELP_OUTPUT,
 	"-n, --noheadings", "Do not print the header line.",
 	"-r, --raw", "Raw output: columns separated by one space, no tree, unusual bytes escaped.",
 	"-T, --tree", "With --json, nest the groups under \"tree\" too, as lsblk -J does.",

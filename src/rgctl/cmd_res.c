@@ -77,16 +77,12 @@ static const struct rgctl_column columns[NCOLS] = {
 static const int default_cols[] = { COL_KEY, COL_VALUE };
 
 static const struct option get_opts[] = {
-	{ "output",     required_argument, NULL, 'o' },
-	{ "output-all", no_argument,       NULL, OPT_OUTPUT_ALL },
-	{ "noheadings", no_argument,       NULL, 'n' },
-	{ "raw",        no_argument,       NULL, 'r' },
+	TOOL_LONGOPTS_TABLE(OPT_OUTPUT_ALL, 'n', 'r'),
 	{ "help",       no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 static const char *const get_help[] = {
-	"-o, --output COLUMNS", "The columns to show, comma-separated ('+LIST' adds to the default).",
-	"    --output-all", "Show every column.",
+	RGCTL_HELP_OUTPUT,
 	"-n, --noheadings", "Do not print the header line.",
 	"-r, --raw", "Raw output: columns separated by one space.",
 	NULL

@@ -44,10 +44,7 @@ const struct option rgctl_stats_opts[] = {
 	{ "delay",      no_argument,       NULL, OPT_STATS_DELAY },
 	{ "interval",   required_argument, NULL, 'i' },
 	{ "count",      required_argument, NULL, 'c' },
-	{ "output",     required_argument, NULL, 'o' },
-	{ "output-all", no_argument,       NULL, OPT_OUTPUT_ALL },
-	{ "noheadings", no_argument,       NULL, 'n' },
-	{ "raw",        no_argument,       NULL, 'r' },
+	TOOL_LONGOPTS_TABLE(OPT_OUTPUT_ALL, 'n', 'r'),
 	{ "format",     required_argument, NULL, OPT_STATS_FORMAT },
 	{ "textfile",   required_argument, NULL, OPT_STATS_TEXTFILE },
 	{ "recursive",  no_argument,       NULL, 'R' },
@@ -57,8 +54,7 @@ const struct option rgctl_stats_opts[] = {
 const char *const rgctl_stats_help[] = {
 	"-i, --interval SEC", "Read twice, SEC seconds apart, and show each counter's rate (RATE column).",
 	"-c, --count N", "With --interval: N reports, one every SEC seconds (default 1).",
-	"-o, --output COLUMNS", "The columns to show, comma-separated ('+LIST' adds to the default).",
-	"    --output-all", "Show every column.",
+	RGCTL_HELP_OUTPUT,
 	"-n, --noheadings", "Do not print the header line.",
 	"-r, --raw", "Raw output: columns separated by one space, values as plain numbers in their unit.",
 	"    --format FMT", "text (the table, the default) or openmetrics (metrics for Prometheus, OpenMetrics 1.0); one GROUP or more.",
@@ -113,13 +109,9 @@ static void parse_columns(struct stats_opts *so, const char *arg)
 /* --interval SEC: a number of seconds above 0, at most a day. */
 static double parse_interval(const char *arg)
 {
-	char *end;
 	double d;
 
-	errno = 0;
-	d = strtod(arg, &end);
-	if (!*arg || *end || errno || !isfinite(d) || d <= 0 || d > 86400 ||
-	    strchr(arg, 'x') || strchr(arg, 'X'))
+	if (!tool_parse_seconds(arg, 0, 86400, &d) || d <= 0)
 		rgctl_cmd_usage(&rgctl_cmd_stats,
 				"invalid --interval '%s': give seconds above 0 and at most 86400 (1, 0.5)",
 				TOOL_Q(arg));
@@ -224,22 +216,6 @@ static void human_usec(char *b, size_t size, long long us)
 		snprintf(b, size, "%lldh%02lldm", us / 3600000000LL, us / 60000000 % 60);
 }
 
-/* bytes as "512B", "32.0M" (binary, as rgctl set takes them). */
-static void human_bytes(char *b, size_t size, double v, const char *per)
-{
-	static const char units[] = "BKMGTPE";
-	size_t u = 0;
-
-	while (v >= 1024 && u + 1 < sizeof(units) - 1) {
-		v /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(b, size, "%.0fB%s", v, per);
-	else
-		snprintf(b, size, "%.1f%c%s", v, units[u], per);
-}
-
 static void value_text(char *b, size_t size, const struct kattr_rg_stat *s,
 		       bool raw)
 {
@@ -255,7 +231,7 @@ static void value_text(char *b, size_t size, const struct kattr_rg_stat *s,
 	else if (s->unit == KATTR_RG_UNIT_USEC)
 		human_usec(b, size, s->value);
 	else if (s->unit == KATTR_RG_UNIT_BYTES)
-		human_bytes(b, size, (double)s->value, "");
+		tool_human_bytes(b, size, (double)s->value, "");
 	else
 		snprintf(b, size, "%lld", s->value);
 }
@@ -269,7 +245,7 @@ static void rate_text(char *b, size_t size, const struct kattr_rg_stat *s,
 	else if (s->unit == KATTR_RG_UNIT_USEC)
 		snprintf(b, size, raw ? "%.1f" : "%.1f%%", rate);
 	else if (s->unit == KATTR_RG_UNIT_BYTES && !raw)
-		human_bytes(b, size, rate, "/s");
+		tool_human_bytes(b, size, rate, "/s");
 	else
 		snprintf(b, size, raw ? "%.1f" : "%.1f/s", rate);
 }
@@ -478,13 +454,11 @@ static void show(struct rgctl *ctx, const char *group, const struct stats_opts *
  * through a symlink). */
 static int open_textfile_dir(const char *dir)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = tool_out_dir_open(dir);
 
 	if (fd < 0)
 		tool_die(EXIT_FAIL, "cannot use '%s' for --textfile: %s", TOOL_Q(dir),
-			 errno == ENOTDIR || errno == ELOOP ?
-			 "not a directory (a symbolic link is not followed)" :
-			 tool_strerror(errno));
+			 tool_out_strerror(fd));
 	return fd;
 }
 
@@ -493,33 +467,27 @@ static int open_textfile_dir(const char *dir)
  * over it (outfile.h, as likelytop --textfile), so that node_exporter never
  * reads half a file; a failure leaves the previous file and exits 1.
  */
+struct textfile_arg {
+	const struct rgctl_om_group *g;
+	size_t ng;
+};
+
+static int textfile_write(FILE *fp, void *arg)
+{
+	const struct textfile_arg *t = arg;
+
+	return rgctl_stats_om_write(fp, TOOL_OM_PROMETHEUS, t->g, t->ng);
+}
+
 static void write_textfile(int dfd, const char *dir,
 			   const struct rgctl_om_group *g, size_t ng)
 {
-	struct tool_out o;
-	FILE *fp = NULL;
-	int ret = tool_out_openat(&o, dfd, RGCTL_TEXTFILE);
-	int fd = ret == 0 ? dup(o.fd) : -1;
+	struct textfile_arg t = { .g = g, .ng = ng };
+	int ret = tool_out_write(dfd, RGCTL_TEXTFILE, textfile_write, &t);
 
-	if (ret == 0 && (fd < 0 || !(fp = fdopen(fd, "w"))))
-		ret = -errno;
-	if (fp) {
-		ret = rgctl_stats_om_write(fp, TOOL_OM_PROMETHEUS, g, ng);
-		if (ferror(fp) && ret == 0)
-			ret = -EIO;
-		if (fclose(fp) == EOF && ret == 0)
-			ret = -errno;
-	} else if (fd >= 0) {
-		close(fd);
-	}
-	if (ret < 0 && o.name)
-		tool_out_abort(&o);
-	else if (ret == 0)
-		ret = tool_out_commit(&o);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot write '%s/%s': %s", TOOL_Q(dir), RGCTL_TEXTFILE,
-			 ret == -EINVAL ? "something other than a regular file is at that name" :
-			 rgctl_strerror(ret));
+			 tool_out_strerror(ret));
 }
 
 /* The groups to read: each GROUP, and with -R those below it as list

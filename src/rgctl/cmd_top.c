@@ -71,11 +71,8 @@ static void check_count(const char *arg)
 static void check_delay(const char *arg)
 {
 	double d;
-	char *end;
 
-	errno = 0;
-	d = strtod(arg, &end);
-	if (!*arg || *end || errno || !(d >= 0.1) || d > 86400 || strpbrk(arg, "xXnN"))
+	if (!tool_parse_seconds(arg, 0.1, 86400, &d))
 		rgctl_cmd_usage(&rgctl_cmd_top,
 				"invalid --delay '%s': give seconds from 0.1 to 86400 (1, 0.5)",
 				TOOL_Q(arg));

@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "kattr/rg.h"
+#include "kattr/rgtool.h"
 #include "kattr/taskstats.h"
 #include "tool.h"
 
@@ -51,6 +52,12 @@ struct rgctl_cmd {
 	const char *const *opt_help;
 	void (*help_more)(void);	/* more --help text (list: columns) */
 };
+
+/* The opt_help lines of TOOL_LONGOPTS_OUTPUT (tool.h), in every command
+ * that takes -o. */
+#define RGCTL_HELP_OUTPUT \
+	"-o, --output COLUMNS", "The columns to show, comma-separated ('+LIST' adds to the default).", \
+	"    --output-all", "Show every column."
 
 /* The command table (commands.c), NULL-terminated. */
 extern const struct rgctl_cmd *const rgctl_commands[];

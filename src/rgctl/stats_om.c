@@ -22,6 +22,7 @@
 
 #include "rgctl.h"
 #include "rgctl_stats.h"
+#include "strutils.h"
 #include "xalloc.h"
 
 /* io.stat's short keys, spelled out (blkio's are made the same). */
@@ -56,13 +57,6 @@ static void name_add(char *buf, size_t size, size_t *n, const char *s,
 	buf[*n] = '\0';
 }
 
-static bool ends_with(const char *s, size_t len, const char *end)
-{
-	size_t e = strlen(end);
-
-	return len >= e && !memcmp(s + len - e, end, e);
-}
-
 int rgctl_om_metric(const struct kattr_rg_stat *s, char *buf, size_t size,
 		    const char **unit, double *div)
 {
@@ -76,10 +70,10 @@ int rgctl_om_metric(const struct kattr_rg_stat *s, char *buf, size_t size,
 	if (s->unit == KATTR_RG_UNIT_USEC) {
 		*unit = "seconds";
 		*div = 1e6;
-		klen -= ends_with(key, klen, "_usec") ? 5 : 0;
+		klen -= str_ends_with_n(key, klen, "_usec") ? 5 : 0;
 	} else if (s->unit == KATTR_RG_UNIT_BYTES) {
 		*unit = "bytes";
-		klen -= ends_with(key, klen, "bytes") ? 5 : 0;
+		klen -= str_ends_with_n(key, klen, "bytes") ? 5 : 0;
 	} else if (s->unit == KATTR_RG_UNIT_CENTIPCT) {
 		*unit = "ratio";
 		*div = 1e4;	/* hundredths of a percent */
@@ -93,7 +87,7 @@ int rgctl_om_metric(const struct kattr_rg_stat *s, char *buf, size_t size,
 	 * (pressure.some.total_usec: rgctl_cpu_pressure_some_seconds_total) */
 	while (n && buf[n - 1] == '_')
 		n--;
-	if (ends_with(buf, n, "_total"))
+	if (str_ends_with_n(buf, n, "_total"))
 		n -= 6;
 	buf[n] = '\0';
 	if (*unit)

@@ -57,8 +57,7 @@ const struct option rgctl_top_opts[] = {
 	{ "batch",      no_argument,       NULL, 'b' },
 	{ "iterations", required_argument, NULL, 'n' },
 	{ "delay",      required_argument, NULL, 'd' },
-	{ "output",     required_argument, NULL, 'o' },
-	{ "output-all", no_argument,       NULL, OPT_TOP_OUTPUT_ALL },
+	TOOL_LONGOPTS_OUTPUT(OPT_TOP_OUTPUT_ALL),
 	{ "sort",       required_argument, NULL, 's' },
 	{ "flat",       no_argument,       NULL, 'F' },
 	{ NULL, 0, NULL, 0 }
@@ -68,8 +67,7 @@ const char *const rgctl_top_help[] = {
 	"-b, --batch", "Print snapshots as text (JSON lines with --json) instead of the live view.",
 	"-n, --iterations N", "Stop after N snapshots (batch: default 1; live: run until q).",
 	"-d, --delay SEC", "Seconds between snapshots, 0.1 to 86400 (default 1).",
-	"-o, --output COLUMNS", "The columns to show, comma-separated ('+LIST' adds to the default).",
-	"    --output-all", "Show every column.",
+	RGCTL_HELP_OUTPUT,
 	"-s, --sort KEY", "Sort by a column, or systemd-cgtop's p (path), t, c, m, i (default: path).",
 	"-F, --flat", "One flat list sorted as a whole, not a tree with siblings sorted.",
 	NULL

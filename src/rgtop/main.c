@@ -81,7 +81,7 @@ static void parse(struct top_opts *o, int argc, char **argv)
 				tool_usage_error("invalid --iterations '%s'", TOOL_Q(optarg));
 			break;
 		case 'd':
-			if (!tui_parse_seconds(optarg, 0.1, 86400, &o->delay))
+			if (!tool_parse_seconds(optarg, 0.1, 86400, &o->delay))
 				tool_usage_error("invalid --delay '%s'", TOOL_Q(optarg));
 			break;
 		case 'o': columns(o, optarg); break;

@@ -453,17 +453,7 @@ size_t model_order(const struct model *m, int col, bool flat,
 
 void top_bytes(char *buf, size_t size, double v)
 {
-	static const char units[] = "BKMGTPE";
-	size_t u = 0;
-
-	while (v >= 1024 && u + 1 < sizeof(units) - 1) {
-		v /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, size, "%.0fB", v);
-	else
-		snprintf(buf, size, "%.1f%c", v, units[u]);
+	tool_human_bytes(buf, size, v, "");
 }
 
 void top_cell(const struct tgroup *g, int col, bool raw, char *buf, size_t size)

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "kattr/rg.h"
+#include "kattr/rgtool.h"
 #include "kattr/rgwatch.h"
 #include "rgctl_top.h"
 

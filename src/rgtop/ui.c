@@ -36,7 +36,7 @@ static unsigned int edit_key(struct top_ui *u, int key)
 	}
 	if (r != TUI_EDIT_DONE)
 		return TOP_REDO_DRAW;
-	if (!tui_parse_seconds(u->edit.text, 0.1, 86400, &d)) {
+	if (!tool_parse_seconds(u->edit.text, 0.1, 86400, &d)) {
 		u->note = "the delay is seconds from 0.1 to 86400";
 		return TOP_REDO_DRAW;
 	}

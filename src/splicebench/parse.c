@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sb.h"
+#include "tool.h"
 
 static const char *const mode_names[SB_NMODES] = { "copy", "vmsplice", "gift" };
 
@@ -163,14 +164,9 @@ int sb_parse_pin(const char *s, int *p, int *c)
 
 int sb_parse_seconds(const char *s, double *out)
 {
-	char *end;
 	double v;
 
-	if (!isdigit((unsigned char)s[0]) && s[0] != '.')
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || *end || !isfinite(v) || v <= 0 || v > 86400)
+	if (!tool_parse_seconds(s, 0, 86400, &v) || v <= 0)
 		return -EINVAL;
 	*out = v;
 	return 0;

@@ -92,7 +92,7 @@ before=$(groups_now)
 ( exec 9<"$ROOT"; flock -x 9; exec sleep 30 ) &
 holder=$!
 PIDS+=("$holder")
-sleep 0.3
+wait_until 10 '! flock -n "$ROOT" true' || fail "the lock holder did not take the lock"
 sed 's/shares = 1/shares = 3/' c1.conf >held.conf
 run "$RGCTL" "${R[@]}" apply --prune --wait 1 held.conf
 expect_rc 1 "apply while the lock is held"

@@ -71,7 +71,8 @@ kill -STOP $DAEMON
 for ((k = 0; k < 10; k++)); do
 	"./rgdb$tag" -c "( exec -a rgdsl$tag sleep 30 & echo \$! >sl.$k ); sleep 3; :" & PIDS+=($!)
 done
-sleep 0.5
+all_forked() { for ((k = 0; k < 10; k++)); do [ -s sl.$k ] || return 1; done; }
+wait_until 10 all_forked || fail "double fork: the shells did not fork in 10 s"
 kill -CONT $DAEMON
 for ((k = 0; k < 10; k++)); do
 	read -r p <sl.$k; PIDS+=($p)

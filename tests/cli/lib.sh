@@ -6,13 +6,20 @@ set -u
 T_FAILS=0
 T_CHECKS=0
 
-tool_path() {
-	case "$1" in
-	*) echo "$BUILD_DIR/src/$1/$1" ;;
-	esac
-}
+tool_path() { echo "$BUILD_DIR/src/$1/$1"; }
 
 fail() { echo "FAIL: $*"; T_FAILS=$((T_FAILS + 1)); }
+# wait_until SECONDS CONDITION: poll the shell CONDITION (a command, or a
+# string eval'd) every 50 ms until it holds (0) or SECONDS pass (1): the
+# way a test waits for something to happen, never a fixed sleep.
+wait_until() {
+	local end=$((SECONDS + $1))
+	shift
+	until eval "$@"; do
+		[ "$SECONDS" -lt "$end" ] || { eval "$@"; return; }
+		sleep 0.05
+	done
+}
 ok() { T_CHECKS=$((T_CHECKS + 1)); }
 skip_test() { echo "SKIP: $*"; exit 77; }
 require_root() { [ "$(id -u)" = 0 ] || skip_test "needs root ($1)"; }
@@ -54,8 +61,15 @@ expect_match() {	# expect_match TEXT REGEX what
 	fi
 }
 
+# The end of every test: failed when a check failed, or when none ran (a
+# script whose checks were all passed over proves nothing: a test that
+# cannot check anything here says why with skip_test).
 finish() {
 	echo "$T_CHECKS checks, $T_FAILS failed"
 	[ "$T_FAILS" = 0 ] || exit 1
+	if [ "$T_CHECKS" = 0 ]; then
+		echo "FAIL: no check ran"
+		exit 1
+	fi
 	exit 0
 }

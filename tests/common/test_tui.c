@@ -100,15 +100,22 @@ static void seconds(void **state)
 	double d = -1;
 
 	(void)state;
-	assert_true(tui_parse_seconds("0.5", 0.05, 10, &d));
+	assert_true(tool_parse_seconds("0.5", 0.05, 10, &d));
 	assert_true(d == 0.5);
-	assert_true(tui_parse_seconds("10", 0.05, 10, &d));
-	assert_false(tui_parse_seconds("10.01", 0.05, 10, &d));
-	assert_false(tui_parse_seconds("0.01", 0.05, 10, &d));
-	assert_false(tui_parse_seconds("", 0.05, 10, &d));
-	assert_false(tui_parse_seconds("1s", 0.05, 10, &d));
-	assert_false(tui_parse_seconds("nan", 0.05, 10, &d));
-	assert_false(tui_parse_seconds("1e999", 0.05, 1e300, &d));
+	assert_true(tool_parse_seconds("10", 0.05, 10, &d));
+	assert_false(tool_parse_seconds("10.01", 0.05, 10, &d));
+	assert_false(tool_parse_seconds("0.01", 0.05, 10, &d));
+	assert_false(tool_parse_seconds("", 0.05, 10, &d));
+	assert_false(tool_parse_seconds("1s", 0.05, 10, &d));
+	assert_false(tool_parse_seconds("nan", 0.05, 10, &d));
+	assert_false(tool_parse_seconds("1e999", 0.05, 1e300, &d));
+	/* one syntax in every tool: no hex, sign, blank or inf */
+	assert_false(tool_parse_seconds("0x1", 0.05, 10, &d));
+	assert_false(tool_parse_seconds(" 1", 0.05, 10, &d));
+	assert_false(tool_parse_seconds("+1", 0.05, 10, &d));
+	assert_false(tool_parse_seconds("inf", 0.05, 1e308, &d));
+	assert_true(tool_parse_seconds(".5", 0.05, 10, &d) && d == 0.5);
+	assert_true(tool_parse_seconds("1e1", 0.05, 10, &d));
 	assert_true(d == 10);			/* untouched by a refusal */
 }
 

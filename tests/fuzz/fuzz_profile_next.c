@@ -2,7 +2,9 @@
  * The input is two snapshots separated by a line "%%" (without one, the
  * second is the first with every digit advanced: the sites line up).  The
  * second snapshot parsed after the first must give the same entries as
- * parsed alone, and matching it to the first the same pairs. */
+ * parsed alone, and matching it to the first the same pairs; parsed and
+ * diffed in one pass (kattr_profile_parse_diff()), the same entries as
+ * parsed alone and diffed. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *text = (const char *)data, *split;
 	struct kattr_profile *a = NULL, *fast = NULL, *slow = NULL;
 	size_t alen = size, blen;
-	char *b1, *b2;
+	char *b1, *b2, *b3;
 	size_t *i1, *i2;
 	int r1, r2;
 
@@ -47,9 +49,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				b1[i]++;
 	}
 	b2 = b1 ? dup_n(b1, blen) : NULL;
-	if (!b1 || !b2) {
+	b3 = b1 ? dup_n(b1, blen) : NULL;
+	if (!b1 || !b2 || !b3) {
 		free(b1);
 		free(b2);
+		free(b3);
 		kattr_profile_free(a);
 		return 0;
 	}
@@ -74,8 +78,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(i1);
 		free(i2);
 		kattr_profile_free(fast);
+		/* parsed and diffed in one pass: the same as slow diffed */
+		if (b3 && kattr_profile_diff(a, slow, 0.5) == 0) {
+			r1 = kattr_profile_parse_diff(a, b3, blen, 0.5, &fast);
+			b3 = NULL;	/* taken over */
+			if (r1 < 0)
+				abort();
+			size_t wrong = 0;
+
+			for (size_t i = 0; i < fast->n; i++) {
+				const struct kattr_prof_entry *f = &fast->entries[i];
+				const struct kattr_prof_entry *s = &slow->entries[i];
+
+				if (!ref_same_entry(f, s) || f->has_rate != s->has_rate ||
+				    f->reset != s->reset || f->d_correct != s->d_correct ||
+				    f->d_incorrect != s->d_incorrect || f->rate != s->rate)
+					abort();
+				wrong += kattr_prof_entry_is_wrong(f);
+			}
+			if (fast->n != slow->n || kattr_profile_wrong(fast) != wrong)
+				abort();
+			kattr_profile_free(fast);
+		}
 		kattr_profile_free(slow);
 	}
+	free(b3);
 	kattr_profile_free(a);
 	return 0;
 }

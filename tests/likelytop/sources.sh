@@ -112,9 +112,9 @@ expect_match "$err" "cannot run '/nonexistent/cmd': no such file" "--exec missin
 ( timeout 20 "$bin" -b -n 100000 -d 0.1 --exec -- "$writer" 0 0.05 2>/dev/null; echo $? >"$tmp/pipe.rc" ) | head -c 1 >/dev/null
 for i in $(seq 50); do [ -s "$tmp/pipe.rc" ] && break; sleep 0.1; done
 [ "$(cat "$tmp/pipe.rc" 2>/dev/null)" = 1 ] && ok || fail "likelytop | head: status $(cat "$tmp/pipe.rc" 2>/dev/null)"
-sleep 0.2
-[ -z "$(ls -A "$tmp/t")" ] && ok || fail "likelytop --exec | head left $(ls -A "$tmp/t")"
-pgrep -f "fake_writer.sh 0 0.05" >/dev/null && fail "likelytop --exec | head left the command running" || ok
+wait_until 10 '[ -z "$(ls -A "$tmp/t")" ]' && ok || fail "likelytop --exec | head left $(ls -A "$tmp/t")"
+wait_until 10 '! pgrep -f "fake_writer.sh 0 0.05" >/dev/null' && ok ||
+	fail "likelytop --exec | head left the command running"
 
 # Interrupted: the command is stopped and its directory removed.
 "$bin" -b --exec -- "$writer" 0 0.1 >/dev/null 2>&1 &
@@ -124,7 +124,6 @@ for i in $(seq 50); do ls "$tmp"/t/likelytop.*/[0-9]* >/dev/null 2>&1 && break; 
 child=$(basename "$(ls "$tmp"/t/likelytop.*/[0-9]* | head -1)")
 kill -TERM "$lt"
 wait "$lt"
-sleep 0.2
-kill -0 "$child" 2>/dev/null && fail "the --exec command $child survived likelytop" || ok
+wait_until 10 '! kill -0 "$child" 2>/dev/null' && ok || fail "the --exec command $child survived likelytop"
 [ -z "$(ls -A "$tmp/t")" ] && ok || fail "an interrupted --exec left $(ls -A "$tmp/t")"
 finish

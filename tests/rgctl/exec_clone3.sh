@@ -32,8 +32,7 @@ c=$(cat "$U/$G/a/cgroup.procs")
 [ -n "$c" ] && [ "$c" != "$p" ] && ok || fail "COMMAND is not a child in the group: '$c' (rgctl $p)"
 kill -TERM "$p"; wait "$p"; rc=$?
 expect_rc 143 "rgctl ends as COMMAND did (SIGTERM)"
-sleep 0.2
-[ -s "$U/$G/a/cgroup.procs" ] && fail "COMMAND survived the SIGTERM sent to rgctl" || ok
+wait_until 10 '[ ! -s "$U/$G/a/cgroup.procs" ]' && ok || fail "COMMAND survived the SIGTERM sent to rgctl"
 # rgctl killed outright: COMMAND gets SIGTERM, nothing is left behind
 "$RG" --backend cgroup2 --root "$U" exec "$G/a" -- sleep 300 & p=$!
 for ((i = 0; i < 50; i++)); do [ -s "$U/$G/a/cgroup.procs" ] && break; sleep 0.1; done

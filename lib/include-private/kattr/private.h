@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libkattr's private interface: functions the library defines and its
- * own folders, tests (tests/lib/) and fuzz targets (tests/fuzz/) call,
- * but no tool and no outside program.  They are not exported from
- * libkattr.so (lib/libkattr.map lists what is); tests reach them through
- * the static library (the CMake target kattr_private: kattr_static and
- * this folder on the include path).  Nothing here is installed.
+ * own folders, tests (tests/lib/) and fuzz targets (tests/fuzz/) call
+ * (and, for a few such as kattr_str_distance(), the suite's tools), but
+ * no outside program.  They are not exported from libkattr.so
+ * (lib/libkattr.map lists what is); the tests and tools reach them
+ * through the static library (the CMake target kattr_private:
+ * kattr_static and this folder on the include path).  Nothing here is
+ * installed.
  *
  * Same rules as the public headers: no printing, no exit, -errno.
  */
@@ -21,6 +23,7 @@
 #include "kattr/procev.h"
 #include "kattr/profile.h"
 #include "kattr/rg.h"
+#include "kattr/rgtool.h"
 #include "kattr/rgconf.h"
 #include "kattr/sysfacts.h"
 #include "kattr/taskstats.h"
@@ -32,6 +35,14 @@
  * -EINVAL for a relative path, -ENAMETOOLONG when it does not fit.
  */
 int kattr_sysroot_path(const char *path, char *buf, size_t size);
+
+/*
+ * The edit distance (Levenshtein: insert, delete, replace one byte) of a
+ * and b, ASCII case folded with icase; cap + 1 for anything above cap
+ * (also when b is 64 bytes or longer).  For "did you mean": the library's
+ * kattr_rgres_suggest() and the tools' tool_closest().
+ */
+size_t kattr_str_distance(const char *a, const char *b, size_t cap, bool icase);
 
 /* true when the comma-separated list opts contains exactly opt. */
 bool kattr_opt_has(const char *opts, const char *opt);

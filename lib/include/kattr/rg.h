@@ -55,9 +55,6 @@ struct kattr_rg;
 
 /* "rgcs", "cgroup1", "cgroup2" ("auto" for KATTR_RG_AUTO). */
 KATTR_API const char *kattr_rg_backend_name(enum kattr_rg_backend b);
-/* The reverse; -EINVAL for an unknown name ("auto" is accepted). */
-KATTR_API int kattr_rg_backend_parse(const char *name,
-				     enum kattr_rg_backend *out);
 
 /*
  * Open a hierarchy.  root == NULL: find it in the mount table (RGCS:
@@ -72,11 +69,6 @@ KATTR_API int kattr_rg_backend_parse(const char *name,
 KATTR_API int kattr_rg_open(enum kattr_rg_backend b, const char *root,
 			    struct kattr_rg **out);
 KATTR_API void kattr_rg_close(struct kattr_rg *rg);
-/*
- * Which backend the filesystem holding root is (without opening it):
- * -EMEDIUMTYPE when it is none of them, -ENOENT when root is missing.
- */
-KATTR_API int kattr_rg_probe(const char *root, enum kattr_rg_backend *kind);
 KATTR_API enum kattr_rg_backend kattr_rg_backend_of(const struct kattr_rg *rg);
 /* The root directory (as the caller sees it, without the sysroot). */
 KATTR_API const char *kattr_rg_root(const struct kattr_rg *rg);
@@ -86,12 +78,9 @@ KATTR_API struct kattr_mount *kattr_rg_mount(const struct kattr_rg *rg);
  * Whether groups carry shares here (false: cgroup v2 where the cpu
  * controller is not available at the root, i.e. not in its
  * cgroup.controllers).  On cgroup v2 a group has cpu.weight only where cpu
- * is enabled in the cgroup.subtree_control of every group above it: see
- * kattr_rg_cpu_missing() and kattr_rg_cpu_enable().
+ * is enabled in the cgroup.subtree_control of every group above it.
  */
 KATTR_API bool kattr_rg_has_shares(const struct kattr_rg *rg);
-/* The file that holds shares ("shares", "cpu.shares", "cpu.weight"). */
-KATTR_API const char *kattr_rg_shares_file(const struct kattr_rg *rg);
 
 /* ---- pure helpers (no I/O): unit-tested, fuzzed ------------------------ */
 
@@ -104,15 +93,6 @@ KATTR_API int kattr_rg_name_check(const char *group, bool allow_root,
 				  const char **why);
 /* True for "/" and "": the root group. */
 KATTR_API bool kattr_rg_name_is_root(const char *group);
-/* Number of components ("db/batch" = 2, root = 0). */
-KATTR_API unsigned int kattr_rg_name_depth(const char *group);
-
-/*
- * A pid as the user typed it: plain decimal digits, no sign, no spaces, no
- * leading zero (RGCS would read "010" as octal 8, "0x10" as 16), > 0 and
- * within pid_t.  -EINVAL (malformed or 0) or -ERANGE (too large).
- */
-KATTR_API int kattr_rg_parse_pid(const char *s, pid_t *out);
 
 /*
  * Validate a shares VALUE for backend b and format what is written, in
@@ -205,88 +185,10 @@ enum kattr_rg_flags {
 	KATTR_RG_RECURSIVE = 1u << 1,	/* delete: child groups too */
 	KATTR_RG_THREADS = 1u << 2,	/* attach/members: whole processes
 					 * (attach) / threads (members) */
-	KATTR_RG_ENABLE = 1u << 3,	/* create with shares, cgroup v2:
-					 * enable cpu along the path */
+	KATTR_RG_ENABLE = 1u << 3,	/* the suite's own create variant (not
+					 * kattr_rg_create(), which ignores it):
+					 * cgroup v2, enable cpu along the path */
 };
-
-/*
- * cgroup v2: groups whose cgroup.subtree_control got (or lacks) the cpu
- * controller, top-down, "/" for the root.  After a failed
- * kattr_rg_cpu_enable() or kattr_rg_create_enable(), failed names the
- * group whose cgroup.subtree_control refused (-EBUSY: it has member
- * processes, which cgroup v2 forbids below the root for a group with
- * controllers enabled for its children), else NULL.
- */
-struct kattr_rg_cpu_path {
-	char **groups;
-	size_t n;
-	char *failed;
-};
-KATTR_API void kattr_rg_cpu_path_free(struct kattr_rg_cpu_path *p);
-/*
- * cgroup v2: the groups from the root down to group's parent whose
- * cgroup.subtree_control does not enable cpu (a missing group counts as
- * lacking it), into *out (empty when group has, or would have, cpu.weight;
- * always empty on the other backends and for the root group).
- */
-KATTR_API int kattr_rg_cpu_missing(struct kattr_rg *rg, const char *group,
-				   struct kattr_rg_cpu_path *out);
-/*
- * cgroup v2: write "+cpu" to the cgroup.subtree_control of each group
- * kattr_rg_cpu_missing() names, top-down, appending each one to done.
- * When a write fails, what this call enabled is disabled again, done is
- * as before, done->failed names the group and the error is returned.
- * -EOPNOTSUPP when cpu is not available at the root (has_shares false).
- */
-KATTR_API int kattr_rg_cpu_enable(struct kattr_rg *rg, const char *group,
-				  struct kattr_rg_cpu_path *done);
-/*
- * Disable cpu again in done's groups, deepest first, and empty done.
- * Returns the first error (the others are still tried).
- */
-KATTR_API int kattr_rg_cpu_undo(struct kattr_rg *rg,
-				struct kattr_rg_cpu_path *done);
-
-/*
- * Why creating a group failed, in words the caller can print after
- * "cannot create 'G': " (kattr_rg_create_check(), kattr_rg_create_why()),
- * instead of errno values that mean several things.  what says which
- * check refused; text is empty for KATTR_RG_WHY_NONE (then only the
- * -errno tells).
- */
-enum kattr_rg_why {
-	KATTR_RG_WHY_NONE = 0,
-	KATTR_RG_WHY_ROOT,	/* the root group (always exists, never deleted) */
-	KATTR_RG_WHY_NAME,	/* the group name is invalid */
-	KATTR_RG_WHY_RES,	/* a controller (res) given outside RGCS */
-	KATTR_RG_WHY_SHARES,	/* the shares value is invalid */
-	KATTR_RG_WHY_DEPTH,	/* RGCS: deeper than KATTR_RG_RGCS_DEPTH */
-	KATTR_RG_WHY_NO_SHARES,	/* no shares file where they would be set */
-	KATTR_RG_WHY_PARENT,	/* a parent group is missing */
-	KATTR_RG_WHY_EXISTS,	/* the group exists already */
-	KATTR_RG_WHY_ATTR,	/* an attribute file has the group's name */
-	KATTR_RG_WHY_ATTR_ABOVE, /* a component of the name is an attribute file */
-	KATTR_RG_WHY_HOOK,	/* kattr_rg_on_create()'s hook refused the new group */
-	KATTR_RG_WHY_HIER,	/* cgroup v1: another hierarchy refused the group */
-};
-struct kattr_rg_reason {
-	enum kattr_rg_why what;
-	char text[192];
-};
-/* r's words, or strerror(-err) when r has none. */
-KATTR_API const char *kattr_rg_reason_text(const struct kattr_rg_reason *r,
-					   int err);
-
-/*
- * Everything kattr_rg_create() checks before it touches the tree: the
- * name (KATTR_RG_WHY_ROOT, _NAME: -EINVAL), res only on RGCS (_RES:
- * -EINVAL), the shares value (_SHARES: -EINVAL, -ERANGE) and the RGCS
- * depth (_DEPTH: -EMLINK), in that order.
- * shares and res may be NULL.  0, or -errno with *r filled in.
- */
-KATTR_API int kattr_rg_create_check(const struct kattr_rg *rg,
-				    const char *group, const char *shares,
-				    const char *res, struct kattr_rg_reason *r);
 
 /*
  * An attach target: a group opened once (its tasks, cgroup.procs or
@@ -309,39 +211,6 @@ KATTR_API void kattr_rg_target_close(struct kattr_rg_target *t);
  */
 KATTR_API int kattr_rg_group_open(struct kattr_rg *rg, const char *group,
 				  int flags);
-
-/*
- * Extended attribute name of a group's directory: kattr_rg_fxattr_*() on
- * a descriptor from kattr_rg_group_open(), kattr_rg_xattr_*() open group
- * (beneath the root, no symlink followed) for the one call.  _get copies
- * the value into buf (size bytes; 0: just its length) and returns its
- * length; _set is fsetxattr(2) (flags: XATTR_CREATE, XATTR_REPLACE).
- * -ENODATA: not set; -EOPNOTSUPP: the filesystem keeps no extended
- * attributes (configfs, a FUSE emulator, old kernels); -ERANGE: buf is
- * too small; -EPERM: not allowed (trusted.* needs CAP_SYS_ADMIN).
- */
-KATTR_API int kattr_rg_fxattr_get(int fd, const char *name, void *buf,
-				  size_t size);
-KATTR_API int kattr_rg_fxattr_set(int fd, const char *name, const void *value,
-				  size_t size, int flags);
-KATTR_API int kattr_rg_xattr_get(struct kattr_rg *rg, const char *group,
-				 const char *name, void *buf, size_t size);
-KATTR_API int kattr_rg_xattr_set(struct kattr_rg *rg, const char *group,
-				 const char *name, const void *value,
-				 size_t size, int flags);
-
-/*
- * A hook on creation: kattr_rg_create*() call fn on every directory they
- * make (the group and, with KATTR_RG_PARENTS, each parent made), right
- * after its mkdir, with its directory opened beneath the root (fd, no
- * symlink followed, closed after the call) and its name.  fn returning
- * -errno fails the creation: what was made is removed again, and the
- * reason is KATTR_RG_WHY_HOOK.  It is how a caller marks what it made in
- * the same step (an extended attribute).  fn NULL: no hook.
- */
-typedef int (*kattr_rg_made_fn)(int fd, const char *group, void *data);
-KATTR_API void kattr_rg_on_create(struct kattr_rg *rg, kattr_rg_made_fn fn,
-				  void *data);
 
 /*
  * Each pid of /proc (pid 0: the processes) or of /proc/PID/task (its
@@ -367,40 +236,6 @@ KATTR_API int kattr_rg_exists(struct kattr_rg *rg, const char *group);
 KATTR_API int kattr_rg_create(struct kattr_rg *rg, const char *group,
 			      unsigned int flags, const char *shares,
 			      const char *res);
-/*
- * kattr_rg_create() that, with KATTR_RG_ENABLE and shares on cgroup v2,
- * enables cpu along the path (kattr_rg_cpu_enable(), also in the parents
- * it makes) before writing cpu.weight.  done (may be NULL without
- * KATTR_RG_ENABLE) gets the groups where cpu was enabled; all or nothing:
- * when any step fails, the enabling is undone and the groups made are
- * removed, and done->failed names the group that refused, if any.
- */
-KATTR_API int kattr_rg_create_enable(struct kattr_rg *rg, const char *group,
-				     unsigned int flags, const char *shares,
-				     const char *res,
-				     struct kattr_rg_cpu_path *done);
-/*
- * kattr_rg_create_enable() that says why it failed in *r (may be NULL):
- * besides kattr_rg_create_check()'s, KATTR_RG_WHY_NO_SHARES
- * (-EOPNOTSUPP), _PARENT (-ENXIO), _EXISTS and _ATTR (-EEXIST),
- * _ATTR_ABOVE (-ENOTDIR); KATTR_RG_WHY_NONE for other errors.
- */
-KATTR_API int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
-				  unsigned int flags, const char *shares,
-				  const char *res, struct kattr_rg_cpu_path *done,
-				  struct kattr_rg_reason *r);
-/*
- * Creating many groups: on, the kattr_rg_create*() calls that follow hold
- * the parent of the last group made open in each place a group is made,
- * so that groups with the same parent cost one mkdir(2) per place (and
- * their parents are not looked for again); off (and kattr_rg_close())
- * closes it.  The outcome is the one without a batch: a held parent
- * removed meanwhile by another tool is found again by name, and
- * kattr_rg_delete() drops what is held.  One difference: a parent
- * renamed by another tool during the batch gets the later groups too (as
- * if the batch had run before the rename): keep a batch to one call.
- */
-KATTR_API void kattr_rg_create_batch(struct kattr_rg *rg, bool on);
 /*
  * Delete group after moving its members to the parent (RGCS does that
  * itself).  KATTR_RG_RECURSIVE: child groups first, deepest first.
@@ -458,41 +293,15 @@ KATTR_API int kattr_rg_stats(struct kattr_rg *rg, const char *group,
  */
 KATTR_API int kattr_rg_whereis(struct kattr_rg *rg, pid_t pid, char **group);
 
-/* One hierarchy's answer of kattr_rg_whereis_each(). */
-struct kattr_rg_place {
-	char *hier;	/* the hierarchy by its controllers ("memory",
-			 * "cpu,cpuacct"); cgroup v2, RGCS: the backend */
-	char *group;	/* the task's group there ("/": the root); NULL:
-			 * outside the root's part of it, or not in it */
-	char *path;	/* cgroup v1: its place in /proc/PID/cgroup,
-			 * absolute in the hierarchy; else NULL */
-};
-
-/*
- * The group of task pid in each hierarchy a group spans: cgroup v1's cpu,
- * cpuacct, memory, pids and blkio where mounted, and cpuset where the
- * task's group has a directory there, read at once from /proc/PID/cgroup;
- * one place on the other backends.  (*v)[0] is the root's own hierarchy,
- * kattr_rg_whereis()'s answer, with its errors.  *v is freed with
- * kattr_rg_places_free().  Returns how many of the others name another
- * group than (*v)[0] (0: they agree), or -errno.
- */
-KATTR_API int kattr_rg_whereis_each(struct kattr_rg *rg, pid_t pid,
-				    struct kattr_rg_place **v, size_t *n);
-KATTR_API void kattr_rg_places_free(struct kattr_rg_place *v, size_t n);
-
 /*
  * cgroup v1, where a group is one directory in each hierarchy of cpu,
  * cpuacct, memory, pids and blkio (and cpuset where made): the
- * hierarchies where group has no directory (kattr_rg_missing()), or holds
- * other tasks than in the root's own hierarchy (kattr_rg_disagree()),
- * named by their controllers into buf ("memory, pids"; cut to size).
+ * hierarchies where group has no directory, named by their controllers
+ * into buf ("memory, pids"; cut to size).
  * Their number (0 on the other backends), or -errno (-ENOENT: no group).
  */
 KATTR_API int kattr_rg_missing(struct kattr_rg *rg, const char *group,
 			       char *buf, size_t size);
-KATTR_API int kattr_rg_disagree(struct kattr_rg *rg, const char *group,
-				char *buf, size_t size);
 
 /* One group of a listing. */
 struct kattr_rg_info {

@@ -8,6 +8,16 @@
 #include "ref_trace_row.h"
 #include "table_check.h"
 
+/* kattr_profile_wrong() the long way. */
+static size_t count_wrong(const struct kattr_profile *p)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		n += kattr_prof_entry_is_wrong(&p->entries[i]);
+	return n;
+}
+
 static const char LIKELY_SAMPLE[] =
 	"Likely Profiling Results\n"
 	" --------------------------------------------------------------------\n"
@@ -401,6 +411,7 @@ static void diff_and_rates(void **state)
 	assert_int_equal(e[1].correct, 0);
 	assert_int_equal(e[2].incorrect, 16);
 	assert_int_equal(e[0].correct, 20);
+	assert_int_equal(kattr_profile_wrong(pb), count_wrong(pb));	/* counted again */
 	kattr_profile_free(pa);
 	kattr_profile_free(pb);
 
@@ -696,6 +707,32 @@ static char *memdup0(const char *s, size_t n)
 }
 
 /* text2 may hold NULs: n2 bytes of it */
+/* kattr_profile_parse_diff(prev, text) against kattr_profile_parse_buf()
+ * and kattr_profile_diff(): every field of every entry the same. */
+static void check_parse_diff(const struct kattr_profile *prev,
+			     const char *text, size_t n, double seconds)
+{
+	struct kattr_profile *fast = NULL, *slow = NULL;
+
+	assert_int_equal(kattr_profile_parse_diff(prev, memdup0(text, n), n,
+						  seconds, &fast), 0);
+	assert_int_equal(kattr_profile_parse_buf(memdup0(text, n), n, 0, &slow), 0);
+	assert_int_equal(kattr_profile_diff(prev, slow, seconds), 0);
+	assert_int_equal(fast->n, slow->n);
+	assert_int_equal(fast->counter_bits, slow->counter_bits);
+	assert_int_equal(kattr_profile_wrong(fast), count_wrong(slow));
+	for (size_t i = 0; i < fast->n; i++) {
+		const struct kattr_prof_entry *f = &fast->entries[i], *s = &slow->entries[i];
+
+		if (!ref_same_entry(f, s) || f->has_rate != s->has_rate ||
+		    f->reset != s->reset || f->d_correct != s->d_correct ||
+		    f->d_incorrect != s->d_incorrect || f->rate != s->rate)
+			fail_msg("entry %zu differs after parse_diff", i);
+	}
+	kattr_profile_free(fast);
+	kattr_profile_free(slow);
+}
+
 static void check_next_n(const char *text1, const char *text2, size_t n)
 {
 	struct kattr_profile *a = parse(text1, 0), *fast = NULL, *slow = NULL;
@@ -706,6 +743,8 @@ static void check_next_n(const char *text1, const char *text2, size_t n)
 	assert_int_equal(fast->n, slow->n);
 	assert_int_equal(fast->bad_rows, slow->bad_rows);
 	assert_int_equal(fast->counter_bits, slow->counter_bits);
+	assert_int_equal(kattr_profile_wrong(fast), count_wrong(fast));
+	assert_int_equal(kattr_profile_wrong(slow), count_wrong(slow));
 	i1 = malloc((fast->n + 1) * sizeof(*i1));
 	i2 = malloc((fast->n + 1) * sizeof(*i2));
 	assert_non_null(i1);
@@ -725,6 +764,15 @@ static void check_next_n(const char *text1, const char *text2, size_t n)
 	for (size_t i = 0; i < fast->n; i++)
 		assert_int_equal(fast->entries[i].d_incorrect,
 				 slow->entries[i].d_incorrect);
+	/* parsed and diffed in one pass: after a snapshot parsed alone, one
+	 * parsed after another (its sites from the parse), back to text1
+	 * (counts down: wraps and resets), and in 64 bits (a user-space
+	 * profile's: a count going down is a reset) */
+	check_parse_diff(a, text2, n, 1.5);
+	check_parse_diff(fast, text1, strlen(text1), 0.25);
+	check_parse_diff(fast, text2, n, 2);
+	fast->counter_bits = 64;
+	check_parse_diff(fast, text1, strlen(text1), 1);
 	free(i1);
 	free(i2);
 	kattr_profile_free(a);
@@ -847,6 +895,22 @@ static void parse_next_same_as_parse(void **state)
 			"+unlikely |12345678901|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n",
 			"+unlikely |99999999999999999999|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n",
 			"+unlikely\t|\t5050|\t0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n",
+			/* the "%9u" fields read in place (padded9()): full,
+			 * zeros, blanks only, a tab or a sign in the padding,
+			 * a blank among or after the digits, a blank for the
+			 * tab, a blank before the bar */
+			"+unlikely |123456789|987654321\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n",
+			"+unlikely |000005050|000000000\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n",
+			"+unlikely |         |        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n",
+			"+unlikely |    \t5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n",
+			"+unlikely |    +5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n",
+			"+unlikely |    50 50|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n",
+			"+unlikely |1    5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n",
+			"+unlikely |    5050 |        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n",
+			"+unlikely |     5050|        0 do_sys_vm86()@:arch/i386/kernel/vm86.c@314\n",
+			"+unlikely  |    5050|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n",
+			"+unlikely |4294967295|4294967295\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n",
+			"+unlikely |     5049|        0\tdo_sys_vm86()@:arch/i386/kernel/vm86.c@314\n",
 		};
 
 		check_next_rows(HDR R1 R2 R3, HDR R1, r2, sizeof(r2) / sizeof(r2[0]), R3);

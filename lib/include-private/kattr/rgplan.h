@@ -22,6 +22,7 @@
 
 #include "kattr/kattr.h"
 #include "kattr/rg.h"
+#include "kattr/rgtool.h"
 #include "kattr/rgres.h"
 
 #ifdef __cplusplus
@@ -73,10 +74,10 @@ struct kattr_rgplan {
 };
 
 /* Append a zeroed step of kind for group; *out points at it. */
-KATTR_API int kattr_rgplan_add(struct kattr_rgplan *p, enum kattr_rgplan_kind kind,
+int kattr_rgplan_add(struct kattr_rgplan *p, enum kattr_rgplan_kind kind,
 			       const char *group, struct kattr_rgplan_step **out);
-KATTR_API void kattr_rgplan_free(struct kattr_rgplan *p);
-KATTR_API void kattr_rgplan_res_free(struct kattr_rgplan_res *r);
+void kattr_rgplan_free(struct kattr_rgplan *p);
+void kattr_rgplan_res_free(struct kattr_rgplan_res *r);
 
 /*
  * What the run does, each call with ops->arg first.  Every change goes
@@ -124,7 +125,7 @@ struct kattr_rgplan_ops {
 };
 
 /* ops with every change the library's and nothing of the caller's. */
-KATTR_API void kattr_rgplan_ops_init(struct kattr_rgplan_ops *ops);
+void kattr_rgplan_ops_init(struct kattr_rgplan_ops *ops);
 
 /* What undo could not restore: one entry each. */
 enum kattr_rgplan_note_kind {
@@ -158,7 +159,7 @@ struct kattr_rgplan_result {
 	struct kattr_rgplan_note *notes;
 	size_t nnotes;
 };
-KATTR_API void kattr_rgplan_result_free(struct kattr_rgplan_result *r);
+void kattr_rgplan_result_free(struct kattr_rgplan_result *r);
 
 /*
  * Run p's steps in order.  0 when all are done; on a failure, -errno
@@ -167,7 +168,7 @@ KATTR_API void kattr_rgplan_result_free(struct kattr_rgplan_result *r);
  * it, also undone.  With KATTR_RGPLAN_NO_UNDO nothing is undone.  r is
  * filled in every case (kattr_rgplan_result_free()).
  */
-KATTR_API int kattr_rgplan_run(struct kattr_rg *rg, struct kattr_rgplan *p,
+int kattr_rgplan_run(struct kattr_rg *rg, struct kattr_rgplan *p,
 			       const struct kattr_rgplan_ops *ops, unsigned int flags,
 			       struct kattr_rgplan_result *r);
 
@@ -209,26 +210,26 @@ struct kattr_rgjournal_state {
 };
 
 /* dir/name made (it must not exist) with p's plan; *out to append to. */
-KATTR_API int kattr_rgjournal_create(int dir, const char *name, const char *cmd,
+int kattr_rgjournal_create(int dir, const char *name, const char *cmd,
 				     const struct kattr_rgplan *p,
 				     struct kattr_rgjournal **out);
 /* Parse a journal's text into a plan and a state: 0 or -EINVAL. */
-KATTR_API int kattr_rgjournal_parse(const char *text, size_t len,
+int kattr_rgjournal_parse(const char *text, size_t len,
 				    struct kattr_rgplan *p,
 				    struct kattr_rgjournal_state *st);
 /* Open dir/name and parse it (-ENOENT: none), to recover and append to. */
-KATTR_API int kattr_rgjournal_open(int dir, const char *name, struct kattr_rgplan *p,
+int kattr_rgjournal_open(int dir, const char *name, struct kattr_rgplan *p,
 				   struct kattr_rgjournal_state *st,
 				   struct kattr_rgjournal **out);
 /* The records (the run writes them through ops->journal). */
-KATTR_API int kattr_rgjournal_step(struct kattr_rgjournal *j, size_t i,
+int kattr_rgjournal_step(struct kattr_rgjournal *j, size_t i,
 				   const struct kattr_rgplan_step *s);
-KATTR_API int kattr_rgjournal_undone(struct kattr_rgjournal *j, size_t i);
+int kattr_rgjournal_undone(struct kattr_rgjournal *j, size_t i);
 /* Steps from to to-1 start together (one call makes them all: a group
  * and its missing parents), none a deletion: one write. */
-KATTR_API int kattr_rgjournal_steps(struct kattr_rgjournal *j, size_t from, size_t to);
+int kattr_rgjournal_steps(struct kattr_rgjournal *j, size_t from, size_t to);
 /* Close; with remove, the run is over and the file goes first. */
-KATTR_API int kattr_rgjournal_close(struct kattr_rgjournal *j, bool remove);
+int kattr_rgjournal_close(struct kattr_rgjournal *j, bool remove);
 
 /*
  * Undo what a journal says a dead run did (p and st from
@@ -237,7 +238,7 @@ KATTR_API int kattr_rgjournal_close(struct kattr_rgjournal *j, bool remove);
  * goes on where it stopped).  The caller holds the lock.  0, or -EIO with
  * r->notes naming what could not be restored; r->done: steps undone.
  */
-KATTR_API int kattr_rgplan_recover(struct kattr_rg *rg, struct kattr_rgplan *p,
+int kattr_rgplan_recover(struct kattr_rg *rg, struct kattr_rgplan *p,
 				   const struct kattr_rgjournal_state *st,
 				   const struct kattr_rgplan_ops *ops,
 				   struct kattr_rgplan_result *r);
@@ -249,7 +250,7 @@ KATTR_API int kattr_rgplan_recover(struct kattr_rg *rg, struct kattr_rgplan *p,
  * (*holder: the holder's pid from /proc/locks, 0 if unknown; may be
  * NULL), or -errno when the root cannot be opened or locked.
  */
-KATTR_API int kattr_rg_lock(struct kattr_rg *rg, unsigned int wait_ms, pid_t *holder);
+int kattr_rg_lock(struct kattr_rg *rg, unsigned int wait_ms, pid_t *holder);
 
 #ifdef __cplusplus
 }

@@ -89,7 +89,7 @@ struct kattr_profile {
  * -ENODATA when there is neither a known header nor a valid row (empty
  * input, garbage), -ENOMEM, -EFBIG.
  */
-KATTR_API int kattr_profile_parse(const char *text, size_t len,
+int kattr_profile_parse(const char *text, size_t len,
 				  enum kattr_prof_format fmt,
 				  struct kattr_profile **out);
 /*
@@ -97,7 +97,7 @@ KATTR_API int kattr_profile_parse(const char *text, size_t len,
  * place: the profile takes it over (it is freed on error too).  Saves a
  * copy of large snapshots.
  */
-KATTR_API int kattr_profile_parse_buf(char *buf, size_t len,
+int kattr_profile_parse_buf(char *buf, size_t len,
 				      enum kattr_prof_format fmt,
 				      struct kattr_profile **out);
 /*
@@ -109,21 +109,27 @@ KATTR_API int kattr_profile_parse_buf(char *buf, size_t len,
  * compared with it instead of re-validated, and when every site of prev
  * lines up, kattr_profile_diff(prev, *out) needs no name comparison.
  */
-KATTR_API int kattr_profile_parse_next(const struct kattr_profile *prev,
+int kattr_profile_parse_next(const struct kattr_profile *prev,
 				       char *buf, size_t len,
 				       struct kattr_profile **out);
-KATTR_API void kattr_profile_free(struct kattr_profile *p);
+void kattr_profile_free(struct kattr_profile *p);
 
-KATTR_API const char *kattr_prof_format_name(enum kattr_prof_format f);
+const char *kattr_prof_format_name(enum kattr_prof_format f);
 /* "likely", "unlikely", "annotated", "none". */
-KATTR_API const char *kattr_prof_hint_name(enum kattr_prof_hint h);
+const char *kattr_prof_hint_name(enum kattr_prof_hint h);
 
 /* correct + incorrect (saturating). */
-KATTR_API uint64_t kattr_prof_entry_total(const struct kattr_prof_entry *e);
+uint64_t kattr_prof_entry_total(const struct kattr_prof_entry *e);
 /* incorrect * 100 / total, or -1 when the site was never evaluated. */
-KATTR_API double kattr_prof_entry_pct(const struct kattr_prof_entry *e);
+double kattr_prof_entry_pct(const struct kattr_prof_entry *e);
 /* A hinted site whose hint was wrong more often than right. */
-KATTR_API bool kattr_prof_entry_is_wrong(const struct kattr_prof_entry *e);
+bool kattr_prof_entry_is_wrong(const struct kattr_prof_entry *e);
+/*
+ * How many entries of p kattr_prof_entry_is_wrong() says yes to, counted
+ * as p was parsed (kattr_profile_rebase() counts again): a live view's
+ * "N wrong hints" without a pass over 200,000 entries.
+ */
+size_t kattr_profile_wrong(const struct kattr_profile *p);
 
 /*
  * Fill d_correct, d_incorrect, rate and has_rate of every entry of cur
@@ -134,22 +140,32 @@ KATTR_API bool kattr_prof_entry_is_wrong(const struct kattr_prof_entry *e);
  * another format, has_rate and reset are cleared everywhere.  -ENOMEM,
  * -EINVAL.
  */
-KATTR_API int kattr_profile_diff(const struct kattr_profile *prev,
+int kattr_profile_diff(const struct kattr_profile *prev,
 				 struct kattr_profile *cur, double seconds);
+
+/*
+ * kattr_profile_parse_next(prev, buf, len, out), then
+ * kattr_profile_diff(prev, *out, seconds): the same result, in one pass
+ * over the rows where the sites line up (a live view's refresh).  buf is
+ * taken over, freed on error too.  The errors of both.
+ */
+int kattr_profile_parse_diff(const struct kattr_profile *prev,
+				       char *buf, size_t len, double seconds,
+				       struct kattr_profile **out);
 
 /*
  * Make cur's counts relative to base (counts since base was taken): the
  * kernel cannot reset its counters.  Sites absent from base keep their
  * counts.  -ENOMEM.
  */
-KATTR_API int kattr_profile_rebase(const struct kattr_profile *base,
+int kattr_profile_rebase(const struct kattr_profile *base,
 				   struct kattr_profile *cur);
 /*
  * The same into out (cur->n entries; may be cur->entries): cur's entries
  * with counts relative to base, cur left as it is (a view keeping the raw
  * snapshot for the next diff).  -ENOMEM (out then holds cur's counts).
  */
-KATTR_API int kattr_profile_rebase_into(const struct kattr_profile *base,
+int kattr_profile_rebase_into(const struct kattr_profile *base,
 					const struct kattr_profile *cur,
 					struct kattr_prof_entry *out);
 
@@ -165,8 +181,8 @@ enum kattr_prof_sort {
 };
 
 /* Sort key names as the tools spell them; -EINVAL for an unknown name. */
-KATTR_API int kattr_prof_sort_parse(const char *name, enum kattr_prof_sort *key);
-KATTR_API const char *kattr_prof_sort_name(enum kattr_prof_sort key);
+int kattr_prof_sort_parse(const char *name, enum kattr_prof_sort *key);
+const char *kattr_prof_sort_name(enum kattr_prof_sort key);
 
 /*
  * Order the first k entries (0: all) of the n pointers in v: numbers
@@ -177,7 +193,7 @@ KATTR_API const char *kattr_prof_sort_name(enum kattr_prof_sort key);
  * showing 40 rows of 200,000 sites pays O(n log k), mostly one integer
  * compare per entry.
  */
-KATTR_API void kattr_prof_sort_top(const struct kattr_prof_entry **v, size_t n,
+void kattr_prof_sort_top(const struct kattr_prof_entry **v, size_t n,
 				   enum kattr_prof_sort key, bool reverse,
 				   size_t k);
 
@@ -191,11 +207,11 @@ struct kattr_prof_filter {
  * Put pointers to the entries of p that match f (NULL: all) into v
  * (p->n elements) and return how many.
  */
-KATTR_API size_t kattr_prof_select(const struct kattr_profile *p,
+size_t kattr_prof_select(const struct kattr_profile *p,
 				   const struct kattr_prof_filter *f,
 				   const struct kattr_prof_entry **v);
 /* The same on the n entries at entries (v: n elements). */
-KATTR_API size_t kattr_prof_select_entries(const struct kattr_prof_entry *entries,
+size_t kattr_prof_select_entries(const struct kattr_prof_entry *entries,
 					   size_t n,
 					   const struct kattr_prof_filter *f,
 					   const struct kattr_prof_entry **v);
@@ -223,7 +239,7 @@ struct kattr_prof_table {
 
 /* kattr_profile_parse_buf() into a table (buf taken over; freed on error
  * too).  The same errors. */
-KATTR_API int kattr_prof_table_parse_buf(char *buf, size_t len,
+int kattr_prof_table_parse_buf(char *buf, size_t len,
 					 enum kattr_prof_format fmt,
 					 struct kattr_prof_table **out);
 /*
@@ -231,7 +247,7 @@ KATTR_API int kattr_prof_table_parse_buf(char *buf, size_t len,
  * gives them with k = 0 (the same order, ties included); t->shown says how
  * many.  -ENOMEM (the order is then the input's, unfiltered).
  */
-KATTR_API int kattr_prof_table_order(struct kattr_prof_table *t,
+int kattr_prof_table_order(struct kattr_prof_table *t,
 				     const struct kattr_prof_filter *f,
 				     enum kattr_prof_sort key, bool reverse);
 /*
@@ -239,9 +255,9 @@ KATTR_API int kattr_prof_table_order(struct kattr_prof_table *t,
  * makes its entry (names pointing into the table).  Reading them in turn
  * is the fast way: the sites a few places ahead are fetched meanwhile.
  */
-KATTR_API void kattr_prof_table_entry(const struct kattr_prof_table *t,
+void kattr_prof_table_entry(const struct kattr_prof_table *t,
 				      size_t i, struct kattr_prof_entry *e);
-KATTR_API void kattr_prof_table_free(struct kattr_prof_table *t);
+void kattr_prof_table_free(struct kattr_prof_table *t);
 
 #ifdef __cplusplus
 }

@@ -64,17 +64,17 @@ struct kattr_rgres {
 };
 
 /* The table, in rgctl's order. */
-KATTR_API const struct kattr_rgres *kattr_rgres_table(size_t *n);
+const struct kattr_rgres *kattr_rgres_table(size_t *n);
 /*
  * The setting named name: a key ("memory.max") or a systemd property
  * ("MemoryMax", any case).  *field (may be NULL) gets, for the io.max
  * aliases (IOReadBandwidthMax, ...), which of rbps/wbps/riops/wiops (0..3)
  * the alias sets, else -1.  NULL when unknown.
  */
-KATTR_API const struct kattr_rgres *kattr_rgres_find(const char *name,
+const struct kattr_rgres *kattr_rgres_find(const char *name,
 						     int *field);
 /* The key or alias closest to an unknown name, or NULL when none is near. */
-KATTR_API const char *kattr_rgres_suggest(const char *name);
+const char *kattr_rgres_suggest(const char *name);
 
 /* What values are checked against: the machine (kattr_rgres_limits_read()). */
 struct kattr_rgres_limits {
@@ -84,7 +84,7 @@ struct kattr_rgres_limits {
 	unsigned int nr_mems;	/* highest possible memory node + 1 */
 };
 /* MemTotal, the page size, /sys/devices/system/{cpu,node}/possible. */
-KATTR_API int kattr_rgres_limits_read(struct kattr_rgres_limits *l);
+int kattr_rgres_limits_read(struct kattr_rgres_limits *l);
 
 #define KATTR_RGRES_MAX		UINT64_MAX	/* "max" */
 #define KATTR_RGRES_IO_FIELDS	4		/* rbps wbps riops wiops */
@@ -111,12 +111,12 @@ struct kattr_rgres_value {
  * -ENOENT: unknown name; -EINVAL: malformed; -ERANGE: out of range; *why
  * says which in words.  No I/O.
  */
-KATTR_API int kattr_rgres_parse(const char *name, const char *value,
+int kattr_rgres_parse(const char *name, const char *value,
 				const struct kattr_rgres_limits *l,
 				struct kattr_rgres_value *out,
 				const char **why);
 /* "KEY=VALUE" split and parsed as above. */
-KATTR_API int kattr_rgres_parse_assign(const char *text,
+int kattr_rgres_parse_assign(const char *text,
 				       const struct kattr_rgres_limits *l,
 				       struct kattr_rgres_value *out,
 				       const char **why);
@@ -125,13 +125,13 @@ KATTR_API int kattr_rgres_parse_assign(const char *text,
  * value): "1G", "50%", "20ms/50ms", "0-3", "8:0 rbps=1M wiops=max", "-"
  * for unset.  0 or -ENAMETOOLONG.
  */
-KATTR_API int kattr_rgres_text(const struct kattr_rgres_value *v, char *buf,
+int kattr_rgres_text(const struct kattr_rgres_value *v, char *buf,
 			       size_t size);
 /*
  * Resolve v's device path (io.max) to major:minor: a block device, taken
  * beneath the sysroot; -ENOTBLK when it is something else.
  */
-KATTR_API int kattr_rgres_resolve(struct kattr_rgres_value *v);
+int kattr_rgres_resolve(struct kattr_rgres_value *v);
 
 /* ---- a group's resources ------------------------------------------------ */
 
@@ -141,9 +141,9 @@ KATTR_API int kattr_rgres_resolve(struct kattr_rgres_value *v);
  * same place below its root as rg's root is below its own mount).
  */
 struct kattr_rgres_group;
-KATTR_API int kattr_rgres_open(struct kattr_rg *rg, const char *group,
+int kattr_rgres_open(struct kattr_rg *rg, const char *group,
 			       struct kattr_rgres_group **out);
-KATTR_API void kattr_rgres_close(struct kattr_rgres_group *g);
+void kattr_rgres_close(struct kattr_rgres_group *g);
 
 /*
  * Where res lives for the group: the file as a path the user can read
@@ -154,7 +154,7 @@ KATTR_API void kattr_rgres_close(struct kattr_rgres_group *g);
  * file (cgroup v2: the controller is not enabled above it; io.weight: no
  * weight-aware I/O scheduler).
  */
-KATTR_API int kattr_rgres_where(struct kattr_rgres_group *g,
+int kattr_rgres_where(struct kattr_rgres_group *g,
 				const struct kattr_rgres *res, char *buf,
 				size_t size, const char **why);
 
@@ -163,7 +163,7 @@ KATTR_API int kattr_rgres_where(struct kattr_rgres_group *g,
  * one per device with a limit, possibly none; otherwise one).  Errors as
  * kattr_rgres_where(), -EBADMSG for text the kernel would not write.
  */
-KATTR_API int kattr_rgres_get(struct kattr_rgres_group *g,
+int kattr_rgres_get(struct kattr_rgres_group *g,
 			      const struct kattr_rgres *res,
 			      struct kattr_rgres_value **vals, size_t *n);
 
@@ -179,7 +179,7 @@ struct kattr_rgres_done {
 	char *failed_file;	/* the file that refused (NULL: none) */
 	bool rolled_back;	/* false: a rollback write failed too */
 };
-KATTR_API void kattr_rgres_done_free(struct kattr_rgres_done *d);
+void kattr_rgres_done_free(struct kattr_rgres_done *d);
 
 enum kattr_rgres_flags {
 	KATTR_RGRES_ENABLE = 1u << 0,	/* cgroup v2: enable controllers */
@@ -194,7 +194,7 @@ enum kattr_rgres_flags {
  * the controllers enabled are disabled again, done->failed and
  * done->failed_file name the culprit and its -errno is returned.
  */
-KATTR_API int kattr_rgres_set(struct kattr_rgres_group *g,
+int kattr_rgres_set(struct kattr_rgres_group *g,
 			      const struct kattr_rgres_value *vals, size_t n,
 			      unsigned int flags, struct kattr_rgres_done *done);
 

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 
 #include "kattr/rg.h"
+#include "kattr/rgtool.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,7 +64,7 @@ struct kattr_rg_watch;
  * opened at its first read and kept open (those the backend and kernel
  * lack read KATTR_RG_W_NA).  -ENOENT: no such group.
  */
-KATTR_API int kattr_rg_watch_open(struct kattr_rg *rg, const char *group,
+int kattr_rg_watch_open(struct kattr_rg *rg, const char *group,
 				  struct kattr_rg_watch **out);
 /*
  * Read every figure into v (the settings too with KATTR_RG_WATCH_SETTINGS,
@@ -71,18 +72,18 @@ KATTR_API int kattr_rg_watch_open(struct kattr_rg *rg, const char *group,
  * -ENOENT once the group is gone (removed while watched); v is then
  * unchanged.
  */
-KATTR_API int kattr_rg_watch_read(struct kattr_rg_watch *w, unsigned int flags,
+int kattr_rg_watch_read(struct kattr_rg_watch *w, unsigned int flags,
 				  long long v[KATTR_RG_W_NR]);
-KATTR_API void kattr_rg_watch_close(struct kattr_rg_watch *w);
+void kattr_rg_watch_close(struct kattr_rg_watch *w);
 /* A figure's name: "tasks", "cpu.usage_usec", "memory.max" (NULL: no such). */
-KATTR_API const char *kattr_rg_wfig_name(enum kattr_rg_wfig f);
+const char *kattr_rg_wfig_name(enum kattr_rg_wfig f);
 /*
  * Parse a file's text as kattr_rg_watch_read() does (fuzzed): the figures
  * of file (its name: "cpu.stat", "io.stat", "memory.pressure", ...) on
  * backend b into v (those it does not hold are left as they are).
  * -EINVAL: a file the watch does not read.
  */
-KATTR_API int kattr_rg_watch_parse(enum kattr_rg_backend b, const char *file,
+int kattr_rg_watch_parse(enum kattr_rg_backend b, const char *file,
 				   const char *text, long long v[KATTR_RG_W_NR]);
 
 #ifdef __cplusplus

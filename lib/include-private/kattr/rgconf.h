@@ -64,21 +64,21 @@ struct kattr_rgconf {
  * @include "PATH" (at the start of a line) reads PATH the same way,
  * relative to the including file's directory, at most 10 levels deep;
  * messages name the included file and its line. */
-KATTR_API int kattr_rgconf_parse_file(const char *path, struct kattr_rgconf **out,
+int kattr_rgconf_parse_file(const char *path, struct kattr_rgconf **out,
 				      char *err, size_t errsz);
-KATTR_API void kattr_rgconf_free(struct kattr_rgconf *c);
+void kattr_rgconf_free(struct kattr_rgconf *c);
 
 /*
  * Resolve user and group names of the rules (getpwnam/getgrnam).
  * -ENOENT with err "FILE:LINE: rules[N].user: no such user 'x'".
  */
-KATTR_API int kattr_rgconf_resolve(struct kattr_rgconf *c, char *err, size_t errsz);
+int kattr_rgconf_resolve(struct kattr_rgconf *c, char *err, size_t errsz);
 
 /* The configuration in the file format (malloc'ed), NULL on ENOMEM. */
-KATTR_API char *kattr_rgconf_format(const struct kattr_rgconf *c);
+char *kattr_rgconf_format(const struct kattr_rgconf *c);
 
 /* The group named name, or NULL. */
-KATTR_API const struct kattr_rgconf_group *
+const struct kattr_rgconf_group *
 kattr_rgconf_find_group(const struct kattr_rgconf *c, const char *name);
 
 /* ---- processes and rule matching -------------------------------------- */
@@ -108,13 +108,13 @@ enum kattr_rgproc_what {
  * Read process pid from <sysroot>/proc: stat always (comm, ppid, kernel
  * thread), and what asks for more.  -ESRCH when it is gone.
  */
-KATTR_API int kattr_rgproc_read(pid_t pid, unsigned int what,
+int kattr_rgproc_read(pid_t pid, unsigned int what,
 				struct kattr_rgproc *p);
 /* What the rules of c look at (kattr_rgproc_what bits). */
-KATTR_API unsigned int kattr_rgconf_needs(const struct kattr_rgconf *c);
+unsigned int kattr_rgconf_needs(const struct kattr_rgconf *c);
 
 /* Index of the first rule that matches p, or -1 (kernel threads: -1). */
-KATTR_API int kattr_rgconf_match(const struct kattr_rgconf *c,
+int kattr_rgconf_match(const struct kattr_rgconf *c,
 				 const struct kattr_rgproc *p);
 
 #ifdef __cplusplus
