@@ -14,7 +14,11 @@
  * One daemon per hierarchy: take_lock().
  * Signals come through a signalfd in the same epoll loop: SIGHUP reloads
  * the rules (keeping the old ones when the new file is bad), SIGTERM and
- * SIGINT unsubscribe and exit.
+ * SIGINT unsubscribe and exit.  They are blocked from before the first
+ * scan, and every long pass (a scan, a batch of events, a sweep of
+ * descendants) asks whether one is pending between two moves: the move
+ * in progress completes (a process is never left half-moved), the rest
+ * is left undone, and the daemon stops within one move.
  *
  * A process can exec, fork and exit before its exec event is read: /proc
  * no longer knows it.  Its exit record (taskstats, registered for every
@@ -52,6 +56,7 @@
 #include "kattr/taskstats.h"
 #include "rgctl.h"
 #include "rgctl_atexec.h"
+#include "rgctl_plan.h"
 #include "rgctl_systemd.h"
 #include "rgctl_rgd.h"
 #include "xalloc.h"
@@ -138,6 +143,9 @@ struct cls {
 	bool lost_overflow;
 	int64_t boot_epoch;	/* the boot's time, seconds since 1970 */
 	int ep;			/* the loop's epoll instance, -1 before */
+	sigset_t stop_set;	/* the signals that stop it */
+	int stop_sig;		/* the one that did, 0: none yet */
+	bool cut;		/* a pass was cut short by it */
 	struct { dev_t dev; ino_t ino; } *exe_ids;	/* per rule, 0: none */
 };
 
@@ -154,6 +162,25 @@ static void vlog(struct cls *c, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+/*
+ * Whether a stop signal is pending (or came): asked between two moves,
+ * so a long pass ends within one move of SIGTERM.  The signal stays
+ * queued for the signalfd, which the loop reads next.
+ */
+static bool stopping(struct cls *c)
+{
+	sigset_t pend;
+
+	if (!c->stop_sig && sigpending(&pend) == 0)
+		for (int sig = 1; sig < NSIG && !c->stop_sig; sig++)
+			if (sigismember(&c->stop_set, sig) == 1 &&
+			    sigismember(&pend, sig) == 1)
+				c->stop_sig = sig;
+	/* Asked with work left: that work is cut short. */
+	c->cut |= c->stop_sig != 0;
+	return c->stop_sig != 0;
 }
 
 /* ---- the process tree ---------------------------------------------------- */
@@ -353,6 +380,7 @@ static int move(struct cls *c, pid_t pid, const char *comm, size_t gi,
 	free(cur);
 	if (ret == -ESRCH)
 		return ret;
+	rgctl_step_delay();	/* rgctl-faults: a slow move, for the tests */
 	ret = attach(c, pid, gi);
 	if (ret == -ESRCH) {
 		vlog(c, "%d (%s) exited before it could be moved", (int)pid,
@@ -421,7 +449,7 @@ static void sweep(struct cls *c, pid_t top, bool place)
 	for (pid_t k = node(c, top)->child; k; k = node(c, k)->next)
 		if (push(c, k) < 0)
 			break;
-	while (c->nstack) {
+	while (c->nstack && !(place && stopping(c))) {
 		pid_t pid = c->stack[--c->nstack];
 		struct pnode *n = node(c, pid);
 
@@ -681,6 +709,8 @@ static int proc_list_add(pid_t pid, void *data)
 
 	if ((size_t)pid >= pl->c->npids)
 		return 0;
+	if (stopping(pl->c))
+		return 1;	/* the scan ends here */
 	XGROW(pl->v, pl->n, pl->cap);
 	if (kattr_rgproc_read(pid, kattr_rgconf_needs(pl->c->conf), &pl->v[pl->n]) == 0 &&
 	    !pl->v[pl->n].kthread)
@@ -719,6 +749,8 @@ static size_t sync_map(struct cls *c, const struct kattr_rgproc *ps, size_t n,
 
 		if (!(x->flags & PN_LIVE) || x->seen)
 			continue;
+		if (stopping(c))
+			break;
 		/* Its exit event is lost or still queued: what it was decides
 		 * for its descendants before they are relinked to its parent. */
 		if (x->flags & PN_GONE)
@@ -756,7 +788,7 @@ static void place_all(struct cls *c, const struct kattr_rgproc *ps, size_t n,
 		if (x->grp && ((x->flags & PN_OWN) || !grp_get(c, x->parent)))
 			sweep(c, ps[i].pid, false);
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !stopping(c); i++) {
 		struct pnode *x = node(c, ps[i].pid);
 		char reason[96];
 		int r;
@@ -787,7 +819,7 @@ static int scan(struct cls *c, const char *why, bool fresh)
 {
 	struct proc_list pl = { .c = c };
 	unsigned long before = c->moved;
-	size_t unseen;
+	size_t unseen = 0;
 	int ret;
 
 	if (fresh || !c->node) {
@@ -796,6 +828,7 @@ static int scan(struct cls *c, const char *why, bool fresh)
 			return ret;
 	}
 	clock_init(c);
+	c->cut = false;
 	ret = kattr_rg_proc_foreach(0, proc_list_add, &pl);
 	if (ret < 0) {
 		free(pl.v);
@@ -803,10 +836,16 @@ static int scan(struct cls *c, const char *why, bool fresh)
 	}
 	/* Parents start before their children: oldest first. */
 	qsort(pl.v, pl.n, sizeof(*pl.v), by_start);
-	unseen = sync_map(c, pl.v, pl.n, fresh);
-	place_all(c, pl.v, pl.n, why, fresh);
+	if (!stopping(c)) {
+		unseen = sync_map(c, pl.v, pl.n, fresh);
+		place_all(c, pl.v, pl.n, why, fresh);
+	}
 	free(pl.v);
-	if (fresh)
+	if (c->cut)
+		tool_warn("interrupted by %s during the scan (%s): %lu process%s moved, the ones "
+			  "not reached yet left where they were", rgctl_sig_name(c->stop_sig), why,
+			  c->moved - before, c->moved - before == 1 ? "" : "es");
+	else if (fresh)
 		vlog(c, "scan (%s): %zu processes, %lu moved", why, pl.n, c->moved - before);
 	else
 		tool_warn("resynchronised from /proc (%s): %zu processes, %zu started unseen, %lu moved",
@@ -822,6 +861,8 @@ static int on_event(const struct kattr_procev *ev, void *data)
 	struct pnode *n;
 	char why[64], comm[17];
 
+	if (stopping(c))
+		return 0;	/* the rest of the batch is left unread */
 	if (ev->timestamp_ns)
 		c->last_ev_ts = ev->timestamp_ns;
 	switch (ev->type) {
@@ -933,7 +974,7 @@ static void procev_batch(struct cls *c, bool defer)
 		c->lost_overflow |= r == -ENOBUFS;
 		c->lost_n += lost;
 	}
-	if (defer || !c->lost_pending)
+	if (defer || !c->lost_pending || stopping(c))
 		return;
 	c->lost_pending = false;
 	recover(c, c->lost_n, c->lost_overflow);
@@ -1056,6 +1097,8 @@ static void reload(struct cls *c)
 	tool_warn("reloaded %zu rule%s from %s", n->nrules, n->nrules == 1 ? "" : "s",
 		  c->file);
 	scan(c, "reload", true);
+	if (c->stop_sig)
+		return;		/* stopped in the scan: no marks, not ready */
 	start_at_exec(c, false);
 	rgctl_sd_notify("READY=1\nSTATUS=rules reloaded");
 }
@@ -1086,13 +1129,17 @@ static int on_signals(struct cls *c, int sfd)
 	struct signalfd_siginfo si;
 
 	while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-		if (si.ssi_signo == SIGHUP) {
+		/* A reload with a stop queued behind it would only delay it. */
+		if (si.ssi_signo == SIGHUP && !stopping(c)) {
 			reload(c);
 			continue;
 		}
+		if (si.ssi_signo == SIGHUP)
+			continue;
+		c->stop_sig = (int)si.ssi_signo;
 		rgctl_sd_notify("STOPPING=1");
-		vlog(c, "%s: unsubscribing and exiting", strsignal((int)si.ssi_signo));
-		stop_at_exec(c, strsignal((int)si.ssi_signo));
+		vlog(c, "%s: unsubscribing and exiting", strsignal(c->stop_sig));
+		stop_at_exec(c, strsignal(c->stop_sig));
 		return 1;
 	}
 	return 0;
@@ -1104,12 +1151,12 @@ static int loop(struct cls *c)
 	int ep, sfd, wd, ret = EXIT_OK;
 	uint64_t ticks;
 
+	/* Blocked since before the start scan (block_signals()). */
 	sigemptyset(&set);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
-	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
-	    (sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
+	if ((sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
 		tool_die(EXIT_FAIL, "cannot set up signal handling: %s", tool_strerror(errno));
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	if (ep < 0)
@@ -1250,6 +1297,27 @@ static int parse_opts(struct cls *c, int argc, char **argv, bool *once, long *rc
 	return optind;
 }
 
+/*
+ * SIGTERM, SIGINT and SIGHUP are blocked from the start, so none
+ * ends the daemon between two writes: they are asked for between moves
+ * (stopping()) and read from the loop's signalfd.  SIGTERM and SIGINT
+ * stop it; with --once SIGHUP does too (the daemon reloads on it).
+ */
+static void block_signals(struct cls *c, bool once)
+{
+	sigset_t set;
+
+	sigemptyset(&c->stop_set);
+	sigaddset(&c->stop_set, SIGTERM);
+	sigaddset(&c->stop_set, SIGINT);
+	if (once)
+		sigaddset(&c->stop_set, SIGHUP);
+	set = c->stop_set;
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
+		tool_die(EXIT_FAIL, "cannot set up signal handling: %s", tool_strerror(errno));
+}
+
 /* Subscribe to process events (before the scan: nothing starts unseen). */
 static void subscribe(struct cls *c, long rcvbuf)
 {
@@ -1277,6 +1345,7 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 	c = xcalloc(1, sizeof(*c));
 	c->ep = -1;
 	file = parse_opts(c, argc, argv, &once, &rcvbuf);
+	block_signals(c, once);
 	c->ctx = ctx;
 	c->file = argv[file];
 	c->conf = rgctl_rgd_load(ctx, c->file);
@@ -1293,8 +1362,13 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 	ret = scan(c, "start", true);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot scan /proc: %s", tool_strerror(-ret));
-	if (once) {
+	if (once && c->cut) {
+		ret = 128 + c->stop_sig;	/* scan() said so */
+	} else if (once) {
 		ret = c->failed ? EXIT_FAIL : EXIT_OK;
+	} else if (c->stop_sig) {
+		rgctl_sd_notify("STOPPING=1");	/* never ready: stopped in the start scan */
+		ret = EXIT_OK;
 	} else {
 		/* After the scan: an exec never waits for one. */
 		start_at_exec(c, true);

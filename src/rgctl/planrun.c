@@ -202,6 +202,14 @@ static void recover(struct kattr_rg *rg, int dir, const char *shown, const char 
 			  TOOL_Q(shown), name, ret == -EINVAL ? "malformed" : tool_strerror(-ret));
 		return;
 	}
+	if (!st.run) {
+		/* Killed while writing its plan (the journal is made, then
+		 * written in one write): before its first change, so there
+		 * is nothing to undo and nothing to say. */
+		kattr_rgplan_free(&p);
+		rgctl_journal_end(j);
+		return;
+	}
 	rgctl_plan_ops(&ops);
 	ops.stop = NULL;	/* the recovery is not stopped half-way */
 	ops.before = ops.after = ops.before_undo = NULL;

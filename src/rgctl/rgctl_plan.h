@@ -25,7 +25,8 @@ const char *rgctl_sig_name(int sig);
 void rgctl_plan_ops(struct kattr_rgplan_ops *ops);
 /* The tests' fault hooks (rgctl-faults only; a no-op in rgctl). */
 void rgctl_apply_faults(struct kattr_rgplan_ops *ops);
-/* rgctl-faults: RGCTL_STEP_DELAY_US before a step of create or set. */
+/* rgctl-faults: RGCTL_STEP_DELAY_US before a step of create or set, and
+ * in each move of classify (between finding it and writing it). */
 void rgctl_step_delay(void);
 
 /*

@@ -6,7 +6,8 @@
  * K is done, then reported as failed (so its own undo runs too).
  * RGCTL_APPLY_FAIL_UNDO=K: undoing step K fails.
  * RGCTL_STEP_DELAY_US=U: each step (and each undo) waits U microseconds
- * first, so that a signal sent at a measured time lands inside a short run.
+ * first, so that a signal sent at a measured time lands inside a short run;
+ * so does each move of classify, between deciding it and writing it.
  */
 #include <errno.h>
 #include <stdlib.h>

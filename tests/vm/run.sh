@@ -32,6 +32,8 @@ tests=(
 	"stats.sh"
 	"top.sh"
 	"classify.sh"
+	"signals.sh"
+	"signals_apply.sh"
 	"likelytop.sh"
 	"splicebench.sh"
 	"$KATTR_TOP/tests/rgctl/cgroup2.sh"

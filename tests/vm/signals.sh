@@ -1,0 +1,35 @@
+#!/bin/bash
+# The signal sweep of issue 30 on the guest's cgroup v2 (the host has no
+# cpu controller on v2): the host's scripts, on a private subtree of the
+# v2 root each makes, with the cpu controller available.
+#   tests/classify/cmd_signals.sh cgroup2 create|delete|set: SIGTERM and
+#     SIGINT, then SIGKILL, at 10 points each (20 on the host; the hits
+#     needed scaled), the whole tree compared, cgroup.subtree_control
+#     included: set enables cpu in the test root's, which the undo and the
+#     recovery must disable again
+# (apply: signals_apply.sh.)  Each step waits 150 ms (rgctl-faults), so
+# the points fall past rgctl's start-up, slow under TCG.  Each script runs
+# as on the host; its exit status is one check here.
+. "$(dirname "$0")/lib.sh"
+[ "${WITH_LIBCONFIG:-ON}" = OFF ] && skip_test "rgctl was built without libconfig"
+grep -qw cpu "$U/cgroup.controllers" || { fail "no cpu controller in $U/cgroup.controllers"; finish; }
+[ -x "$BUILD_DIR/src/rgctl/rgctl-faults" ] || skip_test "rgctl-faults is not built (BUILD_TESTING=OFF)"
+export RGD_SIG_POINTS=10 RGD_SIG_DELAY_US=150000
+sweep() {	# sweep LABEL SCRIPT ARGS...: one host script, one check
+	local label=$1 rc t0
+	shift
+	echo "=== $label"
+	t0=$(date +%s)
+	bash "$SRC_DIR/tests/classify/$1" "${@:2}"
+	rc=$?
+	echo "=== $label: exit $rc, $(( $(date +%s) - t0 )) s"
+	case $rc in
+	0) ok ;;
+	77) echo "SKIP (part): $label" ;;
+	*) fail "$label: exit $rc (its FAIL lines above)" ;;
+	esac
+}
+for c in create delete set; do
+	sweep "cmd_signals cgroup2 $c" cmd_signals.sh cgroup2 "$c"
+done
+finish

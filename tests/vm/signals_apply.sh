@@ -1,0 +1,32 @@
+#!/bin/bash
+# The signal sweep of issue 30 on the guest's cgroup v2, for apply (the
+# host has no cpu controller on v2; signals.sh: the other commands): the
+# host's scripts, on a private subtree of the v2 root each makes, with the
+# cpu controller available.
+#   tests/classify/apply_signals.sh 300, apply_kill.sh 100 (smaller plans
+#     than the host's: TCG is slow; apply_kill at 10 points) with
+#     RGD_BACKEND=cgroup2; the groups with members in box/
+# Each runs as on the host; its exit status is one check here.
+. "$(dirname "$0")/lib.sh"
+[ "${WITH_LIBCONFIG:-ON}" = OFF ] && skip_test "rgctl was built without libconfig"
+grep -qw cpu "$U/cgroup.controllers" || { fail "no cpu controller in $U/cgroup.controllers"; finish; }
+[ -x "$BUILD_DIR/src/rgctl/rgctl-faults" ] || skip_test "rgctl-faults is not built (BUILD_TESTING=OFF)"
+export RGD_SIG_POINTS=10
+sweep() {	# sweep LABEL SCRIPT ARGS...: one host script, one check
+	local label=$1 rc t0
+	shift
+	echo "=== $label"
+	t0=$(date +%s)
+	bash "$SRC_DIR/tests/classify/$1" "${@:2}"
+	rc=$?
+	echo "=== $label: exit $rc, $(( $(date +%s) - t0 )) s"
+	case $rc in
+	0) ok ;;
+	77) echo "SKIP (part): $label" ;;
+	*) fail "$label: exit $rc (its FAIL lines above)" ;;
+	esac
+}
+export RGD_BACKEND=cgroup2
+sweep "apply_signals cgroup2" apply_signals.sh 300
+sweep "apply_kill cgroup2" apply_kill.sh 100
+finish
