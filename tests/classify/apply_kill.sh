@@ -15,19 +15,8 @@ N=${1:-400}
 # kills land inside the run on any machine; the recovery is the shipped
 # rgctl's
 export RGCTL_STEP_DELAY_US=${2:-1000}
-# RGD_BACKEND=cgroup2: on a private subtree of the v2 root (the guest's
-# tests/vm/signals.sh), where the cpu controller must be available; the
-# groups with members then sit in box/ (v2 lets no process into a group
-# that enables a controller for its children, as the root does here)
-BACKEND=${RGD_BACKEND:-cgroup1}
-case $BACKEND in
-cgroup1) rgd_setup kill; SP= MEMBERS=tasks ;;
-cgroup2) rgd_setup kill v2; SP=box/ MEMBERS=cgroup.procs
-	grep -qw cpu "$CPU/cgroup.controllers" || skip_test "no cpu controller on the cgroup v2 hierarchy at $CPU"
-	grep -qw cpu "$CPU/cgroup.subtree_control" || echo +cpu >"$CPU/cgroup.subtree_control" ||
-		skip_test "cannot enable cpu in $CPU/cgroup.subtree_control" ;;
-*)	echo "unknown backend $BACKEND"; exit 2 ;;
-esac
+# RGD_BACKEND=cgroup2: on a private subtree of the v2 root (rgd_lib.sh)
+rgd_setup_backend kill
 needs_libconfig
 cd "$WORK" || exit 1
 R=(--backend "$BACKEND" --root "$ROOT")

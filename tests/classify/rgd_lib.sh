@@ -41,6 +41,24 @@ rgd_setup() {
 	trap rgd_cleanup EXIT
 }
 
+# rgd_setup_backend NAME: rgd_setup on $RGD_BACKEND (cgroup1, the default,
+# or cgroup2: a private subtree of the v2 root, as the guest's
+# tests/vm/signals_apply.sh runs it, where the cpu controller must be
+# available; the groups with members then sit in box/, since v2 lets no
+# process into a group that enables a controller for its children, as the
+# root does here).  Sets BACKEND, SP (box/ or nothing) and MEMBERS.
+rgd_setup_backend() {
+	BACKEND=${RGD_BACKEND:-cgroup1}
+	case $BACKEND in
+	cgroup1) rgd_setup "$1"; SP= MEMBERS=tasks ;;
+	cgroup2) rgd_setup "$1" v2; SP=box/ MEMBERS=cgroup.procs
+		grep -qw cpu "$CPU/cgroup.controllers" || skip_test "no cpu controller on the cgroup v2 hierarchy at $CPU"
+		grep -qw cpu "$CPU/cgroup.subtree_control" || echo +cpu >"$CPU/cgroup.subtree_control" ||
+			skip_test "cannot enable cpu in $CPU/cgroup.subtree_control" ;;
+	*)	echo "unknown backend $BACKEND"; exit 2 ;;
+	esac
+}
+
 rgd_cleanup() {
 	local p d
 	for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done

@@ -26,3 +26,20 @@ enable_cpu_along() {
 
 # cpu_usec DIR: usage_usec of a cgroup's cpu.stat
 cpu_usec() { awk '$1 == "usage_usec" { print $2 }' "$1/cpu.stat"; }
+
+# sweep LABEL SCRIPT ARGS...: one of the host's tests/classify scripts, run
+# as on the host; its exit status is one check here (77: a part skipped)
+sweep() {	# sweep LABEL SCRIPT ARGS...: one host script, one check
+	local label=$1 rc t0
+	shift
+	echo "=== $label"
+	t0=$(date +%s)
+	bash "$SRC_DIR/tests/classify/$1" "${@:2}"
+	rc=$?
+	echo "=== $label: exit $rc, $(( $(date +%s) - t0 )) s"
+	case $rc in
+	0) ok ;;
+	77) echo "SKIP (part): $label" ;;
+	*) fail "$label: exit $rc (its FAIL lines above)" ;;
+	esac
+}

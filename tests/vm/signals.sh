@@ -15,20 +15,6 @@
 grep -qw cpu "$U/cgroup.controllers" || { fail "no cpu controller in $U/cgroup.controllers"; finish; }
 [ -x "$BUILD_DIR/src/rgctl/rgctl-faults" ] || skip_test "rgctl-faults is not built (BUILD_TESTING=OFF)"
 export RGD_SIG_POINTS=10 RGD_SIG_DELAY_US=150000
-sweep() {	# sweep LABEL SCRIPT ARGS...: one host script, one check
-	local label=$1 rc t0
-	shift
-	echo "=== $label"
-	t0=$(date +%s)
-	bash "$SRC_DIR/tests/classify/$1" "${@:2}"
-	rc=$?
-	echo "=== $label: exit $rc, $(( $(date +%s) - t0 )) s"
-	case $rc in
-	0) ok ;;
-	77) echo "SKIP (part): $label" ;;
-	*) fail "$label: exit $rc (its FAIL lines above)" ;;
-	esac
-}
 for c in create delete set; do
 	sweep "cmd_signals cgroup2 $c" cmd_signals.sh cgroup2 "$c"
 done
