@@ -14,24 +14,7 @@ needs_libmnl
 cd "$WORK" || exit 1
 mkdir "$ROOT/n"
 printf 'groups = ({ name = "n"; });\nrules = ({ group = "n"; comm = "rgdn%s"; });\n' $$ >n.conf
-# listen ADDR LOG: a datagram listener at ADDR (a path, or @NAME: an
-# abstract socket), each message one line of LOG ('|' for newlines)
-listen() {
-	python3 -c '
-import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-a = sys.argv[1]
-s.bind("\0" + a[1:] if a.startswith("@") else a)
-open(sys.argv[2], "w").close()
-while True:
-    m = s.recv(4096).decode()
-    with open(sys.argv[2], "a") as f:
-        f.write(m.replace("\n", "|") + "\n")
-' "$1" "$2" & PIDS+=($!)
-	for ((i = 0; i < 50; i++)); do [ -e "$2" ] && return 0; sleep 0.1; done
-	echo "FAIL: the notify listener at $1 did not start"; exit 1
-}
-listen "$WORK/notify.sock" "$WORK/notify.log"
+rgd_notify_listen "$WORK/notify.sock" "$WORK/notify.log"
 wait_for() {	# wait_for REGEX [LOG]: a line of LOG (notify.log) matches within 10 s
 	for ((i = 0; i < 100; i++)); do grep -Eq "$1" "${2:-notify.log}" && return 0; sleep 0.1; done
 	return 1
@@ -56,7 +39,7 @@ grep -q "service manager" daemon2.log && fail "complained without a manager: $(c
 # WATCHDOG_USEC (and WATCHDOG_PID its own pid, or unset) the daemon pings
 # WATCHDOG=1 every half interval; for another pid it does not
 ABS=@rgdnotify.$$.$RANDOM
-listen "$ABS" "$WORK/abs.log"
+rgd_notify_listen "$ABS" "$WORK/abs.log"
 ( export WATCHDOG_PID=$BASHPID WATCHDOG_USEC=200000 NOTIFY_SOCKET=$ABS
   exec "$RGCTL" --root "$ROOT" classify n.conf 2>daemon3.log ) & D3=$!; PIDS+=($D3)
 wait_for '^READY=1' abs.log && ok || fail "abstract socket: no READY=1 (daemon: $(cat daemon3.log); got: $(cat abs.log))"
@@ -67,7 +50,7 @@ wait_for_count() {	# wait_for_count N REGEX LOG: N lines match within 10 s
 wait_for_count 5 '^WATCHDOG=1$' abs.log && ok || fail "WATCHDOG_USEC=200000: fewer than 5 WATCHDOG=1 in 10 s: $(grep -c WATCHDOG abs.log)"
 kill -TERM "$D3"; wait "$D3"
 wait_for '^STOPPING=1' abs.log && ok || fail "abstract socket: no STOPPING=1: $(cat abs.log)"
-listen "$WORK/notify4.sock" "$WORK/n4.log"
+rgd_notify_listen "$WORK/notify4.sock" "$WORK/n4.log"
 WATCHDOG_PID=1 WATCHDOG_USEC=200000 NOTIFY_SOCKET=$WORK/notify4.sock \
 	"$RGCTL" --root "$ROOT" classify n.conf 2>daemon4.log & D4=$!; PIDS+=($D4)
 wait_for '^READY=1' n4.log && ok || fail "no READY=1 (daemon: $(cat daemon4.log))"

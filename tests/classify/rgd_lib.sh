@@ -59,6 +59,24 @@ rgd_setup_backend() {
 	esac
 }
 
+# rgd_notify_listen ADDR LOG: a datagram listener at ADDR (a path, or @NAME: an
+# abstract socket), each message one line of LOG ('|' for newlines)
+rgd_notify_listen() {
+	python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+a = sys.argv[1]
+s.bind("\0" + a[1:] if a.startswith("@") else a)
+open(sys.argv[2], "w").close()
+while True:
+    m = s.recv(4096).decode()
+    with open(sys.argv[2], "a") as f:
+        f.write(m.replace("\n", "|") + "\n")
+' "$1" "$2" & PIDS+=($!)
+	for ((i = 0; i < 50; i++)); do [ -e "$2" ] && return 0; sleep 0.1; done
+	echo "FAIL: the notify listener at $1 did not start"; exit 1
+}
+
 rgd_cleanup() {
 	local p d
 	for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done

@@ -47,18 +47,7 @@ conf a a.conf
 conf b b.conf
 
 # the service manager's socket: each datagram one line of notify.log
-python3 -c '
-import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-s.bind(sys.argv[1])
-open(sys.argv[2], "w").close()
-while True:
-    m = s.recv(4096).decode()
-    with open(sys.argv[2], "a") as f:
-        f.write(m.replace("\n", "|") + "\n")
-' "$WORK/notify.sock" "$WORK/notify.log" & PIDS+=($!)
-for ((i = 0; i < 50; i++)); do [ -e notify.log ] && break; sleep 0.1; done
-[ -e notify.log ] || { fail "the notify listener did not start"; finish; }
+rgd_notify_listen "$WORK/notify.sock" "$WORK/notify.log"
 export NOTIFY_SOCKET=$WORK/notify.sock
 
 # the processes: LONG trees (each a rgdQ process and its sleep child) and
