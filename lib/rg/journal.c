@@ -59,6 +59,8 @@ static void put_step(FILE *f, const struct kattr_rgplan_step *s)
 
 			fputc(' ', f);
 			put_tok(f, v->res->key);
+			if (v->off)	/* "KEY!": its controller was off */
+				fputc('!', f);
 			if (v->unset || kattr_rgres_text(v, text, sizeof(text)) < 0)
 				continue;
 			fputc('=', f);
@@ -138,6 +140,13 @@ int kattr_rgjournal_create(int dir, const char *name, const char *cmd,
 	fprintf(f, "\npid %d\nsteps %zu\n", (int)getpid(), p->n);
 	for (size_t i = 0; i < p->n; i++)
 		put_step(f, &p->v[i]);
+	for (size_t k = 0; k < p->nsc; k++) {	/* cgroup v2: "sc GROUP WORDS" */
+		fputs("sc ", f);
+		put_tok(f, p->sc[k].group);
+		fputs(" =", f);
+		put_tok(f, p->sc[k].words);
+		fputc('\n', f);
+	}
 	fputs("run\n", f);
 	fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW |
 		    O_CLOEXEC, 0600);
@@ -342,7 +351,8 @@ static int opt_str(const char *s, char **out)
 	return *out ? 0 : -ENOMEM;
 }
 
-/* The values of a "res" line: "KEY=TEXT" or "KEY" (unset), each. */
+/* The values of a "res" line: "KEY=TEXT", "KEY" (unset) or "KEY!"
+ * (unset, its controller was off: cgroup v2), each. */
 static int parse_res(struct kattr_rgplan_step *s, char *rest)
 {
 	struct kattr_rgplan_res *r = &s->res;
@@ -361,6 +371,11 @@ static int parse_res(struct kattr_rgplan_step *s, char *rest)
 			if (kattr_rgres_parse_assign(tok[0], NULL, &v, &why) < 0)
 				return -EINVAL;
 		} else {
+			size_t len = strlen(tok[0]);
+
+			v.off = len > 1 && tok[0][len - 1] == '!';
+			if (v.off)
+				tok[0][len - 1] = '\0';
 			v.res = kattr_rgres_find(tok[0], NULL);
 			v.unset = true;
 			if (!v.res)
@@ -497,6 +512,17 @@ static int parse_record(struct kattr_rgplan *p, struct kattr_rgjournal_state *st
 	return -EINVAL;
 }
 
+/* "sc GROUP =WORDS": a group's cgroup.subtree_control before the run. */
+static int parse_sc(struct kattr_rgplan *p, char *line)
+{
+	char *t[3], *more;
+
+	if (split(line, t, 3, &more) != 3 || more || *t[2] != '=' ||
+	    strlen(t[1]) >= 4096)
+		return -EINVAL;
+	return kattr_rgplan_sc_add(p, t[1], t[2] + 1);
+}
+
 /* The header: magic, cmd, pid, steps N; *n gets N. */
 static int parse_head(char **line, struct kattr_rgjournal_state *st, size_t *n)
 {
@@ -554,9 +580,10 @@ static int parse_text(char *text, size_t len, struct kattr_rgplan *p,
 			ret = parse_step(p, l);
 	if (ret < 0)
 		return ret;
-	l = next_line(&pos, end);
-	if (!l)
-		return 0;
+	while ((l = next_line(&pos, end)) && strncmp(l, "sc ", 3) == 0 && ret == 0)
+		ret = parse_sc(p, l);
+	if (!l || ret < 0)
+		return ret;
 	if (strcmp(l, "run") != 0)
 		return -EINVAL;
 	st->run = true;

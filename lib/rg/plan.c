@@ -67,6 +67,11 @@ void kattr_rgplan_free(struct kattr_rgplan *p)
 		kattr_rg_cpu_path_free(&s->done);
 		kattr_rgplan_res_free(&s->res);
 	}
+	for (size_t k = 0; k < p->nsc; k++) {
+		free(p->sc[k].group);
+		free(p->sc[k].words);
+	}
+	free(p->sc);
 	free(p->v);
 	memset(p, 0, sizeof(*p));
 }
@@ -432,18 +437,35 @@ static int do_res(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
 		  const struct kattr_rgplan_step *s, bool undo, const char **why)
 {
 	const struct kattr_rgplan_res *ch = &s->res;
-	size_t failed = 0;
+	struct kattr_rgres_value *back;
+	size_t failed = 0, n = 0;
 	int ret;
 
-	if (undo && ch->fresh)
+	if (!undo) {
+		ret = ops->res_set(ops->arg, rg, s->group, ch->want, ch->n,
+				   s->no_enable ? 0 : KATTR_RGRES_ENABLE, &failed);
+		if (ret < 0 && why && ch->n)
+			*why = ch->want[failed < ch->n ? failed : 0].res->key;
+		return ret;
+	}
+	if (ch->fresh)
 		return 0;	/* the group goes again */
-	for (size_t i = 0; undo && i < ch->n; i++)
-		if (ch->old[i].unset)
-			return -ENODATA;
-	ret = ops->res_set(ops->arg, rg, s->group, undo ? ch->old : ch->want, ch->n,
+	/* A value whose controller was off goes with it again (the plan's
+	 * cgroup.subtree_control records, after the steps); one unknown
+	 * cannot be put back. */
+	back = malloc((ch->n ? ch->n : 1) * sizeof(*back));
+	if (!back)
+		return -ENOMEM;
+	ret = 0;
+	for (size_t i = 0; i < ch->n && ret == 0; i++)
+		if (!ch->old[i].unset)
+			back[n++] = ch->old[i];
+		else if (!ch->old[i].off)
+			ret = -ENODATA;
+	if (ret == 0 && n)
+		ret = ops->res_set(ops->arg, rg, s->group, back, n,
 			   s->no_enable ? 0 : KATTR_RGRES_ENABLE, &failed);
-	if (ret < 0 && why && ch->n)
-		*why = ch->want[failed < ch->n ? failed : 0].res->key;
+	free(back);
 	return ret;
 }
 
@@ -521,10 +543,17 @@ static void undo_from(struct kattr_rg *rg, struct kattr_rgplan *p,
 		      const struct kattr_rgplan_ops *ops, size_t n,
 		      struct kattr_rgplan_result *r)
 {
+	size_t bad = 0;
+	int ret;
+
 	for (size_t k = n; k-- > 0;) {
 		undo_step(rg, ops, &p->v[k], k, r);
 		kattr_rgjournal_undone(ops->journal, k);
 	}
+	/* cgroup v2: what the steps enabled above their groups */
+	ret = n ? kattr_rgplan_sc_restore(rg, p, &bad) : 0;
+	if (ret < 0 && note(r, KATTR_RGPLAN_NOTE_CTL, 0, ret) == 0)
+		r->notes[r->nnotes - 1].attr = bad;
 }
 
 /*

@@ -170,6 +170,16 @@ static int locate(struct kattr_rgres_group *g, const struct kattr_rgres *res,
 	return why_is(why, "no such file in the group", -ENXIO);
 }
 
+int kattr_rgres_ctrl_off(struct kattr_rgres_group *g, const struct kattr_rgres *res)
+{
+	struct loc l;
+	int ret = locate(g, res, &l, NULL);
+
+	if (ret == -ENXIO && l.need_enable)
+		return 1;
+	return ret < 0 && ret != -ENXIO ? ret : 0;
+}
+
 int kattr_rgres_where(struct kattr_rgres_group *g,
 		      const struct kattr_rgres *res, char *buf, size_t size,
 		      const char **why)

@@ -83,11 +83,12 @@ static void plan_one(struct kattr_rgres_group *rg_g, const struct kattr_rgconf *
 	char where[4096];
 	const char *why = "";
 	size_t n = 0;
-	int ret = kattr_rgres_resolve(&resolved);
+	int where_ret, ret = kattr_rgres_resolve(&resolved);
 
 	if (ret < 0)
 		plan_die(c, g, "%s: %s: %s", w->res->key, w->dev_path, tool_strerror(-ret));
 	ret = kattr_rgres_where(rg_g, w->res, where, sizeof(where), &why);
+	where_ret = ret;
 	if (ret < 0 && !(ret == -ENXIO && !out->fresh) && !out->fresh)
 		plan_die(c, g, "cannot set %s: %s", w->res->key, why ? why : tool_strerror(-ret));
 	if (ret == -EOPNOTSUPP || ret == -ENODEV)
@@ -106,6 +107,10 @@ static void plan_one(struct kattr_rgres_group *rg_g, const struct kattr_rgconf *
 	out->want[out->n] = resolved;
 	old_of(&resolved, have, &out->old[out->n]);
 	out->old[out->n].unset = !have && resolved.res->type != KATTR_RGRES_IO_MAX;
+	/* cgroup v2, no file: its controller is off above the group; the
+	 * undo disables it again (the plan's subtree_control records) */
+	out->old[out->n].off = out->old[out->n].unset && !out->fresh && where_ret == -ENXIO &&
+			       kattr_rgres_ctrl_off(rg_g, w->res) == 1;
 	out->n++;
 	free(v);
 }

@@ -627,6 +627,11 @@ static void print_undo_notes(struct kattr_rg *rg, const struct kattr_rgplan *p,
 			tool_warn("  group '%s' could not be re-created: %s", g,
 				  rgctl_strerror(n->err));
 			break;
+		case KATTR_RGPLAN_NOTE_CTL:
+			tool_warn("  a controller enabled in '%s/cgroup.subtree_control' could not be disabled again (it was '%s'): %s",
+				  TOOL_Q(p->sc[n->attr].group), p->sc[n->attr].words,
+				  rgctl_strerror(n->err));
+			break;
 		case KATTR_RGPLAN_NOTE_MARK:
 			tool_warn("  group '%s' could not be marked as rgctl's again: %s", g,
 				  rgctl_strerror(n->err));

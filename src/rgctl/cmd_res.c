@@ -249,7 +249,12 @@ static int set_old(struct kattr_rg *rg, const char *group,
 
 		if (v[i].res->type == KATTR_RGRES_IO_MAX)
 			ret = -ENODATA;
-		else if (kattr_rgres_get(g, v[i].res, &cur, &nc) < 0 || nc != 1 || cur[0].unset)
+		else if (kattr_rgres_ctrl_off(g, v[i].res) == 1) {
+			/* cgroup v2: set enables the controller; the undo
+			 * disables it again (the plan's subtree_control) */
+			old[i].res = v[i].res;
+			old[i].unset = old[i].off = true;
+		} else if (kattr_rgres_get(g, v[i].res, &cur, &nc) < 0 || nc != 1 || cur[0].unset)
 			ret = -ENODATA;
 		else
 			old[i] = cur[0];
@@ -257,6 +262,27 @@ static int set_old(struct kattr_rg *rg, const char *group,
 	}
 	if (g)
 		kattr_rgres_close(g);
+	return ret;
+}
+
+/* The undo of a set: the old values known, then (cgroup v2) the
+ * controllers it enabled above the group disabled again. */
+static int set_back(struct kattr_rg *rg, const char *group, const struct kattr_rgplan *p,
+		    struct kattr_rgres_group **g, struct kattr_rgres_done *d)
+{
+	const struct kattr_rgplan_res *r = &p->v[0].res;
+	struct kattr_rgres_value *back = xcalloc(r->n, sizeof(*back));
+	size_t n = 0;
+	int ret = kattr_rgres_open(rg, group, g);
+
+	for (size_t i = 0; i < r->n; i++)
+		if (!r->old[i].off)
+			back[n++] = r->old[i];
+	if (ret == 0 && n)
+		ret = kattr_rgres_set(*g, back, n, 0, d);
+	if (ret == 0)
+		ret = kattr_rgplan_sc_restore(rg, p, NULL);
+	free(back);
 	return ret;
 }
 
@@ -299,9 +325,7 @@ static int set_guarded(struct rgctl *ctx, const char *group,
 	rgctl_step_delay();	/* tests: a signal lands here, the writes done */
 	sig = rgctl_stop_sig();
 	if (status == EXIT_OK && sig) {
-		status = kattr_rgres_open(rg, group, &g);
-		if (status == 0)
-			status = kattr_rgres_set(g, s->res.old, n, 0, &d);
+		status = set_back(rg, group, &p, &g, &d);
 		if (status == 0)
 			tool_warn("set: interrupted by %s: %zu change%s undone, the groups are as before",
 				  rgctl_sig_name(sig), n, n == 1 ? "" : "s");

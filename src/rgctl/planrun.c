@@ -145,12 +145,20 @@ static int journal_name(struct kattr_rg *rg, char *name, size_t size)
 }
 
 int rgctl_journal_begin(struct kattr_rg *rg, const char *cmd,
-			const struct kattr_rgplan *p, struct kattr_rgjournal **j)
+			struct kattr_rgplan *p, struct kattr_rgjournal **j)
 {
 	char dir[4096], name[96];
 	int fd, ret;
 
 	*j = NULL;
+	/* cgroup v2: the controllers enabled above the plan's groups, for
+	 * the undo (a signal's, or the next rgctl's after a kill) */
+	ret = kattr_rgplan_sc_save(rg, p);
+	if (ret < 0) {
+		tool_warn("%s: cannot read the cgroup.subtree_control files above the groups: %s; nothing was changed",
+			  cmd, rgctl_strerror(ret));
+		return EXIT_FAIL;
+	}
 	ret = journal_name(rg, name, sizeof(name));
 	if (ret < 0) {
 		tool_warn("%s: cannot open '%s': %s; nothing was changed", cmd,

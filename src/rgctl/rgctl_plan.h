@@ -36,7 +36,7 @@ void rgctl_step_delay(void);
  * over (all done, all undone, or kept by --no-undo): it goes.
  */
 int rgctl_journal_begin(struct kattr_rg *rg, const char *cmd,
-			const struct kattr_rgplan *p, struct kattr_rgjournal **j);
+			struct kattr_rgplan *p, struct kattr_rgjournal **j);
 void rgctl_journal_end(struct kattr_rgjournal *j);
 
 /*

@@ -68,15 +68,42 @@ struct kattr_rgplan_step {
 				 * done, nothing to undo */
 };
 
+/* A group's cgroup.subtree_control before the run (cgroup v2). */
+struct kattr_rgplan_sc {
+	char *group;
+	char *words;		/* "cpu memory", "" when none */
+};
+
 struct kattr_rgplan {
 	struct kattr_rgplan_step *v;
 	size_t n, cap;
+	/* the subtree_control of every existing group above a step's
+	 * group, parents before their children (kattr_rgplan_sc_save()) */
+	struct kattr_rgplan_sc *sc;
+	size_t nsc;
 };
 
 /* Append a zeroed step of kind for group; *out points at it. */
 int kattr_rgplan_add(struct kattr_rgplan *p, enum kattr_rgplan_kind kind,
 			       const char *group, struct kattr_rgplan_step **out);
 void kattr_rgplan_free(struct kattr_rgplan *p);
+/*
+ * cgroup v2: record the cgroup.subtree_control of every existing group
+ * above each step's group (where enabling a controller for a step writes),
+ * so an undo disables what the run enabled, whichever step did it
+ * (kattr_rgplan_sc_restore()).  Nothing on backends that do not delegate.
+ */
+int kattr_rgplan_sc_save(struct kattr_rg *rg, struct kattr_rgplan *p);
+/* Append one record (the journal's reader).  -ENOMEM. */
+int kattr_rgplan_sc_add(struct kattr_rgplan *p, const char *group, const char *words);
+/*
+ * Disable, deepest group first, every controller enabled now in a recorded
+ * group's cgroup.subtree_control that was not before.  A group gone is
+ * passed over.  0, or the first -errno; *failed (if not NULL) gets the
+ * index of that record.
+ */
+int kattr_rgplan_sc_restore(struct kattr_rg *rg, const struct kattr_rgplan *p,
+			    size_t *failed);
 void kattr_rgplan_res_free(struct kattr_rgplan_res *r);
 
 /*
@@ -135,12 +162,13 @@ enum kattr_rgplan_note_kind {
 	KATTR_RGPLAN_NOTE_ATTR,		/* attrs[attr] not set back */
 	KATTR_RGPLAN_NOTE_THREADS,	/* none of its threads put back */
 	KATTR_RGPLAN_NOTE_THREAD,	/* thread tid not put back */
+	KATTR_RGPLAN_NOTE_CTL,		/* sc[attr]: a controller not disabled again */
 };
 
 struct kattr_rgplan_note {
 	enum kattr_rgplan_note_kind kind;
-	size_t step;		/* index in the plan */
-	size_t attr;		/* ATTR: index in the step's attrs */
+	size_t step;		/* index in the plan (CTL: 0) */
+	size_t attr;		/* ATTR: index in the step's attrs; CTL: in sc */
 	pid_t tid;		/* THREAD */
 	int err;		/* -errno; -ENODATA: the old value is unknown */
 	const char *why;	/* words instead of err's, or NULL */

@@ -94,6 +94,9 @@ int kattr_rgres_limits_read(struct kattr_rgres_limits *l);
 struct kattr_rgres_value {
 	const struct kattr_rgres *res;
 	bool unset;		/* read: RGCS don't care (-3) or unsupported */
+	bool off;		/* with unset, cgroup v2: no file, its controller
+				 * is not enabled above the group (the value
+				 * comes back with it, goes with it) */
 	uint64_t n;		/* weight, bytes, count, or KATTR_RGRES_MAX */
 	uint64_t quota;		/* cpu.max: microseconds or KATTR_RGRES_MAX */
 	uint64_t period;	/* cpu.max: microseconds */
@@ -180,6 +183,9 @@ struct kattr_rgres_done {
 	bool rolled_back;	/* false: a rollback write failed too */
 };
 void kattr_rgres_done_free(struct kattr_rgres_done *d);
+/* cgroup v2: 1 when res has no file in g because its controller is not
+ * enabled above the group, 0 when not, -errno. */
+int kattr_rgres_ctrl_off(struct kattr_rgres_group *g, const struct kattr_rgres *res);
 
 enum kattr_rgres_flags {
 	KATTR_RGRES_ENABLE = 1u << 0,	/* cgroup v2: enable controllers */

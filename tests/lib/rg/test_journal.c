@@ -36,13 +36,20 @@ static void build(struct kattr_rgplan *p)
 	for (size_t i = 0; i < s->ntids; i++)
 		s->tids[i] = (pid_t)(100 + i);
 	assert_int_equal(kattr_rgplan_add(p, KATTR_RGPLAN_RES, "r", &s), 0);
-	s->res.n = 2;
-	s->res.old = calloc(2, sizeof(*s->res.old));
-	s->res.want = calloc(2, sizeof(*s->res.want));
+	s->res.n = 3;
+	s->res.old = calloc(3, sizeof(*s->res.old));
+	s->res.want = calloc(3, sizeof(*s->res.want));
 	assert_int_equal(kattr_rgres_parse_assign("pids.max=100", NULL, &s->res.old[0], &why), 0);
 	assert_int_equal(kattr_rgres_parse_assign("memory.max=1G", NULL, &s->res.old[1], &why), 0);
 	s->res.old[1].unset = true;
+	/* cgroup v2: no cpu.weight yet, its controller off above the group */
+	assert_int_equal(kattr_rgres_parse_assign("cpu.weight=100", NULL, &s->res.old[2], &why), 0);
+	s->res.old[2].unset = s->res.old[2].off = true;
 	s->no_enable = true;
+	/* the subtree_control of the groups above (cgroup v2) */
+	assert_int_equal(kattr_rgplan_sc_add(p, "/", "cpu memory"), 0);
+	assert_int_equal(kattr_rgplan_sc_add(p, "old", ""), 0);
+	assert_int_equal(kattr_rgplan_sc_add(p, "a b\\c", "pids"), 0);
 }
 
 /* The journal of p: plan, steps 0..4 started (4 with its saved data),
@@ -103,7 +110,15 @@ static void round_trip(void **state)
 	assert_string_equal(q.v[3].attrs[1].value, p.v[3].attrs[1].value);
 	assert_int_equal(q.v[3].ntids, 70);
 	assert_int_equal(q.v[3].tids[69], 169);
-	assert_int_equal(q.v[4].res.n, 2);
+	assert_int_equal(q.v[4].res.n, 3);
+	assert_false(q.v[4].res.old[1].off);
+	assert_true(q.v[4].res.old[2].unset && q.v[4].res.old[2].off);
+	assert_string_equal(q.v[4].res.old[2].res->key, "cpu.weight");
+	assert_int_equal(q.nsc, 3);
+	for (size_t k = 0; k < p.nsc; k++) {
+		assert_string_equal(q.sc[k].group, p.sc[k].group);
+		assert_string_equal(q.sc[k].words, p.sc[k].words);
+	}
 	assert_true(q.v[4].no_enable);
 	assert_false(q.v[4].res.fresh);
 	kattr_rgres_text(&q.v[4].res.old[0], buf, sizeof(buf));
@@ -161,6 +176,11 @@ static void malformed(void **state)
 		"rgctl-journal 1\ncmd apply\npid 1\nsteps 1\nres a 0 0\n",	/* no value */
 		"rgctl-journal 1\ncmd apply\npid 1\nsteps 1\nres a 0 0 no.such=1\n",
 		"rgctl-journal 1\ncmd apply\npid 1\nsteps 1\ncreate a\nrun?\n",
+		"rgctl-journal 1\ncmd apply\npid 1\nsteps 1\ncreate a\nsc / cpu\nrun\n",	/* no '=' */
+		"rgctl-journal 1\ncmd apply\npid 1\nsteps 1\ncreate a\nsc / =cpu x\nrun\n",
+		"rgctl-journal 1\ncmd apply\npid 1\nsteps 1\ncreate a\nsc =cpu\nrun\n",
+		"rgctl-journal 1\ncmd apply\npid 1\nsteps 1\nres a 0 0 !\n",
+		HEAD "sc / =cpu\n",	/* after "run" */
 		HEAD "s 1\n",		/* not in order */
 		HEAD "s 0\ns 0\n",
 		HEAD "s 2\n",		/* past the plan */

@@ -4,12 +4,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "kattr/rg.h"
 #include "kattr/private.h"
+#include "kattr/rgplan.h"
 
 static void backend_names(void **state)
 {
@@ -883,6 +885,96 @@ static void proc_pids(void **state)
 }
 
 /*
+ * cgroup v2's subtree_control around a plan (issue 30): the groups above
+ * each step's group recorded once, parents first, up to the first that
+ * does not exist; the restore writes "-ctl" for each controller enabled
+ * since, deepest group first, passing over a group gone; cgroup v1 records
+ * nothing.  (A captured tree: plain files, each write the file's text.)
+ */
+static char *read_at(const char *root, const char *rel)
+{
+	char path[PATH_MAX], *text = calloc(1, 256);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(text);
+	assert_true(fread(text, 1, 255, f) < 255);
+	fclose(f);
+	return text;
+}
+
+static void subtree_control(void **state)
+{
+	char *root = tu_mkdtemp(), mi[PATH_MAX], *text;
+	struct kattr_rgplan p = { 0 };
+	struct kattr_rgplan_step *s;
+	struct kattr_rg *rg;
+	size_t bad = 99;
+
+	(void)state;
+	snprintf(mi, sizeof(mi), "proc/%ld", (long)getpid());
+	mkdirs(root, mi);
+	mkdirs(root, "sys/fs/cgroup/unified/a/b");
+	mkdirs(root, "sys/fs/cgroup/unified/x");
+	mkdirs(root, "sys/fs/cgroup/cpu");
+	snprintf(mi, sizeof(mi), "proc/%ld/mountinfo", (long)getpid());
+	tu_write_file(root, mi,
+		      "23 1 0:21 / / rw - ext4 /dev/sda1 rw\n"
+		      "32 23 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu,cpuacct\n"
+		      "41 23 0:38 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n");
+	tu_write_file(root, "sys/fs/cgroup/unified/cgroup.subtree_control", "memory\n");
+	tu_write_file(root, "sys/fs/cgroup/unified/a/cgroup.subtree_control", "\n");
+	tu_write_file(root, "sys/fs/cgroup/unified/a/b/cgroup.subtree_control", "pids\n");
+	tu_write_file(root, "sys/fs/cgroup/unified/x/cgroup.subtree_control", "\n");
+	assert_int_equal(kattr_set_sysroot(root), 0);
+	assert_int_equal(kattr_rg_open(KATTR_RG_CGROUP2, NULL, &rg), 0);
+	assert_int_equal(kattr_rgplan_add(&p, KATTR_RGPLAN_RES, "a/b/c/d", &s), 0);
+	assert_int_equal(kattr_rgplan_add(&p, KATTR_RGPLAN_CREATE, "a/n", &s), 0);
+	assert_int_equal(kattr_rgplan_add(&p, KATTR_RGPLAN_CREATE, "x/y", &s), 0);
+	assert_int_equal(kattr_rgplan_sc_save(rg, &p), 0);
+	assert_int_equal(p.nsc, 4);
+	assert_string_equal(p.sc[0].group, "/");
+	assert_string_equal(p.sc[0].words, "memory");
+	assert_string_equal(p.sc[1].group, "a");
+	assert_string_equal(p.sc[1].words, "");
+	assert_string_equal(p.sc[2].group, "a/b");
+	assert_string_equal(p.sc[2].words, "pids");
+	assert_string_equal(p.sc[3].group, "x");
+	/* the run enabled cpu in the root and a (and nothing in a/b) */
+	tu_write_file(root, "sys/fs/cgroup/unified/cgroup.subtree_control", "cpu memory\n");
+	tu_write_file(root, "sys/fs/cgroup/unified/a/cgroup.subtree_control", "cpu\n");
+	snprintf(mi, sizeof(mi), "%s/sys/fs/cgroup/unified/x/cgroup.subtree_control", root);
+	assert_int_equal(unlink(mi), 0);
+	snprintf(mi, sizeof(mi), "%s/sys/fs/cgroup/unified/x", root);
+	assert_int_equal(rmdir(mi), 0);
+	assert_int_equal(kattr_rgplan_sc_restore(rg, &p, &bad), 0);
+	assert_int_equal(bad, 99);
+	text = read_at(root, "sys/fs/cgroup/unified/cgroup.subtree_control");
+	assert_string_equal(text, "-cpu");
+	free(text);
+	text = read_at(root, "sys/fs/cgroup/unified/a/cgroup.subtree_control");
+	assert_string_equal(text, "-cpu");
+	free(text);
+	text = read_at(root, "sys/fs/cgroup/unified/a/b/cgroup.subtree_control");
+	assert_string_equal(text, "pids\n");
+	free(text);
+	kattr_rg_close(rg);
+	kattr_rgplan_free(&p);
+	/* cgroup v1 delegates nothing: nothing recorded */
+	assert_int_equal(kattr_rg_open(KATTR_RG_CGROUP1, "/sys/fs/cgroup/cpu", &rg), 0);
+	assert_int_equal(kattr_rgplan_add(&p, KATTR_RGPLAN_CREATE, "a/n", &s), 0);
+	assert_int_equal(kattr_rgplan_sc_save(rg, &p), 0);
+	assert_int_equal(p.nsc, 0);
+	kattr_rg_close(rg);
+	kattr_rgplan_free(&p);
+	assert_int_equal(kattr_set_sysroot(NULL), 0);
+	tu_rmtree(root);
+	free(root);
+}
+
+/*
  * The captured trees hold processes 77, 4242 and 4243 beside our own: when
  * our pid is one of them (CI, 2026-12-05: 4243, and proc_pids' walk
  * stopped at ourselves), run the tests in a child, whose pid differs.
@@ -925,6 +1017,7 @@ int main(void)
 		cmocka_unit_test(create_reasons),
 		cmocka_unit_test(targets),
 		cmocka_unit_test(proc_pids),
+		cmocka_unit_test(subtree_control),
 	};
 
 	avoid_fixture_pids();
