@@ -146,10 +146,7 @@ run_cmd() { "$RGCTL_FAULTS" "${R[@]}" "${ARGS[@]}" >out.txt 2>err.txt; }
 
 reset
 before=$(snap)
-# D: the command's run; P: rgctl's start-up (a list), before which a
-# signal finds nothing to undo: the points go between (under TCG the
-# start-up is a third of a delete -R, and 3 of 10 points fell in it)
-D= P=
+D=
 for _ in 1 2; do
 	t0=$(now_ms)
 	run_cmd
@@ -158,13 +155,8 @@ for _ in 1 2; do
 	after=$(snap)
 	reset
 	[ -z "$D" ] || [ "$d" -lt "$D" ] && D=$d
-	t0=$(now_ms)
-	"$RGCTL_FAULTS" "${R[@]}" list >/dev/null 2>&1
-	p=$(($(now_ms) - t0))
-	[ -z "$P" ] || [ "$p" -lt "$P" ] && P=$p
 done
-[ "$P" -lt "$D" ] || P=0
-echo "$BACKEND ${ARGS[*]}: $D ms, of which about $P ms rgctl's start-up"
+echo "$BACKEND ${ARGS[*]}: $D ms"
 [ "$(snap)" = "$before" ] && ok || fail "reset does not give the base state back"
 [ "$after" != "$before" ] && ok || fail "$CMD changed nothing"
 
@@ -207,13 +199,13 @@ trial() {
 	[ "$(snap)" = "$before" ] || reset
 }
 for ((j = 1; j <= POINTS; j++)); do
-	ms=$((P + (D - P) * j / (POINTS + 1)))
+	ms=$((D * j / (POINTS + 1)))
 	if ((j % 2)); then trial TERM "$ms"; else trial INT "$ms"; fi
 done
 echo "$hits of $POINTS SIGTERM/SIGINT came while $CMD ran"
 [ "$hits" -ge "$MIN_HITS" ] && ok || fail "only $hits of $POINTS signals came while $CMD ran"
 for ((j = 1; j <= POINTS; j++)); do
-	trial KILL $((P + (D - P) * j / (POINTS + 1)))
+	trial KILL $((D * j / (POINTS + 1)))
 done
 echo "$khits of $POINTS SIGKILLs came while $CMD had a journal"
 [ "$khits" -ge "$MIN_HITS" ] && ok || fail "only $khits of $POINTS kills came while $CMD ran"
