@@ -50,9 +50,13 @@ static int reply_check(const void *buf, size_t len, const struct nlmsghdr **out)
 	const struct nlmsghdr *nlh = buf;
 	int left = len > INT32_MAX ? INT32_MAX : (int)len;
 
-	/* mnl_nlmsg_ok() casts nlmsg_len to int: check it unsigned first. */
+	/* mnl_nlmsg_ok() casts nlmsg_len to int: check it unsigned first.
+	 * The attribute walks run to the message's aligned end (libmnl's
+	 * payload tail), so that end must be inside buf too; the kernel's
+	 * nlmsg_put() always puts the padding (found by fuzz_procev: an
+	 * attribute reaching 2 bytes past a 59-byte buffer). */
 	if (left < (int)sizeof(*nlh) || nlh->nlmsg_len > (unsigned)left ||
-	    !mnl_nlmsg_ok(nlh, left))
+	    MNL_ALIGN(nlh->nlmsg_len) > (unsigned)left || !mnl_nlmsg_ok(nlh, left))
 		return -EBADMSG;
 	if (nlh->nlmsg_type == NLMSG_ERROR) {
 		const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);

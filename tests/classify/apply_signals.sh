@@ -75,6 +75,7 @@ D= P=
 for _ in 1 2; do
 	d=$(timed apply --prune plan.conf)
 	expect_match "$(cat out.txt)" "$((N + 3)) changes" "the timed apply made every change"
+	applied=$(snap)
 	reset
 	p=$(timed apply --dry-run --prune plan.conf)
 	[ -z "$D" ] || [ "$d" -lt "$D" ] && D=$d
@@ -101,6 +102,14 @@ sig_trial() {
 	fi
 	wait "$pid"
 	rc=$? err=$(cat err.txt)
+	if [ "$rc" = 0 ] && [ -z "$err" ] && [ "$(snap)" = "$applied" ]; then
+		# the signal came once the run was over, in its exit (ASan's
+		# leak check there takes a while: CI, 2026-12-05): the run is
+		# whole, exit 0; not a trial
+		echo "SIG$sig at $ms ms: rgctl had done its work (exit 0)"
+		reset
+		return
+	fi
 	hits=$((hits + 1))
 	expect_eq "$rc" "$((128 + num))" "SIG$sig at $ms ms: exit status (stderr: $err)"
 	if printf '%s' "$err" | grep -q "after the last change"; then
