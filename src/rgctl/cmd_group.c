@@ -296,6 +296,7 @@ static int create_groups(struct kattr_rg *rg, char **groups, int n,
 		rgctl_step_delay();
 		kattr_rgjournal_steps(a->j, a->from[i], a->from[i + 1]);
 		ret = kattr_rg_create_why(rg, groups[i], a->flags, a->shares, a->res, done, &why);
+		rgctl_step_done();
 		if (ret < 0 && i > 0)
 			create_undo(rg, groups, a->existing, i, done);
 		if (ret < 0)

@@ -31,8 +31,11 @@
  *   mode 0600), of identity, inode and name: a line written or changed by
  *   hand does not verify.  A group counts as rgctl's when a sealed line
  *   has both its inode and its name.  Every write drops the lines whose
- *   group is gone (or no longer has that inode).  Files owned.MAJ-MIN of
- *   older versions are never read.
+ *   group is gone (or no longer has that inode), and replaces the file
+ *   whole (written as marks-new.KEY, renamed over it) under an exclusive
+ *   flock on marks-lock.KEY: a kill at any point leaves the old registry
+ *   or the new one, never a cut one.  Files owned.MAJ-MIN of older
+ *   versions are never read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -153,7 +156,10 @@ static bool value_ok(const char *v, int n, const char *group, long uid)
 /* ---- the registry (filesystems without extended attributes) ------------ */
 
 struct reg {
-	int fd;				/* the marks file, locked */
+	int dir;			/* the state directory */
+	int lock;			/* marks-lock.KEY, flocked */
+	int fd;				/* the marks file (-1: none yet) */
+	char file[96];			/* its name */
 	char id[256];			/* the mount's identity */
 	unsigned char key[KEY_LEN];
 };
@@ -250,36 +256,83 @@ static int key_read(int dir, bool create, unsigned char *key)
 	return ret;
 }
 
-/* Open rg's marks file locked (exclusively, made if missing, if write). */
+static void reg_close(struct reg *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	if (r->lock >= 0)
+		close(r->lock);
+	close(r->dir);
+}
+
+/*
+ * Open rg's registry: its lock taken (exclusive if write: the lock file
+ * made if missing), then its marks file (r->fd -1 when there is none
+ * yet and write).
+ */
 static int reg_open(struct kattr_rg *rg, bool write, struct reg *r)
 {
-	char file[96], shown[PATH_MAX];
-	int dir, ret;
+	char lock[128], shown[PATH_MAX];
+	int ret;
 
-	ret = mount_ident(rg, r, file, sizeof(file));
+	ret = mount_ident(rg, r, r->file, sizeof(r->file));
 	if (ret < 0)
 		return ret;
-	dir = rgctl_state_dir(write, shown, sizeof(shown));
-	if (dir < 0)
-		return dir;
-	ret = key_read(dir, write, r->key);
-	if (ret == 0) {
-		r->fd = openat(dir, file, (write ? O_RDWR | O_CREAT : O_RDONLY) |
-			       O_NOFOLLOW | O_CLOEXEC, 0600);
-		ret = r->fd < 0 ? -errno : check_file(r->fd, 022);
-		if (ret < 0 && r->fd >= 0)
-			close(r->fd);
-	}
-	close(dir);
+	r->dir = rgctl_state_dir(write, shown, sizeof(shown));
+	if (r->dir < 0)
+		return r->dir;
+	r->lock = r->fd = -1;
+	ret = key_read(r->dir, write, r->key);
 	if (ret < 0)
-		return ret;
-	while (flock(r->fd, write ? LOCK_EX : LOCK_SH) < 0)
-		if (errno != EINTR) {
+		goto fail;
+	snprintf(lock, sizeof(lock), "marks-lock.%s", r->file + strlen("marks."));
+	r->lock = openat(r->dir, lock, (write ? O_RDWR | O_CREAT : O_RDONLY) |
+			 O_NOFOLLOW | O_CLOEXEC, 0600);
+	ret = r->lock < 0 ? -errno : check_file(r->lock, 022);
+	while (ret == 0 && flock(r->lock, write ? LOCK_EX : LOCK_SH) < 0)
+		if (errno != EINTR)
 			ret = -errno;
-			close(r->fd);
-			return ret;
-		}
-	return 0;
+	/* a reader needs no lock (a write is one rename); a registry of
+	 * an older rgctl has no lock file */
+	if (ret == -ENOENT && !write)
+		ret = 0;
+	if (ret < 0)
+		goto fail;
+	r->fd = openat(r->dir, r->file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ret = r->fd < 0 ? -errno : check_file(r->fd, 022);
+	if (ret == -ENOENT && write)
+		return 0;
+	if (ret == 0)
+		return 0;
+fail:
+	if (r->lock >= 0)
+		close(r->lock);
+	if (r->fd >= 0)
+		close(r->fd);
+	close(r->dir);
+	return ret;
+}
+
+/* Replace rg's marks file with out[len]: written aside, renamed over it. */
+static int reg_replace(struct reg *r, const char *out, size_t len)
+{
+	char tmp[128];
+	int fd, ret = 0;
+
+	snprintf(tmp, sizeof(tmp), "marks-new.%s", r->file + strlen("marks."));
+	fd = openat(r->dir, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+		    0600);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, out, len) != (ssize_t)len)
+		ret = -EIO;
+	if (close(fd) < 0 && ret == 0)
+		ret = -errno;
+	if (ret == 0 && renameat(r->dir, tmp, r->dir, r->file) < 0)
+		ret = -errno;
+	if (ret < 0)
+		unlinkat(r->dir, tmp, 0);
+	return ret;
 }
 
 /* The seal of (identity, ino, name), in hex. */
@@ -358,7 +411,7 @@ static bool reg_has(struct kattr_rg *rg, unsigned long long ino,
 		for (pos = reg_body(&r, text); !found && reg_next(&r, &pos, &i, &name);)
 			found = i == ino && strcmp(name, group) == 0;
 	free(text);
-	close(r.fd);
+	reg_close(&r);
 	return found;
 }
 
@@ -406,7 +459,7 @@ static int reg_update(struct kattr_rg *rg, unsigned long long ino,
 	if (ret < 0)
 		return ret;
 	f = open_memstream(&out, &len);
-	if (!f || kattr_read_fd(r.fd, &text, NULL) < 0) {
+	if (!f || (r.fd >= 0 && kattr_read_fd(r.fd, &text, NULL) < 0)) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -422,16 +475,13 @@ static int reg_update(struct kattr_rg *rg, unsigned long long ino,
 		goto out;
 	}
 	f = NULL;
-	if (ftruncate(r.fd, 0) < 0)
-		ret = -errno;
-	else if (pwrite(r.fd, out, len, 0) != (ssize_t)len)
-		ret = -EIO;
+	ret = reg_replace(&r, out, len);
 out:
 	if (f)
 		fclose(f);
 	free(out);
 	free(text);
-	close(r.fd);
+	reg_close(&r);
 	return ret;
 }
 

@@ -116,6 +116,11 @@ __attribute__((weak)) void rgctl_step_delay(void)
 {
 }
 
+/* ... and notes nothing: rgctl-faults notes when such a step ended. */
+__attribute__((weak)) void rgctl_step_done(void)
+{
+}
+
 void rgctl_plan_ops(struct kattr_rgplan_ops *ops)
 {
 	kattr_rgplan_ops_init(ops);

@@ -28,6 +28,8 @@ void rgctl_apply_faults(struct kattr_rgplan_ops *ops);
 /* rgctl-faults: RGCTL_STEP_DELAY_US before a step of create or set, and
  * in each move of classify (between finding it and writing it). */
 void rgctl_step_delay(void);
+/* rgctl-faults: such a step (of create) ended (RGCTL_STEP_TIMES). */
+void rgctl_step_done(void);
 
 /*
  * The journal of cmd's run of p, begun before its first change (the

@@ -13,9 +13,15 @@
  * which is then closed, so that a test times its signals from there: the
  * start-up before it, slow and uneven under TCG or a loaded machine,
  * falls outside the sweep.
+ * RGCTL_STEP_TIMES=FILE: at exit, the ms from the first step's start to
+ * the last step's end are written to FILE (the engine's steps: apply,
+ * delete; create's), so that a test's points stop at the last change,
+ * not at the verify and exit after it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -31,9 +37,11 @@
 
 #define DELAY_ENV "RGCTL_STEP_DELAY_US"
 #define MARK_ENV "RGCTL_STEP_MARK_FD"
+#define TIMES_ENV "RGCTL_STEP_TIMES"
 
 static unsigned long fail_step, fail_undo, delay_us;
 static bool fail_after;
+static struct timespec t_first, t_last;	/* the first step's start, a last end */
 
 static unsigned long env_uint(const char *name)
 {
@@ -43,6 +51,24 @@ static unsigned long env_uint(const char *name)
 	return s && str_parse_uint(s, ~0UL, "+", &v, NULL) == 0 ? (unsigned long)v : 0;
 }
 
+/* RGCTL_STEP_TIMES: the steps' span, written at exit. */
+static void times_write(void)
+{
+	const char *path = getenv(TIMES_ENV);
+	long long ms;
+	int fd;
+
+	if (!path || !t_last.tv_sec || !t_first.tv_sec)
+		return;
+	ms = (long long)(t_last.tv_sec - t_first.tv_sec) * 1000 +
+	     (t_last.tv_nsec - t_first.tv_nsec) / 1000000;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	dprintf(fd, "%lld\n", ms);
+	close(fd);
+}
+
 /* The first wait: one byte to the test's descriptor, if it gave one. */
 static void mark(void)
 {
@@ -50,9 +76,14 @@ static void mark(void)
 	unsigned long long fd;
 	const char *s = getenv(MARK_ENV);
 
-	if (marked || !s || str_parse_uint(s, 1023, "", &fd, NULL) < 0 || fd < 3)
+	if (marked)
 		return;
 	marked = true;
+	clock_gettime(CLOCK_MONOTONIC, &t_first);
+	if (getenv(TIMES_ENV))
+		atexit(times_write);
+	if (!s || str_parse_uint(s, 1023, "", &fd, NULL) < 0 || fd < 3)
+		return;
 	if (write((int)fd, "s", 1) != 1) {
 		/* the test then sees the descriptor closed, and says so */
 	}
@@ -67,6 +98,12 @@ static void delay(void)
 	mark();
 	if (delay_us)
 		nanosleep(&ts, NULL);
+}
+
+/* create's steps end (the engine's: after()). */
+void rgctl_step_done(void)
+{
+	clock_gettime(CLOCK_MONOTONIC, &t_last);
 }
 
 /* create and set, which do not run through the engine: the same delay. */
@@ -89,6 +126,7 @@ static int before(void *arg, size_t i, const char **why)
 static int after(void *arg, size_t i, const char **why)
 {
 	(void)arg;
+	clock_gettime(CLOCK_MONOTONIC, &t_last);
 	if (i + 1 != fail_step || !fail_after)
 		return 0;
 	*why = "failure injected by " FAIL_STEP_ENV " after the step";

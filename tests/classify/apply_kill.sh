@@ -16,10 +16,24 @@ N=${1:-400}
 # kills land inside the run on any machine; the recovery is the shipped
 # rgctl's
 export RGCTL_STEP_DELAY_US=${2:-1000}
-# RGD_BACKEND=cgroup2: on a private subtree of the v2 root (rgd_lib.sh)
+# RGD_BACKEND=cgroup2: on a private subtree of the v2 root; rgcs: on the
+# emulator (rgd_lib.sh)
 rgd_setup_backend kill
 needs_libconfig
 cd "$WORK" || exit 1
+PROCS=cgroup.procs
+[ "$BACKEND" = rgcs ] && PROCS=members
+# shv N: the shares value N in the backend's form (RGCS: a cpu minimum)
+shv() {
+	if [ "$BACKEND" = rgcs ]; then
+		printf '"res=cpu,min_shares=%d"' $(($1 % 50 + 1))
+	else
+		printf '%d' "$1"
+	fi
+}
+# the changes: N creates, keep's shares and cpu_max (not on RGCS), two deletes
+C=$((N + 4))
+[ "$BACKEND" = rgcs ] && C=$((N + 3))
 R=(--backend "$BACKEND" --root "$ROOT")
 
 sleep 600 & P1=$!
@@ -28,7 +42,7 @@ PIDS+=("$P1" "$P2")
 
 {
 	echo 'groups = ('
-	echo '  { name = "keep"; shares = 512; },'
+	echo "  { name = \"keep\"; shares = $(shv 512); },"
 	[ -n "$SP" ] && echo "  { name = \"${SP%/}\"; },"
 	echo "  { name = \"${SP}stray\"; },"
 	echo "  { name = \"${SP}stray/kid\"; }"
@@ -36,10 +50,15 @@ PIDS+=("$P1" "$P2")
 } >base.conf
 {
 	echo 'groups = ('
-	echo '  { name = "keep"; shares = 2048; cpu_max = "20ms/100ms"; },'
+	# RGCS has one resource (cpu shares): no cpu_max there
+	if [ "$BACKEND" = rgcs ]; then
+		echo "  { name = \"keep\"; shares = $(shv 2048); },"
+	else
+		echo '  { name = "keep"; shares = 2048; cpu_max = "20ms/100ms"; },'
+	fi
 	[ -n "$SP" ] && echo "  { name = \"${SP%/}\"; },"
 	for ((i = 1; i <= N; i++)); do
-		echo "  { name = \"g$i\"; shares = $((100 + i % 900)); }$([ "$i" -lt "$N" ] && echo ,)"
+		echo "  { name = \"g$i\"; shares = $(shv $((100 + i % 900))); }$([ "$i" -lt "$N" ] && echo ,)"
 	done
 	echo ');'
 } >plan.conf
@@ -51,16 +70,16 @@ reset() {
 		{ echo "FAIL: cannot apply base.conf: $(cat reset.err)"; exit 1; }
 	if [ "$BACKEND" = cgroup2 ]; then
 		echo "max 100000" >"$ROOT/keep/cpu.max"
-	else
+	elif [ "$BACKEND" = cgroup1 ]; then
 		echo max >"$ROOT/keep/cpu.cfs_quota_us" 2>/dev/null || echo -1 >"$ROOT/keep/cpu.cfs_quota_us"
 		echo 100000 >"$ROOT/keep/cpu.cfs_period_us"
 	fi
-	echo "$P1" >"$ROOT/${SP}stray/cgroup.procs" && echo "$P2" >"$ROOT/${SP}stray/kid/cgroup.procs" ||
+	echo "$P1" >"$ROOT/${SP}stray/$PROCS" && echo "$P2" >"$ROOT/${SP}stray/kid/$PROCS" ||
 		{ echo "FAIL: cannot place the processes"; exit 1; }
 }
 snap() {
 	"$RGCTL" "${R[@]}" dump 2>/dev/null
-	(cd "$ROOT" && find . -name "$MEMBERS" -print0 | LC_ALL=C sort -z |
+	(cd "$ROOT" && find . -mindepth "$MEMDEPTH" -name "$MEMBERS" -print0 | LC_ALL=C sort -z |
 		xargs -0 awk 'FNR == 1 { printf "\n%s:", FILENAME } { printf " %s", $1 } END { print "" }')
 }
 journals() { find "$RGCTL_RUNDIR" -name 'journal.*' 2>/dev/null | wc -l; }
@@ -79,13 +98,13 @@ for _ in 1 2; do
 		fail "the timed apply ended before its first step (stderr: $(cat err.txt))"
 	now_ms; t0=$NOW
 	wait "$BG"
-	now_ms; d=$((NOW - t0))
-	expect_match "$(cat out.txt)" "$((N + 4)) changes" "the timed apply made every change"
+	now_ms; d=$(timed_span $((NOW - t0)))
+	expect_match "$(cat out.txt)" "$C changes" "the timed apply made every change"
 	applied=$(snap)
 	reset
 	[ -z "$D" ] || [ "$d" -lt "$D" ] && D=$d
 done
-echo "apply of $((N + 4)) changes: $D ms from its first step to its end"
+echo "apply of $C changes: $D ms from its first step to its end"
 [ "$(snap)" = "$before" ] && ok || fail "reset does not give the base state back"
 expect_eq "$(journals)" 0 "a finished apply leaves no journal"
 [ "$D" -gt 50 ] || skip_test "the run ($D ms) is too short to kill it inside"
@@ -107,7 +126,7 @@ kill_trial() {	# kill_trial MS
 	now=$(snap)
 	if [ "$had" = 1 ]; then
 		hits=$((hits + 1))
-		expect_match "$err" "^rgctl: recovered from rgctl apply \\(pid $pid\\) killed after [0-9]+ of $((N + 4)) changes: [0-9]+ undone, the groups are as before$" \
+		expect_match "$err" "^rgctl: recovered from rgctl apply \\(pid $pid\\) killed after [0-9]+ of $C changes: [0-9]+ undone, the groups are as before$" \
 			"SIGKILL at $ms ms: list recovers and says so"
 		if [ "$now" = "$before" ]; then ok; else
 			fail "SIGKILL at $ms ms: the tree differs after the recovery:"

@@ -12,10 +12,21 @@
 # before, and no process lost.  Then --no-undo keeps what was done.
 . "$SRC_DIR/tests/classify/rgd_lib.sh"
 N=${1:-3000}
-# RGD_BACKEND=cgroup2: on a private subtree of the v2 root (rgd_lib.sh)
+# RGD_BACKEND=cgroup2: on a private subtree of the v2 root; rgcs: on the
+# emulator (rgd_lib.sh)
 rgd_setup_backend signals
 needs_libconfig
 cd "$WORK" || exit 1
+PROCS=cgroup.procs
+[ "$BACKEND" = rgcs ] && PROCS=members
+# shv N: the shares value N in the backend's form (RGCS: a cpu minimum)
+shv() {
+	if [ "$BACKEND" = rgcs ]; then
+		printf '"res=cpu,min_shares=%d"' $(($1 % 50 + 1))
+	else
+		printf '%d' "$1"
+	fi
+}
 R=(--backend "$BACKEND" --root "$ROOT")
 
 # a process in stray, one in stray/kid: the groups --prune deletes
@@ -25,7 +36,7 @@ PIDS+=("$P1" "$P2")
 
 {
 	echo 'groups = ('
-	echo '  { name = "keep"; shares = 512; },'
+	echo "  { name = \"keep\"; shares = $(shv 512); },"
 	[ -n "$SP" ] && echo "  { name = \"${SP%/}\"; },"
 	echo "  { name = \"${SP}stray\"; },"
 	echo "  { name = \"${SP}stray/kid\"; }"
@@ -33,10 +44,10 @@ PIDS+=("$P1" "$P2")
 } >base.conf
 {
 	echo 'groups = ('
-	echo '  { name = "keep"; shares = 2048; },'
+	echo "  { name = \"keep\"; shares = $(shv 2048); },"
 	[ -n "$SP" ] && echo "  { name = \"${SP%/}\"; },"
 	for ((i = 1; i <= N; i++)); do
-		echo "  { name = \"g$i\"; shares = $((100 + i % 900)); }$([ "$i" -lt "$N" ] && echo ,)"
+		echo "  { name = \"g$i\"; shares = $(shv $((100 + i % 900))); }$([ "$i" -lt "$N" ] && echo ,)"
 	done
 	echo ');'
 } >plan.conf
@@ -46,13 +57,13 @@ PIDS+=("$P1" "$P2")
 reset() {
 	find "$ROOT" -mindepth 1 -maxdepth 1 -type d -name 'g*' -print0 | xargs -0 -r rmdir
 	"$RGCTL" "${R[@]}" apply --prune base.conf >/dev/null || { echo "FAIL: cannot apply base.conf"; exit 1; }
-	echo "$P1" >"$ROOT/${SP}stray/cgroup.procs" && echo "$P2" >"$ROOT/${SP}stray/kid/cgroup.procs" ||
+	echo "$P1" >"$ROOT/${SP}stray/$PROCS" && echo "$P2" >"$ROOT/${SP}stray/kid/$PROCS" ||
 		{ echo "FAIL: cannot place the processes"; exit 1; }
 }
 # The whole tree: rgctl dump, then each group's members (one awk).
 snap() {
 	"$RGCTL" "${R[@]}" dump
-	(cd "$ROOT" && find . -name "$MEMBERS" -print0 | LC_ALL=C sort -z |
+	(cd "$ROOT" && find . -mindepth "$MEMDEPTH" -name "$MEMBERS" -print0 | LC_ALL=C sort -z |
 		xargs -0 awk 'FNR == 1 { printf "\n%s:", FILENAME } { printf " %s", $1 } END { print "" }')
 }
 mark_open
@@ -68,7 +79,7 @@ for _ in 1 2; do
 		fail "the timed apply ended before its first step (stderr: $(cat err.txt))"
 	now_ms; t0=$NOW
 	wait "$BG"
-	now_ms; d=$((NOW - t0))
+	now_ms; d=$(timed_span $((NOW - t0)))
 	expect_match "$(cat out.txt)" "$((N + 3)) changes" "the timed apply made every change"
 	applied=$(snap)
 	reset

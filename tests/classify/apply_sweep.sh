@@ -24,29 +24,10 @@ setup_cgroup2() {
 	trap rgd_cleanup EXIT
 }
 
-rgcs_cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
-	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
-	rgcsfs_stop "$MNT"
-	rmdir "$MNT"
-	rm -rf "$WORK"
-}
-
-setup_rgcs() {
-	. "$SRC_DIR/tests/rgcsfs/lib.sh"
-	WORK=$(mktemp -d)
-	export RGCTL_RUNDIR="$WORK/run"
-	MNT=$(mktemp -d /tmp/rgctl-sweep.XXXXXX)
-	trap 'rgcs_cleanup' EXIT
-	rgcsfs_start "$MNT" || exit $?
-	ROOT=$MNT/res_groups
-}
-
 case $BACKEND in
 cgroup1) rgd_setup sweep ;;
 cgroup2) setup_cgroup2 ;;
-rgcs) setup_rgcs ;;
+rgcs) rgd_setup_rgcs sweep ;;
 *) echo "unknown backend $BACKEND"; exit 2 ;;
 esac
 needs_libconfig

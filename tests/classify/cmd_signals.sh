@@ -23,24 +23,10 @@
 BACKEND=${1:?backend}
 CMD=${2:?command}
 
-rgcs_cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
-	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
-	rgcsfs_stop "$MNT"
-	rmdir "$MNT"
-	rm -rf "$WORK"
-}
 case $BACKEND in
 cgroup1) rgd_setup "sig$CMD" ;;
 cgroup2) rgd_setup "sig$CMD" v2 ;;
-rgcs)	. "$SRC_DIR/tests/rgcsfs/lib.sh"
-	WORK=$(mktemp -d)
-	export RGCTL_RUNDIR="$WORK/run"
-	MNT=$(mktemp -d /tmp/rgctl-sig.XXXXXX)
-	trap 'rgcs_cleanup' EXIT
-	rgcsfs_start "$MNT" || exit $?
-	ROOT=$MNT/res_groups ;;
+rgcs)	rgd_setup_rgcs sig ;;
 *)	echo "unknown backend $BACKEND"; exit 2 ;;
 esac
 [ "$BACKEND/$CMD" = rgcs/set ] && skip_test "RGCS has one resource key (cpu.weight): no set with several"
@@ -155,7 +141,7 @@ for _ in 1 2; do
 	now_ms; t0=$NOW
 	wait "$BG"
 	rc=$?
-	now_ms; d=$((NOW - t0))
+	now_ms; d=$(timed_span $((NOW - t0)))
 	expect_eq "$rc" 0 "the timed $CMD (stderr: $(cat err.txt))"
 	after=$(snap)
 	reset

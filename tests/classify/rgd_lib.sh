@@ -46,17 +46,43 @@ rgd_setup() {
 # tests/vm/signals_apply.sh runs it, where the cpu controller must be
 # available; the groups with members then sit in box/, since v2 lets no
 # process into a group that enables a controller for its children, as the
-# root does here).  Sets BACKEND, SP (box/ or nothing) and MEMBERS.
+# root does here; or rgcs: the FUSE emulator, rgd_setup_rgcs).  Sets
+# BACKEND, SP (box/ or nothing), MEMBERS (the member file) and MEMDEPTH
+# (the depth of the first member file that is the test's own: the RGCS
+# root's lists the machine's processes).
 rgd_setup_backend() {
 	BACKEND=${RGD_BACKEND:-cgroup1}
+	SP= MEMDEPTH=1
 	case $BACKEND in
-	cgroup1) rgd_setup "$1"; SP= MEMBERS=tasks ;;
+	cgroup1) rgd_setup "$1"; MEMBERS=tasks ;;
 	cgroup2) rgd_setup "$1" v2; SP=box/ MEMBERS=cgroup.procs
 		grep -qw cpu "$CPU/cgroup.controllers" || skip_test "no cpu controller on the cgroup v2 hierarchy at $CPU"
 		grep -qw cpu "$CPU/cgroup.subtree_control" || echo +cpu >"$CPU/cgroup.subtree_control" ||
 			skip_test "cannot enable cpu in $CPU/cgroup.subtree_control" ;;
+	rgcs)	rgd_setup_rgcs "$1"; MEMBERS=members MEMDEPTH=2 ;;
 	*)	echo "unknown backend $BACKEND"; exit 2 ;;
 	esac
+}
+
+# rgd_setup_rgcs NAME: the RGCS emulator on a mount point of the test's
+# own (skips, saying why, where FUSE cannot run); ROOT its res_groups;
+# the trap stops it and kills PIDS.
+rgd_setup_rgcs() {
+	. "$SRC_DIR/tests/rgcsfs/lib.sh"
+	WORK=$(mktemp -d)
+	export RGCTL_RUNDIR="$WORK/run"
+	MNT=$(mktemp -d "/tmp/rgctl-$1.XXXXXX")
+	trap rgd_rgcs_cleanup EXIT
+	rgcsfs_start "$MNT" || exit $?
+	ROOT=$MNT/res_groups
+}
+rgd_rgcs_cleanup() {
+	local p
+	for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
+	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
+	rgcsfs_stop "$MNT"
+	rmdir "$MNT"
+	rm -rf "$WORK"
 }
 
 # The step mark: rgctl-faults, given RGCTL_STEP_MARK_FD=N, writes one byte
@@ -91,9 +117,21 @@ faults_bg() {
 }
 # faults_timed OUT ERR ARGS...: faults_bg for the run that times the
 # sweep: without ASan's leak check at exit, which takes longer than the
-# steps and would stretch the window past the run's last change.
+# steps and would stretch the window past the run's last change; and
+# with RGCTL_STEP_TIMES (timed_span).
 faults_timed() {
-	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 faults_bg "$@"
+	rm -f "$WORK/step.times"
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		RGCTL_STEP_TIMES="$WORK/step.times" faults_bg "$@"
+}
+# timed_span MS: the span of the run faults_timed started, once it ended:
+# from its first step to its last change where rgctl-faults wrote it
+# (apply, delete: the verify and exit after the last change are no
+# target), else MS (the caller's, to its exit)
+timed_span() {
+	local s=
+	[ -s "$WORK/step.times" ] && read -r s <"$WORK/step.times"
+	[[ $s =~ ^[0-9]+$ ]] && [ "$s" -le "$1" ] && echo "$s" || echo "$1"
 }
 # now_ms: NOW = the time in ms (no fork: bash's EPOCHREALTIME)
 now_ms() { local t=${EPOCHREALTIME/[.,]/}; NOW=$((t / 1000)); }

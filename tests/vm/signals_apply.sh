@@ -4,7 +4,7 @@
 # host's scripts, on a private subtree of the v2 root each makes, with the
 # cpu controller available.
 #   tests/classify/apply_signals.sh 300, apply_kill.sh 100 (smaller plans
-#     than the host's: TCG is slow; apply_kill at 10 points) with
+#     than the host's: TCG is slow), 20 points each, with
 #     RGD_BACKEND=cgroup2; the groups with members in box/
 # The points are timed from the first step (rgctl-faults' mark), so
 # rgctl's start-up, slow under TCG, falls outside them.  Each runs as on
@@ -13,7 +13,6 @@
 [ "${WITH_LIBCONFIG:-ON}" = OFF ] && skip_test "rgctl was built without libconfig"
 grep -qw cpu "$U/cgroup.controllers" || { fail "no cpu controller in $U/cgroup.controllers"; finish; }
 [ -x "$BUILD_DIR/src/rgctl/rgctl-faults" ] || skip_test "rgctl-faults is not built (BUILD_TESTING=OFF)"
-export RGD_SIG_POINTS=10
 export RGD_BACKEND=cgroup2
 sweep "apply_signals cgroup2" apply_signals.sh 300
 sweep "apply_kill cgroup2" apply_kill.sh 100
