@@ -562,44 +562,13 @@ static int run_steps(struct kattr_rg *rg, struct kattr_rgplan *p, const char *fi
 	return ret < 0 ? status : 0;
 }
 
-/*
- * The apply lock (kattr_rg_lock()), waited for in slices so that a
- * signal ends the wait: 0, or the exit status with the reason said.
- */
+/* The apply lock (rgctl_lock_wait()): 0, or the exit status, the reason said. */
 static int lock_hierarchy(struct kattr_rg *rg, const char *file, unsigned int wait_s)
 {
-	struct timespec t0, now;
-	long long left;
-	pid_t holder;
-	int fd;
+	char doing[TOOL_Q_SIZE + 16];
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		left = (long long)wait_s * 1000 - (now.tv_sec - t0.tv_sec) * 1000LL -
-		       (now.tv_nsec - t0.tv_nsec) / 1000000;
-		fd = kattr_rg_lock(rg, left <= 0 ? 0 : left > 100 ? 100 : (unsigned int)left,
-				   &holder);
-		if (fd >= 0)
-			return 0;	/* held until rgctl exits */
-		if (rgctl_stop_sig()) {
-			tool_warn("apply: interrupted by %s while waiting for the lock on '%s': nothing was changed",
-				  rgctl_sig_name(rgctl_stop_sig()), TOOL_Q(kattr_rg_root(rg)));
-			return 128 + rgctl_stop_sig();
-		}
-		if (fd != -EWOULDBLOCK || left <= 0)
-			break;
-	}
-	if (fd == -EWOULDBLOCK && holder > 0)
-		tool_warn("cannot apply '%s': another apply (pid %d) holds the lock on '%s' and did not finish within %u s; nothing was changed",
-			  TOOL_Q(file), (int)holder, TOOL_Q(kattr_rg_root(rg)), wait_s);
-	else if (fd == -EWOULDBLOCK)
-		tool_warn("cannot apply '%s': another apply holds the lock on '%s' and did not finish within %u s; nothing was changed",
-			  TOOL_Q(file), TOOL_Q(kattr_rg_root(rg)), wait_s);
-	else
-		tool_warn("cannot apply '%s': cannot lock '%s': %s; nothing was changed",
-			  TOOL_Q(file), TOOL_Q(kattr_rg_root(rg)), tool_strerror(-fd));
-	return EXIT_FAIL;
+	snprintf(doing, sizeof(doing), "apply '%s'", TOOL_Q(file));
+	return rgctl_lock_wait(rg, wait_s, "apply", doing, "apply");
 }
 
 struct apply_opts {

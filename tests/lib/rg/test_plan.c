@@ -607,6 +607,63 @@ static void lock(void **state)
 	fx_close(&f);
 }
 
+static int stop_now(void *arg)
+{
+	(void)arg;
+	return SIGTERM;
+}
+
+/* The wait ends when the stop hook says so (a signal), not at its bound. */
+static void lock_stopped(void **state)
+{
+	struct fx f;
+	pid_t holder = -1;
+	int fd;
+
+	(void)state;
+	fx_open(&f);
+	fd = kattr_rg_lock(f.rg, 0, NULL);
+	assert_true(fd >= 0);
+	assert_int_equal(kattr_rg_lock_wait(f.rg, 600000, stop_now, NULL, &holder), -EINTR);
+	assert_int_equal(holder, 0);
+	close(fd);
+	assert_true((fd = kattr_rg_lock_wait(f.rg, 0, stop_now, NULL, NULL)) >= 0);
+	close(fd);
+	fx_close(&f);
+}
+
+/* The classify daemon's lock file: made, held, its holder named (the pid
+ * it holds where /proc/locks does not tell); no symlink, no FIFO. */
+static void lock_file(void **state)
+{
+	char path[PATH_MAX];
+	pid_t holder = -1;
+	int dir, fd, fd2;
+	struct fx f;
+
+	(void)state;
+	fx_open(&f);
+	dir = open(f.root, O_RDONLY | O_DIRECTORY);
+	assert_true(dir >= 0);
+	fd = kattr_lock_file(dir, "classify.1-2.lock", 0, &holder);
+	assert_true(fd >= 0);
+	assert_int_equal(holder, 0);
+	assert_int_equal(pwrite(fd, "4242\n", 5, 0), 5);
+	assert_int_equal(kattr_lock_file(dir, "classify.1-2.lock", 30, &holder), -EWOULDBLOCK);
+	assert_int_equal(holder, 4242);
+	close(fd);
+	fd2 = kattr_lock_file(dir, "classify.1-2.lock", 0, NULL);
+	assert_true(fd2 >= 0);
+	close(fd2);
+	assert_int_equal(symlinkat("classify.1-2.lock", dir, "link.lock"), 0);
+	assert_int_equal(kattr_lock_file(dir, "link.lock", 0, NULL), -ELOOP);
+	snprintf(path, sizeof(path), "%s/fifo.lock", f.root);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	assert_int_equal(kattr_lock_file(dir, "fifo.lock", 0, NULL), -EINVAL);
+	close(dir);
+	fx_close(&f);
+}
+
 /* ---- the journal ------------------------------------------------------------------ */
 
 /*
@@ -994,6 +1051,8 @@ int main(void)
 		cmocka_unit_test(no_undo_keeps),
 		cmocka_unit_test(threads_not_back),
 		cmocka_unit_test(lock),
+		cmocka_unit_test(lock_stopped),
+		cmocka_unit_test(lock_file),
 		cmocka_unit_test(killed_recovers),
 		cmocka_unit_test(planned_create),
 		cmocka_unit_test(planned_shares),
