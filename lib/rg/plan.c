@@ -3,7 +3,7 @@
  * The apply engine (kattr/rgplan.h): run a plan's steps through an
  * operations table, keeping what undoes each, and undo them all, last
  * first, when one fails or the caller stops the run between two steps.
- * Also the apply lock of a hierarchy (flock(2) on its root directory).
+ * (The lock is lock.c's, the planner plan_build.c's.)
  */
 #include <dirent.h>
 #include <errno.h>
@@ -629,68 +629,4 @@ int kattr_rgplan_recover(struct kattr_rg *rg, struct kattr_rgplan *p,
 	r->failed = n;
 	undo_from(rg, p, ops, n, r);
 	return r->nnotes ? -EIO : 0;
-}
-
-/* ---- the apply lock -------------------------------------------------------- */
-
-/* The pid holding a flock on fd's inode, from /proc/locks (0: unknown). */
-static pid_t lock_holder(int fd)
-{
-	unsigned int maj, min;
-	unsigned long long ino;
-	struct stat st;
-	char *text, *line, *save = NULL;
-	pid_t holder = 0;
-
-	if (fstat(fd, &st) < 0 || kattr_file_read("/proc/locks", &text, NULL) < 0)
-		return 0;
-	for (line = strtok_r(text, "\n", &save); line && !holder;
-	     line = strtok_r(NULL, "\n", &save)) {
-		int pid;
-
-		if (strstr(line, "->"))
-			continue;	/* a waiter */
-		if (sscanf(line, "%*s FLOCK %*s %*s %d %x:%x:%llu", &pid, &maj, &min, &ino) == 4 &&
-		    makedev(maj, min) == st.st_dev && ino == (unsigned long long)st.st_ino &&
-		    pid != getpid())
-			holder = pid;
-	}
-	free(text);
-	return holder;
-}
-
-static long long ms_since(const struct timespec *t0)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (long long)(now.tv_sec - t0->tv_sec) * 1000 +
-	       (now.tv_nsec - t0->tv_nsec) / 1000000;
-}
-
-int kattr_rg_lock(struct kattr_rg *rg, unsigned int wait_ms, pid_t *holder)
-{
-	struct timespec start;
-	int fd, e;
-
-	if (holder)
-		*holder = 0;
-	fd = kattr_rg_group_open(rg, "/", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return fd;
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		e = errno;
-		if (e == EINTR)
-			continue;
-		if (e == EWOULDBLOCK && ms_since(&start) < (long long)wait_ms) {
-			usleep(20000);
-			continue;
-		}
-		if (e == EWOULDBLOCK && holder)
-			*holder = lock_holder(fd);
-		close(fd);
-		return -e;
-	}
-	return fd;
 }

@@ -17,10 +17,10 @@
  * compared with the file.  The changes are printed only once all of them
  * are done, followed by "N changes".
  *
- * The run, its undo and the lock are the library's (lib/rg/plan.c,
- * kattr/rgplan.h); here: the plan, the signals (SIGINT, SIGTERM, SIGHUP,
- * SIGPIPE stop the run between two steps and what was done is undone),
- * and every message.
+ * The plan, verify, the run, its undo and the lock are the library's
+ * (lib/rg/plan_build.c, plan.c, kattr/rgplan.h); here: the options, the
+ * signals (SIGINT, SIGTERM, SIGHUP, SIGPIPE stop the run between two
+ * steps and what was done is undone), and every message.
  */
 #include "config.h"
 
@@ -88,47 +88,6 @@ const struct rgctl_cmd rgctl_cmd_dump = {
 /* How long a second apply waits for the lock by default (seconds). */
 #define LOCK_WAIT_DEFAULT 30
 
-/* What undo could not restore, one line each. */
-struct notes {
-	char **v;
-	size_t n;
-};
-
-static void note(struct notes *ns, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void note(struct notes *ns, const char *fmt, ...)
-{
-	va_list ap;
-
-	ns->v = xreallocarray(ns->v, ns->n + 1, sizeof(*ns->v));
-	va_start(ap, fmt);
-	if (vasprintf(&ns->v[ns->n], fmt, ap) < 0)
-		xalloc_die();
-	va_end(ap);
-	ns->n++;
-}
-
-static void notes_free(struct notes *ns)
-{
-	for (size_t i = 0; i < ns->n; i++)
-		free(ns->v[i]);
-	free(ns->v);
-	ns->v = NULL;
-	ns->n = 0;
-}
-
-/* A step of kind for group (dies when out of memory). */
-static struct kattr_rgplan_step *plan_add(struct kattr_rgplan *p,
-					  enum kattr_rgplan_kind kind,
-					  const char *group)
-{
-	struct kattr_rgplan_step *s;
-
-	if (kattr_rgplan_add(p, kind, group, &s) < 0)
-		xalloc_die();
-	return s;
-}
-
 /* One share as text the backend accepts back (for undo and dump). */
 static char *share_value(const struct kattr_rg *rg, const struct kattr_rg_share *s,
 			 unsigned int keys)
@@ -139,261 +98,134 @@ static char *share_value(const struct kattr_rg *rg, const struct kattr_rg_share 
 	return xstrdup(buf);
 }
 
-/* The share of the controller res (RGCS) or the only one (cgroups). */
-static const struct kattr_rg_share *find_share(const struct kattr_rg *rg,
-					       const struct kattr_rg_share *v,
-					       size_t n, const char *res)
+/* The file and line g is at. */
+static const char *g_file(const struct kattr_rgconf *c, const struct kattr_rgconf_group *g)
 {
-	for (size_t i = 0; i < n; i++)
-		if (kattr_rg_backend_of(rg) != KATTR_RG_RGCS ||
-		    strcmp(v[i].res, res) == 0)
-			return &v[i];
-	return NULL;
+	return g->file ? g->file : c->file;
 }
 
-/*
- * Whether group's current shares already equal want (formatted by
- * kattr_rg_shares_format).  *old gets the current value as text: on RGCS
- * only the keys want sets, so that undo restores exactly those.
- */
-static bool shares_equal(struct kattr_rg *rg, const char *group,
-			 const char *want, char **old)
+/* A resource of g the planner refused: its words, into buf. */
+static void res_fail_text(const struct kattr_rgplan_fail *f, char *buf, size_t size)
 {
-	struct kattr_rg_share *cur = NULL, w;
-	const struct kattr_rg_share *c;
-	bool same = false;
-	unsigned int keys;
-	size_t ncur = 0;
-	int ret;
-
-	ret = kattr_rg_shares_get(rg, group, &cur, &ncur);
-	if (ret < 0)
-		tool_die(EXIT_FAIL, "cannot read the shares of '%s': %s",
-			 TOOL_Q(group), rgctl_strerror(ret));
-	kattr_rg_share_parse(kattr_rg_backend_of(rg), want, NULL, &w, &keys, NULL);
-	/* RGCS: a controller not there is not equal (the write says why). */
-	c = find_share(rg, cur, ncur, w.res);
-	if (c && kattr_rg_backend_of(rg) != KATTR_RG_RGCS) {
-		same = c->value == w.value;
-		*old = share_value(rg, c, 0);
-	} else if (c) {
-		same = (!(keys & KATTR_RG_SHARE_MIN) || c->min_shares == w.min_shares) &&
-		       (!(keys & KATTR_RG_SHARE_MAX) || c->max_shares == w.max_shares) &&
-		       (!(keys & KATTR_RG_SHARE_DIVISOR) ||
-			c->child_shares_divisor == w.child_shares_divisor);
-		*old = share_value(rg, c, keys);
+	switch (f->kind) {
+	case KATTR_RGPLAN_FAIL_RES_PARSE:
+		snprintf(buf, size, "'%s': %s", TOOL_Q(f->g->res[f->res]), f->why);
+		break;
+	case KATTR_RGPLAN_FAIL_RES_RESOLVE:
+		snprintf(buf, size, "%s: %s: %s", f->key, f->dev, tool_strerror(-f->err));
+		break;
+	case KATTR_RGPLAN_FAIL_RES_WHERE:
+		snprintf(buf, size, "cannot set %s: %s", f->key,
+			 f->why ? f->why : tool_strerror(-f->err));
+		break;
+	case KATTR_RGPLAN_FAIL_RES_READ:
+		snprintf(buf, size, "cannot read %s: %s", f->key, tool_strerror(-f->err));
+		break;
+	default:	/* KATTR_RGPLAN_FAIL_RES_OPEN */
+		snprintf(buf, size, "%s", rgctl_strerror(f->err));
+		break;
 	}
-	free(cur);
-	return same;
 }
 
-static int by_depth(const void *a, const void *b)
+/* Why the planner (or verify) stopped, said; exits 1. */
+__attribute__((noreturn))
+static void plan_fail(struct kattr_rg *rg, const struct kattr_rgconf *c,
+		      const struct kattr_rgplan_fail *f)
 {
-	const struct kattr_rgconf_group *x = *(const struct kattr_rgconf_group *const *)a;
-	const struct kattr_rgconf_group *y = *(const struct kattr_rgconf_group *const *)b;
-	unsigned int dx = kattr_rg_name_depth(x->name);
-	unsigned int dy = kattr_rg_name_depth(y->name);
+	const struct kattr_rgconf_group *g = f->g;
+	char why[3 * 4096];
 
-	return dx != dy ? (dx < dy ? -1 : 1) : (x->line < y->line ? -1 : x->line > y->line);
-}
-
-/*
- * cgroup v2: the groups above g where cpu must be enabled for its shares
- * and no earlier step enables it already (planned), as text for the step
- * ("R/cgroup.subtree_control, ..."; "" when earlier steps enable all of
- * it), or NULL when cpu is there.  With no_enable, dies.
- */
-static char *plan_enable(struct kattr_rg *rg, const struct kattr_rgconf *c,
-			 const struct kattr_rgconf_group *g, bool no_enable,
-			 struct kattr_rg_cpu_path *planned)
-{
-	struct kattr_rg_cpu_path miss;
-	char *text = NULL, why[3 * 4096];
-	size_t len = 0;
-	int ret;
-
-	ret = kattr_rg_cpu_missing(rg, g->name, &miss);
-	if (ret < 0)
+	switch (f->kind) {
+	case KATTR_RGPLAN_FAIL_NOMEM:
+		xalloc_die();
+	case KATTR_RGPLAN_FAIL_NO_SHARES:
+		tool_die(EXIT_FAIL, "%s:%u: groups: '%s' has shares but %s", g_file(c, g),
+			 g->line, TOOL_Q(g->name), rgctl_strerror(f->err));
+	case KATTR_RGPLAN_FAIL_SHARES:
+		tool_die(EXIT_FAIL, "%s:%u: shares: '%s' is not valid for %s: %s",
+			 g_file(c, g), g->line, TOOL_Q(g->shares),
+			 kattr_rg_backend_name(kattr_rg_backend_of(rg)), f->why);
+	case KATTR_RGPLAN_FAIL_CPU_READ:
 		tool_die(EXIT_FAIL, "cannot read the cgroup.subtree_control files above '%s': %s",
-			 TOOL_Q(g->name), rgctl_strerror(ret));
-	if (miss.n && no_enable) {
+			 TOOL_Q(g->name), rgctl_strerror(f->err));
+	case KATTR_RGPLAN_FAIL_NO_ENABLE:
 		rgctl_cpu_why(rg, g->name, why, sizeof(why));
 		tool_die(EXIT_FAIL, "%s:%u: groups: '%s' has shares but %s (--no-enable)",
-			 g->file ? g->file : c->file, g->line, TOOL_Q(g->name), why);
-	}
-	for (size_t i = 0; i < miss.n; i++) {
-		const char *f;
-		bool seen = false;
-
-		for (size_t k = 0; k < planned->n && !seen; k++)
-			seen = strcmp(planned->groups[k], miss.groups[i]) == 0;
-		if (seen)
-			continue;
-		f = rgctl_subtree_file(rg, miss.groups[i]);
-		text = xreallocarray(text, len + strlen(f) + 3, 1);
-		len += (size_t)sprintf(text + len, "%s%s", len ? ", " : "", f);
-		planned->groups = xreallocarray(planned->groups, planned->n + 1,
-						sizeof(char *));
-		planned->groups[planned->n++] = xstrdup(miss.groups[i]);
-	}
-	/* "": cpu is missing but an earlier step enables it. */
-	if (miss.n && !text)
-		text = xstrdup("");
-	kattr_rg_cpu_path_free(&miss);
-	return text;
-}
-
-/* Free plan_groups()' own memory, then die with the message. */
-__attribute__((noreturn, format(printf, 3, 4)))
-static void plan_die(const struct kattr_rgconf_group **order,
-		     struct kattr_rg_cpu_path *planned, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	free(order);
-	kattr_rg_cpu_path_free(planned);
-	tool_die(EXIT_FAIL, "%s", msg);
-}
-
-/* Creates and share changes, parents first; nothing is touched. */
-static void plan_groups(struct kattr_rg *rg, const struct kattr_rgconf *c,
-			bool no_enable, struct kattr_rgplan *p)
-{
-	const struct kattr_rgconf_group **order;
-	struct kattr_rg_cpu_path planned = { 0 };
-	char fmt[512];
-
-	order = xcalloc(c->ngroups + 1, sizeof(*order));
-	for (size_t i = 0; i < c->ngroups; i++)
-		order[i] = &c->groups[i];
-	qsort(order, c->ngroups, sizeof(*order), by_depth);
-	for (size_t i = 0; i < c->ngroups; i++) {
-		const struct kattr_rgconf_group *g = order[i];
-		const char *why = "invalid";
-		char *old = NULL, *enable = NULL;
-		struct kattr_rgplan_step *s;
-		int ret;
-
-		if (g->shares) {
-			if (!kattr_rg_has_shares(rg))
-				plan_die(order, &planned, "%s:%u: groups: '%s' has shares but %s",
-					 g->file ? g->file : c->file, g->line, TOOL_Q(g->name),
-					 rgctl_strerror(-EOPNOTSUPP));
-			ret = kattr_rg_shares_format(kattr_rg_backend_of(rg), g->shares,
-						     NULL, fmt, sizeof(fmt), &why);
-			if (ret < 0)
-				plan_die(order, &planned, "%s:%u: shares: '%s' is not valid for %s: %s",
-					 g->file ? g->file : c->file, g->line, TOOL_Q(g->shares),
-					 kattr_rg_backend_name(kattr_rg_backend_of(rg)), why);
-			enable = plan_enable(rg, c, g, no_enable, &planned);
-		}
-		ret = kattr_rg_exists(rg, g->name);
-		if (ret == -ENOENT) {
-			s = plan_add(p, KATTR_RGPLAN_CREATE, g->name);
-			s->want = g->shares ? xstrdup(g->shares) : NULL;
-			s->line = g->line;
-			s->enable = enable;
-			continue;
-		}
-		if (ret < 0)
-			plan_die(order, &planned, "cannot use group '%s': %s",
-				 TOOL_Q(g->name), rgctl_strerror(ret));
-		/* Without cpu above it the group has no cpu.weight to compare. */
-		if (!g->shares || (!enable && shares_equal(rg, g->name, fmt, &old))) {
-			free(old);
-			free(enable);
-			continue;
-		}
-		s = plan_add(p, KATTR_RGPLAN_SET, g->name);
-		s->want = xstrdup(g->shares);
-		s->old = old;
-		s->line = g->line;
-		s->enable = enable;
-	}
-	kattr_rg_cpu_path_free(&planned);
-	free(order);
-}
-
-/* Resource changes, after every create and shares change. */
-static void plan_res(struct kattr_rg *rg, const struct kattr_rgconf *c,
-		     bool no_enable, struct kattr_rgplan *p)
-{
-	for (size_t i = 0; i < c->ngroups; i++) {
-		const struct kattr_rgconf_group *g = &c->groups[i];
-		struct kattr_rgplan_res ch;
-		struct kattr_rgplan_step *s;
-
-		rgctl_res_plan(rg, c, g, kattr_rg_exists(rg, g->name) == -ENOENT, &ch);
-		if (!ch.n)
-			continue;
-		s = plan_add(p, KATTR_RGPLAN_RES, g->name);
-		s->res = ch;
-		s->line = g->line;
-		s->no_enable = no_enable;
+			 g_file(c, g), g->line, TOOL_Q(g->name), why);
+	case KATTR_RGPLAN_FAIL_GROUP:
+		tool_die(EXIT_FAIL, "cannot use group '%s': %s", TOOL_Q(g->name),
+			 rgctl_strerror(f->err));
+	case KATTR_RGPLAN_FAIL_SHARES_READ:
+		tool_die(EXIT_FAIL, "cannot read the shares of '%s': %s", TOOL_Q(g->name),
+			 rgctl_strerror(f->err));
+	case KATTR_RGPLAN_FAIL_LIMITS:
+		tool_die(EXIT_FAIL, "cannot read the machine's memory and CPUs: %s",
+			 tool_strerror(-f->err));
+	case KATTR_RGPLAN_FAIL_LIST:
+		tool_die(EXIT_FAIL, "cannot list the groups: %s", rgctl_strerror(f->err));
+	default:
+		res_fail_text(f, why, sizeof(why));
+		tool_die(EXIT_FAIL, "%s:%u: group '%s': %s", g_file(c, g), g->line,
+			 TOOL_Q(g->name), why);
 	}
 }
 
-/* Whether a group below v[i] (later in the listing) is kept. */
-static bool keeps_child(const struct kattr_rg_info *v, size_t n, size_t i,
-			const bool *keep)
+static bool own_is_ours(void *arg, struct kattr_rg *rg, const char *group)
 {
-	size_t len = strlen(v[i].name);
-
-	for (size_t j = i + 1; j < n; j++)
-		if (keep[j] && strncmp(v[j].name, v[i].name, len) == 0 &&
-		    v[j].name[len] == '/')
-			return true;
-	return false;
+	(void)arg;
+	return rgctl_own_is_ours(rg, group);
 }
 
 /*
- * Deletes of groups the file does not name, children first: only groups
- * rgctl created (owner.c), never one it did not, nor a parent of one.
- * The groups kept are named on stderr.
+ * The plan (kattr_rgplan_build()): creates and share changes, resource
+ * changes, deletions (--prune); nothing is touched.  The groups --prune
+ * keeps are named on stderr.  Dies with the planner's reason.
  */
-static void plan_prune(struct kattr_rg *rg, const struct kattr_rgconf *c,
+static void plan_build(struct kattr_rg *rg, const struct kattr_rgplan_conf *pc,
 		       struct kattr_rgplan *p)
 {
-	struct kattr_rg_info *v = NULL;
-	size_t n = 0, kept = 0;
+	struct kattr_rgplan_info info;
 	char names[512] = "";
-	bool *keep;
-	int ret;
+	size_t kept;
 
-	ret = kattr_rg_list(rg, "/", &v, &n);
-	if (ret < 0)
-		tool_die(EXIT_FAIL, "cannot list the groups: %s", rgctl_strerror(ret));
-	keep = xcalloc(n + 1, sizeof(*keep));
-	/* The listing has parents before children: walk it backwards. */
-	for (size_t i = n; i-- > 0;) {
-		if (v[i].depth == 0 || kattr_rgconf_find_group(c, v[i].name))
-			continue;
-		if (!rgctl_own_is_ours(rg, v[i].name) || keeps_child(v, n, i, keep)) {
-			keep[i] = true;
-			if (kept++ < 8)
-				snprintf(names + strlen(names), sizeof(names) - strlen(names),
-					 "%s%s", kept > 1 ? ", " : "", TOOL_Q(v[i].name));
-			continue;
-		}
-		plan_add(p, KATTR_RGPLAN_DELETE, v[i].name);
+	if (kattr_rgplan_build(rg, pc, p, &info) < 0) {
+		kattr_rgplan_free(p);
+		kattr_rgplan_info_free(&info);
+		plan_fail(rg, pc->conf, &info.fail);
 	}
+	kept = info.nkept;
+	for (size_t i = 0; i < kept && i < 8; i++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names),
+			 "%s%s", i ? ", " : "", TOOL_Q(info.kept[i]));
 	if (kept)
 		tool_warn("--prune keeps %zu group%s rgctl did not create (or above one): %s%s",
 			  kept, kept == 1 ? "" : "s", names, kept > 8 ? ", ..." : "");
-	free(keep);
-	kattr_rg_list_free(v, n);
+	kattr_rgplan_info_free(&info);
 }
 
-static void step_text(const struct kattr_rg *rg, const struct kattr_rgplan_step *s,
+/* A step's enable (the groups, one per line) as "R/cgroup.subtree_control, ...". */
+static void enable_text(struct kattr_rg *rg, const char *enable, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (const char *l = enable; *l && len < size;) {
+		size_t n = strcspn(l, "\n");
+		char group[4096];
+
+		snprintf(group, sizeof(group), "%.*s", (int)n, l);
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "",
+					rgctl_subtree_file(rg, group));
+		l += n + (l[n] == '\n');
+	}
+}
+
+static void step_text(struct kattr_rg *rg, const struct kattr_rgplan_step *s,
 		      char *buf, size_t size)
 {
+	char enable[3 * 4096];
 	int n = 0;
 
-	(void)rg;
 	switch (s->kind) {
 	case KATTR_RGPLAN_CREATE:
 		if (s->want)
@@ -417,67 +249,61 @@ static void step_text(const struct kattr_rg *rg, const struct kattr_rgplan_step 
 		n = (int)strlen(buf);
 		break;
 	}
-	if (s->enable && *s->enable && n > 0 && (size_t)n < size)
-		snprintf(buf + n, size - (size_t)n, ", enabling cpu in %s", s->enable);
+	if (s->enable && *s->enable && n > 0 && (size_t)n < size) {
+		enable_text(rg, s->enable, enable, sizeof(enable));
+		snprintf(buf + n, size - (size_t)n, ", enabling cpu in %s", enable);
+	}
 }
 
 /*
  * After the last step: the groups must be what the file says.  Another
  * writer (not an apply: those wait for the lock) may have changed them.
- * Each difference is noted.
+ * The differences into d (kattr_rgplan_verify()); dies when the groups
+ * cannot be read.
  */
-static void verify_res(struct kattr_rg *rg, const struct kattr_rgconf *c,
-		       const struct kattr_rgconf_group *g, struct notes *ns)
+static void verify(struct kattr_rg *rg, const struct kattr_rgplan_conf *pc,
+		   struct kattr_rgplan_diffs *d)
 {
-	struct kattr_rgplan_res ch;
-	char text[2048];
+	struct kattr_rgplan_fail f;
 
-	rgctl_res_plan(rg, c, g, false, &ch);
-	if (ch.n) {
-		rgctl_res_change_text(&ch, text, sizeof(text));
-		note(ns, "group '%s' still needs %s", TOOL_Q(g->name), text);
+	if (kattr_rgplan_verify(rg, pc, d, &f) < 0) {
+		kattr_rgplan_diffs_free(d);
+		plan_fail(rg, pc->conf, &f);
 	}
-	kattr_rgplan_res_free(&ch);
 }
 
-static void verify(struct kattr_rg *rg, const struct kattr_rgconf *c, bool prune,
-		   struct notes *ns)
+/* Each difference verify found, one line each on stderr. */
+static void print_diffs(const struct kattr_rgplan_diffs *d, const char *file)
 {
-	char fmt[512];
+	char text[2048];
 
-	for (size_t i = 0; i < c->ngroups; i++) {
-		const struct kattr_rgconf_group *g = &c->groups[i];
-		char *old = NULL;
-		int ret = kattr_rg_exists(rg, g->name);
+	if (d->n)
+		tool_warn("'%s' was applied, but the groups do not match it now (changed by something other than apply?):",
+			  TOOL_Q(file));
+	for (size_t i = 0; i < d->n; i++) {
+		const struct kattr_rgplan_diff *x = &d->v[i];
 
-		if (ret < 0) {
-			note(ns, "group '%s': %s", TOOL_Q(g->name), rgctl_strerror(ret));
-			continue;
+		switch (x->kind) {
+		case KATTR_RGPLAN_DIFF_GROUP:
+			tool_warn("  group '%s': %s", TOOL_Q(x->g->name), rgctl_strerror(x->err));
+			break;
+		case KATTR_RGPLAN_DIFF_RES:
+			rgctl_res_change_text(&x->res, text, sizeof(text));
+			tool_warn("  group '%s' still needs %s", TOOL_Q(x->g->name), text);
+			break;
+		case KATTR_RGPLAN_DIFF_SHARES:
+			tool_warn("  group '%s' has shares %s, the file says %s",
+				  TOOL_Q(x->g->name), x->have ? TOOL_Q(x->have) : "(none)",
+				  TOOL_Q(x->g->shares));
+			break;
+		case KATTR_RGPLAN_DIFF_LIST:
+			tool_warn("  cannot list the groups: %s", rgctl_strerror(x->err));
+			break;
+		case KATTR_RGPLAN_DIFF_EXTRA:
+			tool_warn("  group '%s' exists but the file does not name it",
+				  TOOL_Q(x->group));
+			break;
 		}
-		verify_res(rg, c, g, ns);
-		if (!g->shares ||
-		    kattr_rg_shares_format(kattr_rg_backend_of(rg), g->shares, NULL,
-					   fmt, sizeof(fmt), NULL) < 0)
-			continue;
-		if (!shares_equal(rg, g->name, fmt, &old))
-			note(ns, "group '%s' has shares %s, the file says %s", TOOL_Q(g->name),
-			     old ? TOOL_Q(old) : "(none)", TOOL_Q(g->shares));
-		free(old);
-	}
-	if (prune) {
-		struct kattr_rg_info *v = NULL;
-		size_t n = 0;
-		int ret = kattr_rg_list(rg, "/", &v, &n);
-
-		if (ret < 0)
-			note(ns, "cannot list the groups: %s", rgctl_strerror(ret));
-		for (size_t i = 0; ret == 0 && i < n; i++)
-			if (v[i].depth && !kattr_rgconf_find_group(c, v[i].name) &&
-			    rgctl_own_is_ours(rg, v[i].name))
-				note(ns, "group '%s' exists but the file does not name it",
-				     TOOL_Q(v[i].name));
-		if (ret == 0)
-			kattr_rg_list_free(v, n);
 	}
 }
 
@@ -490,12 +316,6 @@ static bool parse_uint(const char *s, unsigned long max, unsigned long *out)
 		return false;
 	*out = (unsigned long)v;
 	return true;
-}
-
-static void print_notes(const struct notes *ns)
-{
-	for (size_t i = 0; i < ns->n; i++)
-		tool_warn("  %s", ns->v[i]);
 }
 
 /* Each step of the plan, one line each. */
@@ -742,44 +562,13 @@ static int run_steps(struct kattr_rg *rg, struct kattr_rgplan *p, const char *fi
 	return ret < 0 ? status : 0;
 }
 
-/*
- * The apply lock (kattr_rg_lock()), waited for in slices so that a
- * signal ends the wait: 0, or the exit status with the reason said.
- */
+/* The apply lock (rgctl_lock_wait()): 0, or the exit status, the reason said. */
 static int lock_hierarchy(struct kattr_rg *rg, const char *file, unsigned int wait_s)
 {
-	struct timespec t0, now;
-	long long left;
-	pid_t holder;
-	int fd;
+	char doing[TOOL_Q_SIZE + 16];
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		left = (long long)wait_s * 1000 - (now.tv_sec - t0.tv_sec) * 1000LL -
-		       (now.tv_nsec - t0.tv_nsec) / 1000000;
-		fd = kattr_rg_lock(rg, left <= 0 ? 0 : left > 100 ? 100 : (unsigned int)left,
-				   &holder);
-		if (fd >= 0)
-			return 0;	/* held until rgctl exits */
-		if (rgctl_stop_sig()) {
-			tool_warn("apply: interrupted by %s while waiting for the lock on '%s': nothing was changed",
-				  rgctl_sig_name(rgctl_stop_sig()), TOOL_Q(kattr_rg_root(rg)));
-			return 128 + rgctl_stop_sig();
-		}
-		if (fd != -EWOULDBLOCK || left <= 0)
-			break;
-	}
-	if (fd == -EWOULDBLOCK && holder > 0)
-		tool_warn("cannot apply '%s': another apply (pid %d) holds the lock on '%s' and did not finish within %u s; nothing was changed",
-			  TOOL_Q(file), (int)holder, TOOL_Q(kattr_rg_root(rg)), wait_s);
-	else if (fd == -EWOULDBLOCK)
-		tool_warn("cannot apply '%s': another apply holds the lock on '%s' and did not finish within %u s; nothing was changed",
-			  TOOL_Q(file), TOOL_Q(kattr_rg_root(rg)), wait_s);
-	else
-		tool_warn("cannot apply '%s': cannot lock '%s': %s; nothing was changed",
-			  TOOL_Q(file), TOOL_Q(kattr_rg_root(rg)), tool_strerror(-fd));
-	return EXIT_FAIL;
+	snprintf(doing, sizeof(doing), "apply '%s'", TOOL_Q(file));
+	return rgctl_lock_wait(rg, wait_s, "apply", doing, "apply");
 }
 
 struct apply_opts {
@@ -819,14 +608,56 @@ static void apply_options(int argc, char **argv, struct apply_opts *o)
 		rgctl_cmd_usage(&rgctl_cmd_apply, "give exactly one FILE");
 }
 
+/* systemd: every step inside a delegated subtree (or --force). */
+static void sd_check_plan(struct rgctl *ctx, const struct kattr_rgplan *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const struct kattr_rgplan_step *s = &p->v[i];
+
+		rgctl_sd_check(ctx, s->group, s->kind == KATTR_RGPLAN_CREATE ?
+			       RGCTL_SD_CREATE : s->kind == KATTR_RGPLAN_SET ||
+			       s->kind == KATTR_RGPLAN_RES ?
+			       RGCTL_SD_SHARES : RGCTL_SD_DELETE);
+		if (s->enable && *s->enable)
+			rgctl_sd_check_enable(ctx, s->group);
+	}
+}
+
+/* After the run: verify, the report, what differs; the exit status. */
+static int apply_done(struct rgctl *ctx, struct kattr_rg *rg,
+		      const struct kattr_rgplan_conf *pc, struct kattr_rgplan *p,
+		      const char *file)
+{
+	struct kattr_rgplan_diffs d;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < p->n; i++)
+		if (p->v[i].kind == KATTR_RGPLAN_DELETE)
+			rgctl_own_drop(rg, p->v[i].ino);
+	verify(rg, pc, &d);
+	report(rg, p, file, ctx->json);
+	for (i = 0; i < p->n; i++)
+		rgctl_cpu_report(rg, &p->v[i].done);
+	print_diffs(&d, file);
+	ret = d.n ? EXIT_FAIL : EXIT_OK;
+	kattr_rgplan_diffs_free(&d);
+	if (rgctl_stop_sig()) {
+		/* after the last step: what was done stays */
+		tool_warn("apply: %s came after the last change: the %zu change%s made are kept",
+			  rgctl_sig_name(rgctl_stop_sig()), p->n, p->n == 1 ? "" : "s");
+		ret = 128 + rgctl_stop_sig();
+	}
+	return ret;
+}
+
 static int run_apply(struct rgctl *ctx, int argc, char **argv)
 {
 	struct apply_opts o = { 0 };
-	struct notes ns = { 0 };
+	struct kattr_rgplan_conf pc = { .ours = own_is_ours };
 	struct kattr_rgconf *c;
 	struct kattr_rgplan p = { 0 };
 	struct kattr_rg *rg;
-	size_t i;
 	int ret;
 
 	apply_options(argc, argv, &o);
@@ -844,59 +675,23 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 	}
 	if (!o.dry_run)	/* a run that died since: undone first */
 		rgctl_journal_recover(rg, true);
-	plan_groups(rg, c, o.no_enable, &p);
-	plan_res(rg, c, o.no_enable, &p);
-	if (o.prune)
-		plan_prune(rg, c, &p);
-	/* systemd: every step inside a delegated subtree (or --force). */
-	for (i = 0; i < p.n; i++) {
-		rgctl_sd_check(ctx, p.v[i].group, p.v[i].kind == KATTR_RGPLAN_CREATE ?
-			       RGCTL_SD_CREATE : p.v[i].kind == KATTR_RGPLAN_SET ||
-			       p.v[i].kind == KATTR_RGPLAN_RES ?
-			       RGCTL_SD_SHARES : RGCTL_SD_DELETE);
-		if (p.v[i].enable && *p.v[i].enable)
-			rgctl_sd_check_enable(ctx, p.v[i].group);
-	}
+	pc.conf = c;
+	pc.flags = (o.prune ? KATTR_RGPLAN_PRUNE : 0) |
+		   (o.no_enable ? KATTR_RGPLAN_NO_ENABLE : 0);
+	plan_build(rg, &pc, &p);
+	sd_check_plan(ctx, &p);
 	if (o.dry_run && ctx->json)
 		print_plan_json(rg, &p, argv[optind], true);
 	else if (o.dry_run) {
 		print_steps(rg, &p);
 		printf("%zu change%s (dry run: nothing done)\n", p.n, p.n == 1 ? "" : "s");
 	}
-	if (o.dry_run) {
-		kattr_rgplan_free(&p);
-		kattr_rgconf_free(c);
-		return EXIT_OK;
-	}
-	ret = run_steps(rg, &p, argv[optind], o.no_undo);
-	if (ret) {
-		kattr_rgplan_free(&p);
-		kattr_rgconf_free(c);
-		return ret;
-	}
-	for (i = 0; i < p.n; i++)
-		if (p.v[i].kind == KATTR_RGPLAN_DELETE)
-			rgctl_own_drop(rg, p.v[i].ino);
-	verify(rg, c, o.prune, &ns);
-	report(rg, &p, argv[optind], ctx->json);
-	for (i = 0; i < p.n; i++)
-		rgctl_cpu_report(rg, &p.v[i].done);
-	if (ns.n) {
-		tool_warn("'%s' was applied, but the groups do not match it now (changed by something other than apply?):",
-			  TOOL_Q(argv[optind]));
-		print_notes(&ns);
-	}
-	i = p.n;
+	if (o.dry_run)
+		ret = EXIT_OK;
+	else if (!(ret = run_steps(rg, &p, argv[optind], o.no_undo)))
+		ret = apply_done(ctx, rg, &pc, &p, argv[optind]);
 	kattr_rgplan_free(&p);
 	kattr_rgconf_free(c);
-	ret = ns.n ? EXIT_FAIL : EXIT_OK;
-	notes_free(&ns);
-	if (rgctl_stop_sig()) {
-		/* after the last step: what was done stays */
-		tool_warn("apply: %s came after the last change: the %zu change%s made are kept",
-			  rgctl_sig_name(rgctl_stop_sig()), i, i == 1 ? "" : "s");
-		ret = 128 + rgctl_stop_sig();
-	}
 	return ret;
 }
 

@@ -1204,54 +1204,46 @@ out:
 }
 
 /*
- * One daemon per hierarchy: an exclusive flock(2) on
- * /run/rgctl/classify.DEV.lock (the directory: $RGCTL_RUNDIR if set;
- * beneath the --sysroot tree if one is given) (DEV: the hierarchy's device numbers,
- * whatever --root), held for the daemon's life and released by the
- * kernel when it ends, however it ends; the file holds its pid.  A
- * second daemon exits 1 naming the first.  Returns the descriptor.
+ * One daemon per hierarchy: the lock file classify.MAJ-MIN.lock of
+ * rgctl's run-state directory (state.c: $RGCTL_RUNDIR if set; beneath the
+ * --sysroot tree if one is given; MAJ-MIN: the hierarchy's device, whatever
+ * --root), taken with the library's lock (kattr_lock_file(): flock(2), the
+ * holder named from /proc/locks or the pid the file holds), held for the
+ * daemon's life and released by the kernel when it ends, however it ends;
+ * the file holds its pid.  A second daemon exits 1 naming the first.
+ * Returns the descriptor.
  */
 static int take_lock(struct cls *c)
 {
-	struct stat st;
-	char name[64], held[32] = "";
+	char name[64], held[32] = "unknown", shown[4200];
 	const char *mnt = kattr_rg_root(c->rg);
-	const char *rundir;
-	char shown[4200];
+	pid_t holder;
 	int dir, fd, n;
 
-	fd = kattr_rg_group_open(c->rg, "/", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0)
+	fd = rgctl_state_name(c->rg, "classify", false, ".lock", name, sizeof(name));
+	if (fd < 0)
 		tool_die(EXIT_FAIL, "cannot lock the hierarchy at %s: %s", mnt,
-			 tool_strerror(fd < 0 ? -fd : errno));
-	close(fd);
-	/* rgctl's run-state directory (state.c): $RGCTL_RUNDIR, else
-	 * /run/rgctl beneath the --sysroot tree when one is given */
+			 tool_strerror(-fd));
 	dir = rgctl_state_dir(true, shown, sizeof(shown));
 	if (dir < 0)
 		tool_die(EXIT_FAIL, "cannot open %s (the daemon's lock): %s", shown,
 			 rgctl_state_strerror(dir));
-	rundir = shown;
-	snprintf(name, sizeof(name), "classify.%u-%u.lock", major(st.st_dev),
-		 minor(st.st_dev));
-	fd = openat(dir, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
+	fd = kattr_lock_file(dir, name, 0, &holder);
 	close(dir);
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-		tool_die(EXIT_FAIL, "cannot open the lock %s/%s: %s", rundir, name,
-			 fd < 0 ? tool_strerror(errno) : "not a regular file");
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno != EWOULDBLOCK)
-			tool_die(EXIT_FAIL, "cannot lock %s/%s: %s", rundir, name,
-				 tool_strerror(errno));
-		n = (int)pread(fd, held, sizeof(held) - 1, 0);
-		held[n > 0 ? n : 0] = '\0';
-		held[strcspn(held, "\n")] = '\0';
+	if (fd == -EWOULDBLOCK) {
+		if (holder > 0)
+			snprintf(held, sizeof(held), "%d", (int)holder);
 		tool_die(EXIT_FAIL, "another classify daemon (pid %s) runs on the hierarchy of %s (lock %s/%s)",
-			 held[0] ? held : "unknown", mnt, rundir, name);
+			 held, mnt, shown, name);
 	}
+	if (fd == -ENOLCK)
+		tool_die(EXIT_FAIL, "cannot lock %s/%s: %s", shown, name, tool_strerror(-fd));
+	if (fd < 0)
+		tool_die(EXIT_FAIL, "cannot open the lock %s/%s: %s", shown, name,
+			 fd == -EINVAL ? "not a regular file" : tool_strerror(-fd));
 	n = snprintf(held, sizeof(held), "%d\n", (int)getpid());
 	if (ftruncate(fd, 0) < 0 || pwrite(fd, held, (size_t)n, 0) != n)
-		tool_warn("cannot write the pid to %s/%s: %s", rundir, name,
+		tool_warn("cannot write the pid to %s/%s: %s", shown, name,
 			  tool_strerror(errno));
 	return fd;
 }

@@ -199,8 +199,8 @@ static int mount_ident(struct kattr_rg *rg, struct reg *r, char *file,
 		 (unsigned long long)stx.stx_mnt_id, stx.stx_dev_major,
 		 stx.stx_dev_minor, (unsigned long long)stx.stx_ino,
 		 (stx.stx_mask & STATX_BTIME) ? (long long)stx.stx_btime.tv_sec : 0LL);
-	snprintf(file, size, "marks.%u-%u-%llu", stx.stx_dev_major,
-		 stx.stx_dev_minor, (unsigned long long)stx.stx_ino);
+	rgctl_state_key(file, size, "marks", stx.stx_dev_major, stx.stx_dev_minor,
+			(unsigned long long)stx.stx_ino, NULL);
 	return 0;
 }
 

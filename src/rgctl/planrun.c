@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
-#include <time.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -135,18 +134,7 @@ void rgctl_plan_ops(struct kattr_rgplan_ops *ops)
 /* "journal.MAJ-MIN-INO" of rg's root directory, into name. */
 static int journal_name(struct kattr_rg *rg, char *name, size_t size)
 {
-	struct stat st;
-	int fd = kattr_rg_group_open(rg, "/", O_RDONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return fd;
-	if (fstat(fd, &st) < 0)
-		ret = -errno;
-	close(fd);
-	if (ret == 0)
-		snprintf(name, size, "journal.%u-%u-%llu", major(st.st_dev),
-			 minor(st.st_dev), (unsigned long long)st.st_ino);
-	return ret;
+	return rgctl_state_name(rg, "journal", true, NULL, name, size);
 }
 
 int rgctl_journal_begin(struct kattr_rg *rg, const char *cmd,
@@ -271,43 +259,41 @@ out:
 
 /* ---- one run, for the commands other than apply ------------------------------ */
 
-int rgctl_plan_lock(struct kattr_rg *rg, const char *what)
+int rgctl_lock_wait(struct kattr_rg *rg, unsigned int wait_s, const char *cmd,
+		    const char *doing, const char *who)
 {
-	struct timespec t0, now;
-	long long left;
+	const char *root = TOOL_Q(kattr_rg_root(rg));
 	pid_t holder = 0;
 	int fd;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		left = RGCTL_LOCK_WAIT * 1000LL - (now.tv_sec - t0.tv_sec) * 1000LL -
-		       (now.tv_nsec - t0.tv_nsec) / 1000000;
-		fd = kattr_rg_lock(rg, left <= 0 ? 0 : left > 100 ? 100 : (unsigned int)left,
-				   &holder);
-		if (fd >= 0) {
-			/* held until rgctl exits; a dead run's journal goes first */
-			rgctl_journal_recover(rg, true);
-			return 0;
-		}
-		if (got_sig) {
-			tool_warn("%s: interrupted by %s while waiting for the lock on '%s': nothing was changed",
-				  what, rgctl_sig_name(got_sig), TOOL_Q(kattr_rg_root(rg)));
-			return 128 + got_sig;
-		}
-		if (fd != -EWOULDBLOCK || left <= 0)
-			break;
+	fd = kattr_rg_lock_wait(rg, wait_s * 1000u, stop_requested, NULL, &holder);
+	if (fd >= 0)
+		return 0;	/* held until rgctl exits */
+	if (fd == -EINTR) {
+		tool_warn("%s: interrupted by %s while waiting for the lock on '%s': nothing was changed",
+			  cmd, rgctl_sig_name(got_sig), root);
+		return 128 + got_sig;
 	}
 	if (fd == -EWOULDBLOCK && holder > 0)
-		tool_warn("cannot %s: another rgctl (pid %d) holds the lock on '%s' and did not finish within %d s; nothing was changed",
-			  what, (int)holder, TOOL_Q(kattr_rg_root(rg)), RGCTL_LOCK_WAIT);
+		tool_warn("cannot %s: another %s (pid %d) holds the lock on '%s' and did not finish within %u s; nothing was changed",
+			  doing, who, (int)holder, root, wait_s);
 	else if (fd == -EWOULDBLOCK)
-		tool_warn("cannot %s: another rgctl holds the lock on '%s' and did not finish within %d s; nothing was changed",
-			  what, TOOL_Q(kattr_rg_root(rg)), RGCTL_LOCK_WAIT);
+		tool_warn("cannot %s: another %s holds the lock on '%s' and did not finish within %u s; nothing was changed",
+			  doing, who, root, wait_s);
 	else
-		tool_warn("cannot %s: cannot lock '%s': %s; nothing was changed", what,
-			  TOOL_Q(kattr_rg_root(rg)), tool_strerror(-fd));
+		tool_warn("cannot %s: cannot lock '%s': %s; nothing was changed", doing,
+			  root, tool_strerror(-fd));
 	return EXIT_FAIL;
+}
+
+int rgctl_plan_lock(struct kattr_rg *rg, const char *what)
+{
+	int status = rgctl_lock_wait(rg, RGCTL_LOCK_WAIT, what, what, "rgctl");
+
+	/* a dead run's journal goes first */
+	if (status == 0)
+		rgctl_journal_recover(rg, true);
+	return status;
 }
 
 int rgctl_plan_exec(struct kattr_rg *rg, struct kattr_rgplan *p, const char *what,

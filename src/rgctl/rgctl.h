@@ -85,6 +85,15 @@ const char *rgctl_strerror(int err);
  */
 int rgctl_state_dir(bool create, char *shown, size_t size);
 const char *rgctl_state_strerror(int err);
+/*
+ * The name of a file kept in it for one hierarchy, after the device and
+ * (ino) the inode of rg's root directory: "PREFIX.MAJ-MIN[-INO][SUFFIX]".
+ * rgctl_state_key(): the same from the numbers (ino 0: none).
+ */
+int rgctl_state_name(struct kattr_rg *rg, const char *prefix, bool ino,
+		     const char *suffix, char *name, size_t size);
+void rgctl_state_key(char *name, size_t size, const char *prefix, unsigned int maj,
+		     unsigned int min, unsigned long long ino, const char *suffix);
 /* Usage error for command cmd: message, hint, exit 2. */
 __attribute__((noreturn, format(printf, 2, 3)))
 void rgctl_cmd_usage(const struct rgctl_cmd *cmd, const char *fmt, ...);

@@ -48,6 +48,15 @@ void rgctl_journal_end(struct kattr_rgjournal *j);
  */
 void rgctl_journal_recover(struct kattr_rg *rg, bool locked);
 
+/*
+ * The hierarchy's lock (kattr_rg_lock_wait()), waited for up to wait_s (a
+ * stop signal ends the wait) and held until rgctl exits: 0, or the exit
+ * status with the cause said: "cannot DOING: another WHO (pid N) holds the
+ * lock on 'ROOT' and did not finish within S s; nothing was changed", "CMD:
+ * interrupted by SIGTERM while waiting for the lock on 'ROOT': ...".
+ */
+int rgctl_lock_wait(struct kattr_rg *rg, unsigned int wait_s, const char *cmd,
+		    const char *doing, const char *who);
 /* How long a command waits for another's lock (seconds). */
 #define RGCTL_LOCK_WAIT 30
 /*

@@ -28,14 +28,6 @@ int rgctl_res_write(struct rgctl *ctx, const char *group,
 struct kattr_rgconf;
 struct kattr_rgconf_group;
 struct kattr_rgplan_res;
-/*
- * What of g's resources differ from the group's (all of them when fresh);
- * dies with "FILE:LINE: ..." for a value the machine cannot take or a
- * setting the group cannot have here.  n is 0 when nothing changes.
- */
-void rgctl_res_plan(struct kattr_rg *rg, const struct kattr_rgconf *c,
-		    const struct kattr_rgconf_group *g, bool fresh,
-		    struct kattr_rgplan_res *out);
 /* "memory.max=1G (was max), pids.max=200 (was max)" */
 void rgctl_res_change_text(const struct kattr_rgplan_res *ch, char *buf,
 			   size_t size);

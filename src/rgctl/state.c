@@ -13,6 +13,11 @@
  * The last component is made (0755) when asked for; a symlink in its place
  * is refused, and so is a directory owned by another user or writable by
  * group or others (a registry others can write is no registry).
+ *
+ * A file kept there for one hierarchy is named after its root directory's
+ * device and inode: PREFIX.MAJ-MIN[-INO][SUFFIX] (rgctl_state_name()):
+ * marks.MAJ-MIN-INO (owner.c), journal.MAJ-MIN-INO (planrun.c),
+ * classify.MAJ-MIN.lock (cmd_classify.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "rgctl.h"
@@ -100,4 +106,31 @@ const char *rgctl_state_strerror(int err)
 	default:
 		return tool_strerror(-err);
 	}
+}
+
+void rgctl_state_key(char *name, size_t size, const char *prefix, unsigned int maj,
+		     unsigned int min, unsigned long long ino, const char *suffix)
+{
+	char i[32] = "";
+
+	if (ino)
+		snprintf(i, sizeof(i), "-%llu", ino);
+	snprintf(name, size, "%s.%u-%u%s%s", prefix, maj, min, i, suffix ? suffix : "");
+}
+
+int rgctl_state_name(struct kattr_rg *rg, const char *prefix, bool ino,
+		     const char *suffix, char *name, size_t size)
+{
+	struct stat st;
+	int fd = kattr_rg_group_open(rg, "/", O_RDONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0)
+		ret = -errno;
+	close(fd);
+	if (ret == 0)
+		rgctl_state_key(name, size, prefix, major(st.st_dev), minor(st.st_dev),
+				ino ? (unsigned long long)st.st_ino : 0, suffix);
+	return ret;
 }

@@ -10,8 +10,8 @@
  * Every change goes through an operations table (struct kattr_rgplan_ops)
  * whose defaults call the kattr_rg_* and kattr_rgres_* functions: tests
  * replace them to inject faults; the caller adds what the library does
- * not know (rgctl's ownership marks).  Also: the apply lock of a
- * hierarchy.  Same rules as kattr.h: no printing, no exit, 0 or -errno.
+ * not know (rgctl's ownership marks).  Also: the planner and verify
+ * (a configuration against the groups), and the locks.  Same rules as kattr.h: no printing, no exit, 0 or -errno.
  */
 #ifndef KATTR_RGPLAN_H
 #define KATTR_RGPLAN_H
@@ -24,6 +24,7 @@
 #include "kattr/rg.h"
 #include "kattr/rgtool.h"
 #include "kattr/rgres.h"
+#include "kattr/rgconf.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -271,14 +272,148 @@ int kattr_rgplan_recover(struct kattr_rg *rg, struct kattr_rgplan *p,
 				   const struct kattr_rgplan_ops *ops,
 				   struct kattr_rgplan_result *r);
 
+/* ---- the planner: a configuration against the groups (plan_build.c) ---- */
+
+enum kattr_rgplan_build_flags {
+	KATTR_RGPLAN_PRUNE = 1u << 0,	/* also delete groups the file does not name */
+	KATTR_RGPLAN_NO_ENABLE = 1u << 1,	/* cgroup v2: refuse, rather than
+					 * enable cpu above a group with shares */
+};
+
+/* What the planner and verify compare the groups with. */
+struct kattr_rgplan_conf {
+	const struct kattr_rgconf *conf;
+	unsigned int flags;		/* kattr_rgplan_build_flags */
+	/* PRUNE: whether group is the caller's to delete (NULL: none is) */
+	bool (*ours)(void *arg, struct kattr_rg *rg, const char *group);
+	void *arg;
+};
+
+/* Why the planner (or verify) stopped: the caller words it. */
+enum kattr_rgplan_fail_kind {
+	KATTR_RGPLAN_FAIL_NOMEM,	/* out of memory */
+	KATTR_RGPLAN_FAIL_NO_SHARES,	/* g has shares, the hierarchy none (err) */
+	KATTR_RGPLAN_FAIL_SHARES,	/* g->shares not valid for the backend (why) */
+	KATTR_RGPLAN_FAIL_CPU_READ,	/* the subtree_control files above g (err) */
+	KATTR_RGPLAN_FAIL_NO_ENABLE,	/* cpu to enable above g (NO_ENABLE) */
+	KATTR_RGPLAN_FAIL_GROUP,	/* g cannot be used (err) */
+	KATTR_RGPLAN_FAIL_SHARES_READ,	/* g's shares cannot be read (err) */
+	KATTR_RGPLAN_FAIL_LIMITS,	/* the machine's memory and CPUs (err) */
+	KATTR_RGPLAN_FAIL_RES_OPEN,	/* g's resources cannot be opened (err) */
+	KATTR_RGPLAN_FAIL_RES_PARSE,	/* g->res[res] is not valid (why) */
+	KATTR_RGPLAN_FAIL_RES_RESOLVE,	/* key's device dev not found (err) */
+	KATTR_RGPLAN_FAIL_RES_WHERE,	/* key cannot be set here (why, else err) */
+	KATTR_RGPLAN_FAIL_RES_READ,	/* key cannot be read (err) */
+	KATTR_RGPLAN_FAIL_LIST,		/* the groups cannot be listed (err) */
+};
+
+struct kattr_rgplan_fail {
+	enum kattr_rgplan_fail_kind kind;
+	const struct kattr_rgconf_group *g;	/* NULL: NOMEM, LIMITS, LIST */
+	int err;			/* -errno */
+	const char *why;		/* static words, or NULL */
+	const char *key;		/* RES_RESOLVE, _WHERE, _READ: the key */
+	size_t res;			/* RES_PARSE: the index in g->res */
+	char dev[128];			/* RES_RESOLVE: the device's path */
+};
+
+/* What the planner says beside the plan. */
+struct kattr_rgplan_info {
+	/* PRUNE: the groups kept although the file does not name them (not
+	 * the caller's, or above one that is kept), deepest first */
+	char **kept;
+	size_t nkept;
+	struct kattr_rgplan_fail fail;	/* when it returns -errno */
+};
+void kattr_rgplan_info_free(struct kattr_rgplan_info *info);
+
 /*
- * The apply lock of a hierarchy: an exclusive flock(2) on its root
- * directory, waiting up to wait_ms.  Returns the descriptor holding it
- * (close it to unlock), -EWOULDBLOCK when still held after wait_ms
- * (*holder: the holder's pid from /proc/locks, 0 if unknown; may be
- * NULL), or -errno when the root cannot be opened or locked.
+ * The steps that make rg's groups what pc->conf says, nothing touched:
+ * creates and share changes parents first (file order among equals),
+ * then resource changes, then (PRUNE) deletions children first, only of
+ * groups pc->ours() calls the caller's and not above a group kept.  A
+ * step's enable (cgroup v2) is the groups where cpu is to be enabled,
+ * one per line ("": an earlier step enables it).  0, or -errno with
+ * info->fail saying why (p then holds the steps planned so far).
  */
+int kattr_rgplan_build(struct kattr_rg *rg, const struct kattr_rgplan_conf *pc,
+		       struct kattr_rgplan *p, struct kattr_rgplan_info *info);
+/*
+ * The resource values of g that differ from the group's (all, when fresh:
+ * the group is to be created); out->n is 0 when none.  0 or -errno (*f).
+ */
+int kattr_rgplan_res_build(struct kattr_rg *rg, const struct kattr_rgconf_group *g,
+			   bool fresh, struct kattr_rgplan_res *out,
+			   struct kattr_rgplan_fail *f);
+/*
+ * Whether group's shares already equal want (kattr_rg_shares_format()'s
+ * text); *old (malloc'ed, may stay NULL) gets the current value as text,
+ * on RGCS only the keys want sets.  1, 0, or -errno.
+ */
+int kattr_rgplan_shares_equal(struct kattr_rg *rg, const char *group,
+			      const char *want, char **old);
+
+/* A difference verify found between the groups and the file. */
+enum kattr_rgplan_diff_kind {
+	KATTR_RGPLAN_DIFF_GROUP,	/* g cannot be used (err) */
+	KATTR_RGPLAN_DIFF_RES,		/* g still needs res */
+	KATTR_RGPLAN_DIFF_SHARES,	/* g has shares have (NULL: none) */
+	KATTR_RGPLAN_DIFF_LIST,		/* PRUNE: the groups cannot be listed (err) */
+	KATTR_RGPLAN_DIFF_EXTRA,	/* PRUNE: the caller's group, not named */
+};
+
+struct kattr_rgplan_diff {
+	enum kattr_rgplan_diff_kind kind;
+	const struct kattr_rgconf_group *g;	/* GROUP, RES, SHARES */
+	char *group;			/* EXTRA */
+	int err;
+	char *have;			/* SHARES */
+	struct kattr_rgplan_res res;	/* RES */
+};
+
+struct kattr_rgplan_diffs {
+	struct kattr_rgplan_diff *v;
+	size_t n;
+};
+void kattr_rgplan_diffs_free(struct kattr_rgplan_diffs *d);
+
+/*
+ * After a run: the groups read back and compared with pc->conf (another
+ * writer may have changed them), each difference in d, in the file's
+ * order, then (PRUNE) the caller's groups it does not name.  0, or
+ * -errno with *f (a group's shares or resources could not be read).
+ */
+int kattr_rgplan_verify(struct kattr_rg *rg, const struct kattr_rgplan_conf *pc,
+			struct kattr_rgplan_diffs *d, struct kattr_rgplan_fail *f);
+
+/* ---- the locks (lock.c) ------------------------------------------------------ */
+
+/*
+ * An exclusive flock(2) on fd, waiting up to wait_ms (20 ms polls); stop
+ * (may be NULL) is asked at each poll and a nonzero answer (a signal)
+ * ends the wait.  0 (held until fd is closed), -EWOULDBLOCK when still
+ * held after wait_ms (*holder, may be NULL: the holder's pid from
+ * /proc/locks, 0 if unknown), -EINTR when stop ended the wait, or -errno.
+ */
+int kattr_lock_wait(int fd, unsigned int wait_ms, int (*stop)(void *arg), void *arg,
+		    pid_t *holder);
+/*
+ * The apply lock of a hierarchy: kattr_lock_wait() on its root directory,
+ * taken by every command that changes the groups.  Returns the descriptor
+ * holding it (close it to unlock) or kattr_lock_wait()'s -errno, or the
+ * root's when it cannot be opened.  kattr_rg_lock(): without a stop hook.
+ */
+int kattr_rg_lock_wait(struct kattr_rg *rg, unsigned int wait_ms,
+		       int (*stop)(void *arg), void *arg, pid_t *holder);
 int kattr_rg_lock(struct kattr_rg *rg, unsigned int wait_ms, pid_t *holder);
+/*
+ * The lock file dir/name (made 0644 if missing; a symlink there is not
+ * followed): kattr_lock_wait() on it.  Returns the descriptor holding it,
+ * -EINVAL when dir/name is not a regular file, or kattr_lock_wait()'s
+ * -errno; on -EWOULDBLOCK *holder falls back to the pid the file's first
+ * line holds (the holder writes it there) when /proc/locks does not tell.
+ */
+int kattr_lock_file(int dir, const char *name, unsigned int wait_ms, pid_t *holder);
 
 #ifdef __cplusplus
 }

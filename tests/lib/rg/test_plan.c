@@ -9,6 +9,9 @@
  * the journal: a child process runs the plan and is killed (SIGKILL) at
  * every point, between steps, after each, in the middle of the undo; the
  * parent recovers from the journal it left, and the tree is as before.
+ * Then the planner: its steps for create, shares, prune and mixed
+ * configurations against the tree, the mixed plan run with every fault,
+ * and verify after the run.
  */
 #include "testutil.h"
 #include <dirent.h>
@@ -604,6 +607,63 @@ static void lock(void **state)
 	fx_close(&f);
 }
 
+static int stop_now(void *arg)
+{
+	(void)arg;
+	return SIGTERM;
+}
+
+/* The wait ends when the stop hook says so (a signal), not at its bound. */
+static void lock_stopped(void **state)
+{
+	struct fx f;
+	pid_t holder = -1;
+	int fd;
+
+	(void)state;
+	fx_open(&f);
+	fd = kattr_rg_lock(f.rg, 0, NULL);
+	assert_true(fd >= 0);
+	assert_int_equal(kattr_rg_lock_wait(f.rg, 600000, stop_now, NULL, &holder), -EINTR);
+	assert_int_equal(holder, 0);
+	close(fd);
+	assert_true((fd = kattr_rg_lock_wait(f.rg, 0, stop_now, NULL, NULL)) >= 0);
+	close(fd);
+	fx_close(&f);
+}
+
+/* The classify daemon's lock file: made, held, its holder named (the pid
+ * it holds where /proc/locks does not tell); no symlink, no FIFO. */
+static void lock_file(void **state)
+{
+	char path[PATH_MAX];
+	pid_t holder = -1;
+	int dir, fd, fd2;
+	struct fx f;
+
+	(void)state;
+	fx_open(&f);
+	dir = open(f.root, O_RDONLY | O_DIRECTORY);
+	assert_true(dir >= 0);
+	fd = kattr_lock_file(dir, "classify.1-2.lock", 0, &holder);
+	assert_true(fd >= 0);
+	assert_int_equal(holder, 0);
+	assert_int_equal(pwrite(fd, "4242\n", 5, 0), 5);
+	assert_int_equal(kattr_lock_file(dir, "classify.1-2.lock", 30, &holder), -EWOULDBLOCK);
+	assert_int_equal(holder, 4242);
+	close(fd);
+	fd2 = kattr_lock_file(dir, "classify.1-2.lock", 0, NULL);
+	assert_true(fd2 >= 0);
+	close(fd2);
+	assert_int_equal(symlinkat("classify.1-2.lock", dir, "link.lock"), 0);
+	assert_int_equal(kattr_lock_file(dir, "link.lock", 0, NULL), -ELOOP);
+	snprintf(path, sizeof(path), "%s/fifo.lock", f.root);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	assert_int_equal(kattr_lock_file(dir, "fifo.lock", 0, NULL), -EINVAL);
+	close(dir);
+	fx_close(&f);
+}
+
 /* ---- the journal ------------------------------------------------------------------ */
 
 /*
@@ -700,6 +760,287 @@ static void killed_recovers(void **state)
 	}
 }
 
+/* ---- the planner (lib/rg/plan_build.c) on the same tree ----------------------------- */
+
+/* A configuration by hand: groups g[0..n). */
+static void conf_of(struct kattr_rgconf *c, struct kattr_rgconf_group *g, size_t n)
+{
+	memset(c, 0, sizeof(*c));
+	c->file = (char *)"test.conf";
+	c->groups = g;
+	c->ngroups = n;
+}
+
+/* The caller's groups, for --prune: those in the "\n"-separated arg. */
+static bool ours_in(void *arg, struct kattr_rg *rg, const char *group)
+{
+	const char *l = arg;
+	size_t n = strlen(group);
+
+	(void)rg;
+	for (; l && *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n'))
+		if (strcspn(l, "\n") == n && strncmp(l, group, n) == 0)
+			return true;
+	return false;
+}
+
+static void assert_step(const struct kattr_rgplan *p, size_t i, enum kattr_rgplan_kind kind,
+			const char *group, const char *want, const char *old)
+{
+	assert_true(i < p->n);
+	assert_int_equal(p->v[i].kind, kind);
+	assert_string_equal(p->v[i].group, group);
+	if (want)
+		assert_string_equal(p->v[i].want, want);
+	else
+		assert_null(p->v[i].want);
+	if (old)
+		assert_string_equal(p->v[i].old, old);
+	else
+		assert_null(p->v[i].old);
+	assert_null(p->v[i].enable);	/* cgroup v1: nothing to enable */
+}
+
+/* Plan c against f's tree (flags, ours): the return value. */
+static int plan_conf(struct fx *f, const struct kattr_rgconf *c, unsigned int flags,
+		     const char *ours, struct kattr_rgplan *p, struct kattr_rgplan_info *info)
+{
+	struct kattr_rgplan_conf pc = {
+		.conf = c, .flags = flags, .ours = ours_in, .arg = (void *)ours,
+	};
+
+	memset(p, 0, sizeof(*p));
+	return kattr_rgplan_build(f->rg, &pc, p, info);
+}
+
+/* Creates, parents first whatever the file's order; a group with the
+ * shares it has already gets no step. */
+static void planned_create(void **state)
+{
+	struct kattr_rgconf_group g[] = {
+		{ .name = (char *)"new/sub", .line = 2 },
+		{ .name = (char *)"new", .shares = (char *)"300", .line = 1 },
+		{ .name = (char *)"keep", .shares = (char *)"512", .line = 3 },
+	};
+	struct kattr_rgplan_info info;
+	struct kattr_rgconf c;
+	struct kattr_rgplan p;
+	char *before, *now;
+	struct fx f;
+
+	(void)state;
+	fx_open(&f);
+	before = snapshot(&f);
+	conf_of(&c, g, 3);
+	assert_int_equal(plan_conf(&f, &c, 0, NULL, &p, &info), 0);
+	assert_int_equal(p.n, 2);
+	assert_step(&p, 0, KATTR_RGPLAN_CREATE, "new", "300", NULL);
+	assert_int_equal(p.v[0].line, 1);
+	assert_step(&p, 1, KATTR_RGPLAN_CREATE, "new/sub", NULL, NULL);
+	assert_int_equal(p.v[1].line, 2);
+	assert_int_equal(info.nkept, 0);
+	/* planning touches nothing */
+	now = snapshot(&f);
+	assert_string_equal(now, before);
+	free(before);
+	free(now);
+	kattr_rgplan_info_free(&info);
+	kattr_rgplan_free(&p);
+	fx_close(&f);
+}
+
+/* A change of shares keeps the old value for undo; a bad value is refused
+ * naming the group. */
+static void planned_shares(void **state)
+{
+	struct kattr_rgconf_group g[] = {
+		{ .name = (char *)"keep", .shares = (char *)"2048", .line = 1 },
+		{ .name = (char *)"old", .shares = (char *)"lots", .line = 2 },
+	};
+	struct kattr_rgplan_info info;
+	struct kattr_rgconf c;
+	struct kattr_rgplan p;
+	struct fx f;
+
+	(void)state;
+	fx_open(&f);
+	conf_of(&c, g, 1);
+	assert_int_equal(plan_conf(&f, &c, 0, NULL, &p, &info), 0);
+	assert_int_equal(p.n, 1);
+	assert_step(&p, 0, KATTR_RGPLAN_SET, "keep", "2048", "512");
+	kattr_rgplan_free(&p);
+	conf_of(&c, g, 2);
+	assert_true(plan_conf(&f, &c, 0, NULL, &p, &info) < 0);
+	assert_int_equal(info.fail.kind, KATTR_RGPLAN_FAIL_SHARES);
+	assert_ptr_equal(info.fail.g, &g[1]);
+	assert_non_null(info.fail.why);
+	kattr_rgplan_info_free(&info);
+	kattr_rgplan_free(&p);
+	fx_close(&f);
+}
+
+/* --prune: the caller's groups go, children first; one not the caller's
+ * is kept, and so is every group above it. */
+static void planned_prune(void **state)
+{
+	struct kattr_rgconf_group g[] = { { .name = (char *)"keep", .line = 1 } };
+	struct kattr_rgplan_info info;
+	struct kattr_rgconf c;
+	struct kattr_rgplan p;
+	struct fx f;
+
+	(void)state;
+	fx_open(&f);
+	conf_of(&c, g, 1);
+	assert_int_equal(plan_conf(&f, &c, KATTR_RGPLAN_PRUNE, "old\nold/kid", &p, &info), 0);
+	assert_int_equal(p.n, 2);
+	assert_step(&p, 0, KATTR_RGPLAN_DELETE, "old/kid", NULL, NULL);
+	assert_step(&p, 1, KATTR_RGPLAN_DELETE, "old", NULL, NULL);
+	assert_int_equal(info.nkept, 0);
+	kattr_rgplan_free(&p);
+	/* old/kid is not ours: both stay */
+	assert_int_equal(plan_conf(&f, &c, KATTR_RGPLAN_PRUNE, "old", &p, &info), 0);
+	assert_int_equal(p.n, 0);
+	assert_int_equal(info.nkept, 2);
+	assert_string_equal(info.kept[0], "old/kid");
+	assert_string_equal(info.kept[1], "old");
+	kattr_rgplan_info_free(&info);
+	kattr_rgplan_free(&p);
+	/* old is not ours: old/kid goes, old stays */
+	assert_int_equal(plan_conf(&f, &c, KATTR_RGPLAN_PRUNE, "old/kid", &p, &info), 0);
+	assert_int_equal(p.n, 1);
+	assert_step(&p, 0, KATTR_RGPLAN_DELETE, "old/kid", NULL, NULL);
+	assert_int_equal(info.nkept, 1);
+	assert_string_equal(info.kept[0], "old");
+	kattr_rgplan_info_free(&info);
+	kattr_rgplan_free(&p);
+	/* without --prune nothing is deleted, nothing said */
+	assert_int_equal(plan_conf(&f, &c, 0, "old\nold/kid", &p, &info), 0);
+	assert_int_equal(p.n, 0);
+	assert_int_equal(info.nkept, 0);
+	kattr_rgplan_free(&p);
+	fx_close(&f);
+}
+
+/* The mixed configuration: create new (300) and new/sub, keep to 2048,
+ * old and old/kid pruned. */
+static struct kattr_rgconf_group mixed[] = {
+	{ .name = (char *)"new", .shares = (char *)"300", .line = 1 },
+	{ .name = (char *)"new/sub", .line = 2 },
+	{ .name = (char *)"keep", .shares = (char *)"2048", .line = 3 },
+};
+#define MIXED_STEPS 5
+
+static void plan_mixed(struct fx *f, struct kattr_rgconf *c, struct kattr_rgplan *p)
+{
+	struct kattr_rgplan_info info;
+
+	conf_of(c, mixed, 3);
+	assert_int_equal(plan_conf(f, c, KATTR_RGPLAN_PRUNE, "old\nold/kid", p, &info), 0);
+	assert_int_equal(p->n, MIXED_STEPS);
+	kattr_rgplan_info_free(&info);
+}
+
+/* The planner's plan, run with a fault at every step (before and after
+ * it is done), a stop before each, and a failing undo of each. */
+static void planned_every_fault(void **state)
+{
+	(void)state;
+	for (size_t k = 1; k <= 4 * MIXED_STEPS; k++) {
+		struct kattr_rgplan_result r;
+		struct kattr_rgplan_ops ops;
+		struct kattr_rgconf c;
+		struct kattr_rgplan p;
+		char *before, *now;
+		size_t i = (k - 1) % MIXED_STEPS + 1;
+		struct fx f;
+
+		fx_open(&f);
+		before = snapshot(&f);
+		plan_mixed(&f, &c, &p);
+		if (k <= MIXED_STEPS)
+			f.fail_before = i;
+		else if (k <= 2 * MIXED_STEPS)
+			f.fail_after = i;
+		else if (k <= 3 * MIXED_STEPS)
+			f.stop_at = i;
+		else {
+			f.fail_after = MIXED_STEPS;
+			f.fail_undo = i;
+		}
+		fx_ops(&f, &ops);
+		assert_true(kattr_rgplan_run(f.rg, &p, &ops, 0, &r) < 0);
+		now = snapshot(&f);
+		if (k <= 3 * MIXED_STEPS) {
+			assert_int_equal(r.nnotes, 0);
+			assert_string_equal(now, before);
+		} else {
+			/* the step whose undo failed stays, and is said first */
+			assert_true(r.nnotes >= 1);
+			assert_int_equal(r.notes[0].kind, KATTR_RGPLAN_NOTE_UNDO);
+			assert_int_equal(r.notes[0].step, i - 1);
+			assert_string_not_equal(now, before);
+		}
+		free(before);
+		free(now);
+		kattr_rgplan_result_free(&r);
+		kattr_rgplan_free(&p);
+		fx_close(&f);
+	}
+}
+
+/* After the run: verify finds nothing; then what another writer changed. */
+static void verify_finds(void **state)
+{
+	struct kattr_rgplan_conf pc = {
+		.flags = KATTR_RGPLAN_PRUNE, .ours = ours_in, .arg = (void *)"old\nold/kid\nextra",
+	};
+	struct kattr_rgplan_result r;
+	struct kattr_rgplan_ops ops;
+	struct kattr_rgplan_diffs d;
+	struct kattr_rgplan_fail fl;
+	struct kattr_rgconf c;
+	struct kattr_rgplan p;
+	char path[PATH_MAX];
+	struct fx f;
+
+	(void)state;
+	fx_open(&f);
+	plan_mixed(&f, &c, &p);
+	fx_ops(&f, &ops);
+	assert_int_equal(kattr_rgplan_run(f.rg, &p, &ops, 0, &r), 0);
+	pc.conf = &c;
+	assert_int_equal(kattr_rgplan_verify(f.rg, &pc, &d, &fl), 0);
+	assert_int_equal(d.n, 0);
+	kattr_rgplan_diffs_free(&d);
+	/* and planning again finds nothing to do */
+	kattr_rgplan_free(&p);
+	plan_conf(&f, &c, KATTR_RGPLAN_PRUNE, "old\nold/kid", &p, &(struct kattr_rgplan_info){ 0 });
+	assert_int_equal(p.n, 0);
+	/* shares changed, a group gone, one of ours the file does not name */
+	gpath(&f, "keep", "cpu.shares", path, sizeof(path));
+	put(path, "100");
+	gpath(&f, "new/sub", NULL, path, sizeof(path));
+	tu_rmtree(path);
+	mkdirs(f.hier, "extra");	/* a group: a directory with its tasks */
+	gpath(&f, "extra", "tasks", path, sizeof(path));
+	put(path, "");
+	assert_int_equal(kattr_rgplan_verify(f.rg, &pc, &d, &fl), 0);
+	assert_int_equal(d.n, 3);
+	assert_int_equal(d.v[0].kind, KATTR_RGPLAN_DIFF_GROUP);
+	assert_ptr_equal(d.v[0].g, &mixed[1]);
+	assert_int_equal(d.v[0].err, -ENOENT);
+	assert_int_equal(d.v[1].kind, KATTR_RGPLAN_DIFF_SHARES);
+	assert_ptr_equal(d.v[1].g, &mixed[2]);
+	assert_string_equal(d.v[1].have, "100");
+	assert_int_equal(d.v[2].kind, KATTR_RGPLAN_DIFF_EXTRA);
+	assert_string_equal(d.v[2].group, "extra");
+	kattr_rgplan_diffs_free(&d);
+	kattr_rgplan_result_free(&r);
+	kattr_rgplan_free(&p);
+	fx_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -710,7 +1051,14 @@ int main(void)
 		cmocka_unit_test(no_undo_keeps),
 		cmocka_unit_test(threads_not_back),
 		cmocka_unit_test(lock),
+		cmocka_unit_test(lock_stopped),
+		cmocka_unit_test(lock_file),
 		cmocka_unit_test(killed_recovers),
+		cmocka_unit_test(planned_create),
+		cmocka_unit_test(planned_shares),
+		cmocka_unit_test(planned_prune),
+		cmocka_unit_test(planned_every_fault),
+		cmocka_unit_test(verify_finds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
