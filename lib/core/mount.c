@@ -58,7 +58,7 @@ int kattr_dir_open(const char *path, struct kattr_mount **out)
 {
 	int fd;
 
-	if (!path || !*path)
+	if (!path)
 		return -EINVAL;
 	fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
