@@ -11,8 +11,7 @@
 #include <unistd.h>
 
 #include "kattr/kattr.h"
-#include "kattr/private.h"
-#include "internal.h"
+#include "kattr/private_core.h"
 
 int kattr_grow(void **v, size_t *cap, size_t n, size_t elem)
 {
@@ -165,9 +164,12 @@ static bool is_pseudo_fs(unsigned long magic)
 int kattr_write(struct kattr_mount *m, const char *rel, const void *buf,
 		size_t len)
 {
-	int fd = kattr_open(m, rel, O_WRONLY), ret = 0;
+	int fd, ret = 0;
 	ssize_t n;
 
+	if (m->kind == KATTR_HANDLE_DIR)
+		return -EROFS;	/* a plain directory: read only */
+	fd = kattr_open(m, rel, O_WRONLY);
 	if (fd < 0)
 		return fd;
 	/* Kernel attributes take a value per write; an ordinary file (a
@@ -306,6 +308,8 @@ static int mkdir_rmdir(struct kattr_mount *m, const char *rel, bool rmdir,
 	const char *base;
 	int pfd, ret = 0;
 
+	if (m->kind == KATTR_HANDLE_DIR)
+		return -EROFS;
 	pfd = open_parent(m, rel, buf, sizeof(buf), &base);
 	if (pfd < 0)
 		return pfd;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Mount handles and name resolution beneath them: never through a symlink,
- * never up through "..", never into another mount.
+ * Handles (verified kernel mounts, plain directories) and name resolution
+ * beneath them: never through a symlink, never up through "..", never into
+ * another mount.  Stands on resolve.c, sysroot.c and mountinfo.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,94 +15,22 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "kattr/kattr.h"
-#include "kattr/private.h"
-#include "internal.h"
+#include "kattr/private_core.h"
 
-static enum kattr_resolve_mode resolve_mode = KATTR_RESOLVE_AUTO;
-static int have_openat2 = -1;	/* unknown until first use */
-
-void kattr_set_resolve_mode(enum kattr_resolve_mode mode)
-{
-	resolve_mode = mode;
-}
-
-int kattr_openat2(int dfd, const char *name, int flags,
-		  unsigned long long resolve)
-{
-	struct open_how how = {
-		.flags = (unsigned long long)(flags | O_CLOEXEC),
-		.resolve = resolve,
-	};
-	int tries = 0;
-	long fd;
-
-	if (resolve_mode == KATTR_RESOLVE_FALLBACK || have_openat2 == 0)
-		return -ENOSYS;
-	do {
-		fd = syscall(SYS_openat2, dfd, name, &how, sizeof(how));
-	} while (fd < 0 && errno == EAGAIN && ++tries < 16);
-	if (fd < 0 && (errno == ENOSYS || errno == E2BIG)) {
-		if (resolve_mode == KATTR_RESOLVE_OPENAT2)
-			return -EOPNOTSUPP;
-		have_openat2 = 0;
-		return -ENOSYS;
-	}
-	have_openat2 = 1;
-	return fd < 0 ? -errno : (int)fd;
-}
-
-int kattr_fd_mnt_id(int fd, uint64_t *id)
-{
-	struct statx stx;
-	struct {
-		struct file_handle fh;
-		unsigned char buf[MAX_HANDLE_SZ];
-	} h;
-	int mnt;
-
-	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MNT_ID,
-		  &stx) == 0 && (stx.stx_mask & STATX_MNT_ID)) {
-		*id = stx.stx_mnt_id;
-		return 0;
-	}
-	/* Kernels before 5.8: the handle call reports the mount id too
-	 * (EOVERFLOW for a too-small handle still fills it). */
-	h.fh.handle_bytes = MAX_HANDLE_SZ;
-	if (name_to_handle_at(fd, "", &h.fh, &mnt, AT_EMPTY_PATH) == 0 ||
-	    errno == EOVERFLOW) {
-		*id = (uint64_t)(unsigned int)mnt;
-		return 0;
-	}
-	return -errno;
-}
-
-int kattr_mount_open(const char *path, unsigned long magic, unsigned int flags,
-		     struct kattr_mount **out)
+/* A handle on the directory fd (taken over, closed on failure). */
+static int handle_new(int fd, const char *path, unsigned long magic,
+		      unsigned int kind, struct kattr_mount **out)
 {
 	struct kattr_mount *m;
 	struct statfs sfs;
 	struct stat st;
-	int fd, ret;
+	int ret;
 
-	/* Beneath the sysroot: a captured tree's symlinks and ".." stay in it;
-	 * a host directory as the user named it. */
-	if (flags & KATTR_MOUNT_HOST_DIR) {
-		fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		flags |= KATTR_MOUNT_ANY_MAGIC;
-	} else {
-		fd = kattr_sysroot_open(path, O_PATH | O_DIRECTORY);
-		if (fd < 0)
-			return fd;
-	}
 	if (fstatfs(fd, &sfs) < 0 || fstat(fd, &st) < 0) {
 		ret = -errno;
 		goto out_close;
 	}
-	if (!(flags & KATTR_MOUNT_ANY_MAGIC) && !kattr_get_sysroot() &&
-	    (unsigned long)sfs.f_type != magic) {
+	if (kind == KATTR_HANDLE_MOUNT && (unsigned long)sfs.f_type != magic) {
 		ret = -EMEDIUMTYPE;
 		goto out_close;
 	}
@@ -116,6 +45,7 @@ int kattr_mount_open(const char *path, unsigned long magic, unsigned int flags,
 	if (kattr_fd_mnt_id(fd, &m->mnt_id) < 0)
 		m->mnt_id = 0;
 	m->magic = (unsigned long)sfs.f_type;
+	m->kind = kind;
 	*out = m;
 	return 0;
 
@@ -124,19 +54,63 @@ out_close:
 	return ret;
 }
 
-int kattr_mount_find(const char *fstype, const char *super_opt,
-		     unsigned long magic, unsigned int flags,
+int kattr_dir_open(const char *path, struct kattr_mount **out)
+{
+	int fd;
+
+	if (!path)
+		return -EINVAL;
+	fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	return handle_new(fd, path, 0, KATTR_HANDLE_DIR, out);
+}
+
+int kattr_mount_open_at(const struct kattr_root *root, const char *path,
+			unsigned long magic, unsigned int flags,
+			struct kattr_mount **out)
+{
+	unsigned int kind = KATTR_HANDLE_MOUNT;
+	int fd;
+
+	if (flags & KATTR_MOUNT_HOST_DIR)	/* the old spelling */
+		return kattr_dir_open(path, out);
+	/* Beneath the root: a captured tree's symlinks and ".." stay in it,
+	 * and it is an ordinary directory (no magic to check). */
+	fd = kattr_root_open_path(root, path, O_PATH | O_DIRECTORY);
+	if (fd < 0)
+		return fd;
+	if ((flags & KATTR_MOUNT_ANY_MAGIC) || kattr_root_sysroot(root))
+		kind = KATTR_HANDLE_ANY;
+	return handle_new(fd, path, magic, kind, out);
+}
+
+int kattr_mount_open(const char *path, unsigned long magic, unsigned int flags,
 		     struct kattr_mount **out)
+{
+	return kattr_mount_open_at(NULL, path, magic, flags, out);
+}
+
+int kattr_mount_find_at(const struct kattr_root *root, const char *fstype,
+			const char *super_opt, unsigned long magic,
+			unsigned int flags, struct kattr_mount **out)
 {
 	char *mp;
 	int ret;
 
-	ret = kattr_mountinfo_find(fstype, super_opt, &mp);
+	ret = kattr_mountinfo_find_at(root, fstype, super_opt, &mp);
 	if (ret < 0)
 		return ret;
-	ret = kattr_mount_open(mp, magic, flags, out);
+	ret = kattr_mount_open_at(root, mp, magic, flags, out);
 	free(mp);
 	return ret;
+}
+
+int kattr_mount_find(const char *fstype, const char *super_opt,
+		     unsigned long magic, unsigned int flags,
+		     struct kattr_mount **out)
+{
+	return kattr_mount_find_at(NULL, fstype, super_opt, magic, flags, out);
 }
 
 void kattr_mount_close(struct kattr_mount *m)
@@ -240,77 +214,6 @@ static int normalise(const char *rel, char *buf, size_t size)
 	return 0;
 }
 
-/*
- * Whether fd is on the handle's mount: st_dev alone does not see a bind
- * mount of the same filesystem, the mount id does (as RESOLVE_NO_XDEV).
- */
-static bool same_mount(const struct kattr_mount *m, int fd,
-		       const struct stat *st)
-{
-	uint64_t id;
-
-	if (st->st_dev != m->dev)
-		return false;
-	if (!m->mnt_id)
-		return true;	/* no mount ids: st_dev is all there is */
-	return kattr_fd_mnt_id(fd, &id) == 0 && id == m->mnt_id;
-}
-
-int kattr_open_step(int dfd, const char *name, struct stat *st)
-{
-	int fd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC), err;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, st) < 0) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	return fd;
-}
-
-int kattr_walk_dirs(int dfd, const char *path, const struct kattr_mount *m)
-{
-	char name[NAME_MAX + 1];
-	struct stat st;
-	size_t len;
-	int fd, err = 0;
-
-	dfd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
-	if (dfd < 0)
-		return -errno;
-	for (; *path; path += len) {
-		len = strcspn(path, "/");
-		if (!len) {
-			len = 1;	/* a '/' */
-			continue;
-		}
-		if (len > NAME_MAX) {
-			err = -ENAMETOOLONG;
-			break;
-		}
-		memcpy(name, path, len);
-		name[len] = '\0';
-		fd = kattr_open_step(dfd, name, &st);
-		if (fd < 0) {
-			err = fd;
-			break;
-		}
-		close(dfd);
-		dfd = fd;
-		err = S_ISLNK(st.st_mode) ? -ELOOP : !S_ISDIR(st.st_mode) ? -ENOTDIR :
-		      m && !same_mount(m, dfd, &st) ? -EXDEV : 0;
-		if (err < 0)
-			break;
-	}
-	if (err < 0) {
-		close(dfd);
-		return err;
-	}
-	return dfd;
-}
-
 /* Per-component walk for kernels without openat2(2). */
 static int open_fallback(struct kattr_mount *m, char *name, int flags)
 {
@@ -340,7 +243,7 @@ static int open_fallback(struct kattr_mount *m, char *name, int flags)
 		close(fd);
 		return err;
 	}
-	if (!same_mount(m, fd, &st)) {
+	if (!kattr_same_mount(m, fd, &st)) {
 		close(fd);
 		return -EXDEV;
 	}

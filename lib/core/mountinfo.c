@@ -8,8 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kattr/kattr.h"
-#include "kattr/private.h"
+#include "kattr/private_core.h"
 #include "likely_prof.h"
 
 /*
@@ -28,10 +27,10 @@
  * id we never use).  What libmount did for us and is kept: fields come
  * back decoded, a line that is not mountinfo (an fstab's "a b c d",
  * garbage) is refused on its own and the others still read, and the
- * file is opened beneath the sysroot by kattr_sysroot_open(), never
+ * file is opened beneath the root by kattr_root_open_path(), never
  * through a symlink out of a captured tree.  What a field names (a mount
  * point such as /../../../tmp/x) is resolved beneath the sysroot by
- * whoever opens it (kattr_mount_open()).
+ * whoever opens it (kattr_mount_open_at()).
  */
 
 /* The next field of *p (separated by spaces or tabs), NUL-terminated in
@@ -199,7 +198,8 @@ static int read_all(int fd, char **buf, size_t *size)
 	return 0;
 }
 
-int kattr_mountinfo_foreach(kattr_mnt_cb cb, void *data)
+int kattr_mountinfo_foreach_at(const struct kattr_root *root, kattr_mnt_cb cb,
+			       void *data)
 {
 	char path[64], *text = NULL, *line, *next, *end;
 	size_t len = 0;
@@ -208,10 +208,10 @@ int kattr_mountinfo_foreach(kattr_mnt_cb cb, void *data)
 	/* /proc/self is a symlink; name our own pid so a captured tree can
 	 * hold a plain directory there as well. */
 	snprintf(path, sizeof(path), "/proc/%ld/mountinfo", (long)getpid());
-	fd = kattr_sysroot_open(path, O_RDONLY);
-	if (fd == -ENOENT && kattr_get_sysroot())
+	fd = kattr_root_open_path(root, path, O_RDONLY);
+	if (fd == -ENOENT && kattr_root_sysroot(root))
 		/* captured trees keep it as proc/self/mountinfo */
-		fd = kattr_sysroot_open("/proc/self/mountinfo", O_RDONLY);
+		fd = kattr_root_open_path(root, "/proc/self/mountinfo", O_RDONLY);
 	if (fd < 0)
 		return fd;
 	ret = read_all(fd, &text, &len);
@@ -251,19 +251,30 @@ static int find_cb(const struct kattr_mnt *mnt, void *data)
 	return ctx->found ? 1 : -ENOMEM;
 }
 
-int kattr_mountinfo_find(const char *fstype, const char *super_opt,
-			 char **mount_point)
+int kattr_mountinfo_foreach(kattr_mnt_cb cb, void *data)
+{
+	return kattr_mountinfo_foreach_at(NULL, cb, data);
+}
+
+int kattr_mountinfo_find_at(const struct kattr_root *root, const char *fstype,
+			    const char *super_opt, char **mount_point)
 {
 	struct find_ctx ctx = { fstype, super_opt, NULL };
 	int ret;
 
 	if (!fstype || !mount_point)
 		return -EINVAL;
-	ret = kattr_mountinfo_foreach(find_cb, &ctx);
+	ret = kattr_mountinfo_foreach_at(root, find_cb, &ctx);
 	if (ret < 0)
 		return ret;
 	if (!ctx.found)
 		return -ENOENT;
 	*mount_point = ctx.found;
 	return 0;
+}
+
+int kattr_mountinfo_find(const char *fstype, const char *super_opt,
+			 char **mount_point)
+{
+	return kattr_mountinfo_find_at(NULL, fstype, super_opt, mount_point);
 }

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "kattr/private.h"
+#include "kattr/private_core.h"
 
 /* One comparison: a against b, folded to lower case with icase. */
 static bool same(char a, char b, bool icase)

@@ -1,5 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* The sysroot prefix: every absolute path the library opens lives under it. */
+/*
+ * Root handles: the directory every absolute path is taken beneath (the
+ * host's "/", or a captured tree given as --sysroot).  A caller passes its
+ * handle explicitly; NULL means the default root, which the old calls
+ * kattr_set_sysroot() and kattr_sysroot_from_env() set (a shim kept for
+ * them and their callers, as util-linux kept its global prefix beside
+ * struct path_cxt).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -10,19 +17,33 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kattr/kattr.h"
-#include "kattr/private.h"
-#include "internal.h"
+#include "kattr/private_core.h"
 
-static char sysroot[PATH_MAX];
+struct kattr_root {
+	char path[PATH_MAX];	/* canonical; "" for the host's "/" */
+};
 
-int kattr_set_sysroot(const char *dir)
+/* The shim's root: what kattr_set_sysroot() set, the host's "/" until then. */
+static struct kattr_root default_root;
+
+static const struct kattr_root *root_or_default(const struct kattr_root *r)
+{
+	return r ? r : &default_root;
+}
+
+const struct kattr_root *kattr_root_default(void)
+{
+	return &default_root;
+}
+
+/* Point r at dir (NULL, "" or "/": the host's root). */
+static int root_set(struct kattr_root *r, const char *dir)
 {
 	char real[PATH_MAX];
 	struct stat st;
 
 	if (!dir || !*dir) {
-		sysroot[0] = '\0';
+		r->path[0] = '\0';
 		return 0;
 	}
 	if (!realpath(dir, real))
@@ -34,13 +55,45 @@ int kattr_set_sysroot(const char *dir)
 	/* "/" as a sysroot is the same as none. */
 	if (strcmp(real, "/") == 0)
 		real[0] = '\0';
-	memcpy(sysroot, real, strlen(real) + 1);
+	memcpy(r->path, real, strlen(real) + 1);
 	return 0;
+}
+
+int kattr_root_open(const char *dir, struct kattr_root **out)
+{
+	struct kattr_root *r = calloc(1, sizeof(*r));
+	int ret;
+
+	if (!r)
+		return -ENOMEM;
+	ret = root_set(r, dir);
+	if (ret < 0) {
+		free(r);
+		return ret;
+	}
+	*out = r;
+	return 0;
+}
+
+void kattr_root_close(struct kattr_root *r)
+{
+	free(r);
+}
+
+const char *kattr_root_sysroot(const struct kattr_root *r)
+{
+	r = root_or_default(r);
+	return r->path[0] ? r->path : NULL;
+}
+
+int kattr_set_sysroot(const char *dir)
+{
+	return root_set(&default_root, dir);
 }
 
 const char *kattr_get_sysroot(void)
 {
-	return sysroot[0] ? sysroot : NULL;
+	return kattr_root_sysroot(&default_root);
 }
 
 int kattr_sysroot_from_env(void)
@@ -52,24 +105,31 @@ int kattr_sysroot_from_env(void)
 	return kattr_set_sysroot(env);
 }
 
-int kattr_sysroot_path(const char *path, char *buf, size_t size)
+int kattr_root_path(const struct kattr_root *r, const char *path, char *buf,
+		    size_t size)
 {
 	int n;
 
+	r = root_or_default(r);
 	if (!path || path[0] != '/')
 		return -EINVAL;
-	n = snprintf(buf, size, "%s%s", sysroot, path);
+	n = snprintf(buf, size, "%s%s", r->path, path);
 	if (n < 0 || (size_t)n >= size)
 		return -ENAMETOOLONG;
 	return 0;
 }
 
+int kattr_sysroot_path(const char *path, char *buf, size_t size)
+{
+	return kattr_root_path(&default_root, path, buf, size);
+}
+
 /* ---- resolving beneath the sysroot ---------------------------------------- */
 
-/* The sysroot's directory, "/" when none is set. */
-static int open_root(void)
+/* The root's directory. */
+static int open_root(const struct kattr_root *r)
 {
-	int fd = open(sysroot[0] ? sysroot : "/",
+	int fd = open(r->path[0] ? r->path : "/",
 		      O_PATH | O_DIRECTORY | O_CLOEXEC);
 
 	return fd < 0 ? -errno : fd;
@@ -239,17 +299,19 @@ static int walk_in_root(int rootfd, const char *path, int flags, char *canon,
 	return fd;
 }
 
-int kattr_sysroot_open(const char *path, int flags)
+int kattr_root_open_path(const struct kattr_root *r, const char *path,
+			 int flags)
 {
 	int rootfd, fd;
 
+	r = root_or_default(r);
 	if (!path || path[0] != '/')
 		return -EINVAL;
-	if (!sysroot[0]) {
+	if (!r->path[0]) {
 		fd = open(path, flags | O_CLOEXEC);
 		return fd < 0 ? -errno : fd;
 	}
-	rootfd = open_root();
+	rootfd = open_root(r);
 	if (rootfd < 0)
 		return rootfd;
 	fd = kattr_openat2(rootfd, path, flags,
@@ -260,18 +322,25 @@ int kattr_sysroot_open(const char *path, int flags)
 	return fd;
 }
 
-int kattr_sysroot_canonical(const char *path, char **out)
+int kattr_sysroot_open(const char *path, int flags)
+{
+	return kattr_root_open_path(&default_root, path, flags);
+}
+
+int kattr_root_canonical(const struct kattr_root *r, const char *path,
+			 char **out)
 {
 	char real[PATH_MAX];
 	int rootfd, fd;
 
+	r = root_or_default(r);
 	if (!path || path[0] != '/')
 		return -EINVAL;
-	if (!sysroot[0]) {
+	if (!r->path[0]) {
 		if (!realpath(path, real))
 			return -errno;
 	} else {
-		rootfd = open_root();
+		rootfd = open_root(r);
 		if (rootfd < 0)
 			return rootfd;
 		fd = walk_in_root(rootfd, path, O_PATH, real, sizeof(real));
@@ -282,4 +351,9 @@ int kattr_sysroot_canonical(const char *path, char **out)
 	}
 	*out = strdup(real);
 	return *out ? 0 : -ENOMEM;
+}
+
+int kattr_sysroot_canonical(const char *path, char **out)
+{
+	return kattr_root_canonical(&default_root, path, out);
 }

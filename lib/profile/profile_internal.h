@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "kattr/profile.h"
-#include "kattr/private.h"
+#include "kattr/private_profile.h"
 #include "likely_prof.h"
 
 /* ---- byte scanning (scan.c and these inline primitives) --------------- */

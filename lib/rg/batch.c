@@ -27,8 +27,7 @@
 #include <unistd.h>
 
 #include "kattr/rg.h"
-#include "kattr/private.h"
-#include "internal.h"
+#include "kattr/private_rg.h"
 #include "rg_internal.h"
 
 /* name's last component; *plen: the length of its parent's name. */

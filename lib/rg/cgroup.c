@@ -11,8 +11,7 @@
 #include <string.h>
 
 #include "kattr/rg.h"
-#include "kattr/private.h"
-#include "internal.h"
+#include "kattr/private_rg.h"
 #include "rg_internal.h"
 
 int rg_cgroup_open(struct kattr_rg *rg, const struct mnt_found *f,

@@ -11,8 +11,7 @@
 #include <string.h>
 
 #include "kattr/rg.h"
-#include "kattr/private.h"
-#include "internal.h"
+#include "kattr/private_rg.h"
 #include "rg_internal.h"
 
 /* Searching: only a hierarchy with cpu. */

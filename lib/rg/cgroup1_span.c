@@ -20,8 +20,7 @@
 #include <unistd.h>
 
 #include "kattr/rg.h"
-#include "kattr/private.h"
-#include "internal.h"
+#include "kattr/private_rg.h"
 #include "rg_internal.h"
 
 /* Hierarchy i at the root's place, or NULL (the root is not there). */

@@ -9,8 +9,7 @@
 #include <stdbool.h>
 
 #include "kattr/rg.h"
-#include "kattr/private.h"
-#include "internal.h"
+#include "kattr/private_rg.h"
 #include "rg_internal.h"
 
 static int cgroup2_open(struct kattr_rg *rg, const struct mnt_found *f,

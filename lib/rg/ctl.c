@@ -16,9 +16,8 @@
 #include <unistd.h>
 
 #include "kattr/rg.h"
-#include "kattr/private.h"
+#include "kattr/private_rg.h"
 #include "kattr/rgplan.h"
-#include "internal.h"
 #include "rg_internal.h"
 
 /* ---- a controller along a path ----------------------------------------- */

@@ -15,8 +15,7 @@
 #include <sys/stat.h>
 
 #include "kattr/rg.h"
-#include "kattr/private.h"
-#include "internal.h"
+#include "kattr/private_rg.h"
 #include "rg_internal.h"
 
 /* The controllers a group spans, in order; cpuset is not made by create

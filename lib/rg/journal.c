@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "kattr/rgplan.h"
-#include "internal.h"
+#include "kattr/private_rg.h"
 
 #define J_MAGIC		"rgctl-journal 1"
 #define J_MAX		(64u << 20)	/* bytes read back at most */

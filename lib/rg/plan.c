@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "kattr/rgplan.h"
-#include "internal.h"
+#include "kattr/private_rg.h"
 #include "rg_internal.h"
 
 /* ---- the plan ------------------------------------------------------------ */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "kattr/procev.h"
-#include "kattr/private.h"
+#include "kattr/private_rg.h"
 #include "rg_internal.h"
 
 static const char *const type_names[] = {

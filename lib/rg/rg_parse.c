@@ -12,8 +12,7 @@
 #include <string.h>
 
 #include "kattr/rg.h"
-#include "kattr/private.h"
-#include "internal.h"
+#include "kattr/private_rg.h"
 #include "rg_internal.h"
 
 static const char *const backend_names[] = {

@@ -16,7 +16,7 @@
 
 #include "kattr/rgconf.h"
 #include "kattr/rgres.h"
-#include "kattr/private.h"
+#include "kattr/private_rg.h"
 
 static void set_err(char *err, size_t errsz, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

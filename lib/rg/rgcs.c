@@ -15,8 +15,7 @@
 #include <unistd.h>
 
 #include "kattr/rg.h"
-#include "kattr/private.h"
-#include "internal.h"
+#include "kattr/private_rg.h"
 #include "rg_internal.h"
 
 #define RGCSFS_FSTYPE	"fuse.rgcsfs"

@@ -15,8 +15,7 @@
 #include <sys/stat.h>
 
 #include "kattr/rgres.h"
-#include "kattr/private.h"
-#include "internal.h"
+#include "kattr/private_rg.h"
 #include "rg_internal.h"
 
 struct kattr_rgres_group {

@@ -18,8 +18,7 @@
 #include <unistd.h>
 
 #include "kattr/rg.h"
-#include "kattr/private.h"
-#include "internal.h"
+#include "kattr/private_rg.h"
 #include "rg_internal.h"
 
 /* ---- parsing ----------------------------------------------------------- */

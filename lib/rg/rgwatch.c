@@ -14,8 +14,7 @@
 #include <unistd.h>
 
 #include "kattr/rgwatch.h"
-#include "kattr/private.h"
-#include "internal.h"
+#include "kattr/private_rg.h"
 #include "rg_internal.h"
 
 /* How a file's text becomes figures. */

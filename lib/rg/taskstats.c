@@ -9,7 +9,7 @@
 #include <linux/taskstats.h>
 
 #include "kattr/taskstats.h"
-#include "kattr/private.h"
+#include "kattr/private_rg.h"
 #include "rg_internal.h"
 
 int kattr_delayacct_enabled(void)

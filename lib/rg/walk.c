@@ -13,8 +13,7 @@
 #include <unistd.h>
 
 #include "kattr/rg.h"
-#include "kattr/private.h"
-#include "internal.h"
+#include "kattr/private_rg.h"
 #include "rg_internal.h"
 
 int rg_child_groups(struct kattr_rg *rg, const char *group,

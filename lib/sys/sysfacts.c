@@ -9,7 +9,7 @@
 
 #include "kattr/kattr.h"
 #include "kattr/sysfacts.h"
-#include "kattr/private.h"
+#include "kattr/private_sys.h"
 
 /* Copy [s, s+n) into buf with surrounding whitespace removed. */
 static int copy_trimmed(const char *s, size_t n, char *buf, size_t size)

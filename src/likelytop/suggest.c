@@ -136,7 +136,7 @@ int lt_suggest_open(const struct lt_suggest_opts *o, struct lt_suggest **out)
 		free(s);
 		return ret;
 	}
-	ret = kattr_mount_open(s->root, 0, KATTR_MOUNT_HOST_DIR, &s->m);
+	ret = kattr_dir_open(s->root, &s->m);	/* the host's tree, never beneath --sysroot */
 	if (ret < 0) {
 		free(s);
 		return ret;

@@ -8,8 +8,10 @@
  *  - errors are returned as -errno (0 or a non-negative value on success);
  *  - names beneath a mount handle are resolved without following a symlink
  *    or ".." and without crossing into another mount;
- *  - every path the caller gives as absolute is taken beneath the sysroot
- *    prefix when one is set (kattr_set_sysroot()).
+ *  - every path the caller gives as absolute is taken beneath a root
+ *    handle (struct kattr_root): the one passed, or for the calls without
+ *    one (and a NULL root) the default root, which kattr_set_sysroot()
+ *    sets.
  */
 #ifndef KATTR_KATTR_H
 #define KATTR_KATTR_H
@@ -50,12 +52,38 @@ extern "C" {
  */
 KATTR_API int kattr_read_fd(int fd, char **out, size_t *len);
 
-/* ---- sysroot --------------------------------------------------------- */
+/* ---- roots ------------------------------------------------------------- */
 
 /*
- * Set the prefix under which every absolute path is taken (as util-linux's
- * --sysroot).  NULL or "" clears it.  The directory must exist; it is
- * stored canonicalised.  -ENOTDIR / -ENOENT / -ENAMETOOLONG on error.
+ * A root handle: the directory absolute paths are taken beneath (the
+ * host's "/", or a captured tree, as util-linux's --sysroot), passed
+ * explicitly as util-linux passes a struct path_cxt.  Wherever a call
+ * takes one, NULL means the default root (below).
+ */
+struct kattr_root;
+
+/*
+ * Open a root handle on dir (NULL, "" or "/": the host's root).  The
+ * directory must exist; it is kept canonicalised.  -ENOTDIR / -ENOENT /
+ * -ENAMETOOLONG / -ENOMEM.
+ */
+KATTR_API int kattr_root_open(const char *dir, struct kattr_root **out);
+KATTR_API void kattr_root_close(struct kattr_root *root);
+/*
+ * Open path (absolute) with open(2) flags beneath root: symlinks and ".."
+ * in a captured tree are resolved as if root were "/" (openat2
+ * RESOLVE_IN_ROOT, or a per-component walk doing the same), so nothing in
+ * the tree leads out of it; on the host's root it is open(2).  Returns a
+ * descriptor (O_CLOEXEC) or -errno (-EINVAL for a relative path).
+ */
+KATTR_API int kattr_root_open_path(const struct kattr_root *root,
+				   const char *path, int flags);
+
+/*
+ * The default root, for the calls that take none (a shim kept from before
+ * root handles): set it to dir (as util-linux's --sysroot).  NULL or ""
+ * clears it.  The directory must exist; it is stored canonicalised.
+ * -ENOTDIR / -ENOENT / -ENAMETOOLONG on error.
  */
 KATTR_API int kattr_set_sysroot(const char *dir);
 /* The prefix in force, or NULL when none. */
@@ -63,12 +91,9 @@ KATTR_API const char *kattr_get_sysroot(void);
 /* Set the prefix from $KATTR_SYSROOT when set and non-empty; 0 otherwise. */
 KATTR_API int kattr_sysroot_from_env(void);
 /*
- * Open path (absolute) with open(2) flags beneath the sysroot: symlinks and
- * ".." in a captured tree are resolved as if the sysroot were "/" (openat2
- * RESOLVE_IN_ROOT, or a per-component walk doing the same), so nothing in
- * the tree leads out of it.  Without a sysroot it is open(2).  Returns a
- * descriptor (O_CLOEXEC) or -errno.  Prefer it to pasting the prefix
- * before a path: a symlink in the tree can lead such a string anywhere.
+ * kattr_root_open_path() beneath the default root.  Prefer either to
+ * pasting the prefix before a path: a symlink in the tree can lead such a
+ * string anywhere.
  */
 KATTR_API int kattr_sysroot_open(const char *path, int flags);
 
@@ -108,10 +133,8 @@ enum kattr_mount_flags {
 	/* Do not verify the statfs magic (the caller checks
 	 * kattr_mount_magic() itself). */
 	KATTR_MOUNT_ANY_MAGIC = 1u << 0,
-	/* path is a plain directory of the host (a source tree), relative
-	 * or absolute, opened as given: not beneath the sysroot, and of any
-	 * filesystem (implies KATTR_MOUNT_ANY_MAGIC).  Paths opened through
-	 * the handle still stay beneath it. */
+	/* The old spelling of kattr_dir_open(path, out): a plain directory,
+	 * not beneath the sysroot; magic ignored. */
 	KATTR_MOUNT_HOST_DIR = 1u << 1,
 };
 
@@ -124,6 +147,19 @@ enum kattr_mount_flags {
  */
 KATTR_API int kattr_mount_open(const char *path, unsigned long magic,
 			       unsigned int flags, struct kattr_mount **out);
+/* The same beneath root (NULL: the default root), "sysroot" above
+ * meaning root. */
+KATTR_API int kattr_mount_open_at(const struct kattr_root *root,
+				  const char *path, unsigned long magic,
+				  unsigned int flags, struct kattr_mount **out);
+/*
+ * A handle on a plain directory such as a source tree: path relative (to
+ * the working directory) or absolute, opened as given, never beneath a
+ * root, of any filesystem.  Names opened through it stay beneath it as
+ * with a mount handle; it is read only: kattr_write(), kattr_mkdir() and
+ * kattr_rmdir() through it are -EROFS.  Closed with kattr_mount_close().
+ */
+KATTR_API int kattr_dir_open(const char *path, struct kattr_mount **out);
 /* kattr_mountinfo_find() followed by kattr_mount_open(). */
 KATTR_API int kattr_mount_find(const char *fstype, const char *super_opt,
 			       unsigned long magic, unsigned int flags,

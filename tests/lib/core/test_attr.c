@@ -10,7 +10,7 @@
 #include <limits.h>
 #include <sys/stat.h>
 #include "kattr/kattr.h"
-#include "kattr/private.h"
+#include "kattr/private_core.h"
 
 struct fixture {
 	char *dir;		/* the tree: a/b/value, a/link -> /etc, ... */

@@ -17,8 +17,7 @@
 #include <sys/stat.h>
 #include "kattr/kattr.h"
 #include "kattr/rg.h"
-#include "kattr/private.h"
-#include "internal.h"
+#include "kattr/private_core.h"
 
 struct link {
 	const char *path;	/* in the sysroot */

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include "kattr/kattr.h"
-#include "kattr/private.h"
+#include "kattr/private_core.h"
 
 static void parses_real_lines(void **state)
 {

@@ -1,7 +1,7 @@
 /* lib/core/str.c: kattr_str_distance(), the one edit distance. */
 #include "testutil.h"
 #include <string.h>
-#include "kattr/private.h"
+#include "kattr/private_core.h"
 
 static void distances(void **state)
 {
