@@ -11,7 +11,7 @@
 #include "model.h"
 #include "output.h"
 #include "source.h"
-#include "suggest.h"
+#include "suggest/suggest.h"
 
 struct lt_opts {
 	bool batch;
