@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keys.h"
 #include "likelytop.h"
 #include "strutils.h"
+#include "suggest/suggest.h"
 #include "tool.h"
 
 enum {

@@ -12,7 +12,7 @@
 #include <kattr/kattr.h>
 
 #include "callers_site.h"
-#include "hintscan.h"
+#include "suggest/hintscan.h"
 
 /*
  * The functions whose own tracepoint records the caller (call_site) and

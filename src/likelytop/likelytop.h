@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What likelytop's main loop and its live view share. */
+/* What likelytop's main loop and its live view share: the options and the
+ * application (the modules each have their own header, included where used). */
 #ifndef LIKELYTOP_H
 #define LIKELYTOP_H
 
@@ -7,11 +8,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "keys.h"
 #include "model.h"
 #include "output.h"
 #include "source.h"
-#include "suggest.h"
 
 struct lt_opts {
 	bool batch;
@@ -79,7 +78,7 @@ void lt_arm_timer(struct lt_app *app);
 const char *lt_strerror(int e);
 
 /* --suggest on the current snapshot: write the patches, report the
- * refusals (suggest_cli.c); exits 1 on failure. */
+ * refusals (suggest/cli.c); exits 1 on failure. */
 int lt_suggest_main(struct lt_app *app);
 /* The live view's p key: the patch for e, or why none (malloc'ed). */
 char *lt_suggest_text(struct lt_app *app, const struct kattr_prof_entry *e);

@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "columns.h"
 #include "openmetrics.h"
 #include "output.h"
 #include "tool.h"
@@ -146,95 +147,71 @@ static bool is_all(const struct lt_out_meta *m)
 /*
  * The text columns (-o).  One name per column: the -o name is the title
  * (the live view's too); branch_all profiles title the counts by what
- * they are (taken / not taken), and -o takes those titles as well.
- * aliases: the names -o took before (kept so that scripts do not break).
+ * they are (taken / not taken: .title), and -o takes those titles as well.
+ * alias: the name -o took before (kept so that scripts do not break).
  */
-static const struct lt_column {
-	const char *name, *title_all, *aliases, *help;
-	bool right;
-} columns[LT_COL_COUNT] = {
-	[LT_COL_MARK]      = { "MARK", "MARK", "!", "! when the hint is wrong more often than right", false },
-	[LT_COL_HINT]      = { "HINT", "HINT", "", "likely, unlikely, annotated or none", false },
-	[LT_COL_CORRECT]   = { "CORRECT", "NOT-TAKEN", "NOTTAKEN", "evaluations that went as hinted (branch_all: not taken)", true },
-	[LT_COL_INCORRECT] = { "INCORRECT", "TAKEN", "", "evaluations that did not (branch_all: taken)", true },
-	[LT_COL_MISS]      = { "MISS%", "TAKEN%", "MISS", "incorrect in percent of all evaluations", true },
-	[LT_COL_RATE]      = { "WRONG/s", "TAKEN/s", "RATE", "incorrect per second since the previous snapshot", true },
-	[LT_COL_CONSTANT]  = { "CONSTANT", "CONSTANT", "", "constant evaluations (branch_annotated)", true },
-	[LT_COL_FUNCTION]  = { "FUNCTION", "FUNCTION", "", "function name", false },
-	[LT_COL_LOCATION]  = { "LOCATION", "LOCATION", "FILE:LINE", "source file and line", false },
-	[LT_COL_FILE]      = { "FILE", "FILE", "", "source file", false },
-	[LT_COL_LINE]      = { "LINE", "LINE", "", "source line", true },
+static const struct tool_column column_defs[LT_COL_COUNT] = {
+	[LT_COL_MARK] = { .name = "MARK", .title = "MARK", .alias = "!", .help = "! when the hint is wrong more often than right" },
+	[LT_COL_HINT] = { .name = "HINT", .title = "HINT", .help = "likely, unlikely, annotated or none" },
+	[LT_COL_CORRECT] = { .name = "CORRECT", .title = "NOT-TAKEN", .alias = "NOTTAKEN", .help = "evaluations that went as hinted (branch_all: not taken)", .flags = TOOL_COL_RIGHT },
+	[LT_COL_INCORRECT] = { .name = "INCORRECT", .title = "TAKEN", .help = "evaluations that did not (branch_all: taken)", .flags = TOOL_COL_RIGHT },
+	[LT_COL_MISS] = { .name = "MISS%", .title = "TAKEN%", .alias = "MISS", .help = "incorrect in percent of all evaluations", .flags = TOOL_COL_RIGHT },
+	[LT_COL_RATE] = { .name = "WRONG/s", .title = "TAKEN/s", .alias = "RATE", .help = "incorrect per second since the previous snapshot", .flags = TOOL_COL_RIGHT },
+	[LT_COL_CONSTANT] = { .name = "CONSTANT", .title = "CONSTANT", .help = "constant evaluations (branch_annotated)", .flags = TOOL_COL_RIGHT },
+	[LT_COL_FUNCTION] = { .name = "FUNCTION", .title = "FUNCTION", .help = "function name" },
+	[LT_COL_LOCATION] = { .name = "LOCATION", .title = "LOCATION", .alias = "FILE:LINE", .help = "source file and line" },
+	[LT_COL_FILE] = { .name = "FILE", .title = "FILE", .help = "source file" },
+	[LT_COL_LINE] = { .name = "LINE", .title = "LINE", .help = "source line", .flags = TOOL_COL_RIGHT },
 };
 
-static const enum lt_column_id default_columns[] = {
+static const int default_columns[] = {
 	LT_COL_MARK, LT_COL_HINT, LT_COL_CORRECT, LT_COL_INCORRECT, LT_COL_MISS,
 	LT_COL_RATE, LT_COL_FUNCTION, LT_COL_LOCATION,
 };
 
-static bool name_is(const char *name, const char *s, size_t len)
-{
-	return strlen(name) == len && !strncasecmp(name, s, len);
-}
-
-static int column_by_name(const char *s, size_t len)
-{
-	for (int i = 0; i < LT_COL_COUNT; i++)
-		if (name_is(columns[i].name, s, len) ||
-		    name_is(columns[i].title_all, s, len) ||
-		    (columns[i].aliases[0] &&
-		     name_is(columns[i].aliases, s, len)))
-			return i;
-	return -1;
-}
+static const struct tool_columns columns = {
+	.col = column_defs, .n = LT_COL_COUNT,
+	.def = default_columns,
+	.ndef = sizeof(default_columns) / sizeof(default_columns[0]),
+	.max = LT_COL_MAX,
+	.help_indent = " ", .help_width = 11, .help_gap = "  ",
+	.flags = TOOL_COLS_HELP_ALIAS | TOOL_COLS_MATCH_TITLE,
+};
 
 const char *lt_out_column_title(enum lt_column_id c, bool branch_all)
 {
-	return branch_all ? columns[c].title_all : columns[c].name;
+	return tool_column_header(&columns, (int)c, branch_all);
 }
 
 bool lt_out_column_right(enum lt_column_id c)
 {
-	return columns[c].right;
+	return column_defs[c].flags & TOOL_COL_RIGHT;
 }
 
 const char *lt_out_column_help(enum lt_column_id c)
 {
-	return columns[c].help;
+	return column_defs[c].help;
 }
 
 const enum lt_column_id *lt_out_columns_default(size_t *n)
 {
-	*n = sizeof(default_columns) / sizeof(*default_columns);
-	return default_columns;
+	static enum lt_column_id ids[sizeof(default_columns) / sizeof(default_columns[0])];
+
+	*n = sizeof(ids) / sizeof(ids[0]);
+	for (size_t i = 0; i < *n; i++)
+		ids[i] = (enum lt_column_id)default_columns[i];
+	return ids;
 }
 
 int lt_out_columns_parse(const char *list, enum lt_column_id *cols,
 			 size_t *n, const char **bad, size_t *badlen)
 {
-	size_t k = 0;
+	int ids[LT_COL_MAX];
+	int ret = tool_columns_parse(&columns, list, ids, n, bad, badlen);
 
-	/* "+LIST": the default columns, then LIST (as lsblk -o +LIST). */
-	if (*list == '+') {
-		for (; k < sizeof(default_columns) / sizeof(*default_columns); k++)
-			cols[k] = default_columns[k];
-		list++;
-	}
-	for (;;) {
-		size_t len = strcspn(list, ",");
-		int c = column_by_name(list, len);
-
-		if (c < 0 || k >= LT_COL_MAX) {
-			*bad = list;
-			*badlen = len;
-			return c < 0 ? -EINVAL : -E2BIG;
-		}
-		cols[k++] = (enum lt_column_id)c;
-		if (!list[len])
-			break;
-		list += len + 1;
-	}
-	*n = k;
-	return 0;
+	for (size_t i = 0; ret == 0 && i < *n; i++)
+		cols[i] = (enum lt_column_id)ids[i];
+	return ret;
 }
 
 size_t lt_out_columns_all(enum lt_column_id *cols)
@@ -246,10 +223,7 @@ size_t lt_out_columns_all(enum lt_column_id *cols)
 
 void lt_out_columns_help(FILE *fp)
 {
-	for (int i = 0; i < LT_COL_COUNT; i++)
-		fprintf(fp, " %11s  %s%s%s%s\n", columns[i].name, columns[i].help,
-			columns[i].aliases[0] ? " (also " : "", columns[i].aliases,
-			columns[i].aliases[0] ? ")" : "");
+	tool_columns_help(fp, &columns);
 }
 
 /* Cell text of column c for e (no padding); returns the end. */
@@ -488,9 +462,9 @@ static void text_widths(struct text_table *tt, const struct lt_out_meta *meta,
 	bool need[LT_COL_COUNT] = { false };
 	struct widths m;
 
-	tt->cols = meta->ncols ? meta->cols : default_columns;
-	tt->ncols = meta->ncols ? meta->ncols :
-		    sizeof(default_columns) / sizeof(*default_columns);
+	tt->cols = meta->ncols ? meta->cols : lt_out_columns_default(&tt->ncols);
+	if (meta->ncols)
+		tt->ncols = meta->ncols;
 	tt->all = is_all(meta);
 	tt->raw = meta->raw;
 	for (size_t k = 0; k < tt->ncols; k++)
@@ -498,7 +472,7 @@ static void text_widths(struct text_table *tt, const struct lt_out_meta *meta,
 							  tt->all));
 	/* The last column is not padded (unless right-aligned): no need to
 	 * measure it. */
-	tt->last = columns[tt->cols[tt->ncols - 1]].right ? tt->ncols :
+	tt->last = lt_out_column_right(tt->cols[tt->ncols - 1]) ? tt->ncols :
 		   tt->ncols - 1;
 	if (tt->raw)
 		return;
@@ -542,13 +516,13 @@ static int text_header(FILE *fp, const struct lt_out_meta *meta,
 		fprintf(fp, ", %zu malformed rows skipped", meta->bad_rows);
 	fputs("\n\n", fp);
 	for (size_t k = 0; k < tt->ncols; k++) {
-		const struct lt_column *c = &columns[tt->cols[k]];
-		const char *title = tt->all ? c->title_all : c->name;
+		const char *title = lt_out_column_title(tt->cols[k], tt->all);
+		bool right = lt_out_column_right(tt->cols[k]);
 		int pad = tt->raw ? 0 : (int)(tt->width[k] - strlen(title));
 
 		fprintf(fp, "%s%*s%s%*s", k ? " " : "",
-			c->right ? pad : 0, "", title,
-			c->right || k == tt->last ? 0 : pad, "");
+			right ? pad : 0, "", title,
+			right || k == tt->last ? 0 : pad, "");
 	}
 	fputc('\n', fp);
 	return 0;
@@ -627,13 +601,13 @@ static inline char *text_cell(char *p, enum lt_column_id c,
 	/* the others, short: into tmp, then aligned */
 	q = put_cell(tmp, c, e, raw);
 	w = (size_t)(q - tmp);
-	if (columns[c].right && w < width) {
+	if (lt_out_column_right(c) && w < width) {
 		memset(p, ' ', width - w);
 		p += width - w;
 	}
 	memcpy(p, tmp, w);
 	p += w;
-	return columns[c].right ? p : pad_left(p, w, width);
+	return lt_out_column_right(c) ? p : pad_left(p, w, width);
 }
 
 /* Row e's cells at p (room enough), padded to the widths; returns the

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "keys.h"
 #include "layout.h"
 #include "likelytop.h"
 #include "term.h"

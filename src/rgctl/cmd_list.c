@@ -24,20 +24,13 @@
 enum { COL_NAME, COL_GROUP, COL_DEPTH, COL_TASKS, COL_SHARES, COL_MISSING, NCOLS };
 
 /* The columns: the table -o, --output-all and --help read. */
-static const struct rgctl_column columns[NCOLS] = {
-	[COL_NAME]   = { "NAME", 0.2, SCOLS_FL_TREE,
-			 "The group's own name (the last component)", SCOLS_JSON_STRING },
-	[COL_GROUP]  = { "GROUP", 0.3, SCOLS_FL_TREE,
-			 "The group's path below the root ('/': the root)", SCOLS_JSON_STRING },
-	[COL_DEPTH]  = { "DEPTH", 5, SCOLS_FL_RIGHT,
-			 "Levels below the hierarchy's root", SCOLS_JSON_NUMBER },
-	[COL_TASKS]  = { "TASKS", 5, SCOLS_FL_RIGHT,
-			 "Tasks in the group (text: '>1 page' where RGCS cannot tell)", SCOLS_JSON_NUMBER },
-	[COL_SHARES] = { "SHARES", 0.3, SCOLS_FL_TRUNC,
-			 "Shares: cpu.shares, cpu.weight, or RGCS res:min/max/divisor each", SCOLS_JSON_STRING },
-	[COL_MISSING] = { "MISSING", 0.2, SCOLS_FL_TRUNC,
-			 "cgroup v1: hierarchies where the group has no directory (shown by default when any has)",
-			 SCOLS_JSON_STRING },
+static const struct tool_column columns[NCOLS] = {
+	[COL_NAME]   = { .name = "NAME", .whint = 0.2, .flags = SCOLS_FL_TREE, .help = "The group's own name (the last component)", .json_type = SCOLS_JSON_STRING },
+	[COL_GROUP]  = { .name = "GROUP", .whint = 0.3, .flags = SCOLS_FL_TREE, .help = "The group's path below the root ('/': the root)", .json_type = SCOLS_JSON_STRING },
+	[COL_DEPTH]  = { .name = "DEPTH", .whint = 5, .flags = SCOLS_FL_RIGHT, .help = "Levels below the hierarchy's root", .json_type = SCOLS_JSON_NUMBER },
+	[COL_TASKS]  = { .name = "TASKS", .whint = 5, .flags = SCOLS_FL_RIGHT, .help = "Tasks in the group (text: '>1 page' where RGCS cannot tell)", .json_type = SCOLS_JSON_NUMBER },
+	[COL_SHARES] = { .name = "SHARES", .whint = 0.3, .flags = SCOLS_FL_TRUNC, .help = "Shares: cpu.shares, cpu.weight, or RGCS res:min/max/divisor each", .json_type = SCOLS_JSON_STRING },
+	[COL_MISSING] = { .name = "MISSING", .whint = 0.2, .flags = SCOLS_FL_TRUNC, .help = "cgroup v1: hierarchies where the group has no directory (shown by default when any has)", .json_type = SCOLS_JSON_STRING },
 };
 
 /* cgroup v1: what each listed group lacks (kattr_rg_missing()), by index
@@ -48,6 +41,11 @@ static struct {
 	size_t any;
 } missing;
 static const int default_cols[] = { COL_GROUP, COL_TASKS, COL_SHARES };
+static const struct tool_columns coltab = {
+	.col = columns, .n = NCOLS, .def = default_cols,
+	.ndef = sizeof(default_cols) / sizeof(default_cols[0]), .max = NCOLS * 4,
+	RGCTL_COLUMNS_HELP,
+};
 
 /* --names0: the names alone, for completion and scripts (any OPT_CMD_FIRST
  * offset no other command's options use). */
@@ -72,7 +70,7 @@ static const char *const list_help[] = {
 static void list_help_more(void)
 {
 	printf("\nAvailable output columns (default: GROUP,TASKS,SHARES):\n");
-	rgctl_columns_help(columns, NCOLS);
+	rgctl_columns_help(&coltab);
 	printf("\nWith --json, \"groups\" lists the groups with fixed keys; with --json --tree,\n"
 	       "\"tree\" also nests them (in \"children\") with the chosen columns as keys.\n");
 }
@@ -99,9 +97,7 @@ struct list_opts {
 /* -o LIST, or -o +LIST (the default columns, then LIST). */
 static void parse_columns(struct list_opts *lo, const char *arg)
 {
-	rgctl_columns_parse(&rgctl_cmd_list, columns, NCOLS, default_cols,
-			    sizeof(default_cols) / sizeof(default_cols[0]), arg,
-			    lo->cols, sizeof(lo->cols) / sizeof(lo->cols[0]), &lo->ncols);
+	rgctl_columns_parse(&rgctl_cmd_list, &coltab, arg, lo->cols, &lo->ncols);
 }
 
 static void parse_list_options(struct list_opts *lo, int argc, char **argv)
@@ -260,7 +256,7 @@ static struct libscols_table *make_table(const struct kattr_rg *rg,
 	scols_table_enable_noencoding(tb, !json);
 	scols_table_enable_noheadings(tb, lo->noheadings && !json);
 	for (size_t i = 0; i < lo->ncols; i++) {
-		const struct rgctl_column *col = &columns[lo->cols[i]];
+		const struct tool_column *col = &columns[lo->cols[i]];
 		int flags = col->flags;
 		struct libscols_column *cl;
 

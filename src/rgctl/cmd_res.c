@@ -66,15 +66,20 @@ const struct rgctl_cmd rgctl_cmd_set = {
 };
 
 enum { COL_KEY, COL_VALUE, COL_ALIAS, COL_UNIT, COL_DEFAULT, COL_FILE, NCOLS };
-static const struct rgctl_column columns[NCOLS] = {
-	[COL_KEY]     = { "KEY", 0.2, 0, "rgctl's name of the setting", 0 },
-	[COL_VALUE]   = { "VALUE", 0.2, 0, "Its value, as rgctl set takes it back", 0 },
-	[COL_ALIAS]   = { "ALIAS", 0.2, 0, "systemd's property name", 0 },
-	[COL_UNIT]    = { "UNIT", 0.1, 0, "The unit of the value", 0 },
-	[COL_DEFAULT] = { "DEFAULT", 0.1, 0, "The kernel's default", 0 },
-	[COL_FILE]    = { "FILE", 0.4, 0, "The kernel's file the value was read from", 0 },
+static const struct tool_column columns[NCOLS] = {
+	[COL_KEY]     = { .name = "KEY", .whint = 0.2, .help = "rgctl's name of the setting" },
+	[COL_VALUE]   = { .name = "VALUE", .whint = 0.2, .help = "Its value, as rgctl set takes it back" },
+	[COL_ALIAS]   = { .name = "ALIAS", .whint = 0.2, .help = "systemd's property name" },
+	[COL_UNIT]    = { .name = "UNIT", .whint = 0.1, .help = "The unit of the value" },
+	[COL_DEFAULT] = { .name = "DEFAULT", .whint = 0.1, .help = "The kernel's default" },
+	[COL_FILE]    = { .name = "FILE", .whint = 0.4, .help = "The kernel's file the value was read from" },
 };
 static const int default_cols[] = { COL_KEY, COL_VALUE };
+static const struct tool_columns coltab = {
+	.col = columns, .n = NCOLS, .def = default_cols,
+	.ndef = sizeof(default_cols) / sizeof(default_cols[0]), .max = NCOLS * 4,
+	RGCTL_COLUMNS_HELP,
+};
 
 static const struct option get_opts[] = {
 	TOOL_LONGOPTS_TABLE(OPT_OUTPUT_ALL, 'n', 'r'),
@@ -91,7 +96,7 @@ static const char *const get_help[] = {
 static void get_help_more(void)
 {
 	printf("\nAvailable output columns (default: KEY,VALUE):\n");
-	rgctl_columns_help(columns, NCOLS);
+	rgctl_columns_help(&coltab);
 	keys_help();
 }
 
@@ -388,9 +393,7 @@ struct get_opts {
 
 static void parse_get_columns(struct get_opts *go, const char *arg)
 {
-	rgctl_columns_parse(&rgctl_cmd_get, columns, NCOLS, default_cols,
-			    sizeof(default_cols) / sizeof(default_cols[0]), arg,
-			    go->cols, sizeof(go->cols) / sizeof(go->cols[0]), &go->ncols);
+	rgctl_columns_parse(&rgctl_cmd_get, &coltab, arg, go->cols, &go->ncols);
 }
 
 static void parse_get_options(struct get_opts *go, int argc, char **argv)

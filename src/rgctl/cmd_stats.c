@@ -29,16 +29,21 @@ static int run_stats(struct rgctl *ctx, int argc, char **argv);
 
 enum { COL_RES, COL_FIGURE, COL_DEV, COL_VALUE, COL_RATE, COL_UNIT,
        COL_FILE, NCOLS };
-static const struct rgctl_column columns[NCOLS] = {
-	[COL_RES]    = { "RESOURCE", 8, 0, "cpu, memory, io, pids (RGCS: its own names)", 0 },
-	[COL_FIGURE] = { "FIGURE", 0.2, 0, "The figure, named as cgroup v2 names it (usage_usec, current, rbytes, pressure.some.avg10)", 0 },
-	[COL_DEV]    = { "DEVICE", 7, 0, "io: the device, MAJ:MIN", 0 },
-	[COL_VALUE]  = { "VALUE", 10, SCOLS_FL_RIGHT, "Its value: human units (raw numbers with --raw), n/a where this kernel lacks it", 0 },
-	[COL_RATE]   = { "RATE", 10, SCOLS_FL_RIGHT, "With --interval: a counter's change per second (CPU time: percent of one CPU)", 0 },
-	[COL_UNIT]   = { "UNIT", 7, 0, "The raw value's unit: usec, bytes, count, percent", 0 },
-	[COL_FILE]   = { "FILE", 0.3, 0, "The kernel's file it was read from", 0 },
+static const struct tool_column columns[NCOLS] = {
+	[COL_RES]    = { .name = "RESOURCE", .whint = 8, .help = "cpu, memory, io, pids (RGCS: its own names)" },
+	[COL_FIGURE] = { .name = "FIGURE", .whint = 0.2, .help = "The figure, named as cgroup v2 names it (usage_usec, current, rbytes, pressure.some.avg10)" },
+	[COL_DEV]    = { .name = "DEVICE", .whint = 7, .help = "io: the device, MAJ:MIN" },
+	[COL_VALUE]  = { .name = "VALUE", .whint = 10, .flags = SCOLS_FL_RIGHT, .help = "Its value: human units (raw numbers with --raw), n/a where this kernel lacks it" },
+	[COL_RATE]   = { .name = "RATE", .whint = 10, .flags = SCOLS_FL_RIGHT, .help = "With --interval: a counter's change per second (CPU time: percent of one CPU)" },
+	[COL_UNIT]   = { .name = "UNIT", .whint = 7, .help = "The raw value's unit: usec, bytes, count, percent" },
+	[COL_FILE]   = { .name = "FILE", .whint = 0.3, .help = "The kernel's file it was read from" },
 };
 static const int default_cols[] = { COL_RES, COL_FIGURE, COL_DEV, COL_VALUE };
+static const struct tool_columns coltab = {
+	.col = columns, .n = NCOLS, .def = default_cols,
+	.ndef = sizeof(default_cols) / sizeof(default_cols[0]), .max = NCOLS * 4,
+	RGCTL_COLUMNS_HELP,
+};
 
 const struct option rgctl_stats_opts[] = {
 	{ "delay",      no_argument,       NULL, OPT_STATS_DELAY },
@@ -67,7 +72,7 @@ const char *const rgctl_stats_help[] = {
 void rgctl_stats_help_more(void)
 {
 	printf("\nAvailable output columns (default: RESOURCE,FIGURE,DEVICE,VALUE; +RATE with --interval):\n");
-	rgctl_columns_help(columns, NCOLS);
+	rgctl_columns_help(&coltab);
 	printf("\nFigures: cpu usage_usec, user_usec, system_usec, nr_throttled, throttled_usec;\n"
 	       "memory current, peak, events.*; io rbytes, wbytes, rios, wios per device;\n"
 	       "pids current, events.max; pressure.{some,full}.{avg10,avg60,avg300,total_usec}\n"
@@ -101,9 +106,7 @@ struct stats_opts {
 
 static void parse_columns(struct stats_opts *so, const char *arg)
 {
-	rgctl_columns_parse(&rgctl_cmd_stats, columns, NCOLS, default_cols,
-			    sizeof(default_cols) / sizeof(default_cols[0]), arg,
-			    so->cols, sizeof(so->cols) / sizeof(so->cols[0]), &so->ncols);
+	rgctl_columns_parse(&rgctl_cmd_stats, &coltab, arg, so->cols, &so->ncols);
 }
 
 /* --interval SEC: a number of seconds above 0, at most a day. */

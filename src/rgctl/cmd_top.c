@@ -22,7 +22,7 @@ static int run_top(struct rgctl *ctx, int argc, char **argv);
 static void top_help_more(void)
 {
 	printf("\nAvailable output columns (default: all but PIDSEV and THROTTLED):\n");
-	rgctl_columns_help(rgctl_top_columns, TC_N);
+	rgctl_columns_help(&rgctl_top_table);
 	printf("\nThe first snapshot comes after one interval: its rates are measured, never\n"
 	       "guessed.  -b, -n and -d are systemd-cgtop's; the global --backend has no\n"
 	       "short option after 'top'.  Live keys: '?' in the view.\n");
@@ -89,9 +89,7 @@ static void add_columns(struct top_line *l, const char *arg, bool all)
 		for (int i = 0; i < TC_N; i++)
 			cols[n++] = i;
 	else
-		rgctl_columns_parse(&rgctl_cmd_top, rgctl_top_columns, TC_N,
-				    rgctl_top_default_cols, rgctl_top_ndefault, arg,
-				    cols, sizeof(cols) / sizeof(cols[0]), &n);
+		rgctl_columns_parse(&rgctl_cmd_top, &rgctl_top_table, arg, cols, &n);
 	buf[0] = '\0';
 	for (size_t i = 0; i < n; i++)
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? "," : "",

@@ -3,7 +3,8 @@
  * rgctl: create resource groups, set their shares, move tasks into them and
  * read their stats, on RGCS, cgroup v1 and cgroup v2.  main() parses the
  * line (global options before or after the command, as systemctl does) and
- * dispatches to a command (commands.c).
+ * dispatches to a command (commands.c); the help texts, usage errors and
+ * getopt wrappers the commands share are in cli.c.
  */
 #include <ctype.h>
 #include <getopt.h>
@@ -25,121 +26,6 @@ static const struct option global_opts[] = {
 	TOOL_LONGOPTS,
 	{ NULL, 0, NULL, 0 }
 };
-static const char *const global_help[] = {
-	"-b, --backend NAME", "Use rgcs, cgroup1 or cgroup2 (default: detect).",
-	"    --root DIR", "Use the hierarchy at DIR: res_groups, or a cgroup mount.",
-	"-j, -J, --json", "Print JSON instead of text.",
-	"    --sysroot DIR", "Take /proc, /sys and the mount table from DIR.",
-	"    --force", "Write outside systemd's delegated subtrees (see SYSTEMD in rgctl(8)).",
-	"-h, --help", "Show this help and exit.",
-	"-V, --version", "Show the version and exit.",
-	NULL
-};
-
-static void print_options(const char *const *help)
-{
-	for (size_t i = 0; help[i]; i += 2)
-		printf("  %-24s %s\n", help[i], help[i + 1]);
-}
-
-__attribute__((noreturn)) static void usage(void)
-{
-	int w = 0;
-
-	printf("Usage: %s [options] COMMAND [options] [ARG...]\n\n", tool_name());
-	printf("Create resource groups, set their shares, move tasks into them and read their stats.\n\n");
-	printf("Commands:\n");
-	for (size_t i = 0; rgctl_commands[i]; i++) {
-		const struct rgctl_cmd *c = rgctl_commands[i];
-		int n = (int)(strlen(c->name) + 1 + strlen(c->args));
-
-		if (n > w)
-			w = n;
-	}
-	for (size_t i = 0; rgctl_commands[i]; i++) {
-		const struct rgctl_cmd *c = rgctl_commands[i];
-		char head[80];
-
-		snprintf(head, sizeof(head), "%s %s", c->name, c->args);
-		printf("  %-*s  %s.\n", w, head, c->help);
-	}
-	printf("\nOptions (before or after the command):\n");
-	print_options(global_help);
-	printf("\n'%s help COMMAND' or '%s COMMAND --help' shows a command's options.\n"
-	       "See rgctl(8).\n", tool_name(), tool_name());
-	exit(EXIT_OK);
-}
-
-void rgctl_cmd_help(const struct rgctl_cmd *cmd)
-{
-	static const char *const help_opt[] = {
-		"-h, --help", "Show this help and exit.", NULL
-	};
-
-	printf("Usage: %s %s [options] %s\n\n%s.\n", tool_name(), cmd->name,
-	       cmd->args, cmd->help);
-	printf("\nOptions:\n");
-	if (cmd->opt_help)
-		print_options(cmd->opt_help);
-	print_options(help_opt);
-	if (cmd->help_more)
-		cmd->help_more();
-	printf("\nGlobal options (before or after the command):\n");
-	print_options(global_help);
-	printf("\nSee rgctl(8).\n");
-	exit(EXIT_OK);
-}
-
-static const struct rgctl_cmd *find_command(const char *name)
-{
-	for (size_t i = 0; rgctl_commands[i]; i++)
-		if (strcmp(rgctl_commands[i]->name, name) == 0)
-			return rgctl_commands[i];
-	return NULL;
-}
-
-/* "unknown command 'lst' (did you mean 'list'?)", exit 2 */
-__attribute__((noreturn))
-static void unknown_command(const struct rgctl_cmd *in, const char *name)
-{
-	const char *names[64], *pick;
-	size_t n = 0;
-
-	for (size_t i = 0; rgctl_commands[i] && n < 64; i++)
-		names[n++] = rgctl_commands[i]->name;
-	pick = tool_closest(name, names, n);
-	if (in)
-		rgctl_cmd_usage(in, "unknown command '%s'%s%s%s", TOOL_Q(name),
-				pick ? " (did you mean '" : "", pick ? pick : "",
-				pick ? "'?)" : "");
-	tool_usage_error("unknown command '%s'%s%s%s", TOOL_Q(name),
-			 pick ? " (did you mean '" : "", pick ? pick : "",
-			 pick ? "'?)" : "");
-}
-
-/* rgctl help [COMMAND] */
-static int run_help(struct rgctl *ctx, int argc, char **argv)
-{
-	const struct rgctl_cmd *cmd;
-
-	(void)ctx;
-	if (argc > 3)
-		rgctl_cmd_usage(&rgctl_cmd_help_cmd, "give at most one COMMAND");
-	if (argc < 3)
-		usage();
-	cmd = find_command(argv[2]);
-	if (!cmd)
-		unknown_command(&rgctl_cmd_help_cmd, argv[2]);
-	rgctl_cmd_help(cmd);
-}
-
-const struct rgctl_cmd rgctl_cmd_help_cmd = {
-	.name = "help",
-	.args = "[COMMAND]",
-	.help = "Show the help of rgctl or of a command",
-	.run = run_help,
-};
-
 /* A global option: applied; false if c is not one. */
 static bool global_option(struct rgctl *ctx, int c)
 {
@@ -274,7 +160,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:" GLOBAL_SHORTOPTS, global_opts,
 				NULL)) != -1) {
 		if (c == 'h')
-			usage();
+			rgctl_usage();
 		if (global_option(&ctx, c))
 			continue;
 		if (c == '?' && optopt == 'r')
@@ -283,9 +169,9 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		tool_usage_error("no command given");
-	cmd = find_command(argv[optind]);
+	cmd = rgctl_find_command(argv[optind]);
 	if (!cmd)
-		unknown_command(NULL, argv[optind]);
+		rgctl_unknown_command(NULL, argv[optind]);
 	if (cmd->own_line) {
 		status = cmd->run(&ctx, argc - optind, argv + optind);
 		kattr_rg_close(ctx.rg);

@@ -14,17 +14,22 @@
 #include "xalloc.h"
 
 enum { MC_PID, MC_COMM, MC_ARGS, MC_N };
-static const struct rgctl_column columns[MC_N] = {
-	[MC_PID]  = { "PID", 7, 0, "The process (thread with --threads) id", 0 },
-	[MC_COMM] = { "COMM", 16, 0, "Its name (/proc/PID/comm)", 0 },
-	[MC_ARGS] = { "ARGS", 0.5, 0, "Its command line, arguments separated by spaces ([COMM] for a kernel thread)", 0 },
+static const struct tool_column columns[MC_N] = {
+	[MC_PID]  = { .name = "PID", .whint = 7, .help = "The process (thread with --threads) id" },
+	[MC_COMM] = { .name = "COMM", .whint = 16, .help = "Its name (/proc/PID/comm)" },
+	[MC_ARGS] = { .name = "ARGS", .whint = 0.5, .help = "Its command line, arguments separated by spaces ([COMM] for a kernel thread)" },
 };
 static const int default_cols[] = { MC_PID, MC_COMM, MC_ARGS };
+static const struct tool_columns coltab = {
+	.col = columns, .n = MC_N, .def = default_cols,
+	.ndef = sizeof(default_cols) / sizeof(default_cols[0]), .max = MC_N * 4,
+	RGCTL_COLUMNS_HELP,
+};
 
 void rgctl_members_columns_help(void)
 {
 	printf("\nAvailable output columns (-o; default without -o: the ids alone):\n");
-	rgctl_columns_help(columns, MC_N);
+	rgctl_columns_help(&coltab);
 }
 
 /* /proc/PID/FILE whole, NULs as spaces, the last newline or NUL dropped;
@@ -97,8 +102,7 @@ void rgctl_members_table(const struct rgctl_cmd *cmd, const char *list,
 	int cols[MC_N * 4];
 	size_t ncols;
 
-	rgctl_columns_parse(cmd, columns, MC_N, default_cols, MC_N, list, cols,
-			    sizeof(cols) / sizeof(cols[0]), &ncols);
+	rgctl_columns_parse(cmd, &coltab, list, cols, &ncols);
 	if (json) {
 		o = json_object_new_object();
 		a = json_object_new_array();

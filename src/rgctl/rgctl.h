@@ -17,6 +17,7 @@
 #include "kattr/rg.h"
 #include "kattr/rgtool.h"
 #include "kattr/taskstats.h"
+#include "columns.h"
 #include "tool.h"
 
 struct rgctl {
@@ -61,8 +62,18 @@ struct rgctl_cmd {
 
 /* The command table (commands.c), NULL-terminated. */
 extern const struct rgctl_cmd *const rgctl_commands[];
-/* rgctl help [COMMAND] (main.c). */
+/* ---- the command line (cli.c) --------------------------------------------- */
+
+/* rgctl help [COMMAND]. */
 extern const struct rgctl_cmd rgctl_cmd_help_cmd;
+/* rgctl's own --help on stdout, exit 0. */
+__attribute__((noreturn)) void rgctl_usage(void);
+/* The command named name, or NULL. */
+const struct rgctl_cmd *rgctl_find_command(const char *name);
+/* "unknown command 'lst' (did you mean 'list'?)", exit 2; a usage error of
+ * command in when given ("rgctl help lst"). */
+__attribute__((noreturn))
+void rgctl_unknown_command(const struct rgctl_cmd *in, const char *name);
 
 /* The backend handle; dies with one message when it cannot be opened. */
 struct kattr_rg *rgctl_rg(struct rgctl *ctx);
@@ -97,25 +108,20 @@ void rgctl_state_key(char *name, size_t size, const char *prefix, unsigned int m
 /* Usage error for command cmd: message, hint, exit 2. */
 __attribute__((noreturn, format(printf, 2, 3)))
 void rgctl_cmd_usage(const struct rgctl_cmd *cmd, const char *fmt, ...);
-/* A column of a command's table (list, get, stats): -o, --help, the table. */
-struct rgctl_column {
-	const char *name;
-	double whint;		/* width hint: columns, or a fraction of the terminal */
-	int flags;		/* SCOLS_FL_* */
-	const char *help;
-	int json_type;		/* list --json --tree: SCOLS_JSON_* (0: string) */
-};
+/* rgctl's layout of a column list in --help: "  NAME<pad> Help." */
+#define RGCTL_COLUMNS_HELP \
+	.help_indent = "  ", .help_width = -24, .help_gap = " ", \
+	.flags = TOOL_COLS_HELP_PERIOD
 /*
- * -o LIST, or -o +LIST (the default columns, then LIST), for cmd's table
- * of ncol columns (names match case-blind).  The ids go into cols (room
- * max, a column may come more than once), their count into *n.  A bad
- * list is cmd's usage error naming the word.
+ * -o LIST, or -o +LIST (the default columns, then LIST), for cmd's column
+ * table t (columns.h).  The ids go into cols (room t->max, a column may
+ * come more than once), their count into *n.  A bad list is cmd's usage
+ * error naming the word.
  */
-void rgctl_columns_parse(const struct rgctl_cmd *cmd, const struct rgctl_column *table,
-			 int ncol, const int *defaults, size_t ndefaults,
-			 const char *arg, int *cols, size_t max, size_t *n);
+void rgctl_columns_parse(const struct rgctl_cmd *cmd, const struct tool_columns *t,
+			 const char *arg, int *cols, size_t *n);
 /* The columns for --help, one a line. */
-void rgctl_columns_help(const struct rgctl_column *table, int ncol);
+void rgctl_columns_help(const struct tool_columns *t);
 /* Print cmd's help (usage, options) on stdout and exit 0. */
 __attribute__((noreturn)) void rgctl_cmd_help(const struct rgctl_cmd *cmd);
 /*

@@ -42,9 +42,13 @@ struct rgctl_sd_owner {
 int rgctl_sd_owner(struct kattr_rg *rg, const char *group,
 		   struct rgctl_sd_owner *o);
 
-/* After the hierarchy is opened without --root: on a systemd host, use
- * rgctl's delegated subtree when it exists. */
-void rgctl_sd_default_root(struct rgctl *ctx);
+/*
+ * The root rgctl works in when no --root was given and detection found
+ * rg: on a systemd host, where rg is the whole v2 tree systemd manages,
+ * rgctl's delegated subtree (its path into buf, returned) when it exists;
+ * NULL: rg itself.  Opens and closes nothing (rgctl_rg() does).
+ */
+const char *rgctl_sd_pick_root(const struct kattr_rg *rg, char *buf, size_t size);
 
 enum rgctl_sd_op {
 	RGCTL_SD_CREATE,

@@ -19,7 +19,9 @@ enum top_col {
 	TC_PSICPU, TC_PSIMEM, TC_PSIIO,
 	TC_N
 };
-extern const struct rgctl_column rgctl_top_columns[TC_N];
+extern const struct tool_column rgctl_top_columns[TC_N];
+/* -o, --help: the table above with its defaults. */
+extern const struct tool_columns rgctl_top_table;
 /* Each column's key in JSON ("cpu_pct"). */
 extern const char *const rgctl_top_json_keys[TC_N];
 extern const int rgctl_top_default_cols[];

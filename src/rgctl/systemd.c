@@ -79,7 +79,7 @@ const struct rgctl_sd *rgctl_sd_probe(void)
 }
 
 /* Whether rg is the cgroup v2 hierarchy systemd manages. */
-static bool managed(struct kattr_rg *rg)
+static bool managed(const struct kattr_rg *rg)
 {
 	return rg && kattr_rg_backend_of(rg) == KATTR_RG_CGROUP2 &&
 	       rgctl_sd_probe()->manages;
@@ -90,7 +90,7 @@ static bool managed(struct kattr_rg *rg)
  * "rgctl.slice/rgctl.service"), into buf; -EXDEV when it is not beneath
  * the mount systemd manages (another cgroup2 mount).
  */
-static int root_rel(struct kattr_rg *rg, char *buf, size_t size)
+static int root_rel(const struct kattr_rg *rg, char *buf, size_t size)
 {
 	const char *root = kattr_rg_root(rg), *mnt = sd.mnt;
 	size_t ml = strcmp(mnt, "/") ? strlen(mnt) : 0;
@@ -104,25 +104,20 @@ static int root_rel(struct kattr_rg *rg, char *buf, size_t size)
 	return 0;
 }
 
-void rgctl_sd_default_root(struct rgctl *ctx)
+const char *rgctl_sd_pick_root(const struct kattr_rg *rg, char *buf, size_t size)
 {
 	const struct rgctl_sd *s;
-	char root[PATH_MAX], rel[PATH_MAX];
-	struct kattr_rg *rg;
+	char rel[PATH_MAX];
 
-	if (ctx->root || !managed(ctx->rg))
-		return;
+	if (!managed(rg))
+		return NULL;
 	s = rgctl_sd_probe();
-	/* Opened the whole tree: go to rgctl's delegated subtree. */
-	if (root_rel(ctx->rg, rel, sizeof(rel)) < 0 || rel[0] ||
-	    !s->subtree_present)
-		return;
-	snprintf(root, sizeof(root), "%s%s" RGCTL_SD_SUBTREE, s->mnt,
+	/* Detection found the whole tree: rgctl's delegated subtree. */
+	if (root_rel(rg, rel, sizeof(rel)) < 0 || rel[0] || !s->subtree_present)
+		return NULL;
+	snprintf(buf, size, "%s%s" RGCTL_SD_SUBTREE, s->mnt,
 		 strcmp(s->mnt, "/") ? "/" : "");
-	if (kattr_rg_open(KATTR_RG_CGROUP2, root, &rg) < 0)
-		return;		/* the whole tree, still guarded */
-	kattr_rg_close(ctx->rg);
-	ctx->rg = rg;
+	return buf;
 }
 
 /* A cgroup named as systemd names a unit's (the units that have one). */

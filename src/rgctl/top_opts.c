@@ -9,28 +9,26 @@
 
 #include "rgctl_top.h"
 
-#define RIGHT 2		/* SCOLS_FL_RIGHT, without libsmartcols' header */
-
-const struct rgctl_column rgctl_top_columns[TC_N] = {
-	[TC_GROUP]     = { "GROUP", 0.3, 0, "The group, by its path below the root (tree order: indented in the live view)", 0 },
-	[TC_TASKS]     = { "TASKS", 5, RIGHT, "Processes in the group itself (cgroup.procs; RGCS: members)", 0 },
-	[TC_CPU]       = { "CPU", 6, RIGHT, "CPU time used over the interval, subgroups included, in percent of one CPU", 0 },
-	[TC_WEIGHT]    = { "WEIGHT", 6, RIGHT, "cpu.weight (cgroup v1: cpu.shares, 1024 = 100; RGCS: min_shares)", 0 },
-	[TC_EXPECT]    = { "EXPECT", 7, RIGHT, "The share of its siblings' CPU time its weight promises: weight over the weights of the siblings using CPU (none: of all siblings)", 0 },
-	[TC_SHARE]     = { "SHARE", 6, RIGHT, "The share of its siblings' CPU time it got over the interval", 0 },
-	[TC_MEM]       = { "MEM", 7, RIGHT, "memory.current (cgroup v1: memory.usage_in_bytes)", 0 },
-	[TC_MEMHIGH]   = { "MEMHIGH", 7, RIGHT, "memory.high (cgroup v1 has none)", 0 },
-	[TC_MEMMAX]    = { "MEMMAX", 7, RIGHT, "memory.max (cgroup v1: memory.limit_in_bytes)", 0 },
-	[TC_OOM]       = { "OOMKILL", 7, RIGHT, "Tasks the OOM killer killed in the group since top started (memory.events oom_kill)", 0 },
-	[TC_IOR]       = { "IOREAD", 7, RIGHT, "Bytes read per second, all devices (io.stat rbytes; v1: blkio.throttle.io_service_bytes)", 0 },
-	[TC_IOW]       = { "IOWRITE", 7, RIGHT, "Bytes written per second, all devices", 0 },
-	[TC_PIDS]      = { "PIDS", 5, RIGHT, "pids.current: tasks (threads), subgroups included", 0 },
-	[TC_PIDSMAX]   = { "PIDSMAX", 7, RIGHT, "pids.max", 0 },
-	[TC_PIDSEV]    = { "PIDSEV", 6, RIGHT, "Forks pids.max refused since top started (pids.events max)", 0 },
-	[TC_THROTTLED] = { "THROTTLED", 10, RIGHT, "Time throttled by cpu.max over the interval, in percent", 0 },
-	[TC_PSICPU]    = { "PSICPU", 6, RIGHT, "CPU pressure: some avg10 (percent), where the kernel has PSI", 0 },
-	[TC_PSIMEM]    = { "PSIMEM", 6, RIGHT, "Memory pressure: some avg10", 0 },
-	[TC_PSIIO]     = { "PSIIO", 6, RIGHT, "I/O pressure: some avg10", 0 },
+const struct tool_column rgctl_top_columns[TC_N] = {
+	[TC_GROUP]     = { .name = "GROUP", .whint = 0.3, .help = "The group, by its path below the root (tree order: indented in the live view)" },
+	[TC_TASKS]     = { .name = "TASKS", .whint = 5, .flags = TOOL_COL_RIGHT, .help = "Processes in the group itself (cgroup.procs; RGCS: members)" },
+	[TC_CPU]       = { .name = "CPU", .whint = 6, .flags = TOOL_COL_RIGHT, .help = "CPU time used over the interval, subgroups included, in percent of one CPU" },
+	[TC_WEIGHT]    = { .name = "WEIGHT", .whint = 6, .flags = TOOL_COL_RIGHT, .help = "cpu.weight (cgroup v1: cpu.shares, 1024 = 100; RGCS: min_shares)" },
+	[TC_EXPECT]    = { .name = "EXPECT", .whint = 7, .flags = TOOL_COL_RIGHT, .help = "The share of its siblings' CPU time its weight promises: weight over the weights of the siblings using CPU (none: of all siblings)" },
+	[TC_SHARE]     = { .name = "SHARE", .whint = 6, .flags = TOOL_COL_RIGHT, .help = "The share of its siblings' CPU time it got over the interval" },
+	[TC_MEM]       = { .name = "MEM", .whint = 7, .flags = TOOL_COL_RIGHT, .help = "memory.current (cgroup v1: memory.usage_in_bytes)" },
+	[TC_MEMHIGH]   = { .name = "MEMHIGH", .whint = 7, .flags = TOOL_COL_RIGHT, .help = "memory.high (cgroup v1 has none)" },
+	[TC_MEMMAX]    = { .name = "MEMMAX", .whint = 7, .flags = TOOL_COL_RIGHT, .help = "memory.max (cgroup v1: memory.limit_in_bytes)" },
+	[TC_OOM]       = { .name = "OOMKILL", .whint = 7, .flags = TOOL_COL_RIGHT, .help = "Tasks the OOM killer killed in the group since top started (memory.events oom_kill)" },
+	[TC_IOR]       = { .name = "IOREAD", .whint = 7, .flags = TOOL_COL_RIGHT, .help = "Bytes read per second, all devices (io.stat rbytes; v1: blkio.throttle.io_service_bytes)" },
+	[TC_IOW]       = { .name = "IOWRITE", .whint = 7, .flags = TOOL_COL_RIGHT, .help = "Bytes written per second, all devices" },
+	[TC_PIDS]      = { .name = "PIDS", .whint = 5, .flags = TOOL_COL_RIGHT, .help = "pids.current: tasks (threads), subgroups included" },
+	[TC_PIDSMAX]   = { .name = "PIDSMAX", .whint = 7, .flags = TOOL_COL_RIGHT, .help = "pids.max" },
+	[TC_PIDSEV]    = { .name = "PIDSEV", .whint = 6, .flags = TOOL_COL_RIGHT, .help = "Forks pids.max refused since top started (pids.events max)" },
+	[TC_THROTTLED] = { .name = "THROTTLED", .whint = 10, .flags = TOOL_COL_RIGHT, .help = "Time throttled by cpu.max over the interval, in percent" },
+	[TC_PSICPU]    = { .name = "PSICPU", .whint = 6, .flags = TOOL_COL_RIGHT, .help = "CPU pressure: some avg10 (percent), where the kernel has PSI" },
+	[TC_PSIMEM]    = { .name = "PSIMEM", .whint = 6, .flags = TOOL_COL_RIGHT, .help = "Memory pressure: some avg10" },
+	[TC_PSIIO]     = { .name = "PSIIO", .whint = 6, .flags = TOOL_COL_RIGHT, .help = "I/O pressure: some avg10" },
 };
 
 const char *const rgctl_top_json_keys[TC_N] = {
@@ -52,6 +50,12 @@ const int rgctl_top_default_cols[] = {
 };
 const size_t rgctl_top_ndefault = sizeof(rgctl_top_default_cols) /
 				  sizeof(rgctl_top_default_cols[0]);
+const struct tool_columns rgctl_top_table = {
+	.col = rgctl_top_columns, .n = TC_N, .def = rgctl_top_default_cols,
+	.ndef = sizeof(rgctl_top_default_cols) / sizeof(rgctl_top_default_cols[0]),
+	.max = TC_N * 4,
+	RGCTL_COLUMNS_HELP,
+};
 
 const struct option rgctl_top_opts[] = {
 	{ "batch",      no_argument,       NULL, 'b' },

@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* What rgctl's commands share: the backend handle, checks, messages, JSON. */
-#include <ctype.h>
+/* What rgctl's commands share: the backend handle, checks, causes, JSON
+ * (the command line itself: cli.c). */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "rgctl.h"
 #include "rgctl_plan.h"
@@ -240,8 +237,17 @@ static void die_open(struct rgctl *ctx, int err)
 		 want, open_cause(err));
 }
 
+/*
+ * The hierarchy: --root, else what detection finds (kattr_rg_open() reads
+ * the mount table and opens the first that fits); on a systemd host,
+ * rgctl's delegated subtree of the v2 tree detection found.  Picking the
+ * subtree needs to know what detection chose, so there the library opens
+ * twice; the choice itself is rgctl_sd_pick_root(), which opens nothing.
+ */
 struct kattr_rg *rgctl_rg(struct rgctl *ctx)
 {
+	char sub[PATH_MAX];
+	struct kattr_rg *rg;
 	int ret;
 
 	if (ctx->rg)
@@ -249,7 +255,11 @@ struct kattr_rg *rgctl_rg(struct rgctl *ctx)
 	ret = kattr_rg_open(ctx->backend, ctx->root, &ctx->rg);
 	if (ret < 0)
 		die_open(ctx, ret);
-	rgctl_sd_default_root(ctx);
+	if (!ctx->root && rgctl_sd_pick_root(ctx->rg, sub, sizeof(sub)) &&
+	    kattr_rg_open(KATTR_RG_CGROUP2, sub, &rg) == 0) {
+		kattr_rg_close(ctx->rg);	/* else the whole tree, still guarded */
+		ctx->rg = rg;
+	}
 	rgctl_own_install(ctx->rg);	/* what rgctl makes, it marks */
 	rgctl_journal_recover(ctx->rg, false);	/* what a dead rgctl left half-done */
 	opened = ctx->rg;
@@ -277,19 +287,6 @@ int rgctl_parse_pid(const char *arg, pid_t *pid)
 	return ret;
 }
 
-void rgctl_cmd_usage(const struct rgctl_cmd *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s %s: ", tool_name(), cmd->name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nUsage: %s %s [options] %s\nTry '%s %s --help' for more information.\n",
-		tool_name(), cmd->name, cmd->args, tool_name(), cmd->name);
-	exit(EXIT_USAGE);
-}
-
 void rgctl_json_print(json_object *obj)
 {
 	puts(rgctl_json_text(obj));
@@ -301,100 +298,4 @@ json_object *rgctl_json_share(const struct kattr_rg *rg,
 {
 	return rgctl_json_share_of(kattr_rg_backend_of(rg) == KATTR_RG_RGCS,
 				   kattr_rg_shares_file(rg), s);
-}
-
-static const struct option help_only[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-
-int rgctl_getopt(const struct rgctl_cmd *cmd, int argc, char **argv)
-{
-	char shortopts[64];
-	int c;
-
-	snprintf(shortopts, sizeof(shortopts), "%sh",
-		 cmd->shortopts ? cmd->shortopts : "");
-	c = getopt_long(argc, argv, shortopts, cmd->opts, NULL);
-	if (c == 'h')
-		rgctl_cmd_help(cmd);
-	if (c == '?' || c == ':')
-		rgctl_bad_option(cmd, argv);
-	return c;
-}
-
-void rgctl_no_options(const struct rgctl_cmd *cmd, int argc, char **argv)
-{
-	int c;
-
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", help_only, NULL)) != -1) {
-		if (c == 'h')
-			rgctl_cmd_help(cmd);
-		rgctl_bad_option(cmd, argv);
-	}
-}
-
-void rgctl_option_error(const struct rgctl_cmd *cmd, int c, char **argv,
-			const char *shortopts)
-{
-	char what[128];
-
-	tool_option_problem(c, argv, shortopts, what, sizeof(what));
-	rgctl_cmd_usage(cmd, "%s", what);
-}
-
-void rgctl_bad_option(const struct rgctl_cmd *cmd, char **argv)
-{
-	rgctl_option_error(cmd, '?', argv, cmd->shortopts ? cmd->shortopts : "");
-}
-
-static int column_of(const struct rgctl_column *table, int ncol, const char *word,
-		     size_t len)
-{
-	for (int i = 0; i < ncol; i++)
-		if (strlen(table[i].name) == len && strncasecmp(table[i].name, word, len) == 0)
-			return i;
-	return -1;
-}
-
-void rgctl_columns_help(const struct rgctl_column *table, int ncol)
-{
-	for (int i = 0; i < ncol; i++)
-		printf("  %-24s %s.\n", table[i].name, table[i].help);
-}
-
-void rgctl_columns_parse(const struct rgctl_cmd *cmd, const struct rgctl_column *table,
-			 int ncol, const int *defaults, size_t ndefaults,
-			 const char *arg, int *cols, size_t max, size_t *n)
-{
-	const char *p = arg;
-
-	*n = 0;
-	if (*p == '+') {
-		for (size_t i = 0; i < ndefaults && *n < max; i++)
-			cols[(*n)++] = defaults[i];
-		p++;
-	}
-	if (!*p)
-		rgctl_cmd_usage(cmd, "--output needs a list of columns");
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		int c = column_of(table, ncol, p, len);
-
-		if (c < 0) {
-			char word[TOOL_Q_SIZE];	/* the word alone, then escaped */
-
-			snprintf(word, sizeof(word), "%.*s", (int)len, p);
-			rgctl_cmd_usage(cmd, "unknown column '%s' (see 'rgctl %s --help')",
-					TOOL_Q(word), cmd->name);
-		}
-		if (*n >= max)
-			rgctl_cmd_usage(cmd, "too many columns");
-		cols[(*n)++] = c;
-		p += len;
-		if (*p == ',' && !*++p)
-			rgctl_cmd_usage(cmd, "a column list does not end in ','");
-	}
 }

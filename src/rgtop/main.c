@@ -35,23 +35,16 @@ static void usage(void)
 /* -o: the columns' names (rgctl checked them). */
 static void columns(struct top_opts *o, const char *arg)
 {
-	char *list = xstrdup(arg), *save = NULL;
+	const char *bad;
+	size_t badlen;
+	int ret;
 
-	o->ncols = 0;
-	for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		int c = -1;
-
-		for (int i = 0; i < TC_N && c < 0; i++)
-			if (strcasecmp(rgctl_top_columns[i].name, w) == 0)
-				c = i;
-		if (c < 0)
-			tool_usage_error("unknown column '%s'", TOOL_Q(w));
-		if (o->ncols < sizeof(o->cols) / sizeof(o->cols[0]))
-			o->cols[o->ncols++] = c;
-	}
-	free(list);
-	if (!o->ncols)
+	if (!*arg)
 		tool_usage_error("--output needs a list of columns");
+	ret = tool_columns_parse(&rgctl_top_table, arg, o->cols, &o->ncols,
+				 &bad, &badlen);
+	if (ret < 0)
+		tool_columns_error(ret, arg, bad, badlen, (int)rgctl_top_table.max);
 }
 
 static void parse(struct top_opts *o, int argc, char **argv)

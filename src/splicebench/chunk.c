@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "chunk.h"
 #include "sb.h"
 
 #define MIX 0x9e3779b97f4a7c15ull

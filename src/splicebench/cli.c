@@ -15,6 +15,9 @@
 
 #include "kattr/kattr.h"
 #include "sb.h"
+#include "parse.h"
+#include "output/output.h"
+#include "cli.h"
 #include "tool.h"
 #include "xalloc.h"
 

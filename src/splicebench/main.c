@@ -20,6 +20,10 @@
 
 #include "kattr/kattr.h"
 #include "sb.h"
+#include "run.h"
+#include "output/output.h"
+#include "cli.h"
+#include "session.h"
 #include "tool.h"
 #include "xalloc.h"
 

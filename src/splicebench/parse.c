@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sb.h"
+#include "parse.h"
 #include "tool.h"
 
 static const char *const mode_names[SB_NMODES] = { "copy", "vmsplice", "gift" };

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "sb.h"
+#include "output/output.h"
 #include "tool.h"
 
 void sb_progress(const char *what, int done, int total, double elapsed)

@@ -26,6 +26,9 @@
 
 #include "outfile.h"
 #include "sb.h"
+#include "parse.h"
+#include "run.h"
+#include "output/output.h"
 #include "tool.h"
 #include "xalloc.h"
 

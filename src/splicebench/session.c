@@ -16,6 +16,9 @@
 
 #include "kattr/kattr.h"
 #include "sb.h"
+#include "parse.h"
+#include "run.h"
+#include "session.h"
 #include "tool.h"
 #include "xalloc.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sb.h"
+#include "stats.h"
 
 static int cmp_double(const void *a, const void *b)
 {

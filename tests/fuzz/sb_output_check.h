@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "sb.h"
+#include "output/output.h"
 #include "wellformed.h"
 
 #define SB_CSV_FIELDS 25

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sb.h"
+#include "output/output.h"
 #include "tool.h"
 
 static struct sb_config cfg = { .modes = 1, .consumer = SB_READ, .runs = 3,

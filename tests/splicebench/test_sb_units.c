@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include "sb.h"
+#include "parse.h"
 
 static void stats_odd_even(void **state)
 {

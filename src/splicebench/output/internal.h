@@ -2,7 +2,7 @@
 /*
  * splicebench's report renderers (src/splicebench/output/): the table
  * (libsmartcols), CSV, JSON (json-c) and the gnuplot plot, and what they
- * share (common.c).  The entry points are in sb.h.
+ * share (common.c).  The entry points are in output.h.
  */
 #ifndef SB_OUTPUT_INTERNAL_H
 #define SB_OUTPUT_INTERNAL_H
@@ -10,7 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../parse.h"
 #include "esc.h"
+#include "output.h"
 #include "sb.h"
 
 /* s, or "unknown" when missing or empty. */

@@ -11,76 +11,58 @@
 
 #include "internal.h"
 #include <libsmartcols.h>
+#include "columns.h"
 #include "tool.h"
 #include "strutils.h"
 
-static const struct sb_col_def {
-	const char *name, *title, *help;
-	int flags;		/* SCOLS_FL_* */
-	bool def;		/* shown by default */
-} columns[SB_COL_COUNT] = {
-	[SB_COL_MODE]     = { "MODE", "mode", "copy, vmsplice or gift", 0, true },
-	[SB_COL_SIZE]     = { "SIZE", "size", "chunk size", SCOLS_FL_RIGHT, true },
-	[SB_COL_PIPE]     = { "PIPE", "pipe", "pipe size obtained", SCOLS_FL_RIGHT, true },
-	[SB_COL_HUGE]     = { "HUGE", "huge", "huge pages obtained for every buffer", 0, true },
-	[SB_COL_BUSY]     = { "BUSY", "busy", "busy loop (--busy)", 0, true },
-	[SB_COL_RUNS]     = { "RUNS", "runs", "measured runs", SCOLS_FL_RIGHT, true },
-	[SB_COL_GBPS]     = { "GBPS", "GB/s", "median GB/s (10^9 bytes per second)", SCOLS_FL_RIGHT, true },
-	[SB_COL_MIN]      = { "MIN", "min", "slowest run, GB/s", SCOLS_FL_RIGHT, true },
-	[SB_COL_MAX]      = { "MAX", "max", "fastest run, GB/s", SCOLS_FL_RIGHT, true },
-	[SB_COL_SPREAD]   = { "SPREAD", "spread", "(max - min) / median", SCOLS_FL_RIGHT, true },
-	[SB_COL_CPU_PROD] = { "CPU-PROD", "cpu-prod", "producer CPU seconds per GB", SCOLS_FL_RIGHT, true },
-	[SB_COL_CPU_CONS] = { "CPU-CONS", "cpu-cons", "consumer CPU seconds per GB", SCOLS_FL_RIGHT, true },
-	[SB_COL_NOTE]     = { "NOTE", "note", "CORRUPT, wide spread, or why not measured", 0, true },
-	[SB_COL_CPU]      = { "CPU", "cpu", "both sides' CPU seconds per GB", SCOLS_FL_RIGHT, false },
-	[SB_COL_BYTES]    = { "BYTES", "bytes", "bytes moved by the median run", SCOLS_FL_RIGHT, false },
-	[SB_COL_CHUNKS]   = { "CHUNKS", "chunks", "chunks verified (--consumer verify)", SCOLS_FL_RIGHT, false },
-	[SB_COL_CORRUPT]  = { "CORRUPT", "corrupt", "corrupted chunks (--consumer verify)", SCOLS_FL_RIGHT, false },
+/* The columns: -o, --output-all, --help and the table's headers (title). */
+static const struct tool_column column_defs[SB_COL_COUNT] = {
+	[SB_COL_MODE] = { .name = "MODE", .title = "mode", .help = "copy, vmsplice or gift" },
+	[SB_COL_SIZE] = { .name = "SIZE", .title = "size", .help = "chunk size", .flags = SCOLS_FL_RIGHT },
+	[SB_COL_PIPE] = { .name = "PIPE", .title = "pipe", .help = "pipe size obtained", .flags = SCOLS_FL_RIGHT },
+	[SB_COL_HUGE] = { .name = "HUGE", .title = "huge", .help = "huge pages obtained for every buffer" },
+	[SB_COL_BUSY] = { .name = "BUSY", .title = "busy", .help = "busy loop (--busy)" },
+	[SB_COL_RUNS] = { .name = "RUNS", .title = "runs", .help = "measured runs", .flags = SCOLS_FL_RIGHT },
+	[SB_COL_GBPS] = { .name = "GBPS", .title = "GB/s", .help = "median GB/s (10^9 bytes per second)", .flags = SCOLS_FL_RIGHT },
+	[SB_COL_MIN] = { .name = "MIN", .title = "min", .help = "slowest run, GB/s", .flags = SCOLS_FL_RIGHT },
+	[SB_COL_MAX] = { .name = "MAX", .title = "max", .help = "fastest run, GB/s", .flags = SCOLS_FL_RIGHT },
+	[SB_COL_SPREAD] = { .name = "SPREAD", .title = "spread", .help = "(max - min) / median", .flags = SCOLS_FL_RIGHT },
+	[SB_COL_CPU_PROD] = { .name = "CPU-PROD", .title = "cpu-prod", .help = "producer CPU seconds per GB", .flags = SCOLS_FL_RIGHT },
+	[SB_COL_CPU_CONS] = { .name = "CPU-CONS", .title = "cpu-cons", .help = "consumer CPU seconds per GB", .flags = SCOLS_FL_RIGHT },
+	[SB_COL_NOTE] = { .name = "NOTE", .title = "note", .help = "CORRUPT, wide spread, or why not measured" },
+	[SB_COL_CPU] = { .name = "CPU", .title = "cpu", .help = "both sides' CPU seconds per GB", .flags = SCOLS_FL_RIGHT },
+	[SB_COL_BYTES] = { .name = "BYTES", .title = "bytes", .help = "bytes moved by the median run", .flags = SCOLS_FL_RIGHT },
+	[SB_COL_CHUNKS] = { .name = "CHUNKS", .title = "chunks", .help = "chunks verified (--consumer verify)", .flags = SCOLS_FL_RIGHT },
+	[SB_COL_CORRUPT] = { .name = "CORRUPT", .title = "corrupt", .help = "corrupted chunks (--consumer verify)", .flags = SCOLS_FL_RIGHT },
 };
 
-static int column_by_name(const char *s, size_t len)
-{
-	for (int i = 0; i < SB_COL_COUNT; i++)
-		if (strlen(columns[i].name) == len &&
-		    !strncasecmp(columns[i].name, s, len))
-			return i;
-	return -1;
-}
+static const int default_columns[] = {
+	SB_COL_MODE, SB_COL_SIZE, SB_COL_PIPE, SB_COL_HUGE, SB_COL_BUSY,
+	SB_COL_RUNS, SB_COL_GBPS, SB_COL_MIN, SB_COL_MAX, SB_COL_SPREAD,
+	SB_COL_CPU_PROD, SB_COL_CPU_CONS, SB_COL_NOTE,
+};
 
-static int default_columns(enum sb_column *cols)
-{
-	int n = 0;
-
-	for (int i = 0; i < SB_COL_COUNT; i++)
-		if (columns[i].def)
-			cols[n++] = (enum sb_column)i;
-	return n;
-}
+static const struct tool_columns columns = {
+	.col = column_defs, .n = SB_COL_COUNT,
+	.def = default_columns,
+	.ndef = sizeof(default_columns) / sizeof(default_columns[0]),
+	.max = SB_COLS_MAX,
+	.help_indent = " ", .help_width = 9, .help_gap = "  ",
+	.flags = TOOL_COLS_HELP_DEFAULT,
+};
 
 int sb_columns_parse(const char *list, struct sb_table_opts *t,
 		     const char **bad, size_t *badlen)
 {
-	int k = 0;
+	int ids[SB_COLS_MAX];
+	size_t n;
+	int ret = tool_columns_parse(&columns, list, ids, &n, bad, badlen);
 
-	if (*list == '+') {
-		k = default_columns(t->cols);
-		list++;
-	}
-	for (;;) {
-		size_t len = strcspn(list, ",");
-		int c = column_by_name(list, len);
-
-		if (c < 0 || k >= SB_COLS_MAX) {
-			*bad = list;
-			*badlen = len;
-			return c < 0 ? -EINVAL : -E2BIG;
-		}
-		t->cols[k++] = (enum sb_column)c;
-		if (!list[len])
-			break;
-		list += len + 1;
-	}
-	t->ncols = k;
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < n; i++)
+		t->cols[i] = (enum sb_column)ids[i];
+	t->ncols = (int)n;
 	return 0;
 }
 
@@ -93,9 +75,7 @@ void sb_columns_all(struct sb_table_opts *t)
 
 void sb_columns_help(FILE *fp)
 {
-	for (int i = 0; i < SB_COL_COUNT; i++)
-		fprintf(fp, " %9s  %s%s\n", columns[i].name, columns[i].help,
-			columns[i].def ? "" : " (not shown by default)");
+	tool_columns_help(fp, &columns);
 }
 
 /*
@@ -189,21 +169,25 @@ static int results_table(FILE *fp, const struct sb_report *rep,
 {
 	enum sb_column defs[SB_COL_COUNT];
 	const enum sb_column *cols = t->ncols ? t->cols : defs;
-	int ncols = t->ncols ? t->ncols : default_columns(defs), ret = -ENOMEM;
+	int ncols = t->ncols, ret = -ENOMEM;
 	struct libscols_table *tb = scols_new_table();
 	char buf[256];
 
+	if (!ncols)
+		for (size_t i = 0; i < columns.ndef; i++)
+			defs[ncols++] = (enum sb_column)default_columns[i];
 	if (!tb)
 		return -ENOMEM;
 	scols_table_set_stream(tb, fp);
 	scols_table_enable_raw(tb, t->raw);
 	scols_table_enable_noheadings(tb, t->noheadings);
 	for (int k = 0; k < ncols; k++) {
-		const struct sb_col_def *d = &columns[cols[k]];
+		const struct tool_column *d = &column_defs[cols[k]];
 		/* The last column takes what is left and is never cut. */
 		int flags = d->flags | (k == ncols - 1 ? SCOLS_FL_NOEXTREMES : 0);
 
-		if (!scols_table_new_column(tb, d->title, 0, flags))
+		if (!scols_table_new_column(tb, tool_column_header(&columns, cols[k], true),
+					    0, flags))
 			goto out;
 	}
 	for (int i = 0; i < rep->nres; i++) {

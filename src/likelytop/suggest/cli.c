@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "likelytop.h"
+#include "suggest.h"
 #include "tool.h"
 
 static struct lt_suggest *live;	/* the p key's tree, opened once */
