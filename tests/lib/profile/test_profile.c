@@ -7,6 +7,7 @@
 #include "ref_likely_row.h"
 #include "ref_trace_row.h"
 #include "table_check.h"
+#include "live_check.h"
 
 /* kattr_profile_wrong() the long way. */
 static size_t count_wrong(const struct kattr_profile *p)
@@ -733,6 +734,57 @@ static void check_parse_diff(const struct kattr_profile *prev,
 	kattr_profile_free(slow);
 }
 
+/* The next live snapshot (text, after lprev: seconds later) and the
+ * reference for it (*ref: parsed alone, diffed against rprev, lprev's
+ * reference), checked against each other. */
+static struct kattr_profile *live_step(const struct kattr_profile *lprev,
+				       const struct kattr_profile *rprev,
+				       const char *text, size_t n,
+				       double seconds,
+				       struct kattr_profile **ref)
+{
+	struct kattr_profile *live = NULL;
+	const char *why;
+
+	assert_int_equal(kattr_profile_parse_live(lprev, memdup0(text, n), n,
+						  seconds, &live), 0);
+	assert_int_equal(kattr_profile_parse_buf(memdup0(text, n), n, 0, ref), 0);
+	if (rprev && seconds > 0)
+		assert_int_equal(kattr_profile_diff(rprev, *ref, seconds), 0);
+	why = live_check(live, *ref);
+	if (why)
+		fail_msg("live snapshot: %s", why);
+	return live;
+}
+
+/* A live view's snapshots of text1 and text2 in turn, checked against
+ * parse and diff; the entries made on demand (kattr_profile_entries())
+ * as the next one's prev; rates zeroed. */
+static void check_live(const char *text1, const char *text2, size_t n)
+{
+	struct kattr_profile *l[6], *r[6];
+	const char *why;
+
+	l[0] = live_step(NULL, NULL, text1, strlen(text1), 0, &r[0]);
+	l[1] = live_step(l[0], r[0], text2, n, 1.5, &r[1]);
+	l[2] = live_step(l[1], r[1], text1, strlen(text1), 0.25, &r[2]);
+	l[2]->counter_bits = r[2]->counter_bits = 64;	/* a reset, no wrap */
+	l[3] = live_step(l[2], r[2], text2, n, 2, &r[3]);
+	assert_int_equal(kattr_profile_entries(l[3]), 0);
+	l[4] = live_step(l[3], r[3], text1, strlen(text1), 1, &r[4]);
+	l[5] = live_step(l[4], NULL, text2, n, 0, &r[5]);	/* no rates */
+	for (int i = 0; i < 6; i++) {
+		why = live_check_zero(l[i], r[i]);
+		if (why)
+			fail_msg("live snapshot %d zeroed: %s", i, why);
+		why = live_check_zero(l[i], r[i]);	/* zeroed again */
+		if (why)
+			fail_msg("live snapshot %d zeroed twice: %s", i, why);
+		kattr_profile_free(l[i]);
+		kattr_profile_free(r[i]);
+	}
+}
+
 static void check_next_n(const char *text1, const char *text2, size_t n)
 {
 	struct kattr_profile *a = parse(text1, 0), *fast = NULL, *slow = NULL;
@@ -773,6 +825,7 @@ static void check_next_n(const char *text1, const char *text2, size_t n)
 	check_parse_diff(fast, text2, n, 2);
 	fast->counter_bits = 64;
 	check_parse_diff(fast, text1, strlen(text1), 1);
+	check_live(text1, text2, n);
 	free(i1);
 	free(i2);
 	kattr_profile_free(a);
