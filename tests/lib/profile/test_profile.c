@@ -914,6 +914,57 @@ static void trace_row_matches_reference(void **state)
 	assert_true(accepted < rows / 2);
 }
 
+/* Random small profiles, many sites alike (ties of every key, one site on
+ * several rows, names sharing their first 8 bytes): a live profile's
+ * first k in kattr_prof_sort_top()'s order, in every format. */
+static void live_top_ties(void **state)
+{
+	static const char *const fn[] = {
+		"mntput_no_expire", "copy_mnt_ns", "follow_dotdot", "a", "ab",
+		"mntput_no_expire2",
+	};
+	unsigned int seed = 1;
+	char buf[4096];
+
+	(void)state;
+	for (int it = 0; it < 600; it++) {
+		struct kattr_profile *a, *l;
+		size_t o = 0;
+		int rows = 1 + rand_r(&seed) % 30, fmt = it % 3;
+		const char *why;
+
+		if (fmt == 0)
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, HDR);
+		else
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, fmt == 1 ?
+					      " correct incorrect  %%  F  F  L\n" :
+					      "   miss      hit    %%  F  F  L\n");
+		for (int r = 0; r < rows; r++) {
+			int c = rand_r(&seed) % 3, i = rand_r(&seed) % 3;
+			const char *f = fn[rand_r(&seed) % 6];
+			const char *file = rand_r(&seed) % 2 ? "x.c" : "y.c";
+			int line = 1 + rand_r(&seed) % 3;
+
+			if (fmt == 0)
+				o += (size_t)snprintf(buf + o, sizeof(buf) - o,
+						      "%clikely |%9d|%9d\t%s()@:%s@%d\n",
+						      r % 2 ? ' ' : 'u', c, i, f, file, line);
+			else
+				o += (size_t)snprintf(buf + o, sizeof(buf) - o,
+						      "%8d %8d %3d %-30s %-20s %d\n",
+						      c, i, 0, f, file, line);
+		}
+		a = parse(buf, 0);
+		assert_int_equal(kattr_profile_parse_live(NULL, memdup0(buf, o), o,
+							  0, &l), 0);
+		why = live_check(l, a);
+		if (why)
+			fail_msg("profile %d: %s:\n%s", it, why, buf);
+		kattr_profile_free(a);
+		kattr_profile_free(l);
+	}
+}
+
 static void parse_next_same_as_parse(void **state)
 {
 	struct kattr_profile *a, *b;
@@ -1269,6 +1320,7 @@ int main(void)
 		cmocka_unit_test(likely_row_matches_reference),
 		cmocka_unit_test(trace_row_matches_reference),
 		cmocka_unit_test(parse_next_same_as_parse),
+		cmocka_unit_test(live_top_ties),
 		cmocka_unit_test(filters),
 		cmocka_unit_test(rebase_into_and_select_entries),
 		cmocka_unit_test(table_same_as_profile),
