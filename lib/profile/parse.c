@@ -439,6 +439,14 @@ struct parse_state {
 	size_t wrong;		/* rows whose hint is wrong */
 	/* A live profile's row: parsed here, kept in its site (lazy_put()) */
 	struct kattr_prof_entry scratch;
+	/* After a previous snapshot the lines are counted only when a row is
+	 * not found again (count_rest()): till then the room is prev's line
+	 * count (every row found again takes one of prev's), fresh is 0, and
+	 * whether the text holds a NUL is not known (the fast parsers accept
+	 * no NUL; parse_line() checks its lines).  broken: rows were found
+	 * again at another offset than fresh's, no alignment. */
+	bool counted;
+	bool broken;
 };
 
 /* Row e's deltas against o, prev's row for the same site, while both are
@@ -666,7 +674,7 @@ static char *parse_line(struct parse_state *st, char *s)
 
 	*eol = '\0';
 	/* A NUL in the line: binary. */
-	if (unlikely(st->nuls) && strlen(s) != (size_t)(eol - s)) {
+	if (unlikely(st->nuls || !st->counted) && strlen(s) != (size_t)(eol - s)) {
 		p->rows++;
 		p->bad_rows++;
 		return eol;
@@ -742,22 +750,56 @@ static void shrink_text(struct kattr_profile_priv *own, size_t n)
 		own->text = t;
 }
 
-/* Parse the len bytes of p's text, after prev (may be NULL); with
- * seconds > 0, diffed against it on the way where that is sure. */
-static int parse_lines(struct kattr_profile *p, size_t len,
-		       const struct kattr_profile *prev, double seconds)
+/* Room for cap rows in every per-row array of p (pv->lines: the room
+ * until the parse ends).  -ENOMEM. */
+static int grow(struct kattr_profile *p, size_t cap)
+{
+	struct kattr_profile_priv *pv = p->priv;
+	void *t;
+
+#define GROW(v) do {							\
+		if ((v) && !(t = realloc((v), cap * sizeof(*(v)))))	\
+			return -ENOMEM;					\
+		if (v)							\
+			(v) = t;					\
+	} while (0)
+	GROW(p->entries);
+	GROW(pv->sites);
+	GROW(pv->deltas);
+	GROW(pv->tconst);
+#undef GROW
+	pv->lines = cap;
+	return 0;
+}
+
+/* The lines from s on counted (seen before it): the room made exact, the
+ * rows new in front known (the line counts' difference) and whether a
+ * NUL follows.  -ENOMEM. */
+static int count_rest(struct parse_state *st, char *s, size_t seen)
+{
+	struct kattr_profile_priv *own = st->p->priv;
+	size_t cap = seen + count_lines(s, (size_t)(st->end - s), &st->nuls) + 1;
+
+	st->counted = true;
+	if (cap > own->lines && grow(st->p, cap) < 0)
+		return -ENOMEM;
+	if (cap < st->prev->priv->lines) {	/* rows gone: no alignment */
+		st->prev = NULL;
+		return 0;
+	}
+	if (st->p->n && cap - st->prev->priv->lines != st->fresh)
+		st->broken = true;	/* rows found at another offset */
+	st->fresh = cap - st->prev->priv->lines;
+	return 0;
+}
+
+/* The arrays of p for cap rows (prev: the previous snapshot or NULL). */
+static int make_room(struct kattr_profile *p, size_t cap,
+		     const struct kattr_profile *prev, double seconds)
 {
 	struct kattr_profile_priv *own = p->priv;
-	struct parse_state st = { .p = p, .end = own->text + len, .w = own->text,
-				  .seconds = seconds,
-				  .bits = prev ? prev->counter_bits : 64 };
-	/* One scan counts the lines and finds out whether any can hold a
-	 * NUL (binary). */
-	size_t cap = count_lines(own->text, len, &st.nuls) + 1;
-	char *s, *eol;
 
 	own->lines = cap;
-	own->seconds = seconds;
 	if (own->compact)	/* a table's sites (never a next snapshot) */
 		own->tsites = malloc(cap * sizeof(*own->tsites));
 	else if (!own->lazy)
@@ -776,30 +818,70 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 		if (!own->deltas)
 			return -ENOMEM;
 	}
-	if (prev && cap >= prev->priv->lines) {
-		st.prev = prev;
-		st.fresh = cap - prev->priv->lines;	/* new rows in front,
-							 * if all goes well */
+	return 0;
+}
+
+/* Every site of prev is here, in order, behind the fresh ones: say so
+ * (and whether every row was diffed on the way). */
+static void set_aligned(struct parse_state *st, const struct kattr_profile *prev,
+			double seconds)
+{
+	struct kattr_profile *p = st->p;
+	struct kattr_profile_priv *own = p->priv;
+
+	if (!st->prev || st->broken || p->n != prev->n + st->fresh ||
+	    st->same != prev->n)
+		return;
+	own->aligned_to = prev->priv->id;
+	own->aligned_k = st->fresh;
+	if (!__atomic_exchange_n(&prev->priv->chained, true, __ATOMIC_RELAXED)) {
+		own->chain = prev->priv->chain;
+		own->chain_k = prev->priv->chain_k + st->fresh;
 	}
-	for (s = own->text; s < st.end; s = eol + 1)
+	/* every row of prev diffed (but the fresh), in the width
+	 * kattr_profile_diff() takes: the wider of the two */
+	if (seconds > 0 && (!st->down || prev->counter_bits >=
+			    counter_bits(p->format, st->max_count)))
+		own->diffed_from = prev->priv->id;
+}
+
+/* Parse the len bytes of p's text, after prev (may be NULL); with
+ * seconds > 0, diffed against it on the way where that is sure. */
+static int parse_lines(struct kattr_profile *p, size_t len,
+		       const struct kattr_profile *prev, double seconds)
+{
+	struct kattr_profile_priv *own = p->priv;
+	struct parse_state st = { .p = p, .end = own->text + len, .w = own->text,
+				  .seconds = seconds,
+				  .bits = prev ? prev->counter_bits : 64 };
+	bool ends_nl = len && own->text[len - 1] == '\n';
+	size_t cap, seen = 0;
+	char *s, *eol;
+
+	own->seconds = seconds;
+	/* Without a previous snapshot one scan counts the lines and finds out
+	 * whether any can hold a NUL (binary); after one, its line count is
+	 * the room until a row is not found again (count_rest()). */
+	st.counted = !prev;
+	cap = prev ? prev->priv->lines : count_lines(own->text, len, &st.nuls) + 1;
+	if (make_room(p, cap, prev, seconds) < 0)
+		return -ENOMEM;
+	st.prev = prev;
+	for (s = own->text; s < st.end; s = eol + 1, seen++) {
 		/* The same site again: no line end to find first. */
-		if (!row_again(&st, s, &eol))
-			eol = parse_line(&st, s);
-	/* Every site of prev is here, in order, behind the fresh ones. */
-	if (st.prev && p->n == prev->n + st.fresh && st.same == prev->n) {
-		own->aligned_to = prev->priv->id;
-		own->aligned_k = st.fresh;
-		if (!__atomic_exchange_n(&prev->priv->chained, true,
-					 __ATOMIC_RELAXED)) {
-			own->chain = prev->priv->chain;
-			own->chain_k = prev->priv->chain_k + st.fresh;
+		if (row_again(&st, s, &eol))
+			continue;
+		if (!st.counted && is_row_start(s)) {
+			if (count_rest(&st, s, seen) < 0)
+				return -ENOMEM;
+			if (row_again(&st, s, &eol))
+				continue;
 		}
-		/* every row of prev diffed (but the fresh), in the width
-		 * kattr_profile_diff() takes: the wider of the two */
-		if (seconds > 0 && (!st.down || prev->counter_bits >=
-				    counter_bits(p->format, st.max_count)))
-			own->diffed_from = prev->priv->id;
+		eol = parse_line(&st, s);
 	}
+	set_aligned(&st, prev, seconds);
+	/* the line count, for the next snapshot's fresh rows */
+	own->lines = seen - (len && !ends_nl) + 1;
 	own->max_count = st.max_count;
 	own->wrong = st.wrong;
 	if (own->compact)	/* a table's text: its names only */
