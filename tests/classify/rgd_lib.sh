@@ -59,6 +59,50 @@ rgd_setup_backend() {
 	esac
 }
 
+# The step mark: rgctl-faults, given RGCTL_STEP_MARK_FD=N, writes one byte
+# to descriptor N when its first step begins (signals caught, journal
+# written), and closes it; so a sweep times its signals from there and
+# rgctl's start-up, slow and uneven under TCG or on a loaded machine,
+# stays outside the points.
+# mark_open: a FIFO in $WORK whose read end the test holds on fd 6 (and
+# nothing else), and an idle one nobody writes on fd 8, which times
+# sleep_ms without a fork (a fork and exec of sleep(1) takes tens of ms
+# under TCG).
+mark_open() {
+	mkfifo "$WORK/step.mark" "$WORK/step.idle" || { echo "FAIL: cannot make the FIFOs in $WORK"; exit 1; }
+	exec 7<>"$WORK/step.mark" 8<>"$WORK/step.idle"
+	exec 6<"$WORK/step.mark" 7<&-
+	MARK_IDLE=1
+}
+# faults_bg OUT ERR ARGS...: rgctl-faults ARGS in the background (BG: its
+# pid) holding the FIFO's one write end, then wait for its byte: 0 when
+# its first step began, 1 when it ended first (nothing to do, or an
+# error: the write end closed with no byte).  No polling, so no race
+# between a timeout and the byte.
+faults_bg() {
+	local out=$1 err=$2 b=
+	shift 2
+	exec 9>"$WORK/step.mark"
+	RGCTL_STEP_MARK_FD=9 "$RGCTL_FAULTS" "$@" >"$out" 2>"$err" &
+	BG=$!
+	exec 9>&-
+	read -r -N1 -t 300 -u 6 b
+	[ "$b" = s ]
+}
+# faults_timed OUT ERR ARGS...: faults_bg for the run that times the
+# sweep: without ASan's leak check at exit, which takes longer than the
+# steps and would stretch the window past the run's last change.
+faults_timed() {
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 faults_bg "$@"
+}
+# now_ms: NOW = the time in ms (no fork: bash's EPOCHREALTIME)
+now_ms() { local t=${EPOCHREALTIME/[.,]/}; NOW=$((t / 1000)); }
+sleep_ms() {	# sleep_ms MS
+	local s
+	printf -v s '%d.%03d' $(($1 / 1000)) $(($1 % 1000))
+	if [ -n "${MARK_IDLE:-}" ]; then read -r -t "$s" -u 8 _; else sleep "$s"; fi
+}
+
 # rgd_notify_listen ADDR LOG: a datagram listener at ADDR (a path, or @NAME: an
 # abstract socket), each message one line of LOG ('|' for newlines)
 rgd_notify_listen() {

@@ -150,7 +150,6 @@ done
 # two runs; the points are spread over that time from the daemon's exec
 # (or the SIGHUP).
 ms_now() { echo $(( ${EPOCHREALTIME/./} / 1000 )); }
-sleep_ms() { sleep "$(printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)))"; }
 begin() {	# begin KIND: the daemon, up to the moment its scan to b begins
 	place a
 	case $1 in

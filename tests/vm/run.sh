@@ -32,6 +32,8 @@ tests=(
 	"stats.sh"
 	"top.sh"
 	"classify.sh"
+	"signals.sh"
+	"signals_apply.sh"
 	"likelytop.sh"
 	"splicebench.sh"
 	"$KATTR_TOP/tests/rgctl/cgroup2.sh"
@@ -42,16 +44,6 @@ tests=(
 # path), and 1,000 runs take longer than the bound: issue 34 stays open on
 # that; the host's tests/classify/atexec.sh runs in every ctest.
 [[ ",${KATTR_VM_TESTS:-}," == *",atexec,"* ]] && tests+=("atexec.sh")
-# issue 30's signal sweep on v2: only when asked (KATTR_VM_TESTS=signals,
-# signals_apply).  Under TCG too few of the 10 points land inside the run
-# (2026-12-05, one run: create 4 and 5 of 10, set 5 and 4, delete 3 and 3
-# where 4 are needed; each trial that landed found the tree, the root's
-# cgroup.subtree_control included, as before) and the three take 11
-# minutes: issue 30 stays open on that; the host's sweeps (cgroup1, rgcs,
-# cgroup2 create/delete) run in every ctest.
-for t in signals signals_apply; do
-	[[ ",${KATTR_VM_TESTS:-}," == *",$t,"* ]] && tests+=("$t.sh")
-done
 # an early reading of /proc/likely_prof (the fuzz corpus pairs it with the
 # late one: sites appear, counts move)
 cat /proc/likely_prof >"$out/captures/likely_prof.early" 2>/dev/null

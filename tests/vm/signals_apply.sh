@@ -6,7 +6,9 @@
 #   tests/classify/apply_signals.sh 300, apply_kill.sh 100 (smaller plans
 #     than the host's: TCG is slow; apply_kill at 10 points) with
 #     RGD_BACKEND=cgroup2; the groups with members in box/
-# Each runs as on the host; its exit status is one check here.
+# The points are timed from the first step (rgctl-faults' mark), so
+# rgctl's start-up, slow under TCG, falls outside them.  Each runs as on
+# the host; its exit status is one check here.
 . "$(dirname "$0")/lib.sh"
 [ "${WITH_LIBCONFIG:-ON}" = OFF ] && skip_test "rgctl was built without libconfig"
 grep -qw cpu "$U/cgroup.controllers" || { fail "no cpu controller in $U/cgroup.controllers"; finish; }
