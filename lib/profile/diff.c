@@ -305,12 +305,20 @@ int kattr_profile_rebase_into(const struct kattr_profile *base,
 			      const struct kattr_profile *cur,
 			      struct kattr_prof_entry *out)
 {
+	struct kattr_profile made;
 	unsigned int bits;
 	size_t *idx, k;
 	int ret;
 
-	if (out != cur->entries && cur->n)
+	if (!cur->entries) {	/* a live profile's: made into out */
+		for (size_t i = 0; i < cur->n; i++)
+			prof_entry(cur, i, &out[i]);
+		made = *cur;
+		made.entries = out;	/* (matched before they are rebased) */
+		cur = &made;
+	} else if (out != cur->entries && cur->n) {
 		memcpy(out, cur->entries, cur->n * sizeof(*out));
+	}
 	if (!base || base->format != cur->format)
 		return 0;
 	bits = cur->counter_bits > base->counter_bits ? cur->counter_bits :

@@ -51,9 +51,9 @@ static int make_shown_entries(struct lt_model *m)
 	m->shown.entries = m->raw->entries;	/* lazy: NULL */
 	if (!m->base)
 		return 0;
-	/* zeroed: the rebase takes both snapshots' entries */
-	if ((ret = kattr_profile_entries(m->raw)) < 0 ||
-	    (ret = kattr_profile_entries(m->base)) < 0) {
+	/* zeroed: the rebase takes the base's entries (the latest snapshot's
+	 * are made into the copy) */
+	if ((ret = kattr_profile_entries(m->base)) < 0) {
 		m->shown.n = 0;
 		return ret;
 	}

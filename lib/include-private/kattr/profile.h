@@ -189,7 +189,9 @@ int kattr_profile_rebase(const struct kattr_profile *base,
 /*
  * The same into out (cur->n entries; may be cur->entries): cur's entries
  * with counts relative to base, cur left as it is (a view keeping the raw
- * snapshot for the next diff).  -ENOMEM (out then holds cur's counts).
+ * snapshot for the next diff).  cur may be a live profile
+ * (kattr_profile_parse_live()) whose entries are not made; base's are.
+ * -ENOMEM (out then holds cur's counts).
  */
 int kattr_profile_rebase_into(const struct kattr_profile *base,
 					const struct kattr_profile *cur,

@@ -773,6 +773,24 @@ static void check_live(const char *text1, const char *text2, size_t n)
 	assert_int_equal(kattr_profile_entries(l[3]), 0);
 	l[4] = live_step(l[3], r[3], text1, strlen(text1), 1, &r[4]);
 	l[5] = live_step(l[4], NULL, text2, n, 0, &r[5]);	/* no rates */
+	/* rebased on an earlier snapshot (a zero base): l[4], l[5] as parsed */
+	for (int b = 0; b < 4; b++)
+		for (int c = 4; c < 6; c++) {
+			struct kattr_prof_entry *x = calloc(r[c]->n + 1, sizeof(*x));
+			struct kattr_prof_entry *y = calloc(r[c]->n + 1, sizeof(*y));
+
+			assert_non_null(x);
+			assert_non_null(y);
+			assert_int_equal(kattr_profile_entries(l[b]), 0);
+			assert_int_equal(kattr_profile_rebase_into(l[b], l[c], x), 0);
+			assert_int_equal(kattr_profile_rebase_into(r[b], r[c], y), 0);
+			for (size_t i = 0; i < r[c]->n; i++)
+				if (!live_same_entry(&x[i], &y[i]))
+					fail_msg("snapshot %d rebased on %d: entry %zu differs",
+						 c, b, i);
+			free(x);
+			free(y);
+		}
 	for (int i = 0; i < 6; i++) {
 		why = live_check_zero(l[i], r[i]);
 		if (why)
