@@ -758,10 +758,12 @@ static int grow(struct kattr_profile *p, size_t cap)
 	void *t;
 
 #define GROW(v) do {							\
-		if ((v) && !(t = realloc((v), cap * sizeof(*(v)))))	\
-			return -ENOMEM;					\
-		if (v)							\
+		if (v) {						\
+			t = realloc((v), cap * sizeof(*(v)));		\
+			if (!t)						\
+				return -ENOMEM;				\
 			(v) = t;					\
+		}							\
 	} while (0)
 	GROW(p->entries);
 	GROW(pv->sites);
