@@ -202,9 +202,51 @@ int kattr_profile_diff(const struct kattr_profile *prev,
 	return ret;
 }
 
-int kattr_profile_parse_diff(const struct kattr_profile *prev, char *buf,
-			     size_t len, double seconds,
-			     struct kattr_profile **out)
+void prof_diff_fresh(struct kattr_profile *p, size_t k, double seconds)
+{
+	struct kattr_profile_priv *pv = p->priv;
+
+	if (p->entries) {
+		for (size_t i = 0; i < k; i++)
+			diff_one(&p->entries[i], NULL, 64, seconds);
+		return;
+	}
+	for (size_t i = 0; i < k; i++) {	/* a live profile's */
+		pv->deltas[i].d_correct = pv->sites[i].correct;
+		pv->deltas[i].d_incorrect = pv->sites[i].incorrect;
+		pv->sites[i].flags = SITE_HAS_RATE;
+	}
+}
+
+/*
+ * kattr_profile_diff(prev, p, seconds) of a live profile p: its entries
+ * made, and prev's for the while (when it is a live profile too).
+ */
+static int diff_live(const struct kattr_profile *prev, struct kattr_profile *p,
+		     double seconds)
+{
+	struct kattr_profile tmp;
+	int ret;
+
+	if (!prev || prev->format != p->format)
+		return 0;	/* no rates: the sites say none */
+	ret = kattr_profile_entries(p);
+	if (ret < 0 || prev->entries)
+		return ret < 0 ? ret : kattr_profile_diff(prev, p, seconds);
+	tmp = *prev;
+	tmp.entries = malloc((prev->n ? prev->n : 1) * sizeof(*tmp.entries));
+	if (!tmp.entries)
+		return -ENOMEM;
+	for (size_t i = 0; i < prev->n; i++)
+		prof_entry(prev, i, &tmp.entries[i]);
+	ret = kattr_profile_diff(&tmp, p, seconds);
+	free(tmp.entries);
+	return ret;
+}
+
+/* kattr_profile_parse_diff(), into entries or (lazy) a live profile. */
+static int parse_diff(const struct kattr_profile *prev, char *buf, size_t len,
+		      double seconds, bool lazy, struct kattr_profile **out)
 {
 	struct kattr_profile *p;
 	int ret;
@@ -214,16 +256,16 @@ int kattr_profile_parse_diff(const struct kattr_profile *prev, char *buf,
 		return -EINVAL;
 	}
 	ret = prof_parse_buf(buf, len, KATTR_PROF_FMT_UNKNOWN, prev, false,
-			     seconds, &p);
+			     lazy, seconds, &p);
 	if (ret < 0)
 		return ret;
 	if (prev && prev->format == p->format &&
 	    p->priv->diffed_from == prev->priv->id) {
 		/* the rows new in front: counted from zero */
-		for (size_t i = 0; i < p->priv->aligned_k; i++)
-			diff_one(&p->entries[i], NULL, 64, seconds);
+		prof_diff_fresh(p, p->priv->aligned_k, seconds);
 	} else {
-		ret = kattr_profile_diff(prev, p, seconds);
+		ret = lazy ? diff_live(prev, p, seconds) :
+			     kattr_profile_diff(prev, p, seconds);
 		if (ret < 0) {
 			kattr_profile_free(p);
 			return ret;
@@ -231,6 +273,23 @@ int kattr_profile_parse_diff(const struct kattr_profile *prev, char *buf,
 	}
 	*out = p;
 	return 0;
+}
+
+int kattr_profile_parse_diff(const struct kattr_profile *prev, char *buf,
+			     size_t len, double seconds,
+			     struct kattr_profile **out)
+{
+	return parse_diff(prev, buf, len, seconds, false, out);
+}
+
+int kattr_profile_parse_live(const struct kattr_profile *prev, char *buf,
+			     size_t len, double seconds,
+			     struct kattr_profile **out)
+{
+	if (!prev || !(seconds > 0))	/* parse_next() and diff(NULL) */
+		return prof_parse_buf(buf, len, KATTR_PROF_FMT_UNKNOWN, prev,
+				      false, true, 0, out);
+	return parse_diff(prev, buf, len, seconds, true, out);
 }
 
 /* e's counts since o, the same site in the base. */
@@ -246,12 +305,20 @@ int kattr_profile_rebase_into(const struct kattr_profile *base,
 			      const struct kattr_profile *cur,
 			      struct kattr_prof_entry *out)
 {
+	struct kattr_profile made;
 	unsigned int bits;
 	size_t *idx, k;
 	int ret;
 
-	if (out != cur->entries && cur->n)
+	if (!cur->entries) {	/* a live profile's: made into out */
+		for (size_t i = 0; i < cur->n; i++)
+			prof_entry(cur, i, &out[i]);
+		made = *cur;
+		made.entries = out;	/* (matched before they are rebased) */
+		cur = &made;
+	} else if (out != cur->entries && cur->n) {
 		memcpy(out, cur->entries, cur->n * sizeof(*out));
+	}
 	if (!base || base->format != cur->format)
 		return 0;
 	bits = cur->counter_bits > base->counter_bits ? cur->counter_bits :

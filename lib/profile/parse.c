@@ -134,10 +134,16 @@ static int likely_row(char *line, char *eol, const char *base,
  * likely_row() accepts, with the same result.  *eolp is the '\n' or end.
  * -EAGAIN when the row is anything else: likely_row() then decides.
  */
-static int likely_row_again(char *line, char *end, const char *base,
-			    struct kattr_prof_entry *e, struct site *site,
-			    const char *last_text, const struct site *last,
-			    char **eolp)
+/* What a fast parser found: the counts in the row's order, where the
+ * names start, the line's end. */
+struct again {
+	uint64_t a, b, c;	/* # True, # False / the trace counts */
+	char *func, *file, *eol;
+};
+
+static inline __attribute__((always_inline)) int
+likely_row_again(char *line, char *end, const char *last_text,
+		 const struct site *last, struct again *r)
 {
 	bool likely = last->line & SITE_LIKELY;
 	size_t hl = likely ? 6 : 8;
@@ -171,25 +177,28 @@ static int likely_row_again(char *line, char *end, const char *base,
 	sep = func + last->function;
 	at = sep + 4 + last->file;
 	last_text += last->func;
+	/* ("()@:" in one word: at least 8 bytes from sep are the row's) */
 	if (!same_bytes(func, last_text, last->function) ||
-	    !same_bytes(sep, "()@:", 4) ||
+	    !word_is(sep, "()@:\0\0\0\0", 4) ||
 	    !same_bytes(sep + 4, last_text + last->file_at, last->file) ||
 	    *at != '@')
 		return -EAGAIN;
 	p = at + 1;
 	if (!parse_u64(&p, end, &ln) || ln != (last->line & ~SITE_LIKELY))
 		return -EAGAIN;
-	p = skip_blank(p);
+	if (is_blank(*p))
+		p = skip_blank(p);
 	if (*p != '\n' && p != end)
 		return -EAGAIN;
 	*p = '\0';
-	*eolp = p;
 	*sep = '\0';
 	*at = '\0';
-	*site = *last;
-	site->func = (uint32_t)(func - base);
-	e->line = (unsigned int)ln;
-	likely_entry(e, likely, t, f, func, sep + 4);
+	r->a = t;
+	r->b = f;
+	r->c = 0;
+	r->func = func;
+	r->file = sep + 4;
+	r->eol = p;
 	return 0;
 }
 
@@ -311,10 +320,9 @@ int kattr_prof_parse_trace_row(char *line, bool all,
  * bytes of last time's names, up to the '\n' (or end).  A row this
  * accepts is one trace_row() accepts, with the same result.
  */
-static int trace_row_again(char *line, char *end, bool all, const char *base,
-			   struct kattr_prof_entry *e, struct site *site,
-			   const char *last_text, const struct site *last,
-			   char **eolp)
+static inline __attribute__((always_inline)) int
+trace_row_again(char *line, char *end, bool all, const char *last_text,
+		const struct site *last, struct again *r)
 {
 	char *p = line, *func, *file;
 	uint64_t a, b, c, ln;
@@ -335,18 +343,19 @@ static int trace_row_again(char *line, char *end, bool all, const char *base,
 	p = skip_pad(file + last->file, end);
 	if (!parse_u64(&p, end, &ln) || ln != last->line)
 		return -EAGAIN;
-	p = skip_blank(p);
+	if (is_blank(*p))
+		p = skip_blank(p);
 	if (*p != '\n' && p != end)
 		return -EAGAIN;
 	*p = '\0';
-	*eolp = p;
 	func[last->function] = '\0';
 	file[last->file] = '\0';
-	*site = *last;
-	site->func = (uint32_t)(func - base);
-	site->file_at = (uint32_t)(file - func);
-	e->line = (unsigned int)ln;
-	trace_entry(e, all, a, b, c, func, file);
+	r->a = a;
+	r->b = b;
+	r->c = c;
+	r->func = func;
+	r->file = file;
+	r->eol = p;
 	return 0;
 }
 
@@ -428,6 +437,16 @@ struct parse_state {
 	unsigned int bits;
 	bool down;
 	size_t wrong;		/* rows whose hint is wrong */
+	/* A live profile's row: parsed here, kept in its site (lazy_put()) */
+	struct kattr_prof_entry scratch;
+	/* After a previous snapshot the lines are counted only when a row is
+	 * not found again (count_rest()): till then the room is prev's line
+	 * count (every row found again takes one of prev's), fresh is 0, and
+	 * whether the text holds a NUL is not known (the fast parsers accept
+	 * no NUL; parse_line() checks its lines).  broken: rows were found
+	 * again at another offset than fresh's, no alignment. */
+	bool counted;
+	bool broken;
 };
 
 /* Row e's deltas against o, prev's row for the same site, while both are
@@ -461,6 +480,78 @@ static inline bool entry_is_wrong(const struct kattr_prof_entry *e)
 	return e->hint != KATTR_PROF_HINT_NONE && e->incorrect > e->correct;
 }
 
+/*
+ * A live profile's row (e, parsed into st->scratch) kept in its site: the
+ * flags, the deltas (when there are) and branch_annotated's constant.
+ * -ENOMEM (and st->enomem set) when the constants find no room.
+ */
+static int lazy_put(struct parse_state *st, const struct kattr_prof_entry *e,
+		    struct site *site)
+{
+	struct kattr_profile_priv *pv = st->p->priv;
+	size_t i = st->p->n;
+
+	site->flags = (e->has_rate ? SITE_HAS_RATE : 0) |
+		      (e->reset ? SITE_RESET : 0);
+	if (pv->deltas) {
+		pv->deltas[i].d_correct = e->d_correct;
+		pv->deltas[i].d_incorrect = e->d_incorrect;
+	}
+	if (st->p->format == KATTR_PROF_FMT_ANNOTATED) {
+		if (!pv->tconst &&
+		    !(pv->tconst = malloc(pv->lines * sizeof(*pv->tconst)))) {
+			st->enomem = true;
+			return -ENOMEM;
+		}
+		pv->tconst[i] = e->constant;
+	}
+	return 0;
+}
+
+/*
+ * A live profile's row found again (r): its site and deltas written as
+ * row_again() makes them through an entry (lazy_put()), without one.
+ */
+static inline __attribute__((always_inline)) int
+live_again(struct parse_state *st, const struct again *r, struct site *site,
+	   const struct site *last)
+{
+	struct kattr_profile *p = st->p;
+	struct kattr_profile_priv *pv = p->priv;
+	/* likely(): correct is # True; unlikely(): # False */
+	bool swap = p->format == KATTR_PROF_FMT_LIKELY_PROF &&
+		    !(last->line & SITE_LIKELY);
+	uint64_t c = swap ? r->b : r->a, i = swap ? r->a : r->b;
+	bool reset = false;
+
+	*site = *last;
+	site->func = (uint32_t)(r->func - pv->text);
+	site->file_at = (uint32_t)(r->file - r->func);
+	site->correct = c;
+	site->incorrect = i;
+	site->flags = 0;
+	if (p->format == KATTR_PROF_FMT_ANNOTATED) {
+		if (!pv->tconst &&
+		    !(pv->tconst = malloc(pv->lines * sizeof(*pv->tconst)))) {
+			st->enomem = true;
+			return -ENOMEM;
+		}
+		pv->tconst[p->n] = r->c;
+	}
+	if (st->seconds > 0) {	/* diff_again() */
+		if (unlikely(c < last->correct || i < last->incorrect))
+			st->down = true;
+		pv->deltas[p->n].d_correct = counter_step(last->correct, c,
+							  st->bits, &reset);
+		pv->deltas[p->n].d_incorrect = counter_step(last->incorrect, i,
+							    st->bits, &reset);
+		site->flags = reset ? SITE_RESET : SITE_HAS_RATE;
+	}
+	st->wrong += p->format != KATTR_PROF_FMT_ALL && i > c;
+	st->max_count |= c | i;
+	return 0;
+}
+
 /* The row at s is the site of prev's row at the same place from the end,
  * with new counts: parsed as such, *eol set.  Else false. */
 static bool row_again(struct parse_state *st, char *s, char **eol)
@@ -471,33 +562,47 @@ static bool row_again(struct parse_state *st, char *s, char **eol)
 	struct kattr_prof_entry *e;
 	const struct site *last;
 	struct site *site;
+	struct again r;
 	int ret;
 
 	if (!prev || st->nuls || p->format != prev->format ||
 	    p->n < st->fresh || at >= prev->n)
 		return false;
-	/* (not before: with no room made yet, entries is NULL) */
-	e = &p->entries[p->n];
 	site = &p->priv->sites[p->n];
 	last = &prev->priv->sites[at];
 	if (p->format == KATTR_PROF_FMT_LIKELY_PROF)
-		ret = likely_row_again(s, st->end, p->priv->text, e, site,
-				       prev->priv->text, last, eol);
+		ret = likely_row_again(s, st->end, prev->priv->text, last, &r);
 	else
 		ret = trace_row_again(s, st->end,
 				      p->format == KATTR_PROF_FMT_ALL,
-				      p->priv->text, e, site, prev->priv->text,
-				      last, eol);
+				      prev->priv->text, last, &r);
 	if (ret < 0)
 		return false;
-	site->correct = e->correct;
-	site->incorrect = e->incorrect;
-	if (st->seconds > 0)
-		diff_again(st, e, last);
-	st->wrong += entry_is_wrong(e);
+	*eol = r.eol;
+	if (p->priv->lazy) {
+		if (live_again(st, &r, site, last) < 0)
+			return false;	/* (parse_line() finds no room either) */
+	} else {
+		e = &p->entries[p->n];
+		if (p->format == KATTR_PROF_FMT_LIKELY_PROF)
+			likely_entry(e, last->line & SITE_LIKELY, r.a, r.b,
+				     r.func, r.file);
+		else
+			trace_entry(e, p->format == KATTR_PROF_FMT_ALL, r.a, r.b,
+				    r.c, r.func, r.file);
+		e->line = last->line & ~SITE_LIKELY;
+		*site = *last;
+		site->func = (uint32_t)(r.func - p->priv->text);
+		site->file_at = (uint32_t)(r.file - r.func);
+		site->correct = e->correct;
+		site->incorrect = e->incorrect;
+		if (st->seconds > 0)
+			diff_again(st, e, last);
+		st->wrong += entry_is_wrong(e);
+		st->max_count |= e->correct | e->incorrect;
+	}
 	p->rows++;
 	st->same++;
-	st->max_count |= e->correct | e->incorrect;
 	p->n++;
 	return true;
 }
@@ -561,7 +666,7 @@ static int tsite_put(struct parse_state *st, const struct kattr_prof_entry *e,
 static char *parse_line(struct parse_state *st, char *s)
 {
 	struct kattr_profile *p = st->p;
-	struct kattr_prof_entry one, *e = p->entries ? &p->entries[p->n] : &one;
+	struct kattr_prof_entry *e = p->entries ? &p->entries[p->n] : &st->scratch;
 	char *nl = memchr(s, '\n', (size_t)(st->end - s));
 	char *eol = nl ? nl : st->end;
 	struct site scratch, *site;
@@ -569,7 +674,7 @@ static char *parse_line(struct parse_state *st, char *s)
 
 	*eol = '\0';
 	/* A NUL in the line: binary. */
-	if (unlikely(st->nuls) && strlen(s) != (size_t)(eol - s)) {
+	if (unlikely(st->nuls || !st->counted) && strlen(s) != (size_t)(eol - s)) {
 		p->rows++;
 		p->bad_rows++;
 		return eol;
@@ -590,7 +695,9 @@ static char *parse_line(struct parse_state *st, char *s)
 		p->bad_rows++;
 		return eol;
 	}
-	if (!p->entries && tsite_put(st, e, site) < 0)
+	if (p->priv->compact && tsite_put(st, e, site) < 0)
+		return eol;
+	if (p->priv->lazy && lazy_put(st, e, site) < 0)
 		return eol;
 	site->correct = e->correct;
 	site->incorrect = e->incorrect;
@@ -627,6 +734,7 @@ static int make_sites(const struct kattr_profile *prev)
 		sites[i].file = (uint32_t)strlen(e->file);
 		sites[i].line = prev->format == KATTR_PROF_FMT_LIKELY_PROF ?
 				site_line(e) : e->line;
+		sites[i].flags = 0;
 	}
 	pv->sites = sites;
 	return 0;
@@ -642,6 +750,103 @@ static void shrink_text(struct kattr_profile_priv *own, size_t n)
 		own->text = t;
 }
 
+/* Room for cap rows in every per-row array of p (pv->lines: the room
+ * until the parse ends).  -ENOMEM. */
+static int grow(struct kattr_profile *p, size_t cap)
+{
+	struct kattr_profile_priv *pv = p->priv;
+	void *t;
+
+#define GROW(v) do {							\
+		if (v) {						\
+			t = realloc((v), cap * sizeof(*(v)));		\
+			if (!t)						\
+				return -ENOMEM;				\
+			(v) = t;					\
+		}							\
+	} while (0)
+	GROW(p->entries);
+	GROW(pv->sites);
+	GROW(pv->deltas);
+	GROW(pv->tconst);
+#undef GROW
+	pv->lines = cap;
+	return 0;
+}
+
+/* The lines from s on counted (seen before it): the room made exact, the
+ * rows new in front known (the line counts' difference) and whether a
+ * NUL follows.  -ENOMEM. */
+static int count_rest(struct parse_state *st, char *s, size_t seen)
+{
+	struct kattr_profile_priv *own = st->p->priv;
+	size_t cap = seen + count_lines(s, (size_t)(st->end - s), &st->nuls) + 1;
+
+	st->counted = true;
+	if (cap > own->lines && grow(st->p, cap) < 0)
+		return -ENOMEM;
+	if (cap < st->prev->priv->lines) {	/* rows gone: no alignment */
+		st->prev = NULL;
+		return 0;
+	}
+	if (st->p->n && cap - st->prev->priv->lines != st->fresh)
+		st->broken = true;	/* rows found at another offset */
+	st->fresh = cap - st->prev->priv->lines;
+	return 0;
+}
+
+/* The arrays of p for cap rows (prev: the previous snapshot or NULL). */
+static int make_room(struct kattr_profile *p, size_t cap,
+		     const struct kattr_profile *prev, double seconds)
+{
+	struct kattr_profile_priv *own = p->priv;
+
+	own->lines = cap;
+	if (own->compact)	/* a table's sites (never a next snapshot) */
+		own->tsites = malloc(cap * sizeof(*own->tsites));
+	else if (!own->lazy)
+		p->entries = malloc(cap * sizeof(*p->entries));
+	if (!p->entries && !own->tsites && !own->lazy)
+		return -ENOMEM;
+	/* Sites only where a next snapshot is likely: after a previous one,
+	 * or in a live profile (where they are the entries). */
+	if (prev || own->lazy) {
+		own->sites = malloc(cap * sizeof(*own->sites));
+		if (!own->sites || (prev && make_sites(prev) < 0))
+			return -ENOMEM;
+	}
+	if (own->lazy && seconds > 0) {
+		own->deltas = malloc(cap * sizeof(*own->deltas));
+		if (!own->deltas)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Every site of prev is here, in order, behind the fresh ones: say so
+ * (and whether every row was diffed on the way). */
+static void set_aligned(struct parse_state *st, const struct kattr_profile *prev,
+			double seconds)
+{
+	struct kattr_profile *p = st->p;
+	struct kattr_profile_priv *own = p->priv;
+
+	if (!st->prev || st->broken || p->n != prev->n + st->fresh ||
+	    st->same != prev->n)
+		return;
+	own->aligned_to = prev->priv->id;
+	own->aligned_k = st->fresh;
+	if (!__atomic_exchange_n(&prev->priv->chained, true, __ATOMIC_RELAXED)) {
+		own->chain = prev->priv->chain;
+		own->chain_k = prev->priv->chain_k + st->fresh;
+	}
+	/* every row of prev diffed (but the fresh), in the width
+	 * kattr_profile_diff() takes: the wider of the two */
+	if (seconds > 0 && (!st->down || prev->counter_bits >=
+			    counter_bits(p->format, st->max_count)))
+		own->diffed_from = prev->priv->id;
+}
+
 /* Parse the len bytes of p's text, after prev (may be NULL); with
  * seconds > 0, diffed against it on the way where that is sure. */
 static int parse_lines(struct kattr_profile *p, size_t len,
@@ -651,48 +856,34 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 	struct parse_state st = { .p = p, .end = own->text + len, .w = own->text,
 				  .seconds = seconds,
 				  .bits = prev ? prev->counter_bits : 64 };
-	/* One scan counts the lines and finds out whether any can hold a
-	 * NUL (binary). */
-	size_t cap = count_lines(own->text, len, &st.nuls) + 1;
+	bool ends_nl = len && own->text[len - 1] == '\n';
+	size_t cap, seen = 0;
 	char *s, *eol;
 
-	own->lines = cap;
-	if (own->compact)	/* a table's sites (never a next snapshot) */
-		own->tsites = malloc(cap * sizeof(*own->tsites));
-	else
-		p->entries = malloc(cap * sizeof(*p->entries));
-	if (!p->entries && !own->tsites)
+	own->seconds = seconds;
+	/* Without a previous snapshot one scan counts the lines and finds out
+	 * whether any can hold a NUL (binary); after one, its line count is
+	 * the room until a row is not found again (count_rest()). */
+	st.counted = !prev;
+	cap = prev ? prev->priv->lines : count_lines(own->text, len, &st.nuls) + 1;
+	if (make_room(p, cap, prev, seconds) < 0)
 		return -ENOMEM;
-	/* Sites only where a next snapshot is likely: after a previous one. */
-	if (prev) {
-		own->sites = malloc(cap * sizeof(*own->sites));
-		if (!own->sites || make_sites(prev) < 0)
-			return -ENOMEM;
-	}
-	if (prev && cap >= prev->priv->lines) {
-		st.prev = prev;
-		st.fresh = cap - prev->priv->lines;	/* new rows in front,
-							 * if all goes well */
-	}
-	for (s = own->text; s < st.end; s = eol + 1)
+	st.prev = prev;
+	for (s = own->text; s < st.end; s = eol + 1, seen++) {
 		/* The same site again: no line end to find first. */
-		if (!row_again(&st, s, &eol))
-			eol = parse_line(&st, s);
-	/* Every site of prev is here, in order, behind the fresh ones. */
-	if (st.prev && p->n == prev->n + st.fresh && st.same == prev->n) {
-		own->aligned_to = prev->priv->id;
-		own->aligned_k = st.fresh;
-		if (!__atomic_exchange_n(&prev->priv->chained, true,
-					 __ATOMIC_RELAXED)) {
-			own->chain = prev->priv->chain;
-			own->chain_k = prev->priv->chain_k + st.fresh;
+		if (row_again(&st, s, &eol))
+			continue;
+		if (!st.counted && is_row_start(s)) {
+			if (count_rest(&st, s, seen) < 0)
+				return -ENOMEM;
+			if (row_again(&st, s, &eol))
+				continue;
 		}
-		/* every row of prev diffed (but the fresh), in the width
-		 * kattr_profile_diff() takes: the wider of the two */
-		if (seconds > 0 && (!st.down || prev->counter_bits >=
-				    counter_bits(p->format, st.max_count)))
-			own->diffed_from = prev->priv->id;
+		eol = parse_line(&st, s);
 	}
+	set_aligned(&st, prev, seconds);
+	/* the line count, for the next snapshot's fresh rows */
+	own->lines = seen - (len && !ends_nl) + 1;
 	own->max_count = st.max_count;
 	own->wrong = st.wrong;
 	if (own->compact)	/* a table's text: its names only */
@@ -701,7 +892,7 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 }
 
 int prof_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
-		   const struct kattr_profile *prev, bool compact,
+		   const struct kattr_profile *prev, bool compact, bool lazy,
 		   double seconds, struct kattr_profile **out)
 {
 	struct kattr_profile *p;
@@ -721,6 +912,7 @@ int prof_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
 	p->priv->chain = p->priv->id;	/* its own, unless aligned */
 	p->priv->text = buf;
 	p->priv->compact = compact;
+	p->priv->lazy = lazy;
 	buf[len] = '\0';
 	p->format = fmt;
 	if (compact || (prev && prev->format != fmt && fmt != KATTR_PROF_FMT_UNKNOWN))
@@ -743,14 +935,14 @@ out_free:
 int kattr_profile_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
 			    struct kattr_profile **out)
 {
-	return prof_parse_buf(buf, len, fmt, NULL, false, 0, out);
+	return prof_parse_buf(buf, len, fmt, NULL, false, false, 0, out);
 }
 
 int kattr_profile_parse_next(const struct kattr_profile *prev, char *buf,
 			     size_t len, struct kattr_profile **out)
 {
-	return prof_parse_buf(buf, len, KATTR_PROF_FMT_UNKNOWN, prev, false, 0,
-			      out);
+	return prof_parse_buf(buf, len, KATTR_PROF_FMT_UNKNOWN, prev, false,
+			      false, 0, out);
 }
 
 int kattr_profile_parse(const char *text, size_t len,

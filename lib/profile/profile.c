@@ -18,6 +18,7 @@ void kattr_profile_free(struct kattr_profile *p)
 		free(p->priv->sites);
 		free(p->priv->tsites);
 		free(p->priv->tconst);
+		free(p->priv->deltas);
 		free(p->priv->text);
 	}
 	free(p->priv);

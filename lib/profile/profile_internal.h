@@ -238,8 +238,19 @@ struct site {
 	uint32_t file_at;	/* the file's offset from the function */
 	uint32_t file;		/* strlen(file) */
 	uint32_t line;		/* the line, | SITE_LIKELY for likely() */
+	uint32_t flags;		/* a live profile's (SITE_HAS_RATE,
+				 * SITE_RESET): the entry's has_rate and
+				 * reset (in the padding: still 40 bytes) */
 };
 #define SITE_LIKELY	0x80000000u	/* lines are < 2^31 */
+#define SITE_HAS_RATE	1u
+#define SITE_RESET	2u
+
+/* A live profile's deltas of a site (kattr_profile_parse_live()). */
+struct site_delta {
+	uint64_t d_correct;
+	uint64_t d_incorrect;
+};
 
 static inline uint32_t site_line(const struct kattr_prof_entry *e)
 {
@@ -280,6 +291,14 @@ struct kattr_profile_priv {
 	bool compact;
 	struct tsite *tsites;
 	uint64_t *tconst;
+	/* A live profile (kattr_profile_parse_live()): until
+	 * kattr_profile_entries() makes them, the entries are NULL and each
+	 * is read from its site (sites, flags), deltas (NULL: all zero),
+	 * tconst (branch_annotated's constants) and seconds (the rates'
+	 * interval). */
+	bool lazy;
+	struct site_delta *deltas;
+	double seconds;
 };
 
 /*
@@ -348,8 +367,14 @@ static inline uint64_t counter_step(uint64_t a, uint64_t b, unsigned int bits,
  * none), into entries or (compact) a table's sites; seconds > 0: rows
  * diffed against prev's on the way (priv->diffed_from says if all were). */
 int prof_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
-		   const struct kattr_profile *prev, bool compact,
+		   const struct kattr_profile *prev, bool compact, bool lazy,
 		   double seconds, struct kattr_profile **out);
+/* live.c: entry i of p, from its entries or (a live profile) its site. */
+void prof_entry(const struct kattr_profile *p, size_t i,
+		struct kattr_prof_entry *e);
+/* diff.c: kattr_profile_parse_diff()'s rows new in front, counted from
+ * zero (entries or a live profile's sites). */
+void prof_diff_fresh(struct kattr_profile *p, size_t k, double seconds);
 /* profile.c: kattr_profile_wrong()'s count made again (counts changed). */
 void prof_count_wrong(struct kattr_profile *p);
 /* sort.c: the tie-break and key of kattr_prof_sort_top(), for table.c. */

@@ -467,3 +467,204 @@ uint64_t prof_num_key(const struct kattr_prof_entry *e,
 {
 	return num_key(e, key);
 }
+
+/* ---- the first k sites of a profile, entries or a live one's sites ---- */
+
+/* A heap member of kattr_profile_top(): key pair and site index. */
+struct topped {
+	uint64_t k;
+	uint64_t k2;
+	size_t i;
+};
+
+struct top_ctx {
+	const struct kattr_profile *p;
+	struct sort_ctx s;
+};
+
+/* The numeric key of site i without making its entry (num_key() on the
+ * fields it reads, the rate as prof_entry() makes it). */
+static inline __attribute__((always_inline)) uint64_t
+site_key(const struct kattr_profile *p, size_t i, enum kattr_prof_sort key)
+{
+	const struct kattr_profile_priv *pv = p->priv;
+	const struct site *s;
+	struct kattr_prof_entry e;
+	uint64_t d;
+
+	if (p->entries)
+		return num_key(&p->entries[i], key);
+	s = &pv->sites[i];
+	switch (key) {
+	case KATTR_PROF_SORT_INCORRECT:
+		return s->incorrect;
+	case KATTR_PROF_SORT_CORRECT:
+		return s->correct;
+	case KATTR_PROF_SORT_TOTAL:
+		return s->correct + s->incorrect < s->correct ? UINT64_MAX :
+		       s->correct + s->incorrect;
+	case KATTR_PROF_SORT_PERCENT:
+		e.correct = s->correct;
+		e.incorrect = s->incorrect;
+		return dbl_key(kattr_prof_entry_pct(&e));
+	default:
+		d = pv->deltas ? pv->deltas[i].d_incorrect : 0;
+		return dbl_key((s->flags & SITE_HAS_RATE) && d ?
+			       (double)d / pv->seconds : 0);
+	}
+}
+
+static void topped_fill(struct topped *t, size_t i, const struct top_ctx *c)
+{
+	struct kattr_prof_entry e;
+	bool named = is_name_key(c->s.key);
+
+	t->i = i;
+	t->k = named ? 0 : site_key(c->p, i, c->s.key);
+	if (!named) {
+		prof_entry(c->p, i, &e);
+		t->k2 = name_key(e.function);
+	} else {
+		t->k2 = 0;
+	}
+}
+
+/* heap_cmp()'s order: cmp_keyed() (numbers), cmp_entries() (names). */
+static int topped_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct topped *a = pa, *b = pb;
+	struct top_ctx *c = arg;
+	struct kattr_prof_entry ea, eb;
+	const struct kattr_prof_entry *pea = &ea, *peb = &eb;
+	int r = 0;
+
+	if (!is_name_key(c->s.key)) {
+		r = -CMP(a->k, b->k);
+		if (!r)
+			r = CMP(a->k2, b->k2);
+		if (r)
+			return r * c->s.dir;
+	}
+	prof_entry(c->p, a->i, &ea);
+	prof_entry(c->p, b->i, &eb);
+	if (!is_name_key(c->s.key))
+		return cmp_site(&ea, &eb) * c->s.dir;
+	return cmp_entries(&pea, &peb, &c->s);
+}
+
+static void top_sift(struct topped *h, size_t k, size_t i, struct top_ctx *c)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, w = i;
+		struct topped t;
+
+		if (l < k && topped_cmp(&h[l], &h[w], c) > 0)
+			w = l;
+		if (l + 1 < k && topped_cmp(&h[l + 1], &h[w], c) > 0)
+			w = l + 1;
+		if (w == i)
+			return;
+		t = h[i];
+		h[i] = h[w];
+		h[w] = t;
+		i = w;
+	}
+}
+
+/* One site into the heap h of *nh (<= k) kept, worst on top. */
+static void top_offer(struct topped *h, size_t *nh, size_t k, size_t i,
+		      struct top_ctx *c)
+{
+	struct topped t;
+
+	if (*nh < k) {
+		topped_fill(&h[(*nh)++], i, c);
+		if (*nh == k)
+			for (size_t j = k / 2; j-- > 0;)
+				top_sift(h, k, j, c);
+		return;
+	}
+	/* most sites: one compare of the numeric key with the worst kept */
+	if (!is_name_key(c->s.key) &&
+	    -CMP(site_key(c->p, i, c->s.key), h[0].k) * c->s.dir > 0)
+		return;
+	topped_fill(&t, i, c);
+	if (topped_cmp(&t, &h[0], c) >= 0)
+		return;
+	h[0] = t;
+	top_sift(h, k, 0, c);
+}
+
+/* Ordered by a count, no filter, a live profile's sites (the live view's
+ * default): the heap's test on the counts read straight off the sites. */
+static int top_counts(const struct kattr_profile *p, enum kattr_prof_sort key,
+		      bool reverse, size_t k, size_t *idx, size_t *matched,
+		      struct topped *h, struct top_ctx *c)
+{
+	const struct site *sv = p->priv->sites;
+	bool inc = key == KATTR_PROF_SORT_INCORRECT;
+	size_t nh = 0, i = 0;
+
+	for (; i < p->n && nh < k; i++)
+		top_offer(h, &nh, k, i, c);
+	for (; i < p->n; i++) {
+		uint64_t x = inc ? sv[i].incorrect : sv[i].correct;
+
+		if (reverse ? x > h[0].k : x < h[0].k)
+			continue;
+		top_offer(h, &nh, k, i, c);
+	}
+	qsort_r(h, nh, sizeof(*h), topped_cmp, c);
+	for (i = 0; i < nh; i++)
+		idx[i] = h[i].i;
+	free(h);
+	*matched = p->n;
+	return 0;
+}
+
+int kattr_profile_top(const struct kattr_profile *p,
+		      const struct kattr_prof_filter *f,
+		      enum kattr_prof_sort key, bool reverse, size_t k,
+		      size_t *idx, size_t *matched)
+{
+	struct top_ctx c = { p, { key, reverse ? -1 : 1 } };
+	bool all = !f || (!f->wrong_only && !f->min_total &&
+			  (!f->substr || !*f->substr));
+	struct topped *h;
+	struct kattr_prof_entry e;
+	size_t nh = 0, m = 0;
+
+	*matched = 0;
+	if (!k)
+		return 0;
+	h = malloc(k * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	if (all && !p->entries && (key == KATTR_PROF_SORT_INCORRECT ||
+				   key == KATTR_PROF_SORT_CORRECT))
+		return top_counts(p, key, reverse, k, idx, matched, h, &c);
+	for (size_t i = 0; i < p->n; i++) {
+		if (!all) {
+			prof_entry(p, i, &e);
+			if (!kattr_prof_filter_match(f, &e))
+				continue;
+		} else if (nh == k && !is_name_key(key)) {
+			/* the usual case, top_offer()'s first test inline:
+			 * one key compare a site */
+			uint64_t x = site_key(p, i, key);
+
+			if (reverse ? x > h[0].k : x < h[0].k) {
+				m++;
+				continue;
+			}
+		}
+		m++;
+		top_offer(h, &nh, k, i, &c);
+	}
+	qsort_r(h, nh, sizeof(*h), topped_cmp, &c);
+	for (size_t i = 0; i < nh; i++)
+		idx[i] = h[i].i;
+	free(h);
+	*matched = m;
+	return 0;
+}

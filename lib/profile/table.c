@@ -30,7 +30,7 @@ int kattr_prof_table_parse_buf(char *buf, size_t len,
 		free(buf);
 		return -ENOMEM;
 	}
-	ret = prof_parse_buf(buf, len, fmt, NULL, true, 0, &p);
+	ret = prof_parse_buf(buf, len, fmt, NULL, true, false, 0, &p);
 	if (ret < 0) {
 		free(t->priv);
 		free(t);

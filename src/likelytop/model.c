@@ -28,6 +28,8 @@ void lt_model_free(struct lt_model *m)
 		kattr_profile_free(m->base);
 	kattr_profile_free(m->raw);
 	free(m->rows);
+	free(m->top);
+	free(m->top_idx);
 	kattr_prof_table_free(m->table);
 	for (size_t i = 0; i < LT_HIST_SITES; i++) {
 		free(m->hist[i].function);
@@ -39,14 +41,22 @@ void lt_model_free(struct lt_model *m)
 /* shown = raw, rebased on base when there is one. */
 static int make_shown_entries(struct lt_model *m)
 {
+	int ret;
+
 	drop_shown(m);
 	if (!m->raw)
 		return 0;
 	m->shown.format = m->raw->format;
 	m->shown.n = m->raw->n;
-	m->shown.entries = m->raw->entries;
+	m->shown.entries = m->raw->entries;	/* lazy: NULL */
 	if (!m->base)
 		return 0;
+	/* zeroed: the rebase takes the base's entries (the latest snapshot's
+	 * are made into the copy) */
+	if ((ret = kattr_profile_entries(m->base)) < 0) {
+		m->shown.n = 0;
+		return ret;
+	}
 	m->shown.entries = malloc((m->raw->n ? m->raw->n : 1) *
 				  sizeof(*m->shown.entries));
 	if (!m->shown.entries) {
@@ -117,11 +127,15 @@ int lt_model_update(struct lt_model *m, char *buf, size_t len,
 	 * both are one pass over the rows.  (A 64-bit source's counter_bits
 	 * is set below, for the next diff: this one has the previous
 	 * snapshot's 64 already.) */
-	if (m->raw && now > m->t_raw)
+	if (m->lazy)
+		ret = kattr_profile_parse_live(m->raw, buf, len,
+					       m->raw && now > m->t_raw ?
+					       now - m->t_raw : 0, &p);
+	else if (m->raw && now > m->t_raw)
 		ret = kattr_profile_parse_diff(m->raw, buf, len, now - m->t_raw, &p);
 	else
 		ret = kattr_profile_parse_next(m->raw, buf, len, &p);
-	if (ret == 0 && (!m->raw || !(now > m->t_raw)) &&
+	if (ret == 0 && !m->lazy && (!m->raw || !(now > m->t_raw)) &&
 	    (ret = kattr_profile_diff(NULL, p, 0)) < 0)
 		kattr_profile_free(p);
 	if (ret < 0)
@@ -177,7 +191,7 @@ bool lt_model_unchanged(struct lt_model *m, double now)
 
 	if (!m->raw || !(now > m->t_raw))
 		return false;
-	changed = zero_rates(m->raw->entries, m->raw->n);
+	changed = kattr_profile_zero_rates(m->raw);
 	if (m->shown_owns)
 		changed |= zero_rates(m->shown.entries, m->shown.n);
 	m->t_raw = now;
@@ -208,9 +222,56 @@ int lt_model_unzero(struct lt_model *m)
 	return make_shown(m);
 }
 
+int lt_model_entries(struct lt_model *m)
+{
+	int ret;
+
+	if (m->shown.entries || !m->raw)
+		return 0;
+	ret = kattr_profile_entries(m->raw);	/* shown is raw (no base) */
+	if (ret == 0)
+		m->shown.entries = m->raw->entries;
+	return ret;
+}
+
+/* lt_model_select() of a live model's first k rows: entries made for
+ * them only. */
+static int select_top(struct lt_model *m, const struct kattr_prof_filter *f,
+		      enum kattr_prof_sort key, bool reverse, size_t k)
+{
+	size_t matched;
+	int ret;
+
+	if (k > m->top_cap) {
+		struct kattr_prof_entry *t = realloc(m->top, k * sizeof(*t));
+		size_t *x;
+
+		if (t)
+			m->top = t;
+		x = t ? realloc(m->top_idx, k * sizeof(*x)) : NULL;
+		if (!x)
+			return -ENOMEM;
+		m->top_idx = x;
+		m->top_cap = k;
+	}
+	ret = kattr_profile_top(m->raw, f, key, reverse, k, m->top_idx,
+				&matched);
+	if (ret < 0)
+		return ret;
+	m->nrows = matched;
+	m->sorted = k < matched ? k : matched;
+	for (size_t i = 0; i < m->sorted; i++) {
+		kattr_profile_entry(m->raw, m->top_idx[i], &m->top[i]);
+		m->rows[i] = &m->top[i];
+	}
+	return 0;
+}
+
 int lt_model_select(struct lt_model *m, const struct kattr_prof_filter *f,
 		    enum kattr_prof_sort key, bool reverse, size_t k)
 {
+	int ret;
+
 	if (m->shown.n > m->rows_cap) {
 		const struct kattr_prof_entry **r;
 
@@ -221,6 +282,10 @@ int lt_model_select(struct lt_model *m, const struct kattr_prof_filter *f,
 		m->rows_cap = m->shown.n;
 	}
 	m->nrows = 0;
+	if (!m->shown.entries && m->shown.n && k && k < m->shown.n)
+		return select_top(m, f, key, reverse, k);
+	if ((ret = lt_model_entries(m)) < 0)
+		return ret;
 	if (m->shown.n)
 		m->nrows = kattr_prof_select_entries(m->shown.entries, m->shown.n,
 						     f, m->rows);
@@ -281,8 +346,8 @@ static void record_one(struct lt_model *m, const struct kattr_prof_entry *e)
 void lt_model_record(struct lt_model *m, size_t n,
 		     const struct kattr_prof_entry *pin)
 {
-	if (n > m->nrows)
-		n = m->nrows;
+	if (n > m->sorted)	/* rows beyond are not in order (not set) */
+		n = m->sorted;
 	if (n > LT_HIST_SITES / 2)
 		n = LT_HIST_SITES / 2;
 	if (pin)
@@ -296,7 +361,17 @@ const struct kattr_prof_entry *lt_model_find(const struct lt_model *m,
 					     const char *file, unsigned int line,
 					     enum kattr_prof_hint hint)
 {
-	for (size_t i = 0; i < m->shown.n; i++) {
+	struct lt_model *mm = (struct lt_model *)m;	/* found: a cache */
+
+	for (size_t i = 0; !m->shown.entries && i < m->shown.n; i++) {
+		struct kattr_prof_entry *e = &mm->found;
+
+		kattr_profile_entry(m->raw, i, e);
+		if (e->line == line && e->hint == hint &&
+		    !strcmp(e->function, function) && !strcmp(e->file, file))
+			return e;
+	}
+	for (size_t i = 0; m->shown.entries && i < m->shown.n; i++) {
 		const struct kattr_prof_entry *e = &m->shown.entries[i];
 
 		if (e->line == line && e->hint == hint &&

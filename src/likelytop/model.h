@@ -26,7 +26,9 @@ struct lt_hist {
 };
 
 /* What is displayed: the latest snapshot's entries, or a copy of them
- * rebased on the zero base. */
+ * rebased on the zero base.  In a live model (lazy) with no zero base,
+ * entries is NULL until lt_model_entries() makes them: the n sites are
+ * the raw snapshot's, read with kattr_profile_entry(). */
 struct lt_shown {
 	enum kattr_prof_format format;
 	size_t n;
@@ -56,6 +58,15 @@ struct lt_model {
 	 * but shown.format and shown.n is filled). */
 	bool compact;
 	struct kattr_prof_table *table;
+	/* A live view's model: each snapshot parsed into compact sites
+	 * (kattr_profile_parse_live()); lt_model_select() with k > 0 makes
+	 * entries for the k first rows only (top), rows[sorted..nrows) are
+	 * then not set.  Zeroed, the snapshots' entries are made. */
+	bool lazy;
+	struct kattr_prof_entry *top;
+	size_t *top_idx;
+	size_t top_cap;
+	struct kattr_prof_entry found;	/* lt_model_find()'s, lazy */
 };
 
 void lt_model_init(struct lt_model *m);
@@ -86,6 +97,9 @@ int lt_model_unzero(struct lt_model *m);
  */
 int lt_model_select(struct lt_model *m, const struct kattr_prof_filter *f,
 		    enum kattr_prof_sort key, bool reverse, size_t k);
+/* shown.entries made (a live model's, for a pass over every site).
+ * -ENOMEM. */
+int lt_model_entries(struct lt_model *m);
 /* Record the rates of the first n rows (and of pin, if not NULL). */
 void lt_model_record(struct lt_model *m, size_t n,
 		     const struct kattr_prof_entry *pin);

@@ -79,6 +79,8 @@ static void pin(struct view *v)
 
 	if (v->ui.list.sel >= v->app->model.nrows)
 		return;
+	if (v->ui.list.sel >= v->app->model.sorted)	/* past the sorted head */
+		select_rows_k(v, 0);
 	e = v->app->model.rows[v->ui.list.sel];
 	free(v->pin_function);
 	free(v->pin_file);
@@ -497,7 +499,9 @@ static void draw_detail(struct view *v)
 /* p: the suggested patch of the pinned site, or why there is none. */
 static void draw_suggest(struct view *v)
 {
-	const struct kattr_prof_entry *e = pinned(v);
+	/* (every site's entry: a site's rows are summed) */
+	int made = lt_model_entries(&v->app->model);
+	const struct kattr_prof_entry *e = made < 0 ? NULL : pinned(v);
 	char *text, *p, *nl;
 	int y = 3;
 
@@ -647,6 +651,9 @@ int lt_view_run(struct lt_app *a)
 		.tick = on_tick, .signal = on_signal, .key = on_key,
 	};
 	int ret;
+
+	/* snapshots in compact sites, entries made for the rows drawn */
+	a->model.lazy = true;
 
 	lt_ui_init(&v.ui, a->o.sort, a->o.reverse);
 	v.ui.delay = a->o.delay;

@@ -4,7 +4,9 @@
  * second snapshot parsed after the first must give the same entries as
  * parsed alone, and matching it to the first the same pairs; parsed and
  * diffed in one pass (kattr_profile_parse_diff()), the same entries as
- * parsed alone and diffed. */
+ * parsed alone and diffed; parsed live (kattr_profile_parse_live(), after
+ * the first parsed live), the same entries, first k and zeroed rates
+ * (tests/lib/profile/live_check.h). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #include "kattr/profile.h"
 #include "kattr/private.h"
 #include "../lib/profile/ref_likely_row.h"
+#include "../lib/profile/live_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -22,6 +25,39 @@ static char *dup_n(const char *s, size_t n)
 	if (b)
 		memcpy(b, s, n);
 	return b;
+}
+
+/* The first snapshot and the second parsed live against a (the first
+ * parsed) and the second parsed and diffed. */
+static void check_live(const char *text, size_t alen,
+		       struct kattr_profile *a, const char *b, size_t blen)
+{
+	struct kattr_profile *la = NULL, *lb = NULL, *ref = NULL;
+	char *t1 = dup_n(text, alen), *t2 = dup_n(b, blen), *t3 = dup_n(b, blen);
+
+	if (!t1 || !t2 || !t3) {
+		free(t1);
+		free(t2);
+		free(t3);
+		return;
+	}
+	if (kattr_profile_parse_live(NULL, t1, alen, 0, &la) < 0)
+		abort();	/* a parsed: so does this */
+	if (live_check(la, a) || live_check_zero(la, a))
+		abort();
+	if (kattr_profile_parse_buf(t2, blen, 0, &ref) < 0) {
+		free(t3);
+		kattr_profile_free(la);
+		return;
+	}
+	if (kattr_profile_diff(a, ref, 0.5) < 0 ||
+	    kattr_profile_parse_live(la, t3, blen, 0.5, &lb) < 0)
+		abort();
+	if (live_check(lb, ref) || live_check_zero(lb, ref))
+		abort();
+	kattr_profile_free(lb);
+	kattr_profile_free(ref);
+	kattr_profile_free(la);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -50,6 +86,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	b2 = b1 ? dup_n(b1, blen) : NULL;
 	b3 = b1 ? dup_n(b1, blen) : NULL;
+	if (b1 && size <= (1 << 16))	/* (many orders: keep a run fast) */
+		check_live(text, alen, a, b1, blen);
 	if (!b1 || !b2 || !b3) {
 		free(b1);
 		free(b2);

@@ -154,6 +154,32 @@ int kattr_profile_parse_diff(const struct kattr_profile *prev,
 				       struct kattr_profile **out);
 
 /*
+ * kattr_profile_parse_diff(prev, ...) (with prev NULL or seconds 0:
+ * kattr_profile_parse_next() and kattr_profile_diff(NULL, ...), no
+ * rates), for a live view: the same entries, but kept in compact sites
+ * (40 bytes a site, 56 with rates, instead of 80), the names in the text
+ * as it came.  Its entries field stays NULL until kattr_profile_entries()
+ * makes the entries; read them with kattr_profile_entry(), rank them with
+ * kattr_profile_top(); kattr_profile_diff(), _rebase*(), _match() and
+ * kattr_prof_select() take it only once its entries are made.  It can be
+ * the prev of any parse.  Errors as kattr_profile_parse_diff()'s.
+ */
+int kattr_profile_parse_live(const struct kattr_profile *prev,
+				       char *buf, size_t len, double seconds,
+				       struct kattr_profile **out);
+/* Entry i (< p->n) of p into *e: of a live profile, made from its site. */
+void kattr_profile_entry(const struct kattr_profile *p, size_t i,
+				   struct kattr_prof_entry *e);
+/* A live profile's entries made (p->entries; from then on they are what
+ * counts).  0 when p has them; -ENOMEM. */
+int kattr_profile_entries(struct kattr_profile *p);
+/*
+ * The source did not change: every site with a rate gets deltas and rate
+ * 0, a reset one too, those with no rate yet keep none.  True when that
+ * changed anything.  Entries or a live profile's sites.
+ */
+bool kattr_profile_zero_rates(struct kattr_profile *p);
+/*
  * Make cur's counts relative to base (counts since base was taken): the
  * kernel cannot reset its counters.  Sites absent from base keep their
  * counts.  -ENOMEM.
@@ -163,7 +189,9 @@ int kattr_profile_rebase(const struct kattr_profile *base,
 /*
  * The same into out (cur->n entries; may be cur->entries): cur's entries
  * with counts relative to base, cur left as it is (a view keeping the raw
- * snapshot for the next diff).  -ENOMEM (out then holds cur's counts).
+ * snapshot for the next diff).  cur may be a live profile
+ * (kattr_profile_parse_live()) whose entries are not made; base's are.
+ * -ENOMEM (out then holds cur's counts).
  */
 int kattr_profile_rebase_into(const struct kattr_profile *base,
 					const struct kattr_profile *cur,
@@ -215,6 +243,16 @@ size_t kattr_prof_select_entries(const struct kattr_prof_entry *entries,
 					   size_t n,
 					   const struct kattr_prof_filter *f,
 					   const struct kattr_prof_entry **v);
+/*
+ * The indexes of p's first k sites (k > 0) among those matching f (NULL:
+ * all), in kattr_prof_sort_top()'s order, into idx[0..min(k, *matched));
+ * *matched: how many match.  No entry is made but for ties and the k
+ * kept.  -ENOMEM.
+ */
+int kattr_profile_top(const struct kattr_profile *p,
+				const struct kattr_prof_filter *f,
+				enum kattr_prof_sort key, bool reverse, size_t k,
+				size_t *idx, size_t *matched);
 
 /*
  * A profile read once (a batch pass): what kattr_profile_parse_buf()

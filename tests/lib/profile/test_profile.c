@@ -7,6 +7,7 @@
 #include "ref_likely_row.h"
 #include "ref_trace_row.h"
 #include "table_check.h"
+#include "live_check.h"
 
 /* kattr_profile_wrong() the long way. */
 static size_t count_wrong(const struct kattr_profile *p)
@@ -733,6 +734,75 @@ static void check_parse_diff(const struct kattr_profile *prev,
 	kattr_profile_free(slow);
 }
 
+/* The next live snapshot (text, after lprev: seconds later) and the
+ * reference for it (*ref: parsed alone, diffed against rprev, lprev's
+ * reference), checked against each other. */
+static struct kattr_profile *live_step(const struct kattr_profile *lprev,
+				       const struct kattr_profile *rprev,
+				       const char *text, size_t n,
+				       double seconds,
+				       struct kattr_profile **ref)
+{
+	struct kattr_profile *live = NULL;
+	const char *why;
+
+	assert_int_equal(kattr_profile_parse_live(lprev, memdup0(text, n), n,
+						  seconds, &live), 0);
+	assert_int_equal(kattr_profile_parse_buf(memdup0(text, n), n, 0, ref), 0);
+	if (rprev && seconds > 0)
+		assert_int_equal(kattr_profile_diff(rprev, *ref, seconds), 0);
+	why = live_check(live, *ref);
+	if (why)
+		fail_msg("live snapshot: %s", why);
+	return live;
+}
+
+/* A live view's snapshots of text1 and text2 in turn, checked against
+ * parse and diff; the entries made on demand (kattr_profile_entries())
+ * as the next one's prev; rates zeroed. */
+static void check_live(const char *text1, const char *text2, size_t n)
+{
+	struct kattr_profile *l[6], *r[6];
+	const char *why;
+
+	l[0] = live_step(NULL, NULL, text1, strlen(text1), 0, &r[0]);
+	l[1] = live_step(l[0], r[0], text2, n, 1.5, &r[1]);
+	l[2] = live_step(l[1], r[1], text1, strlen(text1), 0.25, &r[2]);
+	l[2]->counter_bits = r[2]->counter_bits = 64;	/* a reset, no wrap */
+	l[3] = live_step(l[2], r[2], text2, n, 2, &r[3]);
+	assert_int_equal(kattr_profile_entries(l[3]), 0);
+	l[4] = live_step(l[3], r[3], text1, strlen(text1), 1, &r[4]);
+	l[5] = live_step(l[4], NULL, text2, n, 0, &r[5]);	/* no rates */
+	/* rebased on an earlier snapshot (a zero base): l[4], l[5] as parsed */
+	for (int b = 0; b < 4; b++)
+		for (int c = 4; c < 6; c++) {
+			struct kattr_prof_entry *x = calloc(r[c]->n + 1, sizeof(*x));
+			struct kattr_prof_entry *y = calloc(r[c]->n + 1, sizeof(*y));
+
+			assert_non_null(x);
+			assert_non_null(y);
+			assert_int_equal(kattr_profile_entries(l[b]), 0);
+			assert_int_equal(kattr_profile_rebase_into(l[b], l[c], x), 0);
+			assert_int_equal(kattr_profile_rebase_into(r[b], r[c], y), 0);
+			for (size_t i = 0; i < r[c]->n; i++)
+				if (!live_same_entry(&x[i], &y[i]))
+					fail_msg("snapshot %d rebased on %d: entry %zu differs",
+						 c, b, i);
+			free(x);
+			free(y);
+		}
+	for (int i = 0; i < 6; i++) {
+		why = live_check_zero(l[i], r[i]);
+		if (why)
+			fail_msg("live snapshot %d zeroed: %s", i, why);
+		why = live_check_zero(l[i], r[i]);	/* zeroed again */
+		if (why)
+			fail_msg("live snapshot %d zeroed twice: %s", i, why);
+		kattr_profile_free(l[i]);
+		kattr_profile_free(r[i]);
+	}
+}
+
 static void check_next_n(const char *text1, const char *text2, size_t n)
 {
 	struct kattr_profile *a = parse(text1, 0), *fast = NULL, *slow = NULL;
@@ -773,6 +843,7 @@ static void check_next_n(const char *text1, const char *text2, size_t n)
 	check_parse_diff(fast, text2, n, 2);
 	fast->counter_bits = 64;
 	check_parse_diff(fast, text1, strlen(text1), 1);
+	check_live(text1, text2, n);
 	free(i1);
 	free(i2);
 	kattr_profile_free(a);
@@ -859,6 +930,57 @@ static void trace_row_matches_reference(void **state)
 	assert_true(rows > 100000);
 	assert_true(accepted > 1000);
 	assert_true(accepted < rows / 2);
+}
+
+/* Random small profiles, many sites alike (ties of every key, one site on
+ * several rows, names sharing their first 8 bytes): a live profile's
+ * first k in kattr_prof_sort_top()'s order, in every format. */
+static void live_top_ties(void **state)
+{
+	static const char *const fn[] = {
+		"mntput_no_expire", "copy_mnt_ns", "follow_dotdot", "a", "ab",
+		"mntput_no_expire2",
+	};
+	unsigned int seed = 1;
+	char buf[4096];
+
+	(void)state;
+	for (int it = 0; it < 600; it++) {
+		struct kattr_profile *a, *l;
+		size_t o = 0;
+		int rows = 1 + rand_r(&seed) % 30, fmt = it % 3;
+		const char *why;
+
+		if (fmt == 0)
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, HDR);
+		else
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, fmt == 1 ?
+					      " correct incorrect  %%  F  F  L\n" :
+					      "   miss      hit    %%  F  F  L\n");
+		for (int r = 0; r < rows; r++) {
+			int c = rand_r(&seed) % 3, i = rand_r(&seed) % 3;
+			const char *f = fn[rand_r(&seed) % 6];
+			const char *file = rand_r(&seed) % 2 ? "x.c" : "y.c";
+			int line = 1 + rand_r(&seed) % 3;
+
+			if (fmt == 0)
+				o += (size_t)snprintf(buf + o, sizeof(buf) - o,
+						      "%clikely |%9d|%9d\t%s()@:%s@%d\n",
+						      r % 2 ? ' ' : 'u', c, i, f, file, line);
+			else
+				o += (size_t)snprintf(buf + o, sizeof(buf) - o,
+						      "%8d %8d %3d %-30s %-20s %d\n",
+						      c, i, 0, f, file, line);
+		}
+		a = parse(buf, 0);
+		assert_int_equal(kattr_profile_parse_live(NULL, memdup0(buf, o), o,
+							  0, &l), 0);
+		why = live_check(l, a);
+		if (why)
+			fail_msg("profile %d: %s:\n%s", it, why, buf);
+		kattr_profile_free(a);
+		kattr_profile_free(l);
+	}
 }
 
 static void parse_next_same_as_parse(void **state)
@@ -1216,6 +1338,7 @@ int main(void)
 		cmocka_unit_test(likely_row_matches_reference),
 		cmocka_unit_test(trace_row_matches_reference),
 		cmocka_unit_test(parse_next_same_as_parse),
+		cmocka_unit_test(live_top_ties),
 		cmocka_unit_test(filters),
 		cmocka_unit_test(rebase_into_and_select_entries),
 		cmocka_unit_test(table_same_as_profile),
