@@ -1,17 +1,30 @@
 #!/bin/bash
-# apply_signals.sh [GROUPS]: SIGTERM and SIGINT during rgctl apply --prune
-# (issue 30) on cgroup v1 (a private subtree of the cpu hierarchy; v2 with
-# RGD_BACKEND=cgroup2): the
-# plan creates GROUPS groups with shares, changes a share and deletes two
-# groups with members.  The run is timed first, from its first step
-# (rgctl-faults' mark); then a signal is sent at 20 points spread over it,
-# SIGTERM and SIGINT in turn.  After each: one
-# message "interrupted by SIG...: N changes undone, the groups are as
-# before" (or, past the last change, that they are kept), exit status
-# 128 + the signal, the tree (rgctl dump, every group's members) as
-# before, and no process lost.  Then --no-undo keeps what was done.
+# apply_signals.sh [GROUPS [KIND]]: SIGTERM and SIGINT during rgctl apply
+# --prune (issue 30) on cgroup v1 (a private subtree of the cpu hierarchy;
+# with RGD_BACKEND=cgroup2 a private subtree of the v2 root, with rgcs
+# the emulator).  The base has keep (with shares), stray with a process
+# and stray/kid with another; the plan, by KIND:
+#   mixed   (the default) creates GROUPS groups with shares, changes
+#           keep's shares and deletes stray and stray/kid with their
+#           members
+#   create  creates GROUPS groups with shares, nothing else
+#   shares  changes the shares of GROUPS groups the base has
+#   prune   deletes GROUPS groups the base has (rgctl made them)
+# The run is timed first, from its first step (rgctl-faults' mark) to its
+# last change; then a signal is sent at 20 points spread over it, SIGTERM
+# and SIGINT in turn.  After each: one message "interrupted by SIG...: N
+# changes undone, the groups are as before" (or, past the last change,
+# that they are kept), exit status 128 + the signal, the tree (rgctl dump,
+# every group's members) as before, and no process lost.  Then --no-undo
+# keeps what was done.
 . "$SRC_DIR/tests/classify/rgd_lib.sh"
 N=${1:-3000}
+KIND=${2:-mixed}
+case $KIND in mixed | create | shares | prune) ;; *) echo "unknown plan kind $KIND"; exit 2 ;; esac
+# the single-kind plans are short (500 creates take 50 ms here): each of
+# their steps waits 1 ms first (rgctl-faults), so the run is mostly that
+# wait and its length is the same loaded or not
+[ "$KIND" = mixed ] || export RGCTL_STEP_DELAY_US=${RGCTL_STEP_DELAY_US:-1000}
 # RGD_BACKEND=cgroup2: on a private subtree of the v2 root; rgcs: on the
 # emulator (rgd_lib.sh)
 rgd_setup_backend signals
@@ -29,31 +42,41 @@ shv() {
 }
 R=(--backend "$BACKEND" --root "$ROOT")
 
-# a process in stray, one in stray/kid: the groups --prune deletes
+# a process in stray, one in stray/kid (the groups the mixed plan deletes)
 sleep 600 & P1=$!
 sleep 600 & P2=$!
 PIDS+=("$P1" "$P2")
 
-{
+# conf KEEP_SHARES STRAY(0/1) FROM VALUE: a configuration: keep with
+# KEEP_SHARES, stray and stray/kid if STRAY, g1..gN with shares VALUE+i%900
+# (none if VALUE is 0), none if FROM is 0
+conf() {
+	local i last=
 	echo 'groups = ('
-	echo "  { name = \"keep\"; shares = $(shv 512); },"
-	[ -n "$SP" ] && echo "  { name = \"${SP%/}\"; },"
-	echo "  { name = \"${SP}stray\"; },"
-	echo "  { name = \"${SP}stray/kid\"; }"
+	echo "  { name = \"keep\"; shares = $(shv "$1"); }"
+	[ -n "$SP" ] && echo "  ,{ name = \"${SP%/}\"; }"
+	[ "$2" = 1 ] && echo "  ,{ name = \"${SP}stray\"; }, { name = \"${SP}stray/kid\"; }"
+	if [ "$3" = 1 ]; then
+		for ((i = 1; i <= N; i++)); do
+			if [ "$4" = 0 ]; then
+				echo "  ,{ name = \"g$i\"; }"
+			else
+				echo "  ,{ name = \"g$i\"; shares = $(shv $(($4 + i % 900))); }"
+			fi
+		done
+	fi
 	echo ');'
-} >base.conf
-{
-	echo 'groups = ('
-	echo "  { name = \"keep\"; shares = $(shv 2048); },"
-	[ -n "$SP" ] && echo "  { name = \"${SP%/}\"; },"
-	for ((i = 1; i <= N; i++)); do
-		echo "  { name = \"g$i\"; shares = $(shv $((100 + i % 900))); }$([ "$i" -lt "$N" ] && echo ,)"
-	done
-	echo ');'
-} >plan.conf
+}
+case $KIND in
+mixed)	conf 512 1 0 0 >base.conf; conf 2048 0 1 100 >plan.conf; C=$((N + 3)) ;;
+create)	conf 512 1 0 0 >base.conf; conf 512 1 1 100 >plan.conf; C=$N ;;
+shares)	conf 512 1 1 100 >base.conf; conf 512 1 1 1001 >plan.conf; C=$N ;;
+prune)	conf 512 1 1 0 >base.conf; conf 512 1 0 0 >plan.conf; C=$N ;;
+esac
 
-# The base state: keep (512), stray with P1, stray/kid with P2.  The g*
-# groups go by rmdir (apply --prune would save each one first: slow).
+# The base state: keep (512), stray with P1, stray/kid with P2, and the
+# g* groups of the shares and prune plans.  The g* groups go by rmdir
+# first (apply --prune would save each one first: slow).
 reset() {
 	find "$ROOT" -mindepth 1 -maxdepth 1 -type d -name 'g*' -print0 | xargs -0 -r rmdir
 	"$RGCTL" "${R[@]}" apply --prune base.conf >/dev/null || { echo "FAIL: cannot apply base.conf"; exit 1; }
@@ -79,13 +102,14 @@ for _ in 1 2; do
 		fail "the timed apply ended before its first step (stderr: $(cat err.txt))"
 	now_ms; t0=$NOW
 	wait "$BG"
-	now_ms; d=$(timed_span $((NOW - t0)))
-	expect_match "$(cat out.txt)" "$((N + 3)) changes" "the timed apply made every change"
+	now_ms; w=$((NOW - t0)) d=$(timed_span $((NOW - t0)))
+	echo "timed: $w ms to its exit, $d ms to its last change"
+	expect_match "$(cat out.txt)" "$C changes" "the timed apply made every change"
 	applied=$(snap)
 	reset
 	[ -z "$D" ] || [ "$d" -lt "$D" ] && D=$d
 done
-echo "apply of $((N + 3)) changes: $D ms from its first step to its end"
+echo "apply ($KIND) of $C changes: $D ms from its first step to its end"
 [ "$(snap)" = "$before" ] && ok || fail "reset does not give the base state back"
 [ "$D" -gt 50 ] || skip_test "the run ($D ms) is too short to send signals inside it"
 hits=0
@@ -122,7 +146,7 @@ sig_trial() {
 	expect_eq "$rc" "$((128 + num))" "SIG$sig at $ms ms: exit status (stderr: $err)"
 	if printf '%s' "$err" | grep -q "after the last change"; then
 		# past the last change: kept, said so; the tree goes back by reset
-		expect_match "$err" "^rgctl: apply: SIG$sig came after the last change: the $((N + 3)) changes made are kept$" "SIG$sig at $ms ms: kept, said"
+		expect_match "$err" "^rgctl: apply: SIG$sig came after the last change: the $C changes made are kept$" "SIG$sig at $ms ms: kept, said"
 	else
 		expect_match "$err" "^rgctl: apply: interrupted by SIG$sig: [0-9]+ changes? undone, the groups are as before$" "SIG$sig at $ms ms: the message"
 		[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && ok || fail "SIG$sig at $ms ms: more than one line: $err"

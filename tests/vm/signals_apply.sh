@@ -3,8 +3,9 @@
 # host has no cpu controller on v2; signals.sh: the other commands): the
 # host's scripts, on a private subtree of the v2 root each makes, with the
 # cpu controller available.
-#   tests/classify/apply_signals.sh 300, apply_kill.sh 100 (smaller plans
-#     than the host's: TCG is slow), 20 points each, with
+#   tests/classify/apply_signals.sh 300 (a mixed plan), 100 of each single
+#     kind (create, shares, prune), apply_kill.sh 100 (smaller plans than
+#     the host's: TCG is slow), 20 points each, with
 #     RGD_BACKEND=cgroup2; the groups with members in box/
 # The points are timed from the first step (rgctl-faults' mark), so
 # rgctl's start-up, slow under TCG, falls outside them.  Each runs as on
@@ -15,5 +16,8 @@ grep -qw cpu "$U/cgroup.controllers" || { fail "no cpu controller in $U/cgroup.c
 [ -x "$BUILD_DIR/src/rgctl/rgctl-faults" ] || skip_test "rgctl-faults is not built (BUILD_TESTING=OFF)"
 export RGD_BACKEND=cgroup2
 sweep "apply_signals cgroup2" apply_signals.sh 300
+for k in create shares prune; do
+	sweep "apply_signals cgroup2 $k" apply_signals.sh 100 "$k"
+done
 sweep "apply_kill cgroup2" apply_kill.sh 100
 finish
