@@ -160,6 +160,8 @@ struct reg {
 	int lock;			/* marks-lock.KEY, flocked */
 	int fd;				/* the marks file (-1: none yet) */
 	char file[96];			/* its name */
+	unsigned int maj, min;		/* the hierarchy's device, */
+	unsigned long long ino;		/* its root: the files' key */
 	char id[256];			/* the mount's identity */
 	unsigned char key[KEY_LEN];
 };
@@ -199,8 +201,10 @@ static int mount_ident(struct kattr_rg *rg, struct reg *r, char *file,
 		 (unsigned long long)stx.stx_mnt_id, stx.stx_dev_major,
 		 stx.stx_dev_minor, (unsigned long long)stx.stx_ino,
 		 (stx.stx_mask & STATX_BTIME) ? (long long)stx.stx_btime.tv_sec : 0LL);
-	rgctl_state_key(file, size, "marks", stx.stx_dev_major, stx.stx_dev_minor,
-			(unsigned long long)stx.stx_ino, NULL);
+	r->maj = stx.stx_dev_major;
+	r->min = stx.stx_dev_minor;
+	r->ino = (unsigned long long)stx.stx_ino;
+	rgctl_state_key(file, size, "marks", r->maj, r->min, r->ino, NULL);
 	return 0;
 }
 
@@ -285,7 +289,7 @@ static int reg_open(struct kattr_rg *rg, bool write, struct reg *r)
 	ret = key_read(r->dir, write, r->key);
 	if (ret < 0)
 		goto fail;
-	snprintf(lock, sizeof(lock), "marks-lock.%s", r->file + strlen("marks."));
+	rgctl_state_key(lock, sizeof(lock), "marks-lock", r->maj, r->min, r->ino, NULL);
 	r->lock = openat(r->dir, lock, (write ? O_RDWR | O_CREAT : O_RDONLY) |
 			 O_NOFOLLOW | O_CLOEXEC, 0600);
 	ret = r->lock < 0 ? -errno : check_file(r->lock, 022);
@@ -319,7 +323,7 @@ static int reg_replace(struct reg *r, const char *out, size_t len)
 	char tmp[128];
 	int fd, ret = 0;
 
-	snprintf(tmp, sizeof(tmp), "marks-new.%s", r->file + strlen("marks."));
+	rgctl_state_key(tmp, sizeof(tmp), "marks-new", r->maj, r->min, r->ino, NULL);
 	fd = openat(r->dir, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
 		    0600);
 	if (fd < 0)

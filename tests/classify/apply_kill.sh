@@ -21,16 +21,6 @@ export RGCTL_STEP_DELAY_US=${2:-1000}
 rgd_setup_backend kill
 needs_libconfig
 cd "$WORK" || exit 1
-PROCS=cgroup.procs
-[ "$BACKEND" = rgcs ] && PROCS=members
-# shv N: the shares value N in the backend's form (RGCS: a cpu minimum)
-shv() {
-	if [ "$BACKEND" = rgcs ]; then
-		printf '"res=cpu,min_shares=%d"' $(($1 % 50 + 1))
-	else
-		printf '%d' "$1"
-	fi
-}
 # the changes: N creates, keep's shares and cpu_max (not on RGCS), two deletes
 C=$((N + 4))
 [ "$BACKEND" = rgcs ] && C=$((N + 3))

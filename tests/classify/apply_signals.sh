@@ -30,16 +30,6 @@ case $KIND in mixed | create | shares | prune) ;; *) echo "unknown plan kind $KI
 rgd_setup_backend signals
 needs_libconfig
 cd "$WORK" || exit 1
-PROCS=cgroup.procs
-[ "$BACKEND" = rgcs ] && PROCS=members
-# shv N: the shares value N in the backend's form (RGCS: a cpu minimum)
-shv() {
-	if [ "$BACKEND" = rgcs ]; then
-		printf '"res=cpu,min_shares=%d"' $(($1 % 50 + 1))
-	else
-		printf '%d' "$1"
-	fi
-}
 R=(--backend "$BACKEND" --root "$ROOT")
 
 # a process in stray, one in stray/kid (the groups the mixed plan deletes)

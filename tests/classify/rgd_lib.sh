@@ -47,21 +47,32 @@ rgd_setup() {
 # available; the groups with members then sit in box/, since v2 lets no
 # process into a group that enables a controller for its children, as the
 # root does here; or rgcs: the FUSE emulator, rgd_setup_rgcs).  Sets
-# BACKEND, SP (box/ or nothing), MEMBERS (the member file) and MEMDEPTH
-# (the depth of the first member file that is the test's own: the RGCS
-# root's lists the machine's processes).
+# BACKEND, SP (box/ or nothing), MEMBERS (the member file), PROCS (the
+# file that moves a process) and MEMDEPTH (the depth of the first member
+# file that is the test's own: the RGCS root's lists the machine's
+# processes).
 rgd_setup_backend() {
 	BACKEND=${RGD_BACKEND:-cgroup1}
-	SP= MEMDEPTH=1
+	SP= MEMDEPTH=1 PROCS=cgroup.procs
 	case $BACKEND in
 	cgroup1) rgd_setup "$1"; MEMBERS=tasks ;;
 	cgroup2) rgd_setup "$1" v2; SP=box/ MEMBERS=cgroup.procs
 		grep -qw cpu "$CPU/cgroup.controllers" || skip_test "no cpu controller on the cgroup v2 hierarchy at $CPU"
 		grep -qw cpu "$CPU/cgroup.subtree_control" || echo +cpu >"$CPU/cgroup.subtree_control" ||
 			skip_test "cannot enable cpu in $CPU/cgroup.subtree_control" ;;
-	rgcs)	rgd_setup_rgcs "$1"; MEMBERS=members MEMDEPTH=2 ;;
+	rgcs)	rgd_setup_rgcs "$1"; MEMBERS=members PROCS=members MEMDEPTH=2 ;;
 	*)	echo "unknown backend $BACKEND"; exit 2 ;;
 	esac
+}
+
+# shv N: the shares value N in $BACKEND's configuration form (RGCS: a cpu
+# minimum, 1..50)
+shv() {
+	if [ "$BACKEND" = rgcs ]; then
+		printf '"res=cpu,min_shares=%d"' $(($1 % 50 + 1))
+	else
+		printf '%d' "$1"
+	fi
 }
 
 # rgd_setup_rgcs NAME: the RGCS emulator on a mount point of the test's
