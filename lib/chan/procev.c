@@ -6,9 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kattr/procev.h"
-#include "kattr/private_rg.h"
-#include "rg_internal.h"
+#include "kattr/private_chan.h"
 
 static const char *const type_names[] = {
 	[KATTR_PROCEV_NONE] = "none",	[KATTR_PROCEV_FORK] = "fork",
@@ -289,35 +287,6 @@ static int send_op(struct kattr_procev_sock *s, enum proc_cn_mcast_op op)
 	return 0;
 }
 
-static int set_rcvbuf(int fd, int size)
-{
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) == 0)
-		return 0;
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size)) == 0)
-		return 0;
-	return -errno;
-}
-
-int rg_mnl_open(int bus, int flags, int rcvbuf, unsigned int groups,
-		struct mnl_socket **out)
-{
-	struct mnl_socket *nl = mnl_socket_open2(bus, flags);
-	int r = 0;
-
-	if (!nl)
-		return -errno;
-	if (rcvbuf > 0)
-		r = set_rcvbuf(mnl_socket_get_fd(nl), rcvbuf);
-	if (r == 0 && mnl_socket_bind(nl, groups, MNL_SOCKET_AUTOPID) < 0)
-		r = -errno;
-	if (r < 0) {
-		mnl_socket_close(nl);
-		return r;
-	}
-	*out = nl;
-	return 0;
-}
-
 int kattr_procev_open(int rcvbuf, struct kattr_procev_sock **out)
 {
 	struct kattr_procev_sock *s;
@@ -327,7 +296,7 @@ int kattr_procev_open(int rcvbuf, struct kattr_procev_sock **out)
 	if (!s)
 		return -ENOMEM;
 	kattr_procev_seq_init(&s->seq);
-	r = rg_mnl_open(NETLINK_CONNECTOR, SOCK_CLOEXEC | SOCK_NONBLOCK, rcvbuf,
+	r = kattr_mnl_open(NETLINK_CONNECTOR, SOCK_CLOEXEC | SOCK_NONBLOCK, rcvbuf,
 			CN_IDX_PROC, &s->nl);
 	if (r < 0)
 		goto out_free;
@@ -380,7 +349,7 @@ int kattr_procev_grow(struct kattr_procev_sock *s, int max)
 	if (cur >= max)
 		return -ENOSPC;
 	want = cur > max / 2 ? max : cur * 2;
-	return set_rcvbuf(mnl_socket_get_fd(s->nl), want);
+	return kattr_nl_set_rcvbuf(mnl_socket_get_fd(s->nl), want);
 }
 
 struct recv_ctx {

@@ -8,9 +8,7 @@
 
 #include <linux/taskstats.h>
 
-#include "kattr/taskstats.h"
-#include "kattr/private_rg.h"
-#include "rg_internal.h"
+#include "kattr/private_chan.h"
 
 int kattr_delayacct_enabled(void)
 {
@@ -256,7 +254,7 @@ int kattr_taskstats_open(struct kattr_taskstats_sock **out)
 	if (!s)
 		return -ENOMEM;
 	s->seq = (uint32_t)time(NULL);
-	r = rg_mnl_open(NETLINK_GENERIC, SOCK_CLOEXEC, 0, 0, &s->nl);
+	r = kattr_mnl_open(NETLINK_GENERIC, SOCK_CLOEXEC, 0, 0, &s->nl);
 	if (r == 0) {
 		r = family_id(s);
 		if (r < 0)
@@ -411,7 +409,7 @@ int kattr_taskexit_open(int rcvbuf, struct kattr_taskexit_sock **out)
 	s->mask[strcspn(s->mask, "\n")] = '\0';
 	free(text);
 	s->ts.seq = (uint32_t)time(NULL);
-	r = rg_mnl_open(NETLINK_GENERIC, SOCK_CLOEXEC, rcvbuf, 0, &s->ts.nl);
+	r = kattr_mnl_open(NETLINK_GENERIC, SOCK_CLOEXEC, rcvbuf, 0, &s->ts.nl);
 	if (r == 0) {
 		r = family_id(&s->ts);
 		if (r >= 0) {

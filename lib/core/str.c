@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* String measures the library and the suite's tools share (private.h). */
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
@@ -44,4 +46,41 @@ size_t kattr_str_distance(const char *a, const char *b, size_t cap, bool icase)
 			return cap + 1;
 	}
 	return row[lb];
+}
+
+/* Strict decimal: digits only, optional leading '-' when neg_ok. */
+int kattr_parse_ll(const char *s, size_t len, bool neg_ok, long long *out)
+{
+	long long v = 0;
+	size_t i = 0;
+	bool neg = false;
+
+	if (len && s[0] == '-' && neg_ok) {
+		neg = true;
+		i = 1;
+	}
+	if (i == len)
+		return -EINVAL;
+	for (; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -EINVAL;
+		if (v > (LLONG_MAX - (s[i] - '0')) / 10)
+			return -ERANGE;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = neg ? -v : v;
+	return 0;
+}
+
+bool kattr_next_line(const char **p, const char **start, size_t *len)
+{
+	const char *nl;
+
+	if (!**p)
+		return false;
+	*start = *p;
+	nl = strchr(*p, '\n');
+	*len = nl ? (size_t)(nl - *p) : strlen(*p);
+	*p = nl ? nl + 1 : *p + *len;
+	return true;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The /proc pid walker (processes, or the threads of one) and the pid
- * vector helpers built on it.
+ * The /proc pid walker (processes, or the threads of one), the pid
+ * vector helpers built on it, and the pid parser.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -12,9 +12,23 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kattr/rg.h"
-#include "kattr/private_rg.h"
-#include "rg_internal.h"
+#include "kattr/private_proc.h"
+
+int kattr_rg_parse_pid(const char *s, pid_t *out)
+{
+	long long v;
+	int ret;
+
+	if (!s || !*s || s[0] == '0')
+		return -EINVAL;
+	ret = kattr_parse_ll(s, strlen(s), false, &v);
+	if (ret < 0)
+		return ret;
+	if (v > INT_MAX)
+		return -ERANGE;
+	*out = (pid_t)v;
+	return 0;
+}
 
 /* ---- tasks ---------------------------------------------------------------- */
 
@@ -49,9 +63,9 @@ int kattr_rg_proc_foreach(pid_t pid, int (*cb)(pid_t id, void *data),
 	return ret;
 }
 
-int rg_pid_vec_add(pid_t id, void *data)
+int kattr_pid_vec_add(pid_t id, void *data)
 {
-	struct rg_pid_vec *pv = data;
+	struct kattr_pid_vec *pv = data;
 
 	if (kattr_grow((void **)&pv->v, &pv->cap, pv->n, sizeof(*pv->v)) < 0)
 		return -ENOMEM;
@@ -60,10 +74,10 @@ int rg_pid_vec_add(pid_t id, void *data)
 }
 
 /* The thread ids of process pid, from /proc/PID/task. */
-int rg_proc_tids(pid_t pid, pid_t **tids, size_t *n)
+int kattr_proc_tids(pid_t pid, pid_t **tids, size_t *n)
 {
-	struct rg_pid_vec pv = { 0 };
-	int ret = kattr_rg_proc_foreach(pid, rg_pid_vec_add, &pv);
+	struct kattr_pid_vec pv = { 0 };
+	int ret = kattr_rg_proc_foreach(pid, kattr_pid_vec_add, &pv);
 
 	if (ret == 0 && pv.n == 0)
 		ret = -ESRCH;
@@ -76,7 +90,7 @@ int rg_proc_tids(pid_t pid, pid_t **tids, size_t *n)
 	return 0;
 }
 
-bool rg_pid_in(const pid_t *v, size_t n, pid_t p)
+bool kattr_pid_in(const pid_t *v, size_t n, pid_t p)
 {
 	for (size_t i = 0; i < n; i++)
 		if (v[i] == p)

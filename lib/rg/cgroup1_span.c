@@ -170,7 +170,7 @@ static int rmdir_in(struct kattr_mount *m, const char *group)
 		return ret;
 	ret = kattr_list(m, path, &ents, &n);
 	if (ret < 0)
-		return rg_group_gone(ret) ? 0 : ret;
+		return kattr_rg_group_gone(ret) ? 0 : ret;
 	for (size_t i = 0; ret == 0 && i < n; i++) {
 		char kid[PATH_MAX];
 
@@ -185,7 +185,7 @@ static int rmdir_in(struct kattr_mount *m, const char *group)
 	kattr_list_free(ents, n);
 	if (ret == 0)
 		ret = evacuate_in(m, group);
-	if (ret == 0 || rg_group_gone(ret))
+	if (ret == 0 || kattr_rg_group_gone(ret))
 		ret = kattr_rmdir(m, group);
 	return ret == -ENOENT ? 0 : ret;
 }

@@ -17,7 +17,6 @@
 
 #include "kattr/rg.h"
 #include "kattr/private_rg.h"
-#include "kattr/rgplan.h"
 #include "rg_internal.h"
 
 /* ---- a controller along a path ----------------------------------------- */
@@ -50,7 +49,7 @@ static int path_add(struct kattr_rg_cpu_path *p, const char *group)
 }
 
 /* Write "+ctl" (sign '+') or "-ctl" to group's cgroup.subtree_control. */
-static int ctl_write(struct kattr_rg *rg, const char *group, char sign,
+int kattr_rg_ctl_write(struct kattr_rg *rg, const char *group, char sign,
 		     const char *ctl)
 {
 	char path[PATH_MAX], word[64];
@@ -108,7 +107,7 @@ int rg_ctl_settle(struct kattr_rg *rg, const char *group, const char *ctl)
 	ret = ctl_enabled_in(rg, parent, ctl);
 	if (ret <= 0)
 		return ret;
-	ret = ctl_write(rg, parent, '+', ctl);
+	ret = kattr_rg_ctl_write(rg, parent, '+', ctl);
 	return ret < 0 ? ret : 1;
 }
 
@@ -164,7 +163,7 @@ int rg_ctl_undo_from(struct kattr_rg *rg, const char *ctl,
 
 	while (done->n > start) {
 		char *g = done->groups[--done->n];
-		int ret = ctl_write(rg, g, '-', ctl);
+		int ret = kattr_rg_ctl_write(rg, g, '-', ctl);
 
 		if (ret < 0 && first == 0)
 			first = ret;
@@ -186,11 +185,11 @@ int rg_ctl_enable(struct kattr_rg *rg, const char *group, const char *ctl,
 	if (ret < 0)
 		return ret;
 	for (size_t i = 0; i < miss.n && ret == 0; i++) {
-		ret = ctl_write(rg, miss.groups[i], '+', ctl);
+		ret = kattr_rg_ctl_write(rg, miss.groups[i], '+', ctl);
 		if (ret == 0) {
 			ret = path_add(done, miss.groups[i]);
 			if (ret < 0)	/* cannot remember it: take it back */
-				ctl_write(rg, miss.groups[i], '-', ctl);
+				kattr_rg_ctl_write(rg, miss.groups[i], '-', ctl);
 		}
 		if (ret < 0) {
 			free(done->failed);
@@ -230,29 +229,10 @@ int kattr_rg_cpu_enable(struct kattr_rg *rg, const char *group,
 	return rg_ctl_enable(rg, group, "cpu", done);
 }
 
-/* ---- cgroup.subtree_control before a plan's run ------------------------ */
-
-int kattr_rgplan_sc_add(struct kattr_rgplan *p, const char *group, const char *words)
-{
-	struct kattr_rgplan_sc *v = realloc(p->sc, (p->nsc + 1) * sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	p->sc = v;
-	v = &v[p->nsc];
-	v->group = strdup(group);
-	v->words = strdup(words);
-	if (!v->group || !v->words) {
-		free(v->group);
-		free(v->words);
-		return -ENOMEM;
-	}
-	p->nsc++;
-	return 0;
-}
+/* ---- a group's controllers for its children ------------------------------ */
 
 /* group's cgroup.subtree_control, its words one space apart. */
-static int sc_read(struct kattr_rg *rg, const char *group, char **words)
+int kattr_rg_ctl_read(struct kattr_rg *rg, const char *group, char **words)
 {
 	char path[PATH_MAX], *text, *save, *tok, *o;
 	int ret = rg_gpath(path, sizeof(path), group, SUBTREE_CONTROL);
@@ -276,100 +256,7 @@ static int sc_read(struct kattr_rg *rg, const char *group, char **words)
 	return 0;
 }
 
-static bool sc_has(const struct kattr_rgplan *p, const char *group)
+bool kattr_rg_delegates(const struct kattr_rg *rg)
 {
-	for (size_t k = p->nsc; k-- > 0;)	/* the latest first: steps go in order */
-		if (strcmp(p->sc[k].group, group) == 0)
-			return true;
-	return false;
-}
-
-/* The existing groups above group, the root first, each recorded once. */
-static int sc_save_above(struct kattr_rg *rg, struct kattr_rgplan *p, const char *group)
-{
-	char name[PATH_MAX];
-	size_t len = strlen(group);
-	int ret = 0;
-
-	if (len >= sizeof(name))
-		return -ENAMETOOLONG;
-	memcpy(name, group, len + 1);
-	while (len && name[len - 1] == '/')
-		name[--len] = '\0';
-	for (size_t i = 0; i < len && ret == 0; i++) {
-		const char *anc = "/";
-		char *words;
-
-		if (i > 0) {
-			if (name[i] != '/')
-				continue;
-			name[i] = '\0';
-			anc = name[0] == '/' ? name + 1 : name;
-			if (!*anc)
-				anc = "/";
-		}
-		if (!sc_has(p, anc)) {
-			ret = sc_read(rg, anc, &words);
-			if (ret == -ENOENT)
-				ret = 1;	/* nor any below it */
-			else if (ret == 0) {
-				ret = kattr_rgplan_sc_add(p, anc, words);
-				free(words);
-			}
-		}
-		if (i > 0)
-			name[i] = '/';
-	}
-	return ret < 0 ? ret : 0;
-}
-
-int kattr_rgplan_sc_save(struct kattr_rg *rg, struct kattr_rgplan *p)
-{
-	int ret = 0;
-
-	if (!rg->ops->delegates)
-		return 0;
-	for (size_t i = 0; i < p->n && ret == 0; i++)
-		if (!kattr_rg_name_is_root(p->v[i].group))
-			ret = sc_save_above(rg, p, p->v[i].group);
-	return ret;
-}
-
-static bool has_word(const char *words, const char *w)
-{
-	size_t n = strlen(w);
-
-	for (const char *s = words; (s = strstr(s, w)); s += n)
-		if ((s == words || s[-1] == ' ') && (s[n] == ' ' || s[n] == '\0'))
-			return true;
-	return false;
-}
-
-int kattr_rgplan_sc_restore(struct kattr_rg *rg, const struct kattr_rgplan *p,
-			    size_t *failed)
-{
-	int first = 0;
-
-	for (size_t k = p->nsc; k-- > 0;) {
-		char *now = NULL, *save, *tok;
-		int ret = sc_read(rg, p->sc[k].group, &now);
-
-		if (ret == -ENOENT)
-			continue;
-		for (tok = ret < 0 ? NULL : strtok_r(now, " ", &save); tok;
-		     tok = strtok_r(NULL, " ", &save)) {
-			int w = has_word(p->sc[k].words, tok) ? 0 :
-				ctl_write(rg, p->sc[k].group, '-', tok);
-
-			if (w < 0 && ret == 0)
-				ret = w;
-		}
-		free(now);
-		if (ret < 0 && first == 0) {
-			first = ret;
-			if (failed)
-				*failed = k;
-		}
-	}
-	return first;
+	return rg->ops->delegates;
 }

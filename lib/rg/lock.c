@@ -19,8 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kattr/rgplan.h"
-#include "internal.h"
+#include "kattr/private_rg.h"
 
 /* The pid holding a flock on fd's inode, from /proc/locks (0: unknown). */
 static pid_t lock_holder(int fd)

@@ -712,7 +712,7 @@ int rg_attach_threads(int fd, pid_t pid)
 
 	for (int pass = 0; pass < RG_THREAD_PASSES && fresh && ret == 0; pass++) {
 		fresh = false;
-		ret = rg_proc_tids(pid, &tids, &n);
+		ret = kattr_proc_tids(pid, &tids, &n);
 		if (ret < 0)
 			break;
 		tmp = realloc(done, (ndone + n) * sizeof(*done));
@@ -723,7 +723,7 @@ int rg_attach_threads(int fd, pid_t pid)
 		}
 		done = tmp;
 		for (size_t i = 0; i < n && ret == 0; i++) {
-			if (rg_pid_in(done, ndone, tids[i]))
+			if (kattr_pid_in(done, ndone, tids[i]))
 				continue;
 			fresh = true;
 			ret = rg_attach_pid(fd, tids[i], 0);
@@ -865,7 +865,7 @@ static int remove_group(struct kattr_rg *rg, const char *group,
 			ret = rg->ops->evacuate(rg, group);
 			/* a task list that cannot be read ("gone"): rmdir says
 			 * whether the group is really gone, or still busy */
-			if (ret < 0 && !rg_group_gone(ret))
+			if (ret < 0 && !kattr_rg_group_gone(ret))
 				break;
 		}
 		ret = rg->ops->rmdir ? rg->ops->rmdir(rg, group) :
@@ -884,7 +884,7 @@ static int remove_group(struct kattr_rg *rg, const char *group,
 	/* removed by someone else: done; but only when the group is really
 	 * gone (a "gone" error from one of its files while the directory is
 	 * still there is tried again, bounded by the walk) */
-	if (ret < 0 && rg_group_gone(ret))
+	if (ret < 0 && kattr_rg_group_gone(ret))
 		return kattr_rg_exists(rg, group) < 0 ? WALK_GONE : WALK_AGAIN;
 	return ret;
 }
@@ -1089,7 +1089,7 @@ static int list_cb(struct kattr_rg *rg, const char *group, unsigned int depth,
 out_gone:
 	/* Removed while we listed: not there any more (unless it is the
 	 * group asked for). */
-	if (depth > 0 && rg_group_gone(ret))
+	if (depth > 0 && kattr_rg_group_gone(ret))
 		ret = WALK_GONE;
 out_free:
 	free(info.shares);

@@ -2,23 +2,18 @@
 #ifndef KATTR_RG_INTERNAL_H
 #define KATTR_RG_INTERNAL_H
 
+/* Inside lib/, only a layer that uses rg/ includes this: a call up the
+ * layers fails to compile (lib/CMakeLists.txt sets KATTR_USES_*). */
+#if defined(KATTR_BUILDING_LIB) && !defined(KATTR_USES_RG)
+#error "lib/: this layer does not use rg/ (a layer uses only the layers below it: lib/README)"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 #include "kattr/rg.h"
 #include "kattr/rgtool.h"
-
-/* Strict decimal of s[0..len), '-' allowed when neg_ok. */
-int rg_parse_ll(const char *s, size_t len, bool neg_ok, long long *out);
-
-struct mnl_socket;
-/*
- * libmnl builds: a netlink socket of bus opened with flags (SOCK_*), its
- * receive buffer set to rcvbuf (if > 0), bound to groups.  0 or -errno.
- */
-int rg_mnl_open(int bus, int flags, int rcvbuf, unsigned int groups,
-		struct mnl_socket **out);
 
 /* ---- the groups: rg.c, its backends and its parts ------------------------ */
 
@@ -317,21 +312,8 @@ typedef int (*walk_cb)(struct kattr_rg *rg, const char *group,
 /* The child groups (directories) of group. */
 int rg_child_groups(struct kattr_rg *rg, const char *group,
 		    struct kattr_dirent **ents, size_t *n);
-/* Whether err, met below the start of a walk, means the group is gone. */
-bool rg_group_gone(int err);
 /* Visit group and every group below it: pre before, post after children. */
 int rg_walk_tree(struct kattr_rg *rg, const char *group, walk_cb pre,
 		 walk_cb post, void *data);
-
-/* proc.c */
-struct rg_pid_vec {
-	pid_t *v;
-	size_t n, cap;
-};
-/* Append id to the struct rg_pid_vec data (a kattr_rg_proc_foreach cb). */
-int rg_pid_vec_add(pid_t id, void *data);
-/* The thread ids of process pid, from /proc/PID/task (-ESRCH: none). */
-int rg_proc_tids(pid_t pid, pid_t **tids, size_t *n);
-bool rg_pid_in(const pid_t *v, size_t n, pid_t p);
 
 #endif

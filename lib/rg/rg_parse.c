@@ -70,46 +70,6 @@ unsigned int kattr_rg_name_depth(const char *group)
 	return d;
 }
 
-/* Strict decimal: digits only, optional leading '-' when neg_ok. */
-int rg_parse_ll(const char *s, size_t len, bool neg_ok, long long *out)
-{
-	long long v = 0;
-	size_t i = 0;
-	bool neg = false;
-
-	if (len && s[0] == '-' && neg_ok) {
-		neg = true;
-		i = 1;
-	}
-	if (i == len)
-		return -EINVAL;
-	for (; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -EINVAL;
-		if (v > (LLONG_MAX - (s[i] - '0')) / 10)
-			return -ERANGE;
-		v = v * 10 + (s[i] - '0');
-	}
-	*out = neg ? -v : v;
-	return 0;
-}
-
-int kattr_rg_parse_pid(const char *s, pid_t *out)
-{
-	long long v;
-	int ret;
-
-	if (!s || !*s || s[0] == '0')
-		return -EINVAL;
-	ret = rg_parse_ll(s, strlen(s), false, &v);
-	if (ret < 0)
-		return ret;
-	if (v > INT_MAX)
-		return -ERANGE;
-	*out = (pid_t)v;
-	return 0;
-}
-
 /* "010", "-01": a leading zero, which strtol base 0 (RGCS) reads as octal. */
 static bool octal_looking(const char *s, size_t len)
 {
@@ -124,7 +84,7 @@ static int parse_cgroup(const char *value, long long lo, long long hi,
 			struct kattr_rg_share *out, const char **why)
 {
 	long long v;
-	int ret = rg_parse_ll(value, strlen(value), true, &v);
+	int ret = kattr_parse_ll(value, strlen(value), true, &v);
 
 	if (ret == 0 && octal_looking(value, strlen(value))) {
 		*why = "a leading 0 is refused (it reads as octal elsewhere): write the number without it";
@@ -194,7 +154,7 @@ static int rgcs_key_token(const char *p, size_t klen, const char *v,
 		*why = "a key is given twice";
 		return -EINVAL;
 	}
-	if (rg_parse_ll(v, vlen, true, &vals[k]) == -EINVAL) {
+	if (kattr_parse_ll(v, vlen, true, &vals[k]) == -EINVAL) {
 		*why = "a value is not a decimal integer";
 		return -EINVAL;
 	}
@@ -378,19 +338,6 @@ int kattr_rg_shares_format(enum kattr_rg_backend b, const char *value,
 }
 
 /* Next line of text: [*p, end) without the newline; false at the end. */
-static bool next_line(const char **p, const char **start, size_t *len)
-{
-	const char *nl;
-
-	if (!**p)
-		return false;
-	*start = *p;
-	nl = strchr(*p, '\n');
-	*len = nl ? (size_t)(nl - *p) : strlen(*p);
-	*p = nl ? nl + 1 : *p + *len;
-	return true;
-}
-
 int kattr_rg_parse_rgcs_shares(const char *text, struct kattr_rg_share **out,
 			       size_t *n)
 {
@@ -399,7 +346,7 @@ int kattr_rg_parse_rgcs_shares(const char *text, struct kattr_rg_share **out,
 	const char *p = text, *line;
 	int ret;
 
-	while (next_line(&p, &line, &len)) {
+	while (kattr_next_line(&p, &line, &len)) {
 		char buf[256], res[32];
 		long long vals[3] = { 0, 0, 0 };
 		bool set[3] = { false, false, false };
@@ -495,7 +442,7 @@ static int parse_kv_list(const char *res, size_t rlen, const char *s,
 			size_t vlen = tlen - (size_t)(vs - t);
 
 			kattr_trim_span(&vs, &vlen);
-			if (rg_parse_ll(vs, vlen, true, &val) == 0) {
+			if (kattr_parse_ll(vs, vlen, true, &val) == 0) {
 				ret = stat_add(v, n, cap, res, rlen, t,
 					       (size_t)(eq - t), &val);
 				if (ret < 0)
@@ -518,7 +465,7 @@ int kattr_rg_parse_rgcs_stats(const char *text, struct kattr_rg_stat **out,
 	const char *p = text, *line;
 	int ret = 0;
 
-	while (next_line(&p, &line, &len)) {
+	while (kattr_next_line(&p, &line, &len)) {
 		const char *colon = memchr(line, ':', len), *rest, *sp;
 		size_t rlen, restlen;
 		long long val;
@@ -546,7 +493,7 @@ int kattr_rg_parse_rgcs_stats(const char *text, struct kattr_rg_stat **out,
 			while (sp > rest && sp[-1] != ' ')
 				sp--;
 			if (sp > rest &&
-			    rg_parse_ll(sp, restlen - (size_t)(sp - rest), true,
+			    kattr_parse_ll(sp, restlen - (size_t)(sp - rest), true,
 					&val) == 0) {
 				size_t klen = (size_t)(sp - rest);
 
@@ -578,7 +525,7 @@ int kattr_rg_parse_keyed(const char *text, const char *res,
 	int ret;
 
 	/* *v may hold *n entries already; kattr_grow() doubles from there. */
-	while (next_line(&p, &line, &len)) {
+	while (kattr_next_line(&p, &line, &len)) {
 		const char *sp;
 		long long val;
 
@@ -586,7 +533,7 @@ int kattr_rg_parse_keyed(const char *text, const char *res,
 		if (!len)
 			continue;
 		sp = memchr(line, ' ', len);
-		if (sp && rg_parse_ll(sp + 1, len - (size_t)(sp - line) - 1,
+		if (sp && kattr_parse_ll(sp + 1, len - (size_t)(sp - line) - 1,
 				      true, &val) == 0)
 			ret = stat_add(v, n, &cap, res, strlen(res), line,
 				       (size_t)(sp - line), &val);
@@ -611,13 +558,13 @@ int kattr_rg_parse_pids(const char *text, pid_t **pids, size_t *n)
 	size_t cnt = 0, cap = 0, len;
 	const char *p = text, *line;
 
-	while (next_line(&p, &line, &len)) {
+	while (kattr_next_line(&p, &line, &len)) {
 		long long val;
 
 		kattr_trim_span(&line, &len);
 		if (!len)
 			continue;
-		if (rg_parse_ll(line, len, false, &val) < 0 || val > INT_MAX) {
+		if (kattr_parse_ll(line, len, false, &val) < 0 || val > INT_MAX) {
 			free(v);
 			return -EINVAL;
 		}
@@ -630,66 +577,4 @@ int kattr_rg_parse_pids(const char *text, pid_t **pids, size_t *n)
 	*pids = v;
 	*n = cnt;
 	return 0;
-}
-
-/* Whether two comma-separated lists name the same set of words. */
-static bool same_set(const char *a, size_t alen, const char *b)
-{
-	size_t blen = strlen(b), count_a = 0, count_b = 0;
-	const char *p, *end;
-
-	for (p = a, end = a + alen; p < end;) {
-		const char *c = memchr(p, ',', (size_t)(end - p));
-		size_t len = c ? (size_t)(c - p) : (size_t)(end - p);
-		char word[64];
-
-		if (len && len < sizeof(word)) {
-			memcpy(word, p, len);
-			word[len] = '\0';
-			if (!kattr_opt_has(b, word))
-				return false;
-			count_a++;
-		}
-		p += len + 1;
-	}
-	for (p = b; p < b + blen;) {
-		const char *c = strchr(p, ',');
-		size_t len = c ? (size_t)(c - p) : strlen(p);
-
-		if (len)
-			count_b++;
-		p += len + 1;
-	}
-	return count_a && count_a == count_b;
-}
-
-int kattr_rg_parse_proc_cgroup(const char *text, const char *ctrls,
-			       char **path)
-{
-	const char *p = text, *line;
-	size_t len;
-
-	while (next_line(&p, &line, &len)) {
-		const char *c1 = memchr(line, ':', len), *c2;
-		const char *list, *rest;
-		size_t llen, restlen;
-
-		if (!c1)
-			continue;
-		c2 = memchr(c1 + 1, ':', len - (size_t)(c1 + 1 - line));
-		if (!c2)
-			continue;
-		list = c1 + 1;
-		llen = (size_t)(c2 - list);
-		rest = c2 + 1;
-		restlen = len - (size_t)(rest - line);
-		if (ctrls ? !same_set(list, llen, ctrls) :
-			    (llen != 0 || c1 - line != 1 || line[0] != '0'))
-			continue;
-		if (!restlen || rest[0] != '/')
-			return -EINVAL;
-		*path = strndup(rest, restlen);
-		return *path ? 0 : -ENOMEM;
-	}
-	return -ENOENT;
 }

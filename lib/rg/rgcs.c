@@ -102,7 +102,7 @@ static int res_group_of(pid_t pid, pid_t tid, char **text)
 
 struct members_scan {
 	const char *want;	/* "/db" */
-	struct rg_pid_vec found;
+	struct kattr_pid_vec found;
 };
 
 /* One process of /proc: its threads in the group wanted. */
@@ -113,7 +113,7 @@ static int members_cb(pid_t pid, void *data)
 	size_t ntids;
 	int ret = 0;
 
-	if (rg_proc_tids(pid, &tids, &ntids) < 0)
+	if (kattr_proc_tids(pid, &tids, &ntids) < 0)
 		return 0;
 	for (size_t i = 0; i < ntids && ret == 0; i++) {
 		char *text;
@@ -121,7 +121,7 @@ static int members_cb(pid_t pid, void *data)
 		if (res_group_of(pid, tids[i], &text) < 0)
 			continue;
 		if (strcmp(text, ms->want) == 0)
-			ret = rg_pid_vec_add(tids[i], &ms->found);
+			ret = kattr_pid_vec_add(tids[i], &ms->found);
 		free(text);
 	}
 	free(tids);
@@ -212,7 +212,7 @@ static int find_task_cb(struct kattr_rg *rg, const char *group,
 	if (depth == 0)
 		return 0;	/* the root lists only tasks moved back to it */
 	ret = rg_read_pids(rg, group, rg->ops->tasks_file, &pids, &n);
-	if (ret < 0 && rg_group_gone(ret))
+	if (ret < 0 && kattr_rg_group_gone(ret))
 		return WALK_GONE;
 	if (ret < 0) {
 		/* It may be in there: unless it is found elsewhere, the
@@ -221,7 +221,7 @@ static int find_task_cb(struct kattr_rg *rg, const char *group,
 			ft->unreadable = ret;
 		return 0;
 	}
-	hit = rg_pid_in(pids, n, ft->pid);
+	hit = kattr_pid_in(pids, n, ft->pid);
 	free(pids);
 	if (!hit)
 		return 0;

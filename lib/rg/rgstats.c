@@ -117,7 +117,7 @@ static bool next_word(const char **p, const char *end, const char **w,
 
 static bool parse_value(const char *s, size_t len, long long *out)
 {
-	return rg_parse_ll(s, len, false, out) == 0;
+	return kattr_parse_ll(s, len, false, out) == 0;
 }
 
 /* A PSI average, "12.34", in hundredths. */

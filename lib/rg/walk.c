@@ -47,7 +47,7 @@ int rg_child_groups(struct kattr_rg *rg, const char *group,
  * group of the same name may already have been made again: the one we
  * were reading is gone all the same.
  */
-bool rg_group_gone(int err)
+bool kattr_rg_group_gone(int err)
 {
 	return err == -ENOENT || err == -ENODEV || err == -ESTALE;
 }
@@ -111,7 +111,7 @@ static int walk_enter(struct walk *w)
 	memset(lv, 0, sizeof(*lv));
 	lv->len = strlen(w->name);
 	ret = rg_child_groups(w->rg, w->name, &lv->kids, &lv->n);
-	if (ret < 0 && w->depth && rg_group_gone(ret))
+	if (ret < 0 && w->depth && kattr_rg_group_gone(ret))
 		return 0;	/* removed while we walked: skipped */
 	if (ret < 0)
 		return ret;
@@ -150,7 +150,7 @@ int rg_walk_tree(struct kattr_rg *rg, const char *group, walk_cb pre,
 			lv->kids = NULL;
 			lv->n = lv->next = 0;
 			ret = rg_child_groups(rg, w.name, &lv->kids, &lv->n);
-			if (ret < 0 && rg_group_gone(ret))
+			if (ret < 0 && kattr_rg_group_gone(ret))
 				ret = WALK_GONE;
 			if (ret != WALK_GONE)
 				continue;

@@ -14,8 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kattr/rgplan.h"
-#include "kattr/private_rg.h"
+#include "kattr/private_rgconf.h"
 
 #define J_MAGIC		"rgctl-journal 1"
 #define J_MAX		(64u << 20)	/* bytes read back at most */

@@ -12,8 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kattr/rgplan.h"
-#include "internal.h"
+#include "kattr/private_rgconf.h"
 
 /* *f filled in; returns err. */
 static int fail(struct kattr_rgplan_fail *f, enum kattr_rgplan_fail_kind kind,

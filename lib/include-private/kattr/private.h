@@ -25,9 +25,12 @@
 #endif
 
 #include "kattr/kattr.h"
+#include "kattr/private_chan.h"
 #include "kattr/private_core.h"
+#include "kattr/private_proc.h"
 #include "kattr/private_profile.h"
 #include "kattr/private_rg.h"
+#include "kattr/private_rgconf.h"
 #include "kattr/private_sys.h"
 #include "kattr/sysfacts.h"
 

@@ -150,6 +150,12 @@ int kattr_sysroot_path(const char *path, char *buf, size_t size);
  * kattr_rgres_suggest() and the tools' tool_closest().
  */
 size_t kattr_str_distance(const char *a, const char *b, size_t cap, bool icase);
+/* Strict decimal of s[0..len): digits only, a leading '-' when neg_ok.
+ * -EINVAL (not a number), -ERANGE (past long long). */
+int kattr_parse_ll(const char *s, size_t len, bool neg_ok, long long *out);
+/* The next line of the text at *p (without its '\n'): start and len,
+ * *p moved past it; false at the end. */
+bool kattr_next_line(const char **p, const char **start, size_t *len);
 
 /* true when the comma-separated list opts contains exactly opt. */
 bool kattr_opt_has(const char *opts, const char *opt);

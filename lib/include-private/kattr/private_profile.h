@@ -11,6 +11,12 @@
 #ifndef KATTR_PRIVATE_PROFILE_H
 #define KATTR_PRIVATE_PROFILE_H
 
+/* Inside lib/, only a layer that uses profile/ includes this: a call up the
+ * layers fails to compile (lib/CMakeLists.txt sets KATTR_USES_*). */
+#if defined(KATTR_BUILDING_LIB) && !defined(KATTR_USES_PROFILE)
+#error "lib/: this layer does not use profile/ (a layer uses only the layers below it: lib/README)"
+#endif
+
 #include "kattr/private_core.h"
 #include "kattr/profile.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libkattr rg/, private: the parsers of the resource-group calls, the
- * configuration language, the netlink channels, the resource table.
+ * resource table.
  *
  * Not installed, not exported (lib/libkattr.map lists what is); one
  * private header per layer of lib/ (lib/README): a layer's files include
@@ -12,13 +12,17 @@
 #ifndef KATTR_PRIVATE_RG_H
 #define KATTR_PRIVATE_RG_H
 
+/* Inside lib/, only a layer that uses rg/ includes this: a call up the
+ * layers fails to compile (lib/CMakeLists.txt sets KATTR_USES_*). */
+#if defined(KATTR_BUILDING_LIB) && !defined(KATTR_USES_RG)
+#error "lib/: this layer does not use rg/ (a layer uses only the layers below it: lib/README)"
+#endif
+
 #include "kattr/private_core.h"
-#include "kattr/procev.h"
+#include "kattr/private_proc.h"
 #include "kattr/rg.h"
-#include "kattr/rgconf.h"
 #include "kattr/rgres.h"
 #include "kattr/rgtool.h"
-#include "kattr/taskstats.h"
 
 /* ---- rg (kattr/rg.h): the parsers of the resource-group calls ------- */
 
@@ -80,102 +84,6 @@ int kattr_rg_parse_figures(const char *text, const struct kattr_rg_figsrc *src,
 /* One id per line (members, tasks, cgroup.procs). -EINVAL on junk. */
 int kattr_rg_parse_pids(const char *text, pid_t **pids, size_t *n);
 
-/*
- * Find a task's group in /proc/PID/cgroup text.  ctrls: NULL for cgroup
- * v2 (the "0::" line), else the v1 hierarchy's comma-separated controller
- * list as mountinfo's super options name them (the line must name the same
- * set).  *path is malloc'ed, absolute within the hierarchy ("/db").
- */
-int kattr_rg_parse_proc_cgroup(const char *text, const char *ctrls,
-			       char **path);
-
-/* ---- rg (kattr/rgconf.h): rgctl.conf text, /proc/PID files ---------- */
-
-/*
- * Parse text (named file in messages).  On a syntax or schema error
- * returns -EINVAL with err set to "FILE:LINE: KEY: reason" (or
- * "FILE:LINE: reason" for a syntax error).  Unknown keys are errors.
- * Every integer is read as 64 bits and range-checked (libconfig 1.5 would
- * cut a plain one to 32).  @include is refused here (no file is read).
- * -ENOMEM, or -EOPNOTSUPP without libconfig.
- */
-int kattr_rgconf_parse_string(const char *text, const char *file,
-			      struct kattr_rgconf **out,
-			      char *err, size_t errsz);
-
-/*
- * Fill p from the text of /proc/PID/status (Name, PPid, Uid, Gid,
- * Groups lines).  -EINVAL when a needed line is missing or malformed.
- */
-int kattr_rgproc_parse_status(const char *text, struct kattr_rgproc *p);
-/*
- * Fill comm, ppid, starttime and kthread from the text of /proc/PID/stat (comm may
- * hold spaces and parentheses).  -EINVAL when malformed.
- */
-int kattr_rgproc_parse_stat(const char *text, struct kattr_rgproc *p);
-
-/* ---- rg (kattr/procev.h): decoding, per-CPU sequence tracking ------- */
-
-/* The event as a word ("fork", "exec", ...). */
-const char *kattr_procev_type_name(enum kattr_procev_type type);
-
-/*
- * Decode every proc connector message in buf (one recv(2)'s worth).
- * Messages that are not proc connector events are skipped; a truncated
- * message or event is -EBADMSG; an NLMSG_ERROR carrying an error is that
- * error.  Returns the number of events passed to cb.
- */
-int kattr_procev_decode(const void *buf, size_t len,
-			kattr_procev_cb cb, void *data);
-
-/* Per-CPU sequence tracking (pure). */
-#define KATTR_PROCEV_MAX_CPUS 4096
-
-struct kattr_procev_seq {
-	uint32_t *last;		/* next expected seq per CPU */
-	uint8_t *seen;
-	size_t ncpus;
-	uint64_t lost;		/* events known to be lost, in all */
-};
-
-void kattr_procev_seq_init(struct kattr_procev_seq *s);
-void kattr_procev_seq_free(struct kattr_procev_seq *s);
-/* Forget every CPU's position (after a resubscription or a rescan). */
-void kattr_procev_seq_reset(struct kattr_procev_seq *s);
-/*
- * Account one event: returns how many events of that CPU were skipped
- * before it (0 when in order), or -ENOMEM / -ERANGE (cpu too large).
- * NONE events (acknowledgements) carry no per-CPU number and are
- * ignored.
- */
-long kattr_procev_seq_check(struct kattr_procev_seq *s,
-			    const struct kattr_procev *ev);
-
-/* ---- rg (kattr/taskstats.h): netlink replies ------------------------ */
-
-/*
- * Parse one TASKSTATS_CMD_NEW reply (the whole netlink message) into out.
- * -EBADMSG when malformed, -ENODATA without a stats attribute, the error
- * of an NLMSG_ERROR reply.
- */
-int kattr_taskstats_parse(const void *buf, size_t len,
-			  struct kattr_taskstats *out);
-/* Same for a CGROUPSTATS_CMD_NEW reply. */
-int kattr_cgroupstats_parse(const void *buf, size_t len,
-			    struct kattr_cgroupstats *out);
-/*
- * Parse a CTRL_CMD_NEWFAMILY reply: the family id, or -ENODATA / -EBADMSG
- * / the error of an NLMSG_ERROR reply.
- */
-int kattr_genl_family_parse(const void *buf, size_t len);
-/*
- * Parse one datagram of exit records (TASKSTATS_CMD_NEW: AGGR_PID, and
- * AGGR_TGID for the last thread of a multi-threaded process), calling cb
- * for each AGGR_PID one.  The count, or -EBADMSG (an acknowledgement
- * too), or an NLMSG_ERROR's error, or cb's error.
- */
-int kattr_taskexit_parse(const void *buf, size_t len, kattr_taskexit_cb cb,
-			 void *data);
 
 /* ---- rg (kattr/rgres.h): the backends' files of a group's resources --- */
 

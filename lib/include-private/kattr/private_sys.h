@@ -11,6 +11,12 @@
 #ifndef KATTR_PRIVATE_SYS_H
 #define KATTR_PRIVATE_SYS_H
 
+/* Inside lib/, only a layer that uses sys/ includes this: a call up the
+ * layers fails to compile (lib/CMakeLists.txt sets KATTR_USES_*). */
+#if defined(KATTR_BUILDING_LIB) && !defined(KATTR_USES_SYS)
+#error "lib/: this layer does not use sys/ (a layer uses only the layers below it: lib/README)"
+#endif
+
 #include "kattr/private_core.h"
 #include "kattr/sysfacts.h"
 

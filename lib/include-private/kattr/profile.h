@@ -10,6 +10,12 @@
 #ifndef KATTR_PROFILE_H
 #define KATTR_PROFILE_H
 
+/* Inside lib/, only a layer that uses profile/ includes this: a call up the
+ * layers fails to compile (lib/CMakeLists.txt sets KATTR_USES_*). */
+#if defined(KATTR_BUILDING_LIB) && !defined(KATTR_USES_PROFILE)
+#error "lib/: this layer does not use profile/ (a layer uses only the layers below it: lib/README)"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -5,10 +5,16 @@
  * matching over a process description.
  *
  * Parsing needs WITH_LIBCONFIG (-EOPNOTSUPP without it); the model,
- * the formatter, matching and reading a process from /proc do not.
+ * the formatter and matching do not.
  */
 #ifndef KATTR_RGCONF_H
 #define KATTR_RGCONF_H
+
+/* Inside lib/, only a layer that uses rgconf/ includes this: a call up the
+ * layers fails to compile (lib/CMakeLists.txt sets KATTR_USES_*). */
+#if defined(KATTR_BUILDING_LIB) && !defined(KATTR_USES_RGCONF)
+#error "lib/: this layer does not use rgconf/ (a layer uses only the layers below it: lib/README)"
+#endif
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,6 +22,7 @@
 #include <sys/types.h>
 
 #include "kattr/kattr.h"
+#include "kattr/rgproc.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -81,35 +88,8 @@ char *kattr_rgconf_format(const struct kattr_rgconf *c);
 const struct kattr_rgconf_group *
 kattr_rgconf_find_group(const struct kattr_rgconf *c, const char *name);
 
-/* ---- processes and rule matching -------------------------------------- */
+/* ---- rule matching (the process: kattr/rgproc.h) -------------------------------------- */
 
-#define KATTR_RGPROC_MAX_GROUPS 256
-
-/* What rules look at in a process. */
-struct kattr_rgproc {
-	pid_t pid;
-	char comm[17];
-	char exe[4096];		/* "" when unknown (kernel thread, gone) */
-	uint32_t uid, gid;	/* effective ids */
-	uint32_t groups[KATTR_RGPROC_MAX_GROUPS];
-	size_t ngroups;
-	pid_t ppid;
-	uint64_t starttime;	/* clock ticks after boot (stat field 22) */
-	bool kthread;		/* a kernel thread: never moved */
-};
-
-/* What kattr_rgproc_read() reads beyond /proc/PID/stat. */
-enum kattr_rgproc_what {
-	KATTR_RGPROC_IDS = 1u << 0,	/* status: uid, gid, groups */
-	KATTR_RGPROC_EXE = 1u << 1,	/* the exe link */
-	KATTR_RGPROC_ALL = KATTR_RGPROC_IDS | KATTR_RGPROC_EXE,
-};
-/*
- * Read process pid from <sysroot>/proc: stat always (comm, ppid, kernel
- * thread), and what asks for more.  -ESRCH when it is gone.
- */
-int kattr_rgproc_read(pid_t pid, unsigned int what,
-				struct kattr_rgproc *p);
 /* What the rules of c look at (kattr_rgproc_what bits). */
 unsigned int kattr_rgconf_needs(const struct kattr_rgconf *c);
 

@@ -16,6 +16,12 @@
 #ifndef KATTR_RGPLAN_H
 #define KATTR_RGPLAN_H
 
+/* Inside lib/, only a layer that uses rgconf/ includes this: a call up the
+ * layers fails to compile (lib/CMakeLists.txt sets KATTR_USES_*). */
+#if defined(KATTR_BUILDING_LIB) && !defined(KATTR_USES_RGCONF)
+#error "lib/: this layer does not use rgconf/ (a layer uses only the layers below it: lib/README)"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -385,35 +391,6 @@ void kattr_rgplan_diffs_free(struct kattr_rgplan_diffs *d);
  */
 int kattr_rgplan_verify(struct kattr_rg *rg, const struct kattr_rgplan_conf *pc,
 			struct kattr_rgplan_diffs *d, struct kattr_rgplan_fail *f);
-
-/* ---- the locks (lock.c) ------------------------------------------------------ */
-
-/*
- * An exclusive flock(2) on fd, waiting up to wait_ms (20 ms polls); stop
- * (may be NULL) is asked at each poll and a nonzero answer (a signal)
- * ends the wait.  0 (held until fd is closed), -EWOULDBLOCK when still
- * held after wait_ms (*holder, may be NULL: the holder's pid from
- * /proc/locks, 0 if unknown), -EINTR when stop ended the wait, or -errno.
- */
-int kattr_lock_wait(int fd, unsigned int wait_ms, int (*stop)(void *arg), void *arg,
-		    pid_t *holder);
-/*
- * The apply lock of a hierarchy: kattr_lock_wait() on its root directory,
- * taken by every command that changes the groups.  Returns the descriptor
- * holding it (close it to unlock) or kattr_lock_wait()'s -errno, or the
- * root's when it cannot be opened.  kattr_rg_lock(): without a stop hook.
- */
-int kattr_rg_lock_wait(struct kattr_rg *rg, unsigned int wait_ms,
-		       int (*stop)(void *arg), void *arg, pid_t *holder);
-int kattr_rg_lock(struct kattr_rg *rg, unsigned int wait_ms, pid_t *holder);
-/*
- * The lock file dir/name (made 0644 if missing; a symlink there is not
- * followed): kattr_lock_wait() on it.  Returns the descriptor holding it,
- * -EINVAL when dir/name is not a regular file, or kattr_lock_wait()'s
- * -errno; on -EWOULDBLOCK *holder falls back to the pid the file's first
- * line holds (the holder writes it there) when /proc/locks does not tell.
- */
-int kattr_lock_file(int dir, const char *name, unsigned int wait_ms, pid_t *holder);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,12 @@
 #ifndef KATTR_RGRES_H
 #define KATTR_RGRES_H
 
+/* Inside lib/, only a layer that uses rg/ includes this: a call up the
+ * layers fails to compile (lib/CMakeLists.txt sets KATTR_USES_*). */
+#if defined(KATTR_BUILDING_LIB) && !defined(KATTR_USES_RG)
+#error "lib/: this layer does not use rg/ (a layer uses only the layers below it: lib/README)"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

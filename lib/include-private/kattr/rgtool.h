@@ -11,11 +11,18 @@
 #ifndef KATTR_RGTOOL_H
 #define KATTR_RGTOOL_H
 
+/* Inside lib/, only a layer that uses rg/ includes this: a call up the
+ * layers fails to compile (lib/CMakeLists.txt sets KATTR_USES_*). */
+#if defined(KATTR_BUILDING_LIB) && !defined(KATTR_USES_RG)
+#error "lib/: this layer does not use rg/ (a layer uses only the layers below it: lib/README)"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 #include "kattr/rg.h"
+#include "kattr/rgproc.h"
 
 /* The reverse; -EINVAL for an unknown name ("auto" is accepted). */
 int kattr_rg_backend_parse(const char *name,
@@ -32,13 +39,6 @@ const char *kattr_rg_shares_file(const struct kattr_rg *rg);
 
 /* Number of components ("db/batch" = 2, root = 0). */
 unsigned int kattr_rg_name_depth(const char *group);
-
-/*
- * A pid as the user typed it: plain decimal digits, no sign, no spaces, no
- * leading zero (RGCS would read "010" as octal 8, "0x10" as 16), > 0 and
- * within pid_t.  -EINVAL (malformed or 0) or -ERANGE (too large).
- */
-int kattr_rg_parse_pid(const char *s, pid_t *out);
 
 /*
  * cgroup v2: groups whose cgroup.subtree_control got (or lacks) the cpu
@@ -219,5 +219,46 @@ void kattr_rg_places_free(struct kattr_rg_place *v, size_t n);
  */
 int kattr_rg_disagree(struct kattr_rg *rg, const char *group,
 		      char *buf, size_t size);
+
+/* ---- the locks (lib/rg/lock.c: apply, classify) ------------------------------------------------------ */
+
+/*
+ * An exclusive flock(2) on fd, waiting up to wait_ms (20 ms polls); stop
+ * (may be NULL) is asked at each poll and a nonzero answer (a signal)
+ * ends the wait.  0 (held until fd is closed), -EWOULDBLOCK when still
+ * held after wait_ms (*holder, may be NULL: the holder's pid from
+ * /proc/locks, 0 if unknown), -EINTR when stop ended the wait, or -errno.
+ */
+int kattr_lock_wait(int fd, unsigned int wait_ms, int (*stop)(void *arg), void *arg,
+		    pid_t *holder);
+/*
+ * The apply lock of a hierarchy: kattr_lock_wait() on its root directory,
+ * taken by every command that changes the groups.  Returns the descriptor
+ * holding it (close it to unlock) or kattr_lock_wait()'s -errno, or the
+ * root's when it cannot be opened.  kattr_rg_lock(): without a stop hook.
+ */
+int kattr_rg_lock_wait(struct kattr_rg *rg, unsigned int wait_ms,
+		       int (*stop)(void *arg), void *arg, pid_t *holder);
+int kattr_rg_lock(struct kattr_rg *rg, unsigned int wait_ms, pid_t *holder);
+/*
+ * The lock file dir/name (made 0644 if missing; a symlink there is not
+ * followed): kattr_lock_wait() on it.  Returns the descriptor holding it,
+ * -EINVAL when dir/name is not a regular file, or kattr_lock_wait()'s
+ * -errno; on -EWOULDBLOCK *holder falls back to the pid the file's first
+ * line holds (the holder writes it there) when /proc/locks does not tell.
+ */
+int kattr_lock_file(int dir, const char *name, unsigned int wait_ms, pid_t *holder);
+
+/* ---- controllers, walks (ctl.c, walk.c): what the apply plan uses ------ */
+
+/* Whether rg's backend enables controllers per subtree (cgroup v2). */
+bool kattr_rg_delegates(const struct kattr_rg *rg);
+/* group's cgroup.subtree_control, its words one space apart (malloc'ed). */
+int kattr_rg_ctl_read(struct kattr_rg *rg, const char *group, char **words);
+/* Write "+ctl" or "-ctl" (sign) to group's cgroup.subtree_control. */
+int kattr_rg_ctl_write(struct kattr_rg *rg, const char *group, char sign,
+		       const char *ctl);
+/* Whether err, met below the start of a walk, means the group is gone. */
+bool kattr_rg_group_gone(int err);
 
 #endif /* KATTR_RGTOOL_H */

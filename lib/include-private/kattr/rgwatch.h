@@ -11,6 +11,12 @@
 #ifndef KATTR_RGWATCH_H
 #define KATTR_RGWATCH_H
 
+/* Inside lib/, only a layer that uses rg/ includes this: a call up the
+ * layers fails to compile (lib/CMakeLists.txt sets KATTR_USES_*). */
+#if defined(KATTR_BUILDING_LIB) && !defined(KATTR_USES_RG)
+#error "lib/: this layer does not use rg/ (a layer uses only the layers below it: lib/README)"
+#endif
+
 #include <limits.h>
 #include <stdbool.h>
 

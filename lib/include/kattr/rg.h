@@ -22,11 +22,18 @@
 #ifndef KATTR_RG_H
 #define KATTR_RG_H
 
+/* Inside lib/, only a layer that uses rg/ includes this: a call up the
+ * layers fails to compile (lib/CMakeLists.txt sets KATTR_USES_*). */
+#if defined(KATTR_BUILDING_LIB) && !defined(KATTR_USES_RG)
+#error "lib/: this layer does not use rg/ (a layer uses only the layers below it: lib/README)"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 #include "kattr/kattr.h"
+#include "kattr/proc.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -211,15 +218,6 @@ KATTR_API void kattr_rg_target_close(struct kattr_rg_target *t);
  */
 KATTR_API int kattr_rg_group_open(struct kattr_rg *rg, const char *group,
 				  int flags);
-
-/*
- * Each pid of /proc (pid 0: the processes) or of /proc/PID/task (its
- * threads), beneath the sysroot, in directory order; cb returns 0 to go
- * on, anything else stops the walk and is returned.  -ESRCH when PID is
- * gone.
- */
-KATTR_API int kattr_rg_proc_foreach(pid_t pid, int (*cb)(pid_t id, void *data),
-				    void *data);
 
 /* Whether the group exists (0), -ENOENT, -ENOTDIR, -ELOOP, ... */
 KATTR_API int kattr_rg_exists(struct kattr_rg *rg, const char *group);

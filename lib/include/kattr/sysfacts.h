@@ -9,6 +9,12 @@
 #ifndef KATTR_SYSFACTS_H
 #define KATTR_SYSFACTS_H
 
+/* Inside lib/, only a layer that uses sys/ includes this: a call up the
+ * layers fails to compile (lib/CMakeLists.txt sets KATTR_USES_*). */
+#if defined(KATTR_BUILDING_LIB) && !defined(KATTR_USES_SYS)
+#error "lib/: this layer does not use sys/ (a layer uses only the layers below it: lib/README)"
+#endif
+
 #include <stdint.h>
 #include <stddef.h>
 

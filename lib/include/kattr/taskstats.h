@@ -14,6 +14,12 @@
 #ifndef KATTR_TASKSTATS_H
 #define KATTR_TASKSTATS_H
 
+/* Inside lib/, only a layer that uses chan/ includes this: a call up the
+ * layers fails to compile (lib/CMakeLists.txt sets KATTR_USES_*). */
+#if defined(KATTR_BUILDING_LIB) && !defined(KATTR_USES_CHAN)
+#error "lib/: this layer does not use chan/ (a layer uses only the layers below it: lib/README)"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
