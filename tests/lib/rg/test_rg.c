@@ -59,30 +59,6 @@ static void names(void **state)
 	assert_int_equal(kattr_rg_name_depth("a/b/c/d/e/f"), 6);
 }
 
-static void pids(void **state)
-{
-	pid_t p = 0;
-
-	(void)state;
-	assert_int_equal(kattr_rg_parse_pid("4242", &p), 0);
-	assert_int_equal(p, 4242);
-	assert_int_equal(kattr_rg_parse_pid("1", &p), 0);
-	assert_int_equal(p, 1);
-	assert_int_equal(kattr_rg_parse_pid("2147483647", &p), 0);
-	assert_int_equal(kattr_rg_parse_pid("2147483648", &p), -ERANGE);
-	assert_int_equal(kattr_rg_parse_pid("99999999999999999999999", &p), -ERANGE);
-	/* What RGCS's strtol(base 0) would misread, and other junk. */
-	assert_int_equal(kattr_rg_parse_pid("0x10", &p), -EINVAL);
-	assert_int_equal(kattr_rg_parse_pid("010", &p), -EINVAL);
-	assert_int_equal(kattr_rg_parse_pid("0", &p), -EINVAL);
-	assert_int_equal(kattr_rg_parse_pid("-1", &p), -EINVAL);
-	assert_int_equal(kattr_rg_parse_pid("+1", &p), -EINVAL);
-	assert_int_equal(kattr_rg_parse_pid(" 1", &p), -EINVAL);
-	assert_int_equal(kattr_rg_parse_pid("1 ", &p), -EINVAL);
-	assert_int_equal(kattr_rg_parse_pid("12abc", &p), -EINVAL);
-	assert_int_equal(kattr_rg_parse_pid("", &p), -EINVAL);
-}
-
 #define FMT(b, v, res, want_ret, want)                                       \
 	do {                                                                 \
 		char buf_[256] = "";                                         \
@@ -262,30 +238,6 @@ static void pid_lists(void **state)
 	assert_int_equal(n, 0);
 	free(v);
 	assert_int_equal(kattr_rg_parse_pids("12\nx\n", &v, &n), -EINVAL);
-}
-
-static void proc_cgroup(void **state)
-{
-	const char *v1 = "9:name=systemd:/\n2:cpuacct:/\n1:cpu:/db/batch\n0::/u\n";
-	const char *co = "3:cpu,cpuacct:/web\n0::/\n";
-	char *p;
-
-	(void)state;
-	assert_int_equal(kattr_rg_parse_proc_cgroup(v1, "cpu", &p), 0);
-	assert_string_equal(p, "/db/batch");
-	free(p);
-	assert_int_equal(kattr_rg_parse_proc_cgroup(v1, NULL, &p), 0);
-	assert_string_equal(p, "/u");
-	free(p);
-	assert_int_equal(kattr_rg_parse_proc_cgroup(v1, "cpuacct", &p), 0);
-	assert_string_equal(p, "/");
-	free(p);
-	assert_int_equal(kattr_rg_parse_proc_cgroup(v1, "cpu,cpuacct", &p), -ENOENT);
-	assert_int_equal(kattr_rg_parse_proc_cgroup(co, "cpuacct,cpu", &p), 0);
-	assert_string_equal(p, "/web");
-	free(p);
-	assert_int_equal(kattr_rg_parse_proc_cgroup(co, "cpu", &p), -ENOENT);
-	assert_int_equal(kattr_rg_parse_proc_cgroup("1:cpu:\n", "cpu", &p), -EINVAL);
 }
 
 static void mkdirs(const char *root, const char *rel)
@@ -1001,14 +953,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(backend_names),
 		cmocka_unit_test(names),
-		cmocka_unit_test(pids),
 		cmocka_unit_test(shares_cgroup),
 		cmocka_unit_test(shares_rgcs),
 		cmocka_unit_test(rgcs_shares_text),
 		cmocka_unit_test(rgcs_stats_text),
 		cmocka_unit_test(keyed_text),
 		cmocka_unit_test(pid_lists),
-		cmocka_unit_test(proc_cgroup),
 		cmocka_unit_test(open_from_sysroot),
 		cmocka_unit_test(rgcs_from_sysroot),
 		cmocka_unit_test(v1_spans_from_sysroot),
