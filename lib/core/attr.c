@@ -344,9 +344,15 @@ int kattr_stat(struct kattr_mount *m, const char *rel, struct stat *st)
 
 int kattr_file_read(const char *path, char **out, size_t *len)
 {
+	return kattr_root_file_read(NULL, path, out, len);
+}
+
+int kattr_root_file_read(const struct kattr_root *root, const char *path,
+			 char **out, size_t *len)
+{
 	int fd, ret;
 
-	fd = kattr_sysroot_open(path, O_RDONLY);
+	fd = kattr_root_open_path(root, path, O_RDONLY);
 	if (fd < 0)
 		return fd;
 	ret = kattr_read_fd(fd, out, len);

@@ -35,6 +35,12 @@ int kattr_rg_parse_pid(const char *s, pid_t *out)
 int kattr_rg_proc_foreach(pid_t pid, int (*cb)(pid_t id, void *data),
 			  void *data)
 {
+	return kattr_proc_foreach_at(NULL, pid, cb, data);
+}
+
+int kattr_proc_foreach_at(const struct kattr_root *root, pid_t pid,
+			  int (*cb)(pid_t id, void *data), void *data)
+{
 	char rel[64];
 	struct dirent *de;
 	int fd, ret = 0;
@@ -44,7 +50,7 @@ int kattr_rg_proc_foreach(pid_t pid, int (*cb)(pid_t id, void *data),
 		snprintf(rel, sizeof(rel), "/proc/%d/task", (int)pid);
 	/* Resolved beneath the sysroot, like every /proc/PID file read: a
 	 * symlink planted in a captured tree is never followed out of it. */
-	fd = kattr_sysroot_open(pid ? rel : "/proc", O_RDONLY | O_DIRECTORY);
+	fd = kattr_root_open_path(root, pid ? rel : "/proc", O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
 		return fd == -ENOENT && pid ? -ESRCH : fd;
 	d = fdopendir(fd);
@@ -74,10 +80,11 @@ int kattr_pid_vec_add(pid_t id, void *data)
 }
 
 /* The thread ids of process pid, from /proc/PID/task. */
-int kattr_proc_tids(pid_t pid, pid_t **tids, size_t *n)
+int kattr_proc_tids(const struct kattr_root *root, pid_t pid, pid_t **tids,
+		    size_t *n)
 {
 	struct kattr_pid_vec pv = { 0 };
-	int ret = kattr_rg_proc_foreach(pid, kattr_pid_vec_add, &pv);
+	int ret = kattr_proc_foreach_at(root, pid, kattr_pid_vec_add, &pv);
 
 	if (ret == 0 && pv.n == 0)
 		ret = -ESRCH;

@@ -20,7 +20,7 @@ int rg_cgroup_open(struct kattr_rg *rg, const struct mnt_found *f,
 	size_t mlen;
 	int ret;
 
-	ret = kattr_mount_open(root, rg->ops->magic, 0, &rg->m);
+	ret = kattr_mount_open_at(rg->root, root, rg->ops->magic, 0, &rg->m);
 	if (ret < 0)
 		return ret;
 	/* Where root lies within the hierarchy, as /proc/PID/cgroup says. */
@@ -125,7 +125,7 @@ int rg_cgroup_whereis(struct kattr_rg *rg, pid_t pid, char **group)
 	int ret;
 
 	snprintf(rel, sizeof(rel), "/proc/%d/cgroup", (int)pid);
-	ret = kattr_file_read(rel, &text, NULL);
+	ret = kattr_root_file_read(rg->root, rel, &text, NULL);
 	if (ret == -ENOENT)
 		return -ESRCH;
 	if (ret < 0)

@@ -242,7 +242,7 @@ static int where_now(const struct kattr_rg_target *t, pid_t pid,
 	int ret;
 
 	snprintf(rel, sizeof(rel), "/proc/%d/cgroup", (int)pid);
-	ret = kattr_file_read(rel, &text, NULL);
+	ret = kattr_root_file_read(t->rg->root, rel, &text, NULL);
 	if (ret < 0)
 		return ret == -ENOENT ? -ESRCH : ret;
 	for (size_t k = 0; k <= t->nspan && ret == 0; k++) {
@@ -272,7 +272,7 @@ static int move_back(const struct kattr_rg_target *t, size_t i, pid_t pid,
 	while (*path == '/')
 		path++;
 	if (!h->top) {
-		ret = kattr_mount_open(h->point, KATTR_MAGIC_CGROUP1, 0, &h->top);
+		ret = kattr_mount_open_at(t->rg->root, h->point, KATTR_MAGIC_CGROUP1, 0, &h->top);
 		if (ret < 0)
 			return ret;
 	}

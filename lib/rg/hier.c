@@ -167,8 +167,8 @@ int rg_hier_at(struct kattr_rg *rg, size_t i, struct kattr_mount **m)
 		if (n < 0 || (size_t)n >= sizeof(path))
 			h->err = -ENAMETOOLONG;
 		else
-			h->err = kattr_mount_open(path[0] ? path : "/",
-						  KATTR_MAGIC_CGROUP1, 0, &h->m);
+			h->err = kattr_mount_open_at(rg->root, path[0] ? path : "/",
+						     KATTR_MAGIC_CGROUP1, 0, &h->m);
 		if (h->err == -ENOTDIR)
 			h->err = -ENOENT;
 	}
@@ -269,7 +269,7 @@ static int places_v1(struct kattr_rg *rg, pid_t pid, struct kattr_rg_place *v,
 	int ret;
 
 	snprintf(rel, sizeof(rel), "/proc/%d/cgroup", (int)pid);
-	ret = kattr_file_read(rel, &text, NULL);
+	ret = kattr_root_file_read(rg->root, rel, &text, NULL);
 	if (ret < 0)
 		return ret == -ENOENT ? -ESRCH : ret;
 	for (size_t i = 0; ret == 0 && i < rg->nhier; i++) {

@@ -76,12 +76,13 @@ static int collect_cb(const struct kattr_mnt *mnt, void *data)
 	return ret;
 }
 
-static int mnt_table_read(struct mnt_table *t)
+static int mnt_table_read(const struct kattr_root *root, struct mnt_table *t)
 {
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	ret = kattr_mountinfo_foreach(collect_cb, t);
+	t->root = root;
+	ret = kattr_mountinfo_foreach_at(root, collect_cb, t);
 	if (ret < 0)
 		mnt_table_free(t);
 	return ret < 0 ? ret : 0;
@@ -151,6 +152,7 @@ static int open_at(enum kattr_rg_backend kind, const struct mnt_found *f,
 	if (!rg)
 		return -ENOMEM;
 	rg->ops = backends[kind];
+	rg->root = t->root;
 	ret = rg->ops->open(rg, f, root, t);
 	if (ret < 0) {
 		kattr_rg_close(rg);
@@ -162,14 +164,14 @@ static int open_at(enum kattr_rg_backend kind, const struct mnt_found *f,
 
 /* The mount table, the mount holding root (*f, within *t) and root's
  * canonical form (*canon, malloc'ed); one read of the table. */
-static int lookup_root(const char *root, char **canon, struct mnt_table *t,
-		       const struct mnt_found **f)
+static int lookup_root(const struct kattr_root *r, const char *root, char **canon,
+		       struct mnt_table *t, const struct mnt_found **f)
 {
-	int ret = kattr_sysroot_canonical(root, canon);
+	int ret = kattr_root_canonical(r, root, canon);
 
 	if (ret < 0)
 		return ret;
-	ret = mnt_table_read(t);
+	ret = mnt_table_read(r, t);
 	if (ret == 0) {
 		*f = mount_lookup(t, *canon);
 		if (!*f) {
@@ -191,7 +193,7 @@ int kattr_rg_probe(const char *root, enum kattr_rg_backend *kind)
 	char *canon;
 	int ret;
 
-	ret = lookup_root(root, &canon, &t, &f);
+	ret = lookup_root(NULL, root, &canon, &t, &f);
 	if (ret < 0)
 		return ret;
 	free(canon);
@@ -200,8 +202,8 @@ int kattr_rg_probe(const char *root, enum kattr_rg_backend *kind)
 	return *kind == KATTR_RG_AUTO ? -EMEDIUMTYPE : 0;
 }
 
-static int open_given(enum kattr_rg_backend b, const char *root,
-		      struct kattr_rg **out)
+static int open_given(const struct kattr_root *r, enum kattr_rg_backend b,
+		      const char *root, struct kattr_rg **out)
 {
 	const struct mnt_found *f;
 	enum kattr_rg_backend kind;
@@ -209,7 +211,7 @@ static int open_given(enum kattr_rg_backend b, const char *root,
 	char *canon;
 	int ret;
 
-	ret = lookup_root(root, &canon, &t, &f);
+	ret = lookup_root(r, root, &canon, &t, &f);
 	if (ret < 0)
 		return ret;
 	kind = kind_of(f->fstype);
@@ -260,11 +262,12 @@ static int search_pass(const struct mnt_table *t, int pass, int *err,
 	return 0;
 }
 
-static int open_search(enum kattr_rg_backend b, struct kattr_rg **out)
+static int open_search(const struct kattr_root *r, enum kattr_rg_backend b,
+		       struct kattr_rg **out)
 {
 	struct mnt_table t;
 	int err = 0, found = 0;
-	int ret = mnt_table_read(&t);
+	int ret = mnt_table_read(r, &t);
 
 	if (ret < 0)
 		return ret;
@@ -279,14 +282,20 @@ static int open_search(enum kattr_rg_backend b, struct kattr_rg **out)
 	return err && err != -EMEDIUMTYPE ? err : -ENOENT;
 }
 
-int kattr_rg_open(enum kattr_rg_backend b, const char *root,
-		  struct kattr_rg **out)
+int kattr_rg_open_at(const struct kattr_root *r, enum kattr_rg_backend b,
+		     const char *root, struct kattr_rg **out)
 {
 	if ((unsigned int)b > KATTR_RG_CGROUP2)
 		return -EINVAL;
 	if (root && *root)
-		return open_given(b, root, out);
-	return open_search(b, out);
+		return open_given(r, b, root, out);
+	return open_search(r, b, out);
+}
+
+int kattr_rg_open(enum kattr_rg_backend b, const char *root,
+		  struct kattr_rg **out)
+{
+	return kattr_rg_open_at(NULL, b, root, out);
 }
 
 void kattr_rg_close(struct kattr_rg *rg)
@@ -712,7 +721,7 @@ int rg_attach_threads(int fd, pid_t pid)
 
 	for (int pass = 0; pass < RG_THREAD_PASSES && fresh && ret == 0; pass++) {
 		fresh = false;
-		ret = kattr_proc_tids(pid, &tids, &n);
+		ret = kattr_proc_tids(NULL, pid, &tids, &n);
 		if (ret < 0)
 			break;
 		tmp = realloc(done, (ndone + n) * sizeof(*done));

@@ -32,6 +32,7 @@ struct mnt_found {
 struct mnt_table {
 	struct mnt_found *v;
 	size_t n, cap;
+	const struct kattr_root *root;	/* read beneath it (NULL: the default) */
 };
 
 /*
@@ -146,6 +147,10 @@ struct rg_batch {
 
 struct kattr_rg {
 	const struct rg_ops *ops;
+	/* what its paths (the mount table, /proc) are resolved beneath: the
+	 * caller's (kattr_rg_open_at()), NULL for the default root (the
+	 * kattr_set_sysroot() shim, kattr_rg_open()) */
+	const struct kattr_root *root;
 	struct kattr_mount *m;
 	char *ctrls;			/* v1: controllers, "cpu,cpuacct" */
 	char *prefix;			/* root within its hierarchy, "/x" or "" */

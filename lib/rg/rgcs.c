@@ -40,7 +40,7 @@ static int rgcs_open(struct kattr_rg *rg, const struct mnt_found *f,
 			       strcmp(root, "/") ? "/" : "");
 	if (ret < 0 || (size_t)ret >= sizeof(dir))
 		return -ENAMETOOLONG;
-	ret = kattr_mount_open(dir, magic, 0, &rg->m);
+	ret = kattr_mount_open_at(rg->root, dir, magic, 0, &rg->m);
 	if (ret == -ENOENT || ret == -ENOTDIR)
 		ret = -EMEDIUMTYPE;	/* no res_groups there */
 	if (ret < 0)
@@ -85,14 +85,15 @@ static int rgcs_attach(int fd, pid_t pid, unsigned int flags)
 }
 
 /* A task's group as /proc/PID/task/TID/res_group says ("/db"). */
-static int res_group_of(pid_t pid, pid_t tid, char **text)
+static int res_group_of(const struct kattr_root *root, pid_t pid, pid_t tid,
+			char **text)
 {
 	char rel[96];
 	size_t len;
 	int ret;
 
 	snprintf(rel, sizeof(rel), "/proc/%d/task/%d/res_group", (int)pid, (int)tid);
-	ret = kattr_file_read(rel, text, &len);
+	ret = kattr_root_file_read(root, rel, text, &len);
 	if (ret < 0)
 		return ret;
 	while (len && (*text)[len - 1] == '\n')
@@ -101,6 +102,7 @@ static int res_group_of(pid_t pid, pid_t tid, char **text)
 }
 
 struct members_scan {
+	const struct kattr_root *root;
 	const char *want;	/* "/db" */
 	struct kattr_pid_vec found;
 };
@@ -113,12 +115,12 @@ static int members_cb(pid_t pid, void *data)
 	size_t ntids;
 	int ret = 0;
 
-	if (kattr_proc_tids(pid, &tids, &ntids) < 0)
+	if (kattr_proc_tids(ms->root, pid, &tids, &ntids) < 0)
 		return 0;
 	for (size_t i = 0; i < ntids && ret == 0; i++) {
 		char *text;
 
-		if (res_group_of(pid, tids[i], &text) < 0)
+		if (res_group_of(ms->root, pid, tids[i], &text) < 0)
 			continue;
 		if (strcmp(text, ms->want) == 0)
 			ret = kattr_pid_vec_add(tids[i], &ms->found);
@@ -129,17 +131,18 @@ static int members_cb(pid_t pid, void *data)
 }
 
 /* Scan /proc/PID/task/TID/res_group for the tasks of group. */
-static int members_from_proc(const char *group, pid_t **out, size_t *nout)
+static int members_from_proc(const struct kattr_root *root, const char *group,
+			     pid_t **out, size_t *nout)
 {
 	char want[PATH_MAX], *text;
-	struct members_scan ms = { .want = want };
+	struct members_scan ms = { .root = root, .want = want };
 	int ret;
 
-	if (kattr_file_read("/proc/self/res_group", &text, NULL) < 0)
+	if (kattr_root_file_read(root, "/proc/self/res_group", &text, NULL) < 0)
 		return -ENOSPC;		/* no other way to list them */
 	free(text);
 	snprintf(want, sizeof(want), "/%s", kattr_rg_name_is_root(group) ? "" : group);
-	ret = kattr_rg_proc_foreach(0, members_cb, &ms);
+	ret = kattr_proc_foreach_at(root, 0, members_cb, &ms);
 	if (ret < 0) {
 		free(ms.found.v);
 		return ret;
@@ -156,7 +159,7 @@ static int rgcs_members(struct kattr_rg *rg, const char *group,
 	int ret = rg_members_read(rg, group, flags, pids, n);
 
 	if (ret == -ENOSPC)
-		ret = members_from_proc(group, pids, n);
+		ret = members_from_proc(rg->root, group, pids, n);
 	return ret;
 }
 
@@ -235,7 +238,7 @@ static int rgcs_whereis(struct kattr_rg *rg, pid_t pid, char **group)
 	char rel[96], *text;
 	int ret;
 
-	ret = res_group_of(pid, pid, &text);
+	ret = res_group_of(rg->root, pid, pid, &text);
 	if (ret == 0) {
 		if (text[0] != '/') {
 			free(text);
@@ -247,7 +250,7 @@ static int rgcs_whereis(struct kattr_rg *rg, pid_t pid, char **group)
 	}
 	/* No /proc/PID/res_group (an emulator): look in every group. */
 	snprintf(rel, sizeof(rel), "/proc/%d/task/%d", (int)pid, (int)pid);
-	ret = kattr_sysroot_open(rel, O_PATH);
+	ret = kattr_root_open_path(rg->root, rel, O_PATH);
 	if (ret < 0)
 		return ret == -ENOENT ? -ESRCH : ret;
 	close(ret);

@@ -142,6 +142,9 @@ int kattr_root_path(const struct kattr_root *root, const char *path,
 
 /* kattr_root_path() beneath the default root. */
 int kattr_sysroot_path(const char *path, char *buf, size_t size);
+/* kattr_file_read() beneath root (NULL: the default root). */
+int kattr_root_file_read(const struct kattr_root *root, const char *path,
+			 char **out, size_t *len);
 
 /*
  * The edit distance (Levenshtein: insert, delete, replace one byte) of a

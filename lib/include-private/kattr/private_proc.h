@@ -58,8 +58,13 @@ struct kattr_pid_vec {
 };
 /* Append id to the struct kattr_pid_vec data (a kattr_rg_proc_foreach cb). */
 int kattr_pid_vec_add(pid_t id, void *data);
-/* The thread ids of process pid, from /proc/PID/task (-ESRCH: none). */
-int kattr_proc_tids(pid_t pid, pid_t **tids, size_t *n);
+/* The thread ids of process pid, from /proc/PID/task beneath root (NULL:
+ * the default root); -ESRCH: none. */
+int kattr_proc_tids(const struct kattr_root *root, pid_t pid, pid_t **tids,
+		    size_t *n);
+/* kattr_rg_proc_foreach() beneath root (NULL: the default root). */
+int kattr_proc_foreach_at(const struct kattr_root *root, pid_t pid,
+			  int (*cb)(pid_t id, void *data), void *data);
 bool kattr_pid_in(const pid_t *v, size_t n, pid_t p);
 
 #endif /* KATTR_PRIVATE_PROC_H */

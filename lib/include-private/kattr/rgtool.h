@@ -249,6 +249,15 @@ int kattr_rg_lock(struct kattr_rg *rg, unsigned int wait_ms, pid_t *holder);
  */
 int kattr_lock_file(int dir, const char *name, unsigned int wait_ms, pid_t *holder);
 
+/*
+ * kattr_rg_open() beneath root (kattr_root_open()): the mount table, the
+ * hierarchy's mounts and the /proc files its calls read are resolved
+ * there; root must stay open while rg is.  NULL: the default root (the
+ * kattr_set_sysroot() shim), which is what kattr_rg_open() uses.
+ */
+int kattr_rg_open_at(const struct kattr_root *root, enum kattr_rg_backend b,
+		     const char *dir, struct kattr_rg **out);
+
 /* ---- controllers, walks (ctl.c, walk.c): what the apply plan uses ------ */
 
 /* Whether rg's backend enables controllers per subtree (cgroup v2). */
