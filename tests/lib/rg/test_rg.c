@@ -817,6 +817,32 @@ static int count_pid(pid_t id, void *data)
 	return id == 4243 ? 7 : 0;
 }
 
+/*
+ * A hierarchy opened beneath a root handle (kattr_rg_open_at()), with no
+ * default sysroot set: the mount table, the mount and the groups are the
+ * captured tree's, not the host's.
+ */
+static void open_at_root(void **state)
+{
+	char *dir = v1_tree();
+	struct kattr_root *root;
+	struct kattr_rg *rg;
+
+	(void)state;
+	mkdirs(dir, "sys/fs/cgroup/cpu/only_in_the_tree");
+	assert_int_equal(kattr_set_sysroot(NULL), 0);
+	assert_int_equal(kattr_root_open(dir, &root), 0);
+	assert_int_equal(kattr_rg_open_at(root, KATTR_RG_CGROUP1, NULL, &rg), 0);
+	assert_string_equal(kattr_rg_root(rg), "/sys/fs/cgroup/cpu");
+	assert_int_equal(kattr_rg_exists(rg, "only_in_the_tree"), 0);
+	kattr_rg_close(rg);
+	assert_int_equal(kattr_rg_open_at(root, KATTR_RG_CGROUP1,
+					  "/sys/fs/cgroup/cpu/db", &rg), 0);
+	kattr_rg_close(rg);
+	kattr_root_close(root);
+	v1_tree_free(dir);
+}
+
 /* /proc's processes and a process's threads, beneath the sysroot. */
 static void proc_pids(void **state)
 {
@@ -967,6 +993,7 @@ int main(void)
 		cmocka_unit_test(create_reasons),
 		cmocka_unit_test(targets),
 		cmocka_unit_test(proc_pids),
+		cmocka_unit_test(open_at_root),
 		cmocka_unit_test(subtree_control),
 	};
 
