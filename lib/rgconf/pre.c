@@ -405,3 +405,54 @@ int rgconf_pre_text(struct rgconf_pre *p, const char *text, const char *file,
 		r = -ENOMEM;
 	return r;
 }
+
+int kattr_rgconf_preprocess(const char *text, const char *file, bool allow_include,
+			    struct kattr_rgconf_pre_out *out, char *err, size_t errsz)
+{
+	struct rgconf_pre p = { .allow_include = allow_include, .err = err,
+				.errsz = errsz, .out_line = 1 };
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	p.total = strlen(text);
+	r = rgconf_pre_text(&p, text, file, 0);
+	if (r == 0 && !p.out.s)
+		r = (p.out.s = strdup("")) ? 0 : -ENOMEM;
+	if (r < 0) {
+		if (r == -ENOMEM)
+			rgconf_set_err(err, errsz, "%s: out of memory", file);
+		rgconf_pre_free(&p);
+		return r;
+	}
+	out->text = p.out.s;
+	out->lines = p.out_line;
+	out->where = malloc(out->lines * sizeof(*out->where));
+	out->line = malloc(out->lines * sizeof(*out->line));
+	for (unsigned int i = 0; out->where && out->line && i < out->lines; i++) {
+		const char *f;
+
+		rgconf_pre_where(&p, i + 1, &f, &out->line[i]);
+		out->where[i] = strdup(f ? f : "");
+		if (!out->where[i])
+			r = -ENOMEM;
+	}
+	p.out.s = NULL;
+	rgconf_pre_free(&p);
+	if (r == 0 && (!out->where || !out->line))
+		r = -ENOMEM;
+	if (r < 0) {
+		rgconf_set_err(err, errsz, "%s: out of memory", file);
+		kattr_rgconf_pre_out_free(out);
+	}
+	return r;
+}
+
+void kattr_rgconf_pre_out_free(struct kattr_rgconf_pre_out *out)
+{
+	for (unsigned int i = 0; out->where && i < out->lines; i++)
+		free(out->where[i]);
+	free(out->where);
+	free(out->line);
+	free(out->text);
+	memset(out, 0, sizeof(*out));
+}

@@ -35,4 +35,22 @@ int kattr_rgconf_parse_string(const char *text, const char *file,
 			      struct kattr_rgconf **out,
 			      char *err, size_t errsz);
 
+/*
+ * The preprocessor alone (lib/rgconf/pre.c, what parsing runs first):
+ * text (named file) with @include expanded (when allow_include; relative
+ * to file's directory) and every integer literal made 64-bit.  out->text
+ * has out->lines lines; line i+1 is line out->line[i] of out->where[i].
+ * 0, or -errno with err set (-ERANGE: an integer past 64 bits).  For the
+ * fuzz target and the tests.
+ */
+struct kattr_rgconf_pre_out {
+	char *text;
+	unsigned int lines;
+	char **where;
+	unsigned int *line;
+};
+int kattr_rgconf_preprocess(const char *text, const char *file, bool allow_include,
+			    struct kattr_rgconf_pre_out *out, char *err, size_t errsz);
+void kattr_rgconf_pre_out_free(struct kattr_rgconf_pre_out *out);
+
 #endif /* KATTR_PRIVATE_RGCONF_H */
