@@ -18,7 +18,7 @@
  * are done, followed by "N changes".
  *
  * The plan, verify, the run, its undo and the lock are the library's
- * (lib/rg/plan_build.c, plan.c, kattr/rgplan.h); here: the options, the
+ * (lib/rgconf/plan_build.c, plan.c, kattr/rgplan.h); here: the options, the
  * signals (SIGINT, SIGTERM, SIGHUP, SIGPIPE stop the run between two
  * steps and what was done is undone), and every message.
  */

@@ -1,4 +1,4 @@
-/* libFuzzer: the intent journal's parser (lib/rg/journal.c) on arbitrary
+/* libFuzzer: the intent journal's parser (lib/rgconf/journal.c) on arbitrary
  * text.  Invariants, not just crashes: an accepted journal's counts stay
  * inside its plan (what recovery undoes is a started step of it), a DELETE
  * step alone has saved data, every prefix cut at a line is accepted too

@@ -1,5 +1,5 @@
 /*
- * lib/rg/journal.c, the intent journal's format: a plan with every kind
+ * lib/rgconf/journal.c, the intent journal's format: a plan with every kind
  * of step (names and values with spaces, newlines and backslashes), its
  * records, written and read back equal; every prefix of it (a writer
  * killed mid-write) read as far as it goes; malformed journals refused.

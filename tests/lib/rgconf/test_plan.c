@@ -1,5 +1,5 @@
 /*
- * lib/rg/plan.c, the apply engine, on a fixture tree: a cgroup v1 cpu
+ * lib/rgconf/plan.c, the apply engine, on a fixture tree: a cgroup v1 cpu
  * hierarchy captured in a plain directory (opened beneath a sysroot),
  * with operations that model the kernel's (mkdir makes cpu.shares and
  * tasks, a task is in one group at a time, deleting a group moves its
@@ -760,7 +760,7 @@ static void killed_recovers(void **state)
 	}
 }
 
-/* ---- the planner (lib/rg/plan_build.c) on the same tree ----------------------------- */
+/* ---- the planner (lib/rgconf/plan_build.c) on the same tree ----------------------------- */
 
 /* A configuration by hand: groups g[0..n). */
 static void conf_of(struct kattr_rgconf *c, struct kattr_rgconf_group *g, size_t n)
