@@ -17,7 +17,7 @@ void rgctl_rgd_set_backend(struct rgctl *ctx, const struct kattr_rgconf *c);
 struct kattr_rgplan_ops;
 /*
  * Set fault hooks in apply's operations: a no-op in rgctl; rgctl-faults,
- * the tests' build, links tests/classify/apply_faults.c's instead.
+ * the tests' build, links tests/rgctl/apply/apply_faults.c's instead.
  */
 void rgctl_apply_faults(struct kattr_rgplan_ops *ops);
 
