@@ -3,9 +3,9 @@
 # behind (processes killed, groups removed deepest first).
 . "$SRC_DIR/tests/cli/lib.sh"
 RGCTL=$(tool_path rgctl)
-# the tests' build of rgctl, with apply's fault hooks (tests/classify/apply_faults.c)
+# the tests' build of rgctl, with apply's fault hooks (tests/rgctl/apply/apply_faults.c)
 RGCTL_FAULTS=$BUILD_DIR/src/rgctl/rgctl-faults
-HELPER="$BUILD_DIR/tests/classify/rgd_helper"
+HELPER="$BUILD_DIR/tests/rgctl/task_helper"
 PIDS=()
 ROOT=
 WORK=

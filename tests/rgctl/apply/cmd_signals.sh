@@ -19,7 +19,7 @@
 # what the dead run did, from its journal, and says so; the tree is as
 # before (or, killed after its end, as the command left it) and no
 # journal is left.
-. "$SRC_DIR/tests/classify/rgd_lib.sh"
+. "$SRC_DIR/tests/rgctl/tasks_lib.sh"
 BACKEND=${1:?backend}
 CMD=${2:?command}
 
@@ -40,7 +40,7 @@ if [ "$BACKEND/$CMD" = cgroup2/set ]; then
 fi
 cd "$WORK" || exit 1
 R=(--backend "$BACKEND" --root "$ROOT")
-# The points are timed from the command's first step (the mark, rgd_lib.sh),
+# The points are timed from the command's first step (the mark, tasks_lib.sh),
 # so its start-up (slow under ASan, TCG or load) is outside them, and
 # three in four must land inside the run: those past its end are counted
 # out, each one that lands is checked whole.  Each step waits

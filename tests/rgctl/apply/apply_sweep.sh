@@ -8,7 +8,7 @@
 # notify_on_release, RGCS controller shares, processes and threads placed
 # apart from their process.  Then: a failing undo is reported as such, the
 # plan applies cleanly and a second apply has nothing to do.
-. "$SRC_DIR/tests/classify/rgd_lib.sh"
+. "$SRC_DIR/tests/rgctl/tasks_lib.sh"
 BACKEND=${1:?backend}
 CG2=
 
