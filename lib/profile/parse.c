@@ -34,6 +34,15 @@ static uint64_t next_id(void)
 	return __atomic_add_fetch(&id, 1, __ATOMIC_RELAXED);
 }
 
+/* A site's tail: the bytes from the end of the file's name (end_of_file)
+ * to the row's end (eol), if few enough for likely_run(), else 0. */
+static inline uint16_t row_tail(const char *end_of_file, const char *eol)
+{
+	size_t t = (size_t)(eol - end_of_file);
+
+	return t <= SITE_TAIL_MAX ? (uint16_t)t : 0;
+}
+
 /* A likely_prof row's entry (but its line): # True t, # False f. */
 static inline void likely_entry(struct kattr_prof_entry *e, bool likely,
 				uint64_t t, uint64_t f, const char *func,
@@ -115,6 +124,7 @@ static int likely_row(char *line, char *eol, const char *base,
 	/* Trailing blanks (a CR from a copied file) are harmless. */
 	if (*skip_blank(p))
 		return -EINVAL;
+	site->tail = row_tail(at, eol);
 	*sep = '\0';
 	*at = '\0';
 	site->func = (uint32_t)(func - base);
@@ -298,6 +308,7 @@ static int trace_row(char *line, char *eol, bool all, const char *base,
 	site->file_at = (uint32_t)(file - func);
 	site->file = (uint32_t)(lend - file);
 	site->line = e->line;
+	site->tail = row_tail(lend, eol);
 	return 0;
 }
 
@@ -527,6 +538,7 @@ live_again(struct parse_state *st, const struct again *r, struct site *site,
 	*site = *last;
 	site->func = (uint32_t)(r->func - pv->text);
 	site->file_at = (uint32_t)(r->file - r->func);
+	site->tail = row_tail(r->file + last->file, r->eol);
 	site->correct = c;
 	site->incorrect = i;
 	site->flags = 0;
@@ -550,6 +562,84 @@ live_again(struct parse_state *st, const struct again *r, struct site *site,
 	st->wrong += p->format != KATTR_PROF_FMT_ALL && i > c;
 	st->max_count |= c | i;
 	return 0;
+}
+
+/*
+ * A live view's usual rows, one after the other: each the site of prev's
+ * row at the same place, in the layout the kernel prints ("%-9s|%9u|%9u\t"
+ * and no blank before the function), with the very bytes of last time's
+ * names, line and trailing blanks, which prev's site measures (function,
+ * file, tail): three windows compared (same_before()) instead of a token
+ * walk, no loop and no branch a byte.  A row taken here is one
+ * likely_row_again() takes, into the same site: every byte of it is
+ * checked, the flag and type, the counts (padded9()), a separator, and
+ * the rest equal to a row likely_row() or a fast parser took (the first
+ * "()@:" and the last '@' in the same places, the line's digits the
+ * same).  Stops at the first other row (row_again() and parse_line()
+ * decide it); returns the rows taken, *sp past them.
+ */
+static size_t likely_run(struct parse_state *st, char **sp)
+{
+	struct kattr_profile *p = st->p;
+	struct kattr_profile_priv *pv = p->priv;
+	const struct kattr_profile *prev = st->prev;
+	const char *ptext = prev->priv->text;
+	char *s = *sp;
+	size_t taken = 0;
+
+	while (p->n - st->fresh < prev->n) {
+		const struct site *last = &prev->priv->sites[p->n - st->fresh];
+		struct site *site = &pv->sites[p->n];
+		bool likely = last->line & SITE_LIKELY, reset = false;
+		size_t fl = last->function, fi = last->file, tl = last->tail;
+		/* prev's function, and where this row's would be */
+		const char *pf = ptext + last->func;
+		char *func = s + 31, *sep = func + fl, *at = sep + 4 + fi;
+		uint64_t t, f, c, i;
+
+		if (!tl || !fl || fl > 32 || last->func + fl < 32 ||
+		    (size_t)(st->end - s) < 31 + fl + 4 + fi + tl ||
+		    (*s != '+' && *s != '-' && *s != ' ') ||
+		    load8(s + 1) != load8(likely ? "likely  " : "unlikely") ||
+		    load8(s + 3) != load8(likely ? "kely   |" : "likely |") ||
+		    !padded9(s + 11, &t) || s[20] != '|' ||
+		    !padded9(s + 21, &f) || (s[30] != '\t' && s[30] != ' ') ||
+		    !same_before(sep, pf + fl, fl) || *sep != '(' ||
+		    !(fi + 3 <= 32 ? same_before(at, pf + fl + 4 + fi, fi + 3) :
+		      same_bytes(sep + 1, pf + fl + 1, fi + 3)) ||
+		    *at != '@' || !same_before(at + tl, pf + fl + 4 + fi + tl, tl - 1) ||
+		    (at[tl] != '\n' && at + tl != st->end))
+			break;
+		*sep = '\0';
+		*at = '\0';
+		at[tl] = '\0';
+		/* likely(): correct is # True; unlikely(): # False */
+		c = likely ? t : f;
+		i = likely ? f : t;
+		*site = *last;
+		site->func = (uint32_t)(func - pv->text);
+		site->correct = c;
+		site->incorrect = i;
+		site->flags = 0;
+		if (st->seconds > 0) {	/* diff_again() */
+			if (unlikely(c < last->correct || i < last->incorrect))
+				st->down = true;
+			pv->deltas[p->n].d_correct =
+				counter_step(last->correct, c, st->bits, &reset);
+			pv->deltas[p->n].d_incorrect =
+				counter_step(last->incorrect, i, st->bits, &reset);
+			site->flags = reset ? SITE_RESET : SITE_HAS_RATE;
+		}
+		st->wrong += i > c;
+		st->max_count |= c | i;
+		p->rows++;
+		st->same++;
+		p->n++;
+		taken++;
+		s = at + tl + 1;
+	}
+	*sp = s;
+	return taken;
 }
 
 /* The row at s is the site of prev's row at the same place from the end,
@@ -594,6 +684,7 @@ static bool row_again(struct parse_state *st, char *s, char **eol)
 		*site = *last;
 		site->func = (uint32_t)(r.func - p->priv->text);
 		site->file_at = (uint32_t)(r.file - r.func);
+		site->tail = row_tail(r.file + last->file, r.eol);
 		site->correct = e->correct;
 		site->incorrect = e->incorrect;
 		if (st->seconds > 0)
@@ -735,6 +826,7 @@ static int make_sites(const struct kattr_profile *prev)
 		sites[i].line = prev->format == KATTR_PROF_FMT_LIKELY_PROF ?
 				site_line(e) : e->line;
 		sites[i].flags = 0;
+		sites[i].tail = 0;	/* not known: no likely_run() */
 	}
 	pv->sites = sites;
 	return 0;
@@ -870,6 +962,14 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 		return -ENOMEM;
 	st.prev = prev;
 	for (s = own->text; s < st.end; s = eol + 1, seen++) {
+		/* A live view's rows in the kernel's layout, in a run. */
+		if (own->lazy && st.prev && !st.nuls &&
+		    p->format == KATTR_PROF_FMT_LIKELY_PROF &&
+		    prev->format == KATTR_PROF_FMT_LIKELY_PROF) {
+			seen += likely_run(&st, &s);
+			if (s >= st.end)
+				break;
+		}
 		/* The same site again: no line end to find first. */
 		if (row_again(&st, s, &eol))
 			continue;

@@ -73,6 +73,40 @@ static inline bool same_bytes(const char *a, const char *b, size_t n)
 	return load8(a + n - 8) == load8(b + n - 8);
 }
 
+/* Sixteen bytes at a time (GCC vectors: SSE2 on x86-64, NEON on arm64). */
+typedef unsigned char u8x16 __attribute__((vector_size(16)));
+typedef uint64_t u64x2 __attribute__((vector_size(16)));
+
+/*
+ * The n (<= 32) bytes before a are those before b: two 16-byte windows
+ * ending at each (32 bytes readable before both), the bytes before the n
+ * masked off.  No loop and no branch whatever n is (a loop's exit costs
+ * a misprediction a name when names' lengths vary).
+ */
+static inline __attribute__((always_inline)) bool
+same_before(const char *a, const char *b, size_t n)
+{
+	/* 0xff from byte 32 on: loaded at n, the last n of 32 bytes */
+	static const unsigned char last_n[64] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+		255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+		255, 255, 255, 255, 255, 255, 255, 255,
+	};
+	u8x16 a0, a1, b0, b1, m0, m1;
+	u64x2 x;
+
+	memcpy(&a0, a - 32, 16);
+	memcpy(&a1, a - 16, 16);
+	memcpy(&b0, b - 32, 16);
+	memcpy(&b1, b - 16, 16);
+	memcpy(&m0, last_n + n, 16);
+	memcpy(&m1, last_n + n + 16, 16);
+	x = (u64x2)(((a0 ^ b0) & m0) | ((a1 ^ b1) & m1));
+	return (x[0] | x[1]) == 0;
+}
+
 /* skip_blank() for the "%9u" padding: eight spaces a step, then the
  * byte loop for whatever else may follow (end bounds the reads). */
 static inline __attribute__((always_inline)) char *
@@ -238,10 +272,15 @@ struct site {
 	uint32_t file_at;	/* the file's offset from the function */
 	uint32_t file;		/* strlen(file) */
 	uint32_t line;		/* the line, | SITE_LIKELY for likely() */
-	uint32_t flags;		/* a live profile's (SITE_HAS_RATE,
+	uint16_t flags;		/* a live profile's (SITE_HAS_RATE,
 				 * SITE_RESET): the entry's has_rate and
 				 * reset (in the padding: still 40 bytes) */
+	uint16_t tail;		/* the row's bytes from the file's end to
+				 * its end (the '\n', or the text's NUL),
+				 * the line and any blanks: 1 to SITE_TAIL_MAX,
+				 * 0 when not known (likely_run()) */
 };
+#define SITE_TAIL_MAX	32u
 #define SITE_LIKELY	0x80000000u	/* lines are < 2^31 */
 #define SITE_HAS_RATE	1u
 #define SITE_RESET	2u
