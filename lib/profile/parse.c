@@ -583,22 +583,28 @@ static size_t likely_run(struct parse_state *st, char **sp)
 	struct kattr_profile *p = st->p;
 	struct kattr_profile_priv *pv = p->priv;
 	const struct kattr_profile *prev = st->prev;
-	const char *ptext = prev->priv->text;
+	const char *ptext = prev->priv->text, *end = st->end;
+	const struct site *last = prev->priv->sites + (p->n - st->fresh);
+	const struct site *lend = prev->priv->sites + prev->n;
+	struct site *site = pv->sites + p->n;
+	struct site_delta *d = pv->deltas ? pv->deltas + p->n : NULL;
+	/* in registers: the stores to sites and deltas could alias them */
+	uint64_t max_count = st->max_count;
+	size_t wrong = st->wrong, taken = 0;
+	unsigned int bits = st->bits;
+	bool down = false;
 	char *s = *sp;
-	size_t taken = 0;
 
-	while (p->n - st->fresh < prev->n) {
-		const struct site *last = &prev->priv->sites[p->n - st->fresh];
-		struct site *site = &pv->sites[p->n];
+	for (; last < lend; last++, site++, taken++) {
 		bool likely = last->line & SITE_LIKELY, reset = false;
 		size_t fl = last->function, fi = last->file, tl = last->tail;
 		/* prev's function, and where this row's would be */
 		const char *pf = ptext + last->func;
-		char *func = s + 31, *sep = func + fl, *at = sep + 4 + fi;
+		char *sep = s + 31 + fl, *at = sep + 4 + fi;
 		uint64_t t, f, c, i;
 
-		if (!tl || !fl || fl > 32 || last->func + fl < 32 ||
-		    (size_t)(st->end - s) < 31 + fl + 4 + fi + tl ||
+		if (!tl || fl - 1 >= 32 || last->func + fl < 32 ||
+		    (size_t)(end - s) < 31 + fl + 4 + fi + tl ||
 		    (*s != '+' && *s != '-' && *s != ' ') ||
 		    load8(s + 1) != load8(likely ? "likely  " : "unlikely") ||
 		    load8(s + 3) != load8(likely ? "kely   |" : "likely |") ||
@@ -608,7 +614,7 @@ static size_t likely_run(struct parse_state *st, char **sp)
 		    !(fi + 3 <= 32 ? same_before(at, pf + fl + 4 + fi, fi + 3) :
 		      same_bytes(sep + 1, pf + fl + 1, fi + 3)) ||
 		    *at != '@' || !same_before(at + tl, pf + fl + 4 + fi + tl, tl - 1) ||
-		    (at[tl] != '\n' && at + tl != st->end))
+		    (at[tl] != '\n' && at + tl != end))
 			break;
 		*sep = '\0';
 		*at = '\0';
@@ -617,27 +623,28 @@ static size_t likely_run(struct parse_state *st, char **sp)
 		c = likely ? t : f;
 		i = likely ? f : t;
 		*site = *last;
-		site->func = (uint32_t)(func - pv->text);
+		site->func = (uint32_t)(s + 31 - pv->text);
 		site->correct = c;
 		site->incorrect = i;
 		site->flags = 0;
-		if (st->seconds > 0) {	/* diff_again() */
-			if (unlikely(c < last->correct || i < last->incorrect))
-				st->down = true;
-			pv->deltas[p->n].d_correct =
-				counter_step(last->correct, c, st->bits, &reset);
-			pv->deltas[p->n].d_incorrect =
-				counter_step(last->incorrect, i, st->bits, &reset);
+		if (d) {	/* diff_again() */
+			down |= c < last->correct || i < last->incorrect;
+			d->d_correct = counter_step(last->correct, c, bits, &reset);
+			d->d_incorrect = counter_step(last->incorrect, i, bits,
+						      &reset);
 			site->flags = reset ? SITE_RESET : SITE_HAS_RATE;
+			d++;
 		}
-		st->wrong += i > c;
-		st->max_count |= c | i;
-		p->rows++;
-		st->same++;
-		p->n++;
-		taken++;
+		wrong += i > c;
+		max_count |= c | i;
 		s = at + tl + 1;
 	}
+	st->down |= down;
+	st->max_count = max_count;
+	st->wrong = wrong;
+	st->same += taken;
+	p->rows += taken;
+	p->n += taken;
 	*sp = s;
 	return taken;
 }

@@ -204,19 +204,16 @@ static inline uint64_t word_eq(uint64_t w, unsigned char c)
 static inline __attribute__((always_inline)) bool
 padded9(const char *p, uint64_t *v)
 {
-	uint64_t w = load8(p + 1), sp = word_eq(w, ' '), d;
-	unsigned int k;
+	uint64_t w = load8(p + 1), x = w ^ (ONES * '0');
+	/* the bytes no digit (exact: no borrow), and the spaces */
+	uint64_t nd = (((x & ~HIGHS) + ONES * (0x80 - 10)) | x) & HIGHS;
+	uint64_t sp = word_eq(w, ' ');
 
-	if (sp == HIGHS)	/* no digit at the end */
+	/* every other byte a space, the last a digit, no space after a
+	 * digit (the digits' bits moved a byte up are all digits') */
+	if ((nd ^ sp) | (nd >> 63) | (((sp ^ HIGHS) << 8) & sp))
 		return false;
-	/* the spaces lead: none after the first other byte, at k */
-	k = (unsigned int)__builtin_ctzll(~sp & HIGHS) / 8;
-	if (sp >> (8 * k))
-		return false;
-	d = w + (sp >> 7) * 0x10;	/* the spaces as '0's */
-	if (lead_digits8(d) != 8)
-		return false;
-	*v = value8(d, 8);
+	*v = value8(w | (ONES * 0x10), 8);	/* the spaces as '0's */
 	if (p[0] == ' ')
 		return true;
 	if (p[0] < '0' || p[0] > '9' || sp)
@@ -384,22 +381,21 @@ static inline void tsite_entry(const struct kattr_profile *p, size_t i,
 static inline uint64_t counter_step(uint64_t a, uint64_t b, unsigned int bits,
 				    bool *reset)
 {
-	uint64_t wrapped;
-
-	if (b >= a)
-		return b - a;
 	/* /proc/likely_prof's counters are 32-bit and not atomic: one can
 	 * wrap between two reads.  Every other source counts in 64 bits
 	 * (unsigned long in tracefs, uint64_t in user space) and does not
 	 * wrap in practice.  A step back of more than half the range is
-	 * no wrap (4,293,137,540 events in a second), it is a reset. */
-	if (bits == 32 && a <= UINT32_MAX && b <= UINT32_MAX) {
-		wrapped = (uint64_t)UINT32_MAX - a + 1 + b;
-		if (wrapped < (1ull << 31))
-			return wrapped;
-	}
-	*reset = true;
-	return b;
+	 * no wrap (4,293,137,540 events in a second), it is a reset.
+	 * Without a branch: counts that go up or down at random (a
+	 * rewritten file, a reset) cost a misprediction each otherwise. */
+	uint64_t step = b - a, wrapped = step + (1ull << 32);
+	bool down = b < a;
+	bool wrap = bits == 32 && (a | b) <= UINT32_MAX &&
+		    wrapped < (1ull << 31);
+	uint64_t back = wrap ? wrapped : b;
+
+	*reset |= down & !wrap;
+	return down ? back : step;
 }
 
 /* parse.c: buf (len + 1 bytes, taken over) parsed after prev (NULL:
