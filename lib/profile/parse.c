@@ -564,6 +564,73 @@ live_again(struct parse_state *st, const struct again *r, struct site *site,
 	return 0;
 }
 
+/* What likely_run() and trace_run() carry from row to row: in registers,
+ * as the stores to sites and deltas could alias the parse state's. */
+struct run {
+	const struct site *last;	/* prev's site of the row */
+	struct site *site;		/* the row's */
+	struct site_delta *d;		/* its deltas, or NULL (no rates) */
+	uint64_t max_count;
+	size_t wrong;
+	unsigned int bits;
+	bool down;
+};
+
+/* The row (its function at func) taken as r->last's site again with the
+ * counts c, i (correct, incorrect): its site and deltas as live_again()
+ * writes them; wrong: whether a wrong hint counts. */
+static inline __attribute__((always_inline)) void
+run_take(struct run *r, const char *text, const char *func, uint64_t c,
+	 uint64_t i, bool wrong)
+{
+	const struct site *last = r->last;
+	struct site *site = r->site;
+	bool reset = false;
+
+	*site = *last;
+	site->func = (uint32_t)(func - text);
+	site->correct = c;
+	site->incorrect = i;
+	site->flags = 0;
+	if (r->d) {	/* diff_again() */
+		r->down |= c < last->correct || i < last->incorrect;
+		r->d->d_correct = counter_step(last->correct, c, r->bits, &reset);
+		r->d->d_incorrect = counter_step(last->incorrect, i, r->bits,
+						 &reset);
+		site->flags = reset ? SITE_RESET : SITE_HAS_RATE;
+		r->d++;
+	}
+	r->wrong += wrong && i > c;
+	r->max_count |= c | i;
+	r->last++;
+	r->site++;
+}
+
+static inline void run_start(struct run *r, const struct parse_state *st)
+{
+	struct kattr_profile_priv *pv = st->p->priv;
+
+	r->last = st->prev->priv->sites + (st->p->n - st->fresh);
+	r->site = pv->sites + st->p->n;
+	r->d = pv->deltas ? pv->deltas + st->p->n : NULL;
+	r->max_count = st->max_count;
+	r->wrong = st->wrong;
+	r->bits = st->bits;
+	r->down = false;
+}
+
+/* The rows a run took (taken) into the parse state. */
+static size_t run_end(struct parse_state *st, const struct run *r, size_t taken)
+{
+	st->down |= r->down;
+	st->max_count = r->max_count;
+	st->wrong = r->wrong;
+	st->same += taken;
+	st->p->rows += taken;
+	st->p->n += taken;
+	return taken;
+}
+
 /*
  * A live view's usual rows, one after the other: each the site of prev's
  * row at the same place, in the layout the kernel prints ("%-9s|%9u|%9u\t"
@@ -580,28 +647,22 @@ live_again(struct parse_state *st, const struct again *r, struct site *site,
  */
 static size_t likely_run(struct parse_state *st, char **sp)
 {
-	struct kattr_profile *p = st->p;
-	struct kattr_profile_priv *pv = p->priv;
 	const struct kattr_profile *prev = st->prev;
 	const char *ptext = prev->priv->text, *end = st->end;
-	const struct site *last = prev->priv->sites + (p->n - st->fresh);
+	const char *text = st->p->priv->text;
 	const struct site *lend = prev->priv->sites + prev->n;
-	struct site *site = pv->sites + p->n;
-	struct site_delta *d = pv->deltas ? pv->deltas + p->n : NULL;
-	/* in registers: the stores to sites and deltas could alias them */
-	uint64_t max_count = st->max_count;
-	size_t wrong = st->wrong, taken = 0;
-	unsigned int bits = st->bits;
-	bool down = false;
+	size_t taken = 0;
 	char *s = *sp;
+	struct run r;
 
-	for (; last < lend; last++, site++, taken++) {
-		bool likely = last->line & SITE_LIKELY, reset = false;
+	for (run_start(&r, st); r.last < lend; taken++) {
+		const struct site *last = r.last;
+		bool likely = last->line & SITE_LIKELY;
 		size_t fl = last->function, fi = last->file, tl = last->tail;
 		/* prev's function, and where this row's would be */
 		const char *pf = ptext + last->func;
 		char *sep = s + 31 + fl, *at = sep + 4 + fi;
-		uint64_t t, f, c, i;
+		uint64_t t, f;
 
 		if (!tl || fl - 1 >= 32 || last->func + fl < 32 ||
 		    (size_t)(end - s) < 31 + fl + 4 + fi + tl ||
@@ -620,33 +681,76 @@ static size_t likely_run(struct parse_state *st, char **sp)
 		*at = '\0';
 		at[tl] = '\0';
 		/* likely(): correct is # True; unlikely(): # False */
-		c = likely ? t : f;
-		i = likely ? f : t;
-		*site = *last;
-		site->func = (uint32_t)(s + 31 - pv->text);
-		site->correct = c;
-		site->incorrect = i;
-		site->flags = 0;
-		if (d) {	/* diff_again() */
-			down |= c < last->correct || i < last->incorrect;
-			d->d_correct = counter_step(last->correct, c, bits, &reset);
-			d->d_incorrect = counter_step(last->incorrect, i, bits,
-						      &reset);
-			site->flags = reset ? SITE_RESET : SITE_HAS_RATE;
-			d++;
-		}
-		wrong += i > c;
-		max_count |= c | i;
+		run_take(&r, text, s + 31, likely ? t : f, likely ? f : t, true);
 		s = at + tl + 1;
 	}
-	st->down |= down;
-	st->max_count = max_count;
-	st->wrong = wrong;
-	st->same += taken;
-	p->rows += taken;
-	p->n += taken;
 	*sp = s;
-	return taken;
+	return run_end(st, &r, taken);
+}
+
+/* The n (<= 64) bytes before a are those before b (64 bytes readable
+ * before both): same_before() twice, no branch on n. */
+static inline __attribute__((always_inline)) bool
+same_before64(const char *a, const char *b, size_t n)
+{
+	size_t hi = n > 32 ? n - 32 : 0;
+
+	return same_before(a, b, n - hi) & same_before(a - 32, b - 32, hi);
+}
+
+/*
+ * likely_run() for tracefs rows ("%8lu %8lu %3ld %-30.30s %-20.20s %d"):
+ * the counts read as trace_row() reads them (trace_counts()), then the
+ * function, the blanks and the file, the blanks and the line compared
+ * with prev's bytes in windows (the lengths from prev's site: function,
+ * file_at, file, tail), a blank after each name.  A row taken here is one
+ * trace_row_again() takes, into the same site.
+ */
+static size_t trace_run(struct parse_state *st, char **sp)
+{
+	const struct kattr_profile *prev = st->prev;
+	struct kattr_profile_priv *pv = st->p->priv;
+	const char *ptext = prev->priv->text, *end = st->end;
+	const struct site *lend = prev->priv->sites + prev->n;
+	bool all = st->p->format == KATTR_PROF_FMT_ALL;
+	size_t taken = 0;
+	char *s = *sp;
+	struct run r;
+
+	if (!all && !pv->tconst &&
+	    !(pv->tconst = malloc(pv->lines * sizeof(*pv->tconst))))
+		return 0;	/* (parse_line() finds no room either) */
+	for (run_start(&r, st); r.last < lend; taken++) {
+		const struct site *last = r.last;
+		size_t fl = last->function, fa = last->file_at;
+		size_t fe = fa + last->file, tl = last->tail;
+		const char *pf = ptext + last->func;
+		uint64_t a, b, c;
+		char *p = s, *func, *eol;
+
+		if (!trace_counts(&p, end, all, &a, &b, &c))
+			break;
+		func = skip_pad(p, end);
+		eol = func + fe + tl;
+		if (!tl || fl - 1 >= 32 || fe - fl - 1 >= 64 ||
+		    last->func + fl < 32 || last->func + fe < 64 ||
+		    func - pv->text < 32 || (size_t)(end - func) < fe + tl ||
+		    !same_before(func + fl, pf + fl, fl) || !is_blank(func[fl]) ||
+		    !same_before64(func + fe, pf + fe, fe - fl - 1) ||
+		    !is_blank(func[fe]) ||
+		    !same_before(eol, pf + fe + tl, tl - 1) ||
+		    (*eol != '\n' && eol != end))
+			break;
+		func[fl] = '\0';
+		func[fe] = '\0';
+		*eol = '\0';
+		if (!all)
+			pv->tconst[st->p->n + taken] = c;
+		run_take(&r, pv->text, func, a, b, !all);
+		s = eol + 1;
+	}
+	*sp = s;
+	return run_end(st, &r, taken);
 }
 
 /* The row at s is the site of prev's row at the same place from the end,
@@ -971,9 +1075,10 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 	for (s = own->text; s < st.end; s = eol + 1, seen++) {
 		/* A live view's rows in the kernel's layout, in a run. */
 		if (own->lazy && st.prev && !st.nuls &&
-		    p->format == KATTR_PROF_FMT_LIKELY_PROF &&
-		    prev->format == KATTR_PROF_FMT_LIKELY_PROF) {
-			seen += likely_run(&st, &s);
+		    p->format == prev->format &&
+		    p->format != KATTR_PROF_FMT_UNKNOWN) {
+			seen += p->format == KATTR_PROF_FMT_LIKELY_PROF ?
+				likely_run(&st, &s) : trace_run(&st, &s);
 			if (s >= st.end)
 				break;
 		}
