@@ -699,8 +699,27 @@ same_before64(const char *a, const char *b, size_t n)
 }
 
 /*
+ * A trace row's counts in the kernel's layout ("%8lu %8lu %3ld "): what
+ * trace_counts() reads there, but X (never evaluated).  The percent's
+ * field is read as eight bytes, its three and five spaces.
+ */
+static inline __attribute__((always_inline)) bool
+trace_layout(const char *s, const char *end, uint64_t *a, uint64_t *b)
+{
+	uint64_t pct, sp;
+
+	return end - s >= 24 && s[8] == ' ' && s[17] == ' ' && s[21] == ' ' &&
+	       padded_word(load8(s), a, &sp) &&
+	       padded_word(load8(s + 9), b, &sp) &&
+	       padded_word((load8(s + 13) & ~0xffffffffffULL) |
+			   (ONES * ' ' & 0xffffffffffULL), &pct, &sp) &&
+	       pct <= 100;
+}
+
+/*
  * likely_run() for tracefs rows ("%8lu %8lu %3ld %-30.30s %-20.20s %d"):
- * the counts read as trace_row() reads them (trace_counts()), then the
+ * the counts read as trace_row() reads them (trace_layout(), else
+ * trace_counts()), then the
  * function, the blanks and the file, the blanks and the line compared
  * with prev's bytes in windows (the lengths from prev's site: function,
  * file_at, file, tail), a blank after each name.  A row taken here is one
@@ -728,8 +747,13 @@ static size_t trace_run(struct parse_state *st, char **sp)
 		uint64_t a, b, c;
 		char *p = s, *func, *eol;
 
-		if (!trace_counts(&p, end, all, &a, &b, &c))
-			break;
+		if (!trace_layout(s, end, &a, &b)) {
+			if (!trace_counts(&p, end, all, &a, &b, &c))
+				break;
+		} else {
+			p = s + 21;
+			c = 0;
+		}
 		func = skip_pad(p, end);
 		eol = func + fe + tl;
 		if (!tl || fl - 1 >= 32 || fe - fl - 1 >= 64 ||

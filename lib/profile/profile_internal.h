@@ -196,24 +196,40 @@ static inline uint64_t word_eq(uint64_t w, unsigned char c)
 }
 
 /*
- * A "%9u" field at p (nine bytes readable): spaces, then at least one
- * digit, to its ninth byte.  What skip_pad() and parse_u64() read there
- * when a delimiter follows, without a loop or a branch a byte; false for
+ * Eight bytes w of a right-aligned number field: spaces, then at least
+ * one digit, to the last byte.  Its value in *v, its spaces (high bits)
+ * in *sp.  What skip_pad() and parse_u64() read there when a delimiter
+ * follows, without a loop or a branch a byte.
+ */
+static inline __attribute__((always_inline)) bool
+padded_word(uint64_t w, uint64_t *v, uint64_t *sp)
+{
+	uint64_t x = w ^ (ONES * '0');
+	/* the bytes no digit (exact: no borrow), and the spaces */
+	uint64_t nd = (((x & ~HIGHS) + ONES * (0x80 - 10)) | x) & HIGHS;
+	uint64_t s = word_eq(w, ' ');
+
+	/* every other byte a space, the last a digit, no space after a
+	 * digit (the digits' bits moved a byte up are all digits') */
+	if ((nd ^ s) | (nd >> 63) | (((s ^ HIGHS) << 8) & s))
+		return false;
+	*v = value8(w | (ONES * 0x10), 8);	/* the spaces as '0's */
+	*sp = s;
+	return true;
+}
+
+/*
+ * A "%9u" field at p (nine bytes readable): padded_word() on its last
+ * eight, its first a space or (no space after it) a digit.  False for
  * anything else (a tab, a wider number: the caller takes the token walk).
  */
 static inline __attribute__((always_inline)) bool
 padded9(const char *p, uint64_t *v)
 {
-	uint64_t w = load8(p + 1), x = w ^ (ONES * '0');
-	/* the bytes no digit (exact: no borrow), and the spaces */
-	uint64_t nd = (((x & ~HIGHS) + ONES * (0x80 - 10)) | x) & HIGHS;
-	uint64_t sp = word_eq(w, ' ');
+	uint64_t sp;
 
-	/* every other byte a space, the last a digit, no space after a
-	 * digit (the digits' bits moved a byte up are all digits') */
-	if ((nd ^ sp) | (nd >> 63) | (((sp ^ HIGHS) << 8) & sp))
+	if (!padded_word(load8(p + 1), v, &sp))
 		return false;
-	*v = value8(w | (ONES * 0x10), 8);	/* the spaces as '0's */
 	if (p[0] == ' ')
 		return true;
 	if (p[0] < '0' || p[0] > '9' || sp)
