@@ -632,18 +632,44 @@ static size_t run_end(struct parse_state *st, const struct run *r, size_t taken)
 }
 
 /*
+ * A likely_prof row's counts after its flag and type (s[1] on, 32 bytes
+ * readable): in the layout the writers print ("%-9s|%9u|%9u\t", counts
+ * below 10^9) read in place, else by the token walk; where the function
+ * starts, or NULL.  What likely_row() reads there.
+ */
+static inline __attribute__((always_inline)) char *
+likely_counts(char *s, const char *end, bool likely, uint64_t *t, uint64_t *f)
+{
+	char *p;
+
+	if (load8(s + 3) == load8(likely ? "kely   |" : "likely |") &&
+	    padded9(s + 11, t) && s[20] == '|' && padded9(s + 21, f) &&
+	    (s[30] == '\t' || s[30] == ' '))
+		return s + 31;
+	p = skip_pad(s + (likely ? 7 : 9), end);
+	if (*p++ != '|')
+		return NULL;
+	p = skip_pad(p, end);
+	if (!parse_u64(&p, end, t) || *p++ != '|')
+		return NULL;
+	p = skip_pad(p, end);
+	if (!parse_u64(&p, end, f) || (*p != '\t' && *p != ' '))
+		return NULL;
+	return skip_blank(p);
+}
+
+/*
  * A live view's usual rows, one after the other: each the site of prev's
- * row at the same place, in the layout the kernel prints ("%-9s|%9u|%9u\t"
- * and no blank before the function), with the very bytes of last time's
- * names, line and trailing blanks, which prev's site measures (function,
- * file, tail): three windows compared (same_before()) instead of a token
- * walk, no loop and no branch a byte.  A row taken here is one
- * likely_row_again() takes, into the same site: every byte of it is
- * checked, the flag and type, the counts (padded9()), a separator, and
- * the rest equal to a row likely_row() or a fast parser took (the first
- * "()@:" and the last '@' in the same places, the line's digits the
- * same).  Stops at the first other row (row_again() and parse_line()
- * decide it); returns the rows taken, *sp past them.
+ * row at the same place (its counts by likely_counts()), with the very
+ * bytes of last time's names, line and trailing blanks, which prev's site
+ * measures (function, file, tail): three windows compared (same_before())
+ * instead of a token walk, no loop and no branch a byte.  A row taken
+ * here is one likely_row_again() takes, into the same site: every byte of
+ * it is checked, the flag and type, the counts, a separator, and the rest
+ * equal to a row likely_row() or a fast parser took (the first "()@:" and
+ * the last '@' in the same places, the line's digits the same).  Stops at
+ * the first other row (row_again() and parse_line() decide it); returns
+ * the rows taken, *sp past them.
  */
 static size_t likely_run(struct parse_state *st, char **sp)
 {
@@ -659,18 +685,20 @@ static size_t likely_run(struct parse_state *st, char **sp)
 		const struct site *last = r.last;
 		bool likely = last->line & SITE_LIKELY;
 		size_t fl = last->function, fi = last->file, tl = last->tail;
-		/* prev's function, and where this row's would be */
+		/* prev's function, and where this row's is */
 		const char *pf = ptext + last->func;
-		char *sep = s + 31 + fl, *at = sep + 4 + fi;
+		char *func, *sep, *at;
 		uint64_t t, f;
 
+		if (end - s < 32 || (*s != '+' && *s != '-' && *s != ' ') ||
+		    !word_is(s + 1, likely ? "likely\0\0" : "unlikely",
+			     likely ? 6 : 8) ||
+		    !(func = likely_counts(s, end, likely, &t, &f)))
+			break;
+		sep = func + fl;
+		at = sep + 4 + fi;
 		if (!tl || fl - 1 >= 32 || last->func + fl < 32 ||
-		    (size_t)(end - s) < 31 + fl + 4 + fi + tl ||
-		    (*s != '+' && *s != '-' && *s != ' ') ||
-		    load8(s + 1) != load8(likely ? "likely  " : "unlikely") ||
-		    load8(s + 3) != load8(likely ? "kely   |" : "likely |") ||
-		    !padded9(s + 11, &t) || s[20] != '|' ||
-		    !padded9(s + 21, &f) || (s[30] != '\t' && s[30] != ' ') ||
+		    sep - text < 32 || (size_t)(end - func) < fl + 4 + fi + tl ||
 		    !same_before(sep, pf + fl, fl) || *sep != '(' ||
 		    !(fi + 3 <= 32 ? same_before(at, pf + fl + 4 + fi, fi + 3) :
 		      same_bytes(sep + 1, pf + fl + 1, fi + 3)) ||
@@ -681,7 +709,7 @@ static size_t likely_run(struct parse_state *st, char **sp)
 		*at = '\0';
 		at[tl] = '\0';
 		/* likely(): correct is # True; unlikely(): # False */
-		run_take(&r, text, s + 31, likely ? t : f, likely ? f : t, true);
+		run_take(&r, text, func, likely ? t : f, likely ? f : t, true);
 		s = at + tl + 1;
 	}
 	*sp = s;
