@@ -717,13 +717,14 @@ static size_t likely_run(struct parse_state *st, char **sp)
 }
 
 /* The n (<= 64) bytes before a are those before b (64 bytes readable
- * before both): same_before() twice, no branch on n. */
+ * before both): same_before() twice (the second on 0 bytes when n <= 32),
+ * no branch on n. */
 static inline __attribute__((always_inline)) bool
 same_before64(const char *a, const char *b, size_t n)
 {
 	size_t hi = n > 32 ? n - 32 : 0;
 
-	return same_before(a, b, n - hi) & same_before(a - 32, b - 32, hi);
+	return same_before(a, b, n - hi) && same_before(a - 32, b - 32, hi);
 }
 
 /*
