@@ -1127,7 +1127,7 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 	st.prev = prev;
 	for (s = own->text; s < st.end; s = eol + 1, seen++) {
 		/* A live view's rows in the kernel's layout, in a run. */
-		if (own->lazy && st.prev && !st.nuls &&
+		if (own->lazy && st.prev && !st.nuls && p->n >= st.fresh &&
 		    p->format == prev->format &&
 		    p->format != KATTR_PROF_FMT_UNKNOWN) {
 			seen += p->format == KATTR_PROF_FMT_LIKELY_PROF ?
