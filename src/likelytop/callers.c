@@ -594,14 +594,23 @@ static void start(struct run *r)
 	}
 	if (lt_hist_start(&r->trace, "call_site", wrong, why, sizeof(why)) < 0)
 		tool_die(EXIT_FAIL, "%s", why);
+	/* the window starts at a first reading, not at the trigger writes:
+	 * the two triggers are set one after the other (a write parses
+	 * and allocates, milliseconds under emulation), but one read of
+	 * the hist file shows both */
+	r->start = lt_now();
+	hist_collect(r);
+	memset(r->c.slot, 0, r->c.cap * sizeof(*r->c.slot));
+	r->c.n = 0;
+	r->c.calls = r->c.wrong = r->c.zero = 0;
+	r->lost_before = r->dropped;
 }
 
-/* Stop counting (before the last reading). */
+/* Stop counting before the last reading (streaming; the histograms are
+ * read as they run, and their last reading ends the window). */
 static void stop(struct run *r)
 {
-	if (r->hist)
-		(void)lt_hist_pause(&r->trace);
-	else
+	if (!r->hist)
 		lt_trace_enable(&r->trace, false);
 }
 
@@ -653,6 +662,8 @@ int lt_callers_run(struct lt_app *a)
 			stop(&r);
 		r.end = lt_now();
 		collect(&r, !(now < next_snap && go) && !(!go && want != 0));
+		if (r.hist)
+			r.end = lt_now();	/* after the reading */
 		if (now < next_snap && go)
 			continue;
 		if (!go && want != 0)

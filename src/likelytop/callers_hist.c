@@ -141,25 +141,6 @@ int lt_hist_read(struct lt_trace *t, lt_hist_entry_fn fn, void *arg,
 	return ret < 0 ? ret : 0;
 }
 
-int lt_hist_pause(struct lt_trace *t)
-{
-	char line[1300];
-	const char *f = strstr(t->hist_wrong, " if ");
-	int ret = 0;
-
-	/* wrong first, then calls: the wrong histogram's window lies
-	 * within the calls' (set calls first, paused last) */
-	if (t->hist_wrong[0] && f) {
-		snprintf(line, sizeof(line), "%s:pause%s", t->hist_calls, f);
-		ret = trigger(t, line);
-	}
-	if (t->hist_calls[0] && ret == 0) {
-		snprintf(line, sizeof(line), "%s:pause", t->hist_calls);
-		ret = trigger(t, line);
-	}
-	return ret;
-}
-
 void lt_hist_stop(struct lt_trace *t)
 {
 	char line[1100];

@@ -41,8 +41,6 @@ int lt_hist_start(struct lt_trace *t, const char *key, const char *wrong,
 /* Read the event's hist file into fn (see lt_hist_parse). */
 int lt_hist_read(struct lt_trace *t, lt_hist_entry_fn fn, void *arg,
 		 uint64_t *dropped);
-/* Stop counting, the histograms kept (for the last reading). */
-int lt_hist_pause(struct lt_trace *t);
 /* Remove the triggers lt_hist_start set (idempotent). */
 void lt_hist_stop(struct lt_trace *t);
 
