@@ -43,6 +43,14 @@ static int kprobe_write(struct lt_trace *t, const char *line)
 	return (int)n;
 }
 
+static int remove_one(struct lt_trace *t, const char *sys, const char *ev)
+{
+	char line[256];
+
+	snprintf(line, sizeof(line), "-:%s/%s\n", sys, ev);
+	return kprobe_write(t, line);
+}
+
 int lt_kprobe_create(struct lt_trace *t, const char *fn, unsigned int argpos,
 		     const char *argtype, char *why, size_t whysize)
 {
@@ -63,6 +71,12 @@ int lt_kprobe_create(struct lt_trace *t, const char *fn, unsigned int argpos,
 	snprintf(line, sizeof(line), "p:%s/%s %s call_site=$stack0:x64%s\n", t->ksys,
 		 t->kevent, fn, arg);
 	ret = kprobe_write(t, line);
+	if (ret == -EEXIST) {
+		/* a killed run's that had this pid: nobody else names
+		 * likelytop_PID after our pid */
+		(void)remove_one(t, t->ksys, t->kevent);
+		ret = kprobe_write(t, line);
+	}
 	snprintf(t->kdef, sizeof(t->kdef), "%.*s", (int)strlen(line) - 1, line);
 	if (ret < 0) {
 		snprintf(why, whysize, "%s: cannot add the kprobe event '%.*s' to %s/%s: %s%s",
@@ -72,14 +86,6 @@ int lt_kprobe_create(struct lt_trace *t, const char *fn, unsigned int argpos,
 		t->ksys[0] = t->kevent[0] = '\0';
 	}
 	return ret;
-}
-
-static int remove_one(struct lt_trace *t, const char *sys, const char *ev)
-{
-	char line[256];
-
-	snprintf(line, sizeof(line), "-:%s/%s\n", sys, ev);
-	return kprobe_write(t, line);
 }
 
 void lt_kprobe_remove(struct lt_trace *t)

@@ -18,12 +18,13 @@ import_callers() {
 	[ -s "$cap/kfree_callers.json" ] || return 0
 	cp "$cap/kfree_callers.json" "$dst/kfree_callers.json"
 	sed -i '/^kfree_callers.json:/d' "$dst/KERNEL"
-	jq -r '"kfree_callers.json: likelytop --callers kfree -b -n 1 -d 3 -J (\(.site.mechanism)) over tests/vm/callers.sh'"'"'s exec loop, captured \(env.CAPTURED): \(.calls) calls, \(.wrong) NULL, \(.callers | length) callers; most NULL: \(.callers[0].caller) \(.callers[0].wrong)"' \
+	jq -r '"kfree_callers.json: likelytop --callers kfree -b -n 1 -d 3 -J (\(.site.mechanism)) over tests/vm/callers.sh'"'"'s exec loop, captured \(env.CAPTURED) on \(env.KVER): \(.calls) calls, \(.wrong) wrong (ZERO_OR_NULL_PTR), \(.callers | length) callers; most wrong: \(.callers[0].caller) \(.callers[0].wrong)"' \
 		"$dst/kfree_callers.json" >>"$dst/KERNEL"
 }
 if [ $callers_only = yes ]; then
 	[ -s "$cap/kfree_callers.json" ] || { echo "import-captures: no $cap/kfree_callers.json" >&2; exit 1; }
 	export CAPTURED=$(sed -n 's/^captured: \([^,]*\),.*/\1/p' "$cap/KERNEL")
+	export KVER=$(sed -n 's/^kernel: //p' "$cap/KERNEL")
 	import_callers
 	cat "$dst/KERNEL"
 	exit 0
@@ -40,6 +41,7 @@ for f in likely_prof branch_annotated branch_all; do
 	xz -9e -T1 -c "$cap/$f" >"$dst/$f.xz"
 done
 export CAPTURED=$(sed -n 's/^captured: \([^,]*\),.*/\1/p' "$cap/KERNEL")
+export KVER=$(sed -n 's/^kernel: //p' "$cap/KERNEL")
 import_callers
 # corpora: the header and 300 rows of each; two likely_prof readings for
 # parse_next (sites appear, counts move); single rows of each kind
