@@ -86,19 +86,7 @@ expect_match "$before" "stray/kid/$MEMBERS: $P2" "the base state has P2 in stray
 # The run's length, measured as the trials run it (the shorter of two):
 # from its first step (rgctl-faults' mark, tasks_lib.sh: starting and
 # planning come before it and change nothing) to its end.
-D=
-for _ in 1 2; do
-	faults_timed out.txt err.txt "${R[@]}" apply --prune plan.conf ||
-		fail "the timed apply ended before its first step (stderr: $(cat err.txt))"
-	now_ms; t0=$NOW
-	wait "$BG"
-	now_ms; w=$((NOW - t0)) d=$(timed_span $((NOW - t0)))
-	echo "timed: $w ms to its exit, $d ms to its last change"
-	expect_match "$(cat out.txt)" "$C changes" "the timed apply made every change"
-	applied=$(snap)
-	reset
-	[ -z "$D" ] || [ "$d" -lt "$D" ] && D=$d
-done
+timed_length "${R[@]}" apply --prune plan.conf
 echo "apply ($KIND) of $C changes: $D ms from its first step to its end"
 [ "$(snap)" = "$before" ] && ok || fail "reset does not give the base state back"
 [ "$D" -gt 50 ] || skip_test "the run ($D ms) is too short to send signals inside it"

@@ -100,15 +100,7 @@ baseline() {
 
 # Remove every group (deepest first), then make the baseline again.
 reset() {
-	local d p
-	for d in $(cd "$ROOT" && find . -mindepth 1 -depth -type d); do
-		if [ "$BACKEND" != rgcs ]; then
-			for p in $(cat "$ROOT/$d/tasks" "$ROOT/$d/cgroup.threads" 2>/dev/null); do
-				echo "$p" >"$ROOT/cgroup.procs" 2>/dev/null
-			done
-		fi
-		rmdir "$ROOT/$d"
-	done
+	groups_clear
 	baseline
 }
 

@@ -87,20 +87,13 @@ baseline() {
 	member d/c "$S3"
 }
 reset() {
-	local d p
+	local d
 	# cgroup v2: no controller enabled anywhere in the tree (deepest
 	# first), so that the root may hold the processes again
 	[ "$BACKEND" = cgroup2 ] && for d in $(cd "$ROOT" && find . -depth -type d); do
 		echo -cpu >"$ROOT/$d/cgroup.subtree_control" 2>/dev/null
 	done
-	for d in $(cd "$ROOT" && find . -mindepth 1 -depth -type d); do
-		if [ "$BACKEND" != rgcs ]; then
-			for p in $(cat "$ROOT/$d/cgroup.procs" 2>/dev/null); do
-				echo "$p" >"$ROOT/cgroup.procs" 2>/dev/null
-			done
-		fi
-		rmdir "$ROOT/$d"
-	done
+	groups_clear
 	baseline
 }
 # Every group, every attribute file (member lists too; on cgroup v2 the
