@@ -26,6 +26,7 @@
 #include "callers_ksym.h"
 #include "callers_site.h"
 #include "callers_trace.h"
+#include "callers_user.h"
 #include "likelytop.h"
 #include "strutils.h"
 #include "tool.h"
@@ -424,6 +425,8 @@ int lt_callers_run(struct lt_app *a)
 	bool go = true;
 	int ret;
 
+	if (a->o.pid)	/* a user-space program: callers_user.c */
+		return lt_ucallers_run(a);
 	r.app = a;
 	cur = &r;
 	atexit(cleanup);

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * likelytop --callers SITE -p PID: the callers of a hinted function in a
+ * user-space program, from the counts likely_prof.h keeps per caller
+ * (LIKELY_PROF_CALLERS: exact, $LIKELY_PROF_DIR/PID.callers) or, with
+ * --uprobe, from a uprobe on the function (callers_uprobe.c).
+ */
+#ifndef LIKELYTOP_CALLERS_USER_H
+#define LIKELYTOP_CALLERS_USER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct lt_app;
+
+/* One row of a PID.callers file. */
+struct lt_ucaller_row {
+	int likely;		/* the hint: 1 likely(), 0 unlikely() */
+	uint64_t t, f;		/* evaluations true and false */
+	char *func, *file;	/* unescaped, malloc'ed */
+	unsigned int line;
+	char *object;		/* the caller's file ("": unknown) */
+	uint64_t off;		/* its offset there (an address when unknown) */
+};
+
+/*
+ * Parse a PID.callers file's text (len bytes): its rows, malloc'ed, into
+ * *rows.  0, or -EINVAL (not that format: *bad_line says which line),
+ * -ENOMEM.  Pure: no I/O.
+ */
+int lt_ucallers_parse(const char *text, size_t len, struct lt_ucaller_row **rows,
+		      size_t *n, size_t *bad_line);
+void lt_ucallers_free(struct lt_ucaller_row *rows, size_t n);
+
+/* Batch: --callers with -p PID; returns the exit status. */
+int lt_ucallers_run(struct lt_app *app);
+
+#endif

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * callers_prog N [GO_FILE]: a hinted function, hinted(p) with
+ * unlikely(!p), called from three places at known, different rates of
+ * the unlikely case (NULL):
+ *   caller_a: 3N calls, 1 in 100 NULL  (3N/100 wrong)
+ *   caller_b: 2N calls, 1 in 4 NULL    (2N/4 wrong)
+ *   caller_c:  N calls, 3 in 5 NULL    (3N/5 wrong)
+ * Built with LIKELY_PROF and LIKELY_PROF_CALLERS (tests/likelytop/callers_user.sh).
+ * With GO_FILE, it waits (at most 60 s) until that file exists before
+ * calling, so that a tracer can attach first; it prints its pid first.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "likely_prof.h"
+
+static volatile long sink;
+
+/* noipa: neither inlined nor cloned, so each caller calls this symbol */
+__attribute__((noipa)) int hinted(const char *p);
+__attribute__((noipa)) int hinted(const char *p)
+{
+	if (unlikely(!p))
+		return 0;
+	sink += *p;
+	return 1;
+}
+
+__attribute__((noipa)) static void caller_a(long n)
+{
+	for (long i = 0; i < 3 * n; i++)
+		hinted(i % 100 == 0 ? NULL : "a");
+}
+
+__attribute__((noipa)) static void caller_b(long n)
+{
+	for (long i = 0; i < 2 * n; i++)
+		hinted(i % 4 == 0 ? NULL : "b");
+}
+
+__attribute__((noipa)) static void caller_c(long n)
+{
+	for (long i = 0; i < n; i++)
+		hinted(i % 5 < 3 ? NULL : "c");
+}
+
+int main(int argc, char **argv)
+{
+	struct timespec pause = { 0, 10 * 1000 * 1000 };
+	long n = argc > 1 ? atol(argv[1]) : 1000;
+
+	if (argc > 2) {
+		printf("%d\n", (int)getpid());
+		fflush(stdout);
+		for (int i = 0; i < 6000 && access(argv[2], F_OK) != 0; i++)
+			nanosleep(&pause, NULL);
+	}
+	caller_a(n);
+	caller_b(n);
+	caller_c(n);
+	return 0;
+}
