@@ -19,9 +19,10 @@
 
 static volatile long sink;
 
-/* noipa: neither inlined nor cloned, so each caller calls this symbol */
+/* noipa: neither inlined nor cloned, so each caller calls this symbol
+ * (on the declaration: the definition's line is read for its name) */
 __attribute__((noipa)) int hinted(const char *p);
-__attribute__((noipa)) int hinted(const char *p)
+int hinted(const char *p)
 {
 	if (unlikely(!p))
 		return 0;
