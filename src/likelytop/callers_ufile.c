@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * likelytop --callers -p PID: the PID.callers file liblikelyprof writes
- * (callers_user.h).  Pure: no I/O.
+ * likelytop --callers -p PID: the PID.callers file liblikelyprof writes,
+ * and a function's parameters in its source (callers_user.h).  Pure: no I/O.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,4 +138,122 @@ void lt_ucallers_free(struct lt_ucaller_row *rows, size_t n)
 		free(rows[i].object);
 	}
 	free(rows);
+}
+
+/* The width of a parameter's type: pointers and longs 64, int 32, ... */
+static void param_type(const char *t, size_t len, int *bits, bool *sign)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)(len < 255 ? len : 255), t);
+	*sign = !strstr(buf, "unsigned") && !strstr(buf, "size_t") &&
+		!strstr(buf, "uint") && !strstr(buf, "u32") && !strstr(buf, "u16") &&
+		!strstr(buf, "u8") && !strstr(buf, "bool");
+	if (strchr(buf, '*') || strstr(buf, "long") || strstr(buf, "size_t") ||
+	    strstr(buf, "64") || strstr(buf, "ptr"))
+		*bits = 64, *sign = false;
+	else if (strstr(buf, "short") || strstr(buf, "16"))
+		*bits = 16;
+	else if (strstr(buf, "char") || strstr(buf, "bool") || strstr(buf, "8"))
+		*bits = 8;
+	else if (strstr(buf, "int") || strstr(buf, "32") || strstr(buf, "unsigned"))
+		*bits = 32;
+	else
+		*bits = 64;
+}
+
+/* In the parameter list p (len bytes, without its parentheses), the
+ * position (1...) of the parameter named var, and its width. */
+static int param_index(const char *p, size_t len, const char *var, int *bits,
+		       bool *sign)
+{
+	size_t start = 0, depth = 0;
+	int idx = 1;
+
+	for (size_t i = 0; i <= len; i++) {
+		size_t e = i, b;
+		const char *star;
+		bool array = false;
+
+		if (i < len && (p[i] == '(' || p[i] == '[')) {
+			depth++;
+			continue;
+		}
+		if (i < len && (p[i] == ')' || p[i] == ']')) {
+			depth -= depth > 0;
+			continue;
+		}
+		if (i < len && (p[i] != ',' || depth))
+			continue;
+		while (e > start && isspace((unsigned char)p[e - 1]))
+			e--;
+		if (e > start && p[e - 1] == ']') {	/* an array: before its '[' */
+			array = true;
+			while (e > start && p[e - 1] != '[')
+				e--;
+			e -= e > start;
+			while (e > start && isspace((unsigned char)p[e - 1]))
+				e--;
+		}
+		star = memmem(p + start, e - start, "(*", 2);
+		if (star) {	/* a function pointer: (*name)(...) */
+			b = (size_t)(star + 2 - p);
+			for (e = b; e < i && (isalnum((unsigned char)p[e]) || p[e] == '_'); e++)
+				;
+		} else {
+			b = e;
+			while (b > start && (isalnum((unsigned char)p[b - 1]) || p[b - 1] == '_'))
+				b--;
+		}
+		if (e - b == strlen(var) && !memcmp(p + b, var, e - b)) {
+			if (star || array)	/* a pointer */
+				*bits = 64, *sign = false;
+			else
+				param_type(p + start, b - start, bits, sign);
+			return idx;
+		}
+		idx++;
+		start = i + 1;
+	}
+	return 0;
+}
+
+/* The definition of fn in text: its parameter list (between its parens). */
+static const char *find_params(const char *text, size_t len, const char *fn,
+			       size_t *plen)
+{
+	size_t fl = strlen(fn);
+
+	for (const char *p = text; (p = memmem(p, len - (size_t)(p - text), fn, fl)); p++) {
+		const char *q = p + fl, *close;
+		int depth = 1;
+
+		if ((p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_')))
+			continue;
+		while (q < text + len && isspace((unsigned char)*q))
+			q++;
+		if (q >= text + len || *q != '(')
+			continue;
+		for (close = q + 1; close < text + len && depth; close++)
+			depth += *close == '(' ? 1 : *close == ')' ? -1 : 0;
+		if (depth)
+			return NULL;
+		*plen = (size_t)(close - 1 - (q + 1));
+		while (close < text + len && isspace((unsigned char)*close))
+			close++;
+		if (close < text + len && *close == '{')
+			return q + 1;
+	}
+	return NULL;
+}
+
+int lt_ucallers_param(const char *text, size_t len, const char *fn,
+		      const char *var, int *bits, bool *sign)
+{
+	size_t plen;
+	const char *params = find_params(text, len, fn, &plen);
+
+	*bits = 64;
+	*sign = false;
+	return params ? param_index(params, plen, var, bits, sign) : 0;
 }

@@ -521,108 +521,14 @@ static void read_file(struct urun *r)
 	lt_ucallers_free(w, n);
 }
 
-/* The width of a parameter's type: pointers and longs 64, int 32, ... */
-static void param_type(const char *t, size_t len, int *bits, bool *sign)
-{
-	char buf[256];
-
-	snprintf(buf, sizeof(buf), "%.*s", (int)(len < 255 ? len : 255), t);
-	*sign = !strstr(buf, "unsigned") && !strstr(buf, "size_t") &&
-		!strstr(buf, "uint") && !strstr(buf, "u32") && !strstr(buf, "u16") &&
-		!strstr(buf, "u8") && !strstr(buf, "bool");
-	if (strchr(buf, '*') || strstr(buf, "long") || strstr(buf, "size_t") ||
-	    strstr(buf, "64") || strstr(buf, "ptr"))
-		*bits = 64, *sign = false;
-	else if (strstr(buf, "int") || strstr(buf, "32") || strstr(buf, "unsigned"))
-		*bits = 32;
-	else if (strstr(buf, "short") || strstr(buf, "16"))
-		*bits = 16;
-	else if (strstr(buf, "char") || strstr(buf, "bool") || strstr(buf, "8"))
-		*bits = 8;
-	else
-		*bits = 64;
-}
-
-/* In the parameter list p (len bytes, without its parentheses), the
- * position (1...) of the parameter named var, and its width. */
-static int param_index(const char *p, size_t len, const char *var, int *bits,
-		       bool *sign)
-{
-	size_t start = 0, depth = 0;
-	int idx = 1;
-
-	for (size_t i = 0; i <= len; i++) {
-		size_t e = i, b;
-
-		if (i < len && (p[i] == '(' || p[i] == '[')) {
-			depth++;
-			continue;
-		}
-		if (i < len && (p[i] == ')' || p[i] == ']')) {
-			depth -= depth > 0;
-			continue;
-		}
-		if (i < len && (p[i] != ',' || depth))
-			continue;
-		while (e > start && isspace((unsigned char)p[e - 1]))
-			e--;
-		if (e > start && p[e - 1] == ']') {	/* an array: before its '[' */
-			while (e > start && p[e - 1] != '[')
-				e--;
-			e -= e > start;
-			while (e > start && isspace((unsigned char)p[e - 1]))
-				e--;
-		}
-		b = e;
-		while (b > start && (isalnum((unsigned char)p[b - 1]) || p[b - 1] == '_'))
-			b--;
-		if (e - b == strlen(var) && !memcmp(p + b, var, e - b)) {
-			param_type(p + start, b - start, bits, sign);
-			return idx;
-		}
-		idx++;
-		start = i + 1;
-	}
-	return 0;
-}
-
-/* The definition of fn in text: its parameter list (between its parens). */
-static const char *find_params(const char *text, size_t len, const char *fn,
-			       size_t *plen)
-{
-	size_t fl = strlen(fn);
-
-	for (const char *p = text; (p = memmem(p, len - (size_t)(p - text), fn, fl)); p++) {
-		const char *q = p + fl, *close;
-		int depth = 1;
-
-		if ((p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_')))
-			continue;
-		while (q < text + len && isspace((unsigned char)*q))
-			q++;
-		if (q >= text + len || *q != '(')
-			continue;
-		for (close = q + 1; close < text + len && depth; close++)
-			depth += *close == '(' ? 1 : *close == ')' ? -1 : 0;
-		if (depth)
-			return NULL;
-		*plen = (size_t)(close - 1 - (q + 1));
-		while (close < text + len && isspace((unsigned char)*close))
-			close++;
-		if (close < text + len && *close == '{')
-			return q + 1;
-	}
-	return NULL;
-}
-
 /* Which argument the hint's variable is: from argN, or the source. */
 static int arg_of(struct urun *r, int *bits, bool *sign)
 {
 	struct lt_site *s = &r->site;
-	const char *v = s->cond.var, *colon = strrchr(s->hint_from, ':'), *params;
+	const char *v = s->cond.var, *colon = strrchr(s->hint_from, ':');
 	struct kattr_mount *m;
 	char file[PATH_MAX], *text;
-	size_t len, plen;
+	size_t len;
 	int idx = 0;
 
 	*bits = 64;
@@ -637,9 +543,7 @@ static int arg_of(struct urun *r, int *bits, bool *sign)
 	if (kattr_mount_open(r->app->o.srcdir, 0, KATTR_MOUNT_HOST_DIR, &m) < 0)
 		return 0;
 	if (kattr_read_alloc(m, file, &text, &len) == 0) {
-		params = find_params(text, len, s->function, &plen);
-		if (params)
-			idx = param_index(params, plen, v, bits, sign);
+		idx = lt_ucallers_param(text, len, s->function, v, bits, sign);
 		free(text);
 	}
 	kattr_mount_close(m);

@@ -8,6 +8,7 @@
 #ifndef LIKELYTOP_CALLERS_USER_H
 #define LIKELYTOP_CALLERS_USER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +32,15 @@ struct lt_ucaller_row {
 int lt_ucallers_parse(const char *text, size_t len, struct lt_ucaller_row **rows,
 		      size_t *n, size_t *bad_line);
 void lt_ucallers_free(struct lt_ucaller_row *rows, size_t n);
+
+/*
+ * In C source text (len bytes), the definition of fn: the position (1,
+ * 2, ...) of its parameter named var, with its width in bits (pointers
+ * and longs 64, int 32, short 16, char 8) and whether it is signed; 0
+ * when there is no such definition or parameter.
+ */
+int lt_ucallers_param(const char *text, size_t len, const char *fn,
+		      const char *var, int *bits, bool *sign);
 
 /* Batch: --callers with -p PID; returns the exit status. */
 int lt_ucallers_run(struct lt_app *app);
