@@ -820,3 +820,93 @@ int lt_ucallers_run(struct lt_app *a)
 	ucleanup();
 	return EXIT_OK;
 }
+
+/* The live view's state: names of files read once per run. */
+static struct urun view_names;
+
+static void view_names_free(void)
+{
+	struct urun *r = &view_names;
+
+	for (size_t i = 0; i < r->nelf; i++)
+		lt_elf_free(&r->elf[i]);
+	free(r->elf);
+	for (size_t i = 0; i < r->nobjects; i++)
+		free(r->objects[i]);
+	free(r->objects);
+	free(r->slot);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The rows of one site, summed by caller into r (its slots). */
+static void view_count(struct urun *r, const struct lt_ucaller_row *w, size_t n,
+		       const char *func, const char *file, unsigned int line)
+{
+	reset(r);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t wrong = w[i].likely ? w[i].f : w[i].t;
+		struct ucaller *c;
+
+		if (w[i].line != line || strcmp(w[i].func, func) || strcmp(w[i].file, file) ||
+		    !(w[i].t + w[i].f))
+			continue;
+		c = slot_of(r, w[i].off, intern(r, w[i].object));
+		c->off = w[i].off;
+		c->calls += w[i].t + w[i].f;
+		c->wrong += wrong;
+		r->calls += w[i].t + w[i].f;
+		r->wrong += wrong;
+	}
+}
+
+char *lt_ucallers_site_text(const char *path, const char *func, const char *file,
+			    unsigned int line)
+{
+	struct urun *r = &view_names;
+	struct lt_ucaller_row *w = NULL;
+	size_t n = 0, bad, len, tlen;
+	char *text, *out = NULL, name[512];
+	const char *mod;
+	struct ucaller *v;
+	int ret = kattr_file_read(path, &text, &len);
+	FILE *f = open_memstream(&out, &tlen);
+
+	if (!f)
+		return NULL;
+	if (!r->cap) {
+		grow(r);
+		atexit(view_names_free);
+	}
+	if (ret == 0) {
+		ret = lt_ucallers_parse(text, len, &w, &n, &bad);
+		free(text);
+	}
+	if (ret < 0) {
+		fprintf(f, "%s: %s\n", path, ret == -ENOENT ?
+			"not there: the program keeps no counts per caller (build it with -DLIKELY_PROF_CALLERS)" :
+			ret == -EINVAL ? "not a likely_prof callers file" : lt_strerror(ret));
+		fclose(f);
+		return out;
+	}
+	view_count(r, w, n, func, file, line);
+	lt_ucallers_free(w, n);
+	fprintf(f, "%" PRIu64 " calls, %" PRIu64 " wrong, %zu callers (likely_prof.h, since the program started)\n\n",
+		r->calls, r->wrong, r->n);
+	if (!r->n)
+		fprintf(f, "no caller counts for this site: its file was not built with -DLIKELY_PROF_CALLERS\n");
+	else
+		fprintf(f, "%12s %12s %7s  %s\n", "CALLS", "WRONG", "WRONG%", "CALLER");
+	v = sorted(r);
+	for (size_t i = 0; i < r->n; i++) {
+		caller_name(r, &v[i], name, sizeof(name), &mod);
+		fprintf(f, "%12" PRIu64 " %12" PRIu64 " %7.2f  %s%s%s%s\n", v[i].calls, v[i].wrong,
+			100.0 * (double)v[i].wrong / (double)v[i].calls, name,
+			mod ? " [" : "", mod ? mod : "", mod ? "]" : "");
+	}
+	free(v);
+	if (fclose(f) != 0) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}

@@ -42,6 +42,15 @@ void lt_ucallers_free(struct lt_ucaller_row *rows, size_t n);
 int lt_ucallers_param(const char *text, size_t len, const char *fn,
 		      const char *var, int *bits, bool *sign);
 
+/*
+ * The live view's c key: the callers of one site (func, file, line, as
+ * the profile names it) from a PID.callers file, as lines of text
+ * (malloc'ed; NULL without memory), sorted by wrong; what went wrong
+ * reading it is said in the text.
+ */
+char *lt_ucallers_site_text(const char *path, const char *func, const char *file,
+			    unsigned int line);
+
 /* Batch: --callers with -p PID; returns the exit status. */
 int lt_ucallers_run(struct lt_app *app);
 

@@ -11,6 +11,7 @@
 #include <curses.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "callers_user.h"
 #include "keys.h"
 #include "layout.h"
 #include "likelytop.h"
@@ -523,6 +525,50 @@ static void draw_suggest(struct view *v)
 	free(text);
 }
 
+/*
+ * Why the c key has no callers for this source, or NULL: they are had
+ * from a user-space program's own per-caller counts (PID.callers).
+ */
+static const char *callers_unavailable(const struct lt_app *a)
+{
+	switch (a->src.kind) {
+	case LT_SRC_USER:
+		return NULL;
+	case LT_SRC_PROC:
+	case LT_SRC_TRACEFS:
+		return "c: no callers in the live view for the kernel: likelytop --callers FUNCTION -b traces them (kfree, kmem_cache_free)";
+	default:
+		return "c: a profile file has no callers: they come from a running program (-p PID, built with -DLIKELY_PROF_CALLERS)";
+	}
+}
+
+/* c: the callers of the pinned site, read again at each refresh. */
+static void draw_callers(struct view *v)
+{
+	const struct kattr_prof_entry *e = pinned(v);
+	char path[PATH_MAX], *text, *p, *nl;
+	int y = 3;
+
+	if (!e) {
+		draw_gone(v, y);
+		return;
+	}
+	term_put(y++, 0, "callers of %s()  %s:%u  (c or Esc: back)",
+	    TERM_NAME(e->function), TERM_NAME(e->file), e->line);
+	y++;
+	snprintf(path, sizeof(path), "%s.callers", v->app->src.path);
+	text = lt_ucallers_site_text(path, e->function, e->file, e->line);
+	if (!text) {
+		term_put(y, 2, "out of memory");
+		return;
+	}
+	for (p = text; *p && y < LINES - 1; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		term_put(y++, 0, "%.*s", (int)(nl ? nl - p : (long)strlen(p)), p);
+	}
+	free(text);
+}
+
 static void draw(struct view *v)
 {
 	erase();
@@ -540,6 +586,9 @@ static void draw(struct view *v)
 	case LT_SCREEN_FIELDS:
 		draw_fields(v);
 		break;
+	case LT_SCREEN_CALLERS:
+		draw_callers(v);
+		break;
 	default:
 		draw_list(v);
 	}
@@ -554,7 +603,7 @@ static void draw(struct view *v)
 	else if (v->ui.note)
 		term_put(LINES - 1, 0, "%s", v->ui.note);
 	else {
-		char keys[] = "q quit  h help  f fields  < > sort  R reverse  / filter  w wrong  m min  d delay  Z freeze  z zero  Enter  p";
+		char keys[] = "q quit  h help  f fields  < > sort  R reverse  / filter  w wrong  m min  d delay  Z freeze  z zero  Enter  p  c";
 
 		term_put_words(LINES - 1, keys, "  ");
 	}
@@ -590,6 +639,10 @@ static unsigned int apply(struct view *v, unsigned int redo)
 	}
 	if (redo & LT_REDO_PIN)
 		pin(v);
+	if (v->ui.screen == LT_SCREEN_CALLERS && callers_unavailable(a)) {
+		v->ui.note = callers_unavailable(a);
+		v->ui.screen = LT_SCREEN_LIST;
+	}
 	if (redo & (LT_REDO_DRAW | LT_REDO_COLLECT | LT_REDO_SORT))
 		draw(v);
 	return redo;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * callers_prog N [GO_FILE]: a hinted function, hinted(p) with
+ * callers_prog N [GO_FILE [ROUNDS]]: a hinted function, hinted(p) with
  * unlikely(!p), called from three places at known, different rates of
  * the unlikely case (NULL):
  *   caller_a: 3N calls, 1 in 100 NULL  (3N/100 wrong)
@@ -9,6 +9,8 @@
  * Built with LIKELY_PROF and LIKELY_PROF_CALLERS (tests/likelytop/callers_user.sh).
  * With GO_FILE, it waits (at most 60 s) until that file exists before
  * calling, so that a tracer can attach first; it prints its pid first.
+ * With ROUNDS, it calls ROUNDS times, waiting for GO_FILE.1, GO_FILE.2,
+ * ... before each (the live view's test).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,19 +50,32 @@ __attribute__((noipa)) static void caller_c(long n)
 		hinted(i % 5 < 3 ? NULL : "c");
 }
 
-int main(int argc, char **argv)
+static void wait_for(const char *path)
 {
 	struct timespec pause = { 0, 10 * 1000 * 1000 };
+
+	for (int i = 0; i < 6000 && access(path, F_OK) != 0; i++)
+		nanosleep(&pause, NULL);
+}
+
+int main(int argc, char **argv)
+{
 	long n = argc > 1 ? atol(argv[1]) : 1000;
+	int rounds = argc > 3 ? atoi(argv[3]) : 0;
+	char go[4096];
 
 	if (argc > 2) {
 		printf("%d\n", (int)getpid());
 		fflush(stdout);
-		for (int i = 0; i < 6000 && access(argv[2], F_OK) != 0; i++)
-			nanosleep(&pause, NULL);
 	}
-	caller_a(n);
-	caller_b(n);
-	caller_c(n);
+	for (int r = 1; r <= (rounds > 0 ? rounds : 1); r++) {
+		if (argc > 3)
+			snprintf(go, sizeof(go), "%s.%d", argv[2], r);
+		if (argc > 2)
+			wait_for(argc > 3 ? go : argv[2]);
+		caller_a(n);
+		caller_b(n);
+		caller_c(n);
+	}
 	return 0;
 }
