@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "callers_klive.h"
 #include "callers_user.h"
 #include "keys.h"
 #include "layout.h"
@@ -526,19 +527,26 @@ static void draw_suggest(struct view *v)
 }
 
 /*
- * Why the c key has no callers for this source, or NULL: they are had
- * from a user-space program's own per-caller counts (PID.callers).
+ * c: where the callers come from.  A user-space program's own counts
+ * (PID.callers); else this machine's kernel, for a function whose
+ * tracepoint records its caller, traced while the screen is open.  When
+ * neither can be had, the status line says why and the list stays.
  */
-static const char *callers_unavailable(const struct lt_app *a)
+static void callers_open(struct view *v)
 {
-	switch (a->src.kind) {
-	case LT_SRC_USER:
-		return NULL;
-	case LT_SRC_PROC:
-	case LT_SRC_TRACEFS:
-		return "c: no callers in the live view for the kernel: likelytop --callers FUNCTION -b traces them (kfree, kmem_cache_free)";
-	default:
-		return "c: a profile file has no callers: they come from a running program (-p PID, built with -DLIKELY_PROF_CALLERS)";
+	static char why[512];
+	const struct kattr_prof_entry *e;
+
+	if (v->ui.screen != LT_SCREEN_CALLERS) {
+		lt_klive_stop();
+		return;
+	}
+	e = pinned(v);
+	if (v->app->src.kind == LT_SRC_USER || !e || lt_klive_running(e->function))
+		return;
+	if (lt_klive_start(e->function, why, sizeof(why)) < 0) {
+		v->ui.note = why;
+		v->ui.screen = LT_SCREEN_LIST;
 	}
 }
 
@@ -556,8 +564,12 @@ static void draw_callers(struct view *v)
 	term_put(y++, 0, "callers of %s()  %s:%u  (c or Esc: back)",
 	    TERM_NAME(e->function), TERM_NAME(e->file), e->line);
 	y++;
-	snprintf(path, sizeof(path), "%s.callers", v->app->src.path);
-	text = lt_ucallers_site_text(path, e->function, e->file, e->line);
+	if (v->app->src.kind == LT_SRC_USER) {
+		snprintf(path, sizeof(path), "%s.callers", v->app->src.path);
+		text = lt_ucallers_site_text(path, e->function, e->file, e->line);
+	} else {
+		text = lt_klive_text();
+	}
 	if (!text) {
 		term_put(y, 2, "out of memory");
 		return;
@@ -639,10 +651,7 @@ static unsigned int apply(struct view *v, unsigned int redo)
 	}
 	if (redo & LT_REDO_PIN)
 		pin(v);
-	if (v->ui.screen == LT_SCREEN_CALLERS && callers_unavailable(a)) {
-		v->ui.note = callers_unavailable(a);
-		v->ui.screen = LT_SCREEN_LIST;
-	}
+	callers_open(v);
 	if (redo & (LT_REDO_DRAW | LT_REDO_COLLECT | LT_REDO_SORT))
 		draw(v);
 	return redo;
@@ -726,6 +735,7 @@ int lt_view_run(struct lt_app *a)
 	draw(&v);
 	lt_arm_timer(a);
 	ret = term_run(&loop);
+	lt_klive_stop();
 	term_stop();
 	free(v.pin_function);
 	free(v.pin_file);
