@@ -910,3 +910,65 @@ char *lt_ucallers_site_text(const char *path, const char *func, const char *file
 	}
 	return out;
 }
+
+/* Of v (sorted by wrong, n callers, total wrong), how many of the first
+ * two make LT_UCALLERS_MOST percent of the wrong: 1, 2, or 0. */
+#define LT_UCALLERS_MOST 75.0
+static size_t concentrated(const struct ucaller *v, size_t n, uint64_t wrong)
+{
+	if (n < 3 || !wrong)
+		return 0;
+	if (100.0 * (double)v[0].wrong >= LT_UCALLERS_MOST * (double)wrong)
+		return 1;
+	if (100.0 * (double)(v[0].wrong + v[1].wrong) >= LT_UCALLERS_MOST * (double)wrong)
+		return 2;
+	return 0;
+}
+
+char *lt_ucallers_note(void *path, const char *func, const char *file,
+		       unsigned int line)
+{
+	struct urun *r = &view_names;
+	struct lt_ucaller_row *w;
+	size_t n, bad, len, k, tlen;
+	char *text, *out = NULL, name[512];
+	const char *mod;
+	struct ucaller *v;
+	FILE *f;
+
+	if (kattr_file_read(path, &text, &len) < 0)
+		return NULL;
+	n = lt_ucallers_parse(text, len, &w, &n, &bad) == 0 ? n : 0;
+	free(text);
+	if (!n)
+		return NULL;
+	if (!r->cap) {
+		grow(r);
+		atexit(view_names_free);
+	}
+	view_count(r, w, n, func, file, line);
+	lt_ucallers_free(w, n);
+	v = sorted(r);
+	k = concentrated(v, r->n, r->wrong);
+	f = k ? open_memstream(&out, &tlen) : NULL;
+	if (f) {
+		fprintf(f, "  callers:   %s of its %zu callers made %.1f%% of the wrong\n"
+			"             evaluations (counted per caller by likely_prof.h):\n",
+			k == 1 ? "one" : "two", r->n,
+			100.0 * (double)(v[0].wrong + (k == 2 ? v[1].wrong : 0)) / (double)r->wrong);
+		for (size_t i = 0; i < k; i++) {
+			caller_name(r, &v[i], name, sizeof(name), &mod);
+			fprintf(f, "             %s%s%s%s: %" PRIu64 " wrong of %" PRIu64 " calls\n",
+				name, mod ? " [" : "", mod ? mod : "", mod ? "]" : "",
+				v[i].wrong, v[i].calls);
+		}
+		fprintf(f, "             Fixing %s, not the hint, is the alternative.\n",
+			k == 1 ? "that caller" : "those callers");
+		if (fclose(f) != 0) {
+			free(out);
+			out = NULL;
+		}
+	}
+	free(v);
+	return out;
+}

@@ -51,6 +51,15 @@ int lt_ucallers_param(const char *text, size_t len, const char *fn,
 char *lt_ucallers_site_text(const char *path, const char *func, const char *file,
 			    unsigned int line);
 
+/*
+ * --suggest: when one or two of a site's callers (in the PID.callers file
+ * path, at least three callers in all) make at least 75% of its wrong
+ * evaluations, lines for the patch's mail naming them with their figures
+ * (malloc'ed); else, or when the file has none, NULL.
+ */
+char *lt_ucallers_note(void *path, const char *func, const char *file,
+		       unsigned int line);
+
 /* Batch: --callers with -p PID; returns the exit status. */
 int lt_ucallers_run(struct lt_app *app);
 

@@ -38,6 +38,22 @@ expect_match "$out" "^hint: unlikely\(\) at .*callers_prog.c:$line: wrong when t
 addr=$(jq -r '.callers[0].caller' <<<"$("$LT" --callers hinted -p "$pid" -b -J)")
 [[ $addr =~ ^caller_c\+0x[0-9a-f]+$ ]] && ok || fail "caller name $addr"
 
+# --suggest: two of the three callers make 97.3% of the wrong
+# evaluations, and the patch's message says so with their figures
+run "$LT" --suggest "$SRC_DIR/tests/likelytop" -p "$pid" --min-miss 10 --min-total 1
+expect_rc 0 "--suggest on the program's profile"
+expect_match "$out" "^  callers:   two of its 3 callers made 97\.3% of the wrong
+             evaluations \(counted per caller by likely_prof\.h\):
+             caller_c\+0x[0-9a-f]+ \[lt_callers_prog\]: 6000 wrong of 10000 calls
+             caller_b\+0x[0-9a-f]+ \[lt_callers_prog\]: 5000 wrong of 20000 calls
+             Fixing those callers, not the hint, is the alternative\.$" "--suggest names the callers"
+mv "$tmp/d/$pid.callers" "$tmp/callers.saved"
+run "$LT" --suggest "$SRC_DIR/tests/likelytop" -p "$pid" --min-miss 10 --min-total 1
+expect_rc 0 "--suggest without the callers file"
+expect_match "$out" "^  action:    remove the hint" "the patch"
+grep -q "callers:" <<<"$out" && fail "a callers paragraph without counts" || ok
+mv "$tmp/callers.saved" "$tmp/d/$pid.callers"
+
 # refusals
 run "$LT" --callers nosuch -p "$pid" -b
 expect_rc 1 "a function without counts"
