@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -433,6 +434,24 @@ static void snapshot(struct urun *r, unsigned long iter)
 			 lt_strerror(-errno));
 }
 
+/* A callers file: a regular file only, never a FIFO that would block,
+ * nor a symbolic link followed. */
+static int read_regular(const char *path, char **text, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC), ret;
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	ret = kattr_read_fd(fd, text, len);
+	close(fd);
+	return ret;
+}
+
 /* basename(a) == basename(b) */
 static bool same_base(const char *a, const char *b)
 {
@@ -489,10 +508,11 @@ static void read_file(struct urun *r)
 	size_t n, bad;
 	char *text;
 	size_t len;
-	int ret = kattr_file_read(r->callers_path, &text, &len);
+	int ret = read_regular(r->callers_path, &text, &len);
 
 	if (ret < 0)
-		tool_die(EXIT_FAIL, "cannot read %s: %s%s", r->callers_path, lt_strerror(ret),
+		tool_die(EXIT_FAIL, "cannot read %s: %s%s", r->callers_path,
+			 ret == -EINVAL || ret == -ELOOP ? "not a regular file" : lt_strerror(ret),
 			 ret == -ENOENT ? " (no per-caller counts: build the program with -DLIKELY_PROF_CALLERS, or use --uprobe)" : "");
 	ret = lt_ucallers_parse(text, len, &w, &n, &bad);
 	free(text);
@@ -868,7 +888,7 @@ char *lt_ucallers_site_text(const char *path, const char *func, const char *file
 	char *text, *out = NULL, name[512];
 	const char *mod;
 	struct ucaller *v;
-	int ret = kattr_file_read(path, &text, &len);
+	int ret = read_regular(path, &text, &len);
 	FILE *f = open_memstream(&out, &tlen);
 
 	if (!f)
@@ -884,7 +904,8 @@ char *lt_ucallers_site_text(const char *path, const char *func, const char *file
 	if (ret < 0) {
 		fprintf(f, "%s: %s\n", path, ret == -ENOENT ?
 			"not there: the program keeps no counts per caller (build it with -DLIKELY_PROF_CALLERS)" :
-			ret == -EINVAL ? "not a likely_prof callers file" : lt_strerror(ret));
+			ret == -EINVAL ? "not a likely_prof callers file (or not a regular file)" :
+			lt_strerror(ret));
 		fclose(f);
 		return out;
 	}
@@ -936,7 +957,7 @@ char *lt_ucallers_note(void *path, const char *func, const char *file,
 	struct ucaller *v;
 	FILE *f;
 
-	if (kattr_file_read(path, &text, &len) < 0)
+	if (read_regular(path, &text, &len) < 0)
 		return NULL;
 	n = lt_ucallers_parse(text, len, &w, &n, &bad) == 0 ? n : 0;
 	free(text);
