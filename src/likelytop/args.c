@@ -320,7 +320,7 @@ static void check_callers(const struct args *a)
 	if (o->uprobe && !o->pid)
 		tool_usage_error("--uprobe traces a process: give it with -p PID");
 	if (!o->batch)
-		tool_usage_error("--callers needs -b (batch mode); the live view has no callers key yet");
+		tool_usage_error("--callers needs -b (batch mode); in the live view, the c key shows the selected site's callers");
 	if (a->exec || o->suggest || o->textfile)
 		tool_usage_error("--callers: no --exec, --suggest or --textfile");
 	if (o->pid && o->file)
