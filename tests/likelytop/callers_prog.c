@@ -21,9 +21,16 @@
 
 static volatile long sink;
 
-/* noipa: neither inlined nor cloned, so each caller calls this symbol
- * (on the declaration: the definition's line is read for its name) */
-__attribute__((noipa)) int hinted(const char *p);
+/* noipa (GCC): neither inlined nor cloned, so each caller calls the
+ * symbol; clang has no such attribute and clones nothing here */
+#if defined(__has_attribute) && __has_attribute(noipa)
+# define NOIPA __attribute__((noipa))
+#else
+# define NOIPA __attribute__((noinline))
+#endif
+
+/* on the declaration: the definition's line is read for its name */
+NOIPA int hinted(const char *p);
 int hinted(const char *p)
 {
 	if (unlikely(!p))
@@ -32,19 +39,19 @@ int hinted(const char *p)
 	return 1;
 }
 
-__attribute__((noipa)) static void caller_a(long n)
+NOIPA static void caller_a(long n)
 {
 	for (long i = 0; i < 3 * n; i++)
 		hinted(i % 100 == 0 ? NULL : "a");
 }
 
-__attribute__((noipa)) static void caller_b(long n)
+NOIPA static void caller_b(long n)
 {
 	for (long i = 0; i < 2 * n; i++)
 		hinted(i % 4 == 0 ? NULL : "b");
 }
 
-__attribute__((noipa)) static void caller_c(long n)
+NOIPA static void caller_c(long n)
 {
 	for (long i = 0; i < n; i++)
 		hinted(i % 5 < 3 ? NULL : "c");
