@@ -161,7 +161,7 @@ if [ -z "${KATTR_VM_BUILD:-}" ]; then
 fi
 bdir=${KATTR_VM_BUILD:-$top/out/build}
 bdir=$(cd "$bdir" 2>/dev/null && pwd) || die "no build directory ${KATTR_VM_BUILD:-$top/out/build}: run scripts/build.sh out/build first"
-for t in src/rgctl/rgctl src/likelytop/likelytop src/splicebench/splicebench tests/classify/rgd_helper tests/rgctl/res_helper; do
+for t in src/rgctl/rgctl src/likelytop/likelytop src/splicebench/splicebench tests/rgctl/task_helper tests/rgctl/res_helper; do
 	[ -x "$bdir/$t" ] || die "$bdir/$t is not built: run scripts/build.sh out/build first"
 done
 case "$top$bdir" in *[!A-Za-z0-9/._-]*) die "the paths $top and $bdir must be plain (letters, digits, / . _ -) for the kernel command line" ;; esac

@@ -43,9 +43,10 @@
 #include "kattr/rgconf.h"
 #include "kattr/rgplan.h"
 #include "rgctl.h"
+#include "rgctl_cpu.h"
 #include "rgctl_plan.h"
 #include "rgctl_res.h"
-#include "rgctl_rgd.h"
+#include "rgctl_conf.h"
 #include "rgctl_systemd.h"
 #include "strutils.h"
 #include "xalloc.h"
@@ -665,7 +666,7 @@ static int run_apply(struct rgctl *ctx, int argc, char **argv)
 	if (!o.dry_run)
 		rgctl_stop_catch();
 	rgctl_own_context("apply", argv[optind]);
-	c = rgctl_rgd_load(ctx, argv[optind]);
+	c = rgctl_conf_load(ctx, argv[optind]);
 	rg = rgctl_rg(ctx);
 	/* Plan under the lock: what another apply did is seen. */
 	/* a failure frees what it loaded before exiting (LeakSanitizer) */

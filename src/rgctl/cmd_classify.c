@@ -58,7 +58,7 @@
 #include "rgctl_atexec.h"
 #include "rgctl_plan.h"
 #include "rgctl_systemd.h"
-#include "rgctl_rgd.h"
+#include "rgctl_conf.h"
 #include "xalloc.h"
 
 static int run_classify(struct rgctl *ctx, int argc, char **argv);
@@ -1340,7 +1340,7 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 	block_signals(c, once);
 	c->ctx = ctx;
 	c->file = argv[file];
-	c->conf = rgctl_rgd_load(ctx, c->file);
+	c->conf = rgctl_conf_load(ctx, c->file);
 	c->rg = rgctl_rg(ctx);
 	c->rcvbuf_max = RCVBUF_MAX;
 	if (check_groups(c, c->conf, err, sizeof(err)) < 0)

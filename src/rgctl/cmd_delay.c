@@ -17,7 +17,7 @@
 
 #include "kattr/taskstats.h"
 #include "rgctl.h"
-#include "rgctl_rgd.h"
+#include "rgctl_conf.h"
 #include "rgctl_stats.h"
 
 extern const struct rgctl_cmd rgctl_cmd_stats;

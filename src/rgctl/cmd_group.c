@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rgctl.h"
+#include "rgctl_cpu.h"
 #include "rgctl_plan.h"
 #include "rgctl_res.h"
 #include "rgctl_systemd.h"

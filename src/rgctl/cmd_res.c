@@ -16,6 +16,7 @@
 
 #include "kattr/rgres.h"
 #include "rgctl.h"
+#include "rgctl_cpu.h"
 #include "rgctl_plan.h"
 #include "rgctl_res.h"
 #include "rgctl_systemd.h"

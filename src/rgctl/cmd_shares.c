@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rgctl.h"
+#include "rgctl_cpu.h"
 #include "rgctl_systemd.h"
 
 static int run_shares(struct rgctl *ctx, int argc, char **argv);

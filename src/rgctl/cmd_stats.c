@@ -21,6 +21,7 @@
 #include <libsmartcols/libsmartcols.h>
 
 #include "rgctl.h"
+#include "rgctl_cpu.h"
 #include "outfile.h"
 #include "rgctl_stats.h"
 #include "xalloc.h"

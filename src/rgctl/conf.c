@@ -7,7 +7,7 @@
 
 #include "kattr/rgconf.h"
 #include "rgctl.h"
-#include "rgctl_rgd.h"
+#include "rgctl_conf.h"
 
 /* Load the file or die with the parser's FILE:LINE message. */
 static struct kattr_rgconf *load(const char *file)
@@ -27,7 +27,7 @@ static struct kattr_rgconf *load(const char *file)
 	return c;
 }
 
-void rgctl_rgd_set_backend(struct rgctl *ctx, const struct kattr_rgconf *c)
+void rgctl_conf_set_backend(struct rgctl *ctx, const struct kattr_rgconf *c)
 {
 	enum kattr_rg_backend b;
 
@@ -42,10 +42,10 @@ void rgctl_rgd_set_backend(struct rgctl *ctx, const struct kattr_rgconf *c)
 	ctx->backend = b;
 }
 
-struct kattr_rgconf *rgctl_rgd_load(struct rgctl *ctx, const char *file)
+struct kattr_rgconf *rgctl_conf_load(struct rgctl *ctx, const char *file)
 {
 	struct kattr_rgconf *c = load(file);
 
-	rgctl_rgd_set_backend(ctx, c);
+	rgctl_conf_set_backend(ctx, c);
 	return c;
 }

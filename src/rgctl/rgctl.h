@@ -75,6 +75,8 @@ const struct rgctl_cmd *rgctl_find_command(const char *name);
 __attribute__((noreturn))
 void rgctl_unknown_command(const struct rgctl_cmd *in, const char *name);
 
+/* ---- the hierarchy (hier.c) ------------------------------------------------ */
+
 /* The backend handle; dies with one message when it cannot be opened. */
 struct kattr_rg *rgctl_rg(struct rgctl *ctx);
 /* Die (exit 2: a usage error) unless group is a valid name ("/" allowed if allow_root). */
@@ -185,34 +187,9 @@ json_object *rgctl_json_places(const struct kattr_rg_place *v, size_t n);
 /* One member's (pid) or the sum's (pid 0) delays, for stats --delay. */
 json_object *rgctl_json_taskstats(pid_t pid, const struct kattr_taskstats *t);
 
-/*
- * cgroup v2: enable cpu along the path to group (kattr_rg_cpu_enable())
- * unless no_enable, where shares are about to be set; dies with one
- * message naming the group that refused (or, with no_enable, the parent
- * that lacks cpu), ending with "; <nothing>" (e.g. "nothing was changed").
- * done gets what was enabled.
- */
-void rgctl_cpu_enable(struct kattr_rg *rg, const char *group, bool no_enable,
-		      struct kattr_rg_cpu_path *done, const char *nothing);
-/* The message for a failed enable (done->failed set): "cannot enable ...". */
-__attribute__((noreturn))
-void rgctl_cpu_enable_die(struct kattr_rg *rg, const struct kattr_rg_cpu_path *done,
-			  int err, const char *nothing);
-/* Why group has no cpu.weight (cgroup v2), into buf: "cpu is not enabled
- * in P/cgroup.subtree_control ..." or the root's lack of cpu. */
-void rgctl_cpu_why(struct kattr_rg *rg, const char *group, char *buf,
-		   size_t size);
-/* "rgctl: enabled cpu in ROOT/G/cgroup.subtree_control" for each of done's
- * groups, on stderr, and free done. */
-void rgctl_cpu_report(struct kattr_rg *rg, struct kattr_rg_cpu_path *done);
-/* The cgroup.subtree_control file of group as the user sees it, into
- * b; rgctl_subtree_file() into a buffer of the caller's block (as
- * TOOL_Q()). */
-const char *rgctl_subtree_file_into(struct kattr_rg *rg, const char *group,
-				    char *b, size_t size);
+/* Room for a file's path as the user sees it (the root, a quoted group, a
+ * file name). */
 #define RGCTL_FILE_TEXT (PATH_MAX + TOOL_Q_SIZE + 32)
-#define rgctl_subtree_file(rg, group) \
-	rgctl_subtree_file_into((rg), (group), (char[RGCTL_FILE_TEXT]){ 0 }, RGCTL_FILE_TEXT)
 
 /* Long-only option numbers shared by the commands. */
 enum {

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "rgctl.h"
+#include "rgctl_cpu.h"
 #include "rgctl_stats.h"
 #include "strutils.h"
 #include "xalloc.h"

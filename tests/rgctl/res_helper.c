@@ -8,7 +8,7 @@
  *                          "forked K: ERRNO_NAME" (the errno of the fork
  *                          that failed, or "none"), end them, exit 0
  *                          (pids.max: EAGAIN)
- * (cpu.max's busy loop is tests/classify/rgd_helper spin.)
+ * (cpu.max's busy loop is tests/rgctl/task_helper spin.)
  */
 #include <errno.h>
 #include <signal.h>

@@ -29,9 +29,9 @@ sleep 3
 r stats "$G/busy" --delay
 expect_rc 0 "stats --delay"
 printf '%s\n' "$out"
-rows=$(printf '%s\n' "$out" | awk '$2 == "rgd_helper"' | wc -l)
+rows=$(printf '%s\n' "$out" | awk '$2 == "task_helper"' | wc -l)
 expect_eq "$rows" "$n" "one row per member"
-sum=$(printf '%s\n' "$out" | awk '$2 == "rgd_helper" { s += $3 } END { printf "%.3f", s }')
+sum=$(printf '%s\n' "$out" | awk '$2 == "task_helper" { s += $3 } END { printf "%.3f", s }')
 tot=$(printf '%s\n' "$out" | awk '$1 == "total" { print $4 }')
 awk -v s="$sum" -v t="$tot" 'BEGIN { d = s - t; exit !(d < 0.01 && d > -0.01) }' && ok ||
 	fail "total $tot is not the sum $sum"

@@ -5,7 +5,7 @@
 # and VM_OUT, where captures go.
 . "$SRC_DIR/tests/rgctl/common.sh"
 : "${VM_OUT:=${TMPDIR:-/tmp}}"
-HELPER="$BUILD_DIR/tests/classify/rgd_helper"
+HELPER="$BUILD_DIR/tests/rgctl/task_helper"
 [ "${KATTR_IN_VM:-}" = 1 ] || skip_test "runs only inside the guest of scripts/vm.sh"
 require_root "changes the guest kernel's cgroups and sysctls"
 U=$(mount_of cgroup2)
@@ -27,14 +27,14 @@ enable_cpu_along() {
 # cpu_usec DIR: usage_usec of a cgroup's cpu.stat
 cpu_usec() { awk '$1 == "usage_usec" { print $2 }' "$1/cpu.stat"; }
 
-# sweep LABEL SCRIPT ARGS...: one of the host's tests/classify scripts, run
+# sweep LABEL SCRIPT ARGS...: one of the host's tests/rgctl/apply scripts, run
 # as on the host; its exit status is one check here (77: a part skipped)
 sweep() {	# sweep LABEL SCRIPT ARGS...: one host script, one check
 	local label=$1 rc t0
 	shift
 	echo "=== $label"
 	t0=$(date +%s)
-	bash "$SRC_DIR/tests/classify/$1" "${@:2}"
+	bash "$SRC_DIR/tests/rgctl/apply/$1" "${@:2}"
 	rc=$?
 	echo "=== $label: exit $rc, $(( $(date +%s) - t0 )) s"
 	case $rc in

@@ -42,7 +42,7 @@ tests=(
 # Under TCG the daemon's 250 ms batch budget runs out and 2 of 1,000
 # programs were answered unclassified (placed after exec by the event
 # path), and 1,000 runs take longer than the bound: issue 34 stays open on
-# that; the host's tests/classify/atexec.sh runs in every ctest.
+# that; the host's tests/rgctl/classify/atexec.sh runs in every ctest.
 [[ ",${KATTR_VM_TESTS:-}," == *",atexec,"* ]] && tests+=("atexec.sh")
 # an early reading of /proc/likely_prof (the fuzz corpus pairs it with the
 # late one: sites appear, counts move)

@@ -2,7 +2,7 @@
 # The signal sweep of issue 30 on the guest's cgroup v2 (the host has no
 # cpu controller on v2): the host's scripts, on a private subtree of the
 # v2 root each makes, with the cpu controller available.
-#   tests/classify/cmd_signals.sh cgroup2 create|delete|set: SIGTERM and
+#   tests/rgctl/apply/cmd_signals.sh cgroup2 create|delete|set: SIGTERM and
 #     SIGINT, then SIGKILL, at 20 points each, as on the host, three in
 #     four landing inside the run, the whole tree compared,
 #     cgroup.subtree_control included: set enables cpu in the test root's,

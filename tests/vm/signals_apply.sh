@@ -3,7 +3,7 @@
 # host has no cpu controller on v2; signals.sh: the other commands): the
 # host's scripts, on a private subtree of the v2 root each makes, with the
 # cpu controller available.
-#   tests/classify/apply_signals.sh 300 (a mixed plan), 100 of each single
+#   tests/rgctl/apply/apply_signals.sh 300 (a mixed plan), 100 of each single
 #     kind (create, shares, prune), apply_kill.sh 100 (smaller plans than
 #     the host's: TCG is slow), 20 points each, with
 #     RGD_BACKEND=cgroup2; the groups with members in box/

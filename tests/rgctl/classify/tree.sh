@@ -1,7 +1,7 @@
 #!/bin/bash
 # The process-tree property of rgctl classify: every descendant of a
 # matching process ends in its group, whatever the shape of the tree.
-# Random trees (rgd_helper rtree: fork, double fork with the middle gone
+# Random trees (task_helper rtree: fork, double fork with the middle gone
 # at once, setsid, a thread that forks, exec chains into programs that
 # match another rule or none, a subreaper, early exits, idle threads) are
 # started three ways: while the daemon is stopped (SIGSTOP: every fork
@@ -14,7 +14,7 @@
 # and reported, allowed only there and only when the log says so.  The seed is random per run and printed;
 # RGD_TREE_SEED=N reproduces a run, RGD_TREES the trees per round.
 # tree.sh [v1|v2 [TREES]]
-. "$SRC_DIR/tests/classify/rgd_lib.sh"
+. "$SRC_DIR/tests/rgctl/tasks_lib.sh"
 rgd_setup tree "${1:-v1}"
 needs_libconfig
 needs_libmnl
@@ -22,7 +22,7 @@ cd "$WORK" || exit 1
 mkdir "$ROOT/tree" "$ROOT/other"
 tag=$$
 cp "$HELPER" "./rgdT$tag"	# matches the "tree" rule
-cp "$HELPER" "./rgdO$tag"	# matches the "other" rule; rgd_helper: none
+cp "$HELPER" "./rgdO$tag"	# matches the "other" rule; task_helper: none
 cat >t.conf <<CONF
 groups = ({ name = "tree"; }, { name = "other"; });
 rules = (

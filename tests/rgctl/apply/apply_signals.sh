@@ -17,7 +17,7 @@
 # that they are kept), exit status 128 + the signal, the tree (rgctl dump,
 # every group's members) as before, and no process lost.  Then --no-undo
 # keeps what was done.
-. "$SRC_DIR/tests/classify/rgd_lib.sh"
+. "$SRC_DIR/tests/rgctl/tasks_lib.sh"
 N=${1:-3000}
 KIND=${2:-mixed}
 case $KIND in mixed | create | shares | prune) ;; *) echo "unknown plan kind $KIND"; exit 2 ;; esac
@@ -26,7 +26,7 @@ case $KIND in mixed | create | shares | prune) ;; *) echo "unknown plan kind $KI
 # wait and its length is the same loaded or not
 [ "$KIND" = mixed ] || export RGCTL_STEP_DELAY_US=${RGCTL_STEP_DELAY_US:-1000}
 # RGD_BACKEND=cgroup2: on a private subtree of the v2 root; rgcs: on the
-# emulator (rgd_lib.sh)
+# emulator (tasks_lib.sh)
 rgd_setup_backend signals
 needs_libconfig
 cd "$WORK" || exit 1
@@ -84,21 +84,9 @@ reset
 before=$(snap)
 expect_match "$before" "stray/kid/$MEMBERS: $P2" "the base state has P2 in stray/kid"
 # The run's length, measured as the trials run it (the shorter of two):
-# from its first step (rgctl-faults' mark, rgd_lib.sh: starting and
+# from its first step (rgctl-faults' mark, tasks_lib.sh: starting and
 # planning come before it and change nothing) to its end.
-D=
-for _ in 1 2; do
-	faults_timed out.txt err.txt "${R[@]}" apply --prune plan.conf ||
-		fail "the timed apply ended before its first step (stderr: $(cat err.txt))"
-	now_ms; t0=$NOW
-	wait "$BG"
-	now_ms; w=$((NOW - t0)) d=$(timed_span $((NOW - t0)))
-	echo "timed: $w ms to its exit, $d ms to its last change"
-	expect_match "$(cat out.txt)" "$C changes" "the timed apply made every change"
-	applied=$(snap)
-	reset
-	[ -z "$D" ] || [ "$d" -lt "$D" ] && D=$d
-done
+timed_length "${R[@]}" apply --prune plan.conf
 echo "apply ($KIND) of $C changes: $D ms from its first step to its end"
 [ "$(snap)" = "$before" ] && ok || fail "reset does not give the base state back"
 [ "$D" -gt 50 ] || skip_test "the run ($D ms) is too short to send signals inside it"

@@ -23,7 +23,7 @@
 # stop.sh [v1|v2 [LONG [POINTS [DELAY_US]]]]: the hierarchy; LONG
 # long-lived processes, each with a child (2 x LONG to move); POINTS per
 # scan kind; the delay of each move (default 300 us).
-. "$SRC_DIR/tests/classify/rgd_lib.sh"
+. "$SRC_DIR/tests/rgctl/tasks_lib.sh"
 rgd_setup stop "${1:-v1}"
 needs_libconfig
 needs_libmnl

@@ -8,7 +8,7 @@
 # notify_on_release, RGCS controller shares, processes and threads placed
 # apart from their process.  Then: a failing undo is reported as such, the
 # plan applies cleanly and a second apply has nothing to do.
-. "$SRC_DIR/tests/classify/rgd_lib.sh"
+. "$SRC_DIR/tests/rgctl/tasks_lib.sh"
 BACKEND=${1:?backend}
 CG2=
 
@@ -100,15 +100,7 @@ baseline() {
 
 # Remove every group (deepest first), then make the baseline again.
 reset() {
-	local d p
-	for d in $(cd "$ROOT" && find . -mindepth 1 -depth -type d); do
-		if [ "$BACKEND" != rgcs ]; then
-			for p in $(cat "$ROOT/$d/tasks" "$ROOT/$d/cgroup.threads" 2>/dev/null); do
-				echo "$p" >"$ROOT/cgroup.procs" 2>/dev/null
-			done
-		fi
-		rmdir "$ROOT/$d"
-	done
+	groups_clear
 	baseline
 }
 

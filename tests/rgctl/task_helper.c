@@ -1,24 +1,24 @@
 /*
  * Processes for the rgctl classify/stats tests (not a test itself):
- *   rgd_helper spin SECONDS             burn CPU
- *   rgd_helper setuid UID MS SECONDS    sleep MS, become UID, sleep SECONDS
- *   rgd_helper tree SECONDS             fork a child that execs
+ *   task_helper spin SECONDS             burn CPU
+ *   task_helper setuid UID MS SECONDS    sleep MS, become UID, sleep SECONDS
+ *   task_helper tree SECONDS             fork a child that execs
  *                                       "sleep SECONDS" at once, print its
  *                                       pid, then sleep SECONDS
- *   rgd_helper storm SHORT LONG PROG SECONDS
+ *   task_helper storm SHORT LONG PROG SECONDS
  *       start SHORT short-lived processes (fork, exit) while LONG
  *       long-lived ones exec "PROG tree SECONDS"; print the pid of every
  *       long-lived process and of each one's child, one per line, and
  *       exit once all have reported.
- *   rgd_helper runs N WANT PROG [ARGS...]
+ *   task_helper runs N WANT PROG [ARGS...]
  *       run PROG N times, one after the other, each with its standard
  *       output in a pipe; print how many printed a line ending in
- *       ":WANT" (rgd_selfcg's /proc/self/cgroup: in group WANT)
- *   rgd_helper execs N PROG             run PROG (no arguments) N times
- *   rgd_helper threads N SECONDS        start N threads besides the main
+ *       ":WANT" (selfcg's /proc/self/cgroup: in group WANT)
+ *   task_helper execs N PROG             run PROG (no arguments) N times
+ *   task_helper threads N SECONDS        start N threads besides the main
  *                                       one, print every thread id (main
  *                                       first) on one line, sleep SECONDS
- *   rgd_helper rtree SEED DEPTH GROUP FD SECONDS MATCHED
+ *   task_helper rtree SEED DEPTH GROUP FD SECONDS MATCHED
  *       one node of a random process tree (see rtree() below): the shape
  *       follows from SEED alone, so a failing seed reproduces.  Every
  *       long-lived process writes "PID GROUP" to FD, GROUP being the group
@@ -70,7 +70,7 @@ static int tree(const char *secs)
 	pid_t c = xfork();
 
 	if (c < 0) {
-		perror("rgd_helper tree: fork");
+		perror("task_helper tree: fork");
 		return 1;
 	}
 	if (c == 0) {
@@ -115,11 +115,11 @@ static int storm(int nshort, int nlong, const char *prog, const char *secs)
 				close(fds[0]);
 				close(fds[1]);
 				execl(prog, prog, "tree", secs, (char *)NULL);
-				perror("rgd_helper storm: exec");
+				perror("task_helper storm: exec");
 				_exit(127);
 			}
 			if (p < 0) {
-				perror("rgd_helper storm: fork");
+				perror("task_helper storm: fork");
 				return 1;
 			}
 			started++;

@@ -4,7 +4,7 @@
 # fork race), a double fork seen late, one daemon per hierarchy, --once,
 # SIGHUP reload (bad rules keep the old ones), and SIGTERM exits promptly.
 # Run on cgroup v1 cpu, and with "v2" on cgroup v2.
-. "$SRC_DIR/tests/classify/rgd_lib.sh"
+. "$SRC_DIR/tests/rgctl/tasks_lib.sh"
 rgd_setup classify "${1:-v1}"
 needs_libconfig
 needs_libmnl

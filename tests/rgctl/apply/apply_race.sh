@@ -7,7 +7,7 @@
 # or has nothing to do) or fail with nothing of its own changed; the tree
 # afterwards is exactly one of the files.  A held lock makes apply --wait
 # fail, naming the holder, with nothing changed.
-. "$SRC_DIR/tests/classify/rgd_lib.sh"
+. "$SRC_DIR/tests/rgctl/tasks_lib.sh"
 rgd_setup race
 needs_libconfig
 R=(--root "$ROOT")

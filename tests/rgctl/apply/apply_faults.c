@@ -29,7 +29,7 @@
 
 #include "kattr/rgplan.h"
 #include "rgctl_plan.h"
-#include "rgctl_rgd.h"
+#include "rgctl_conf.h"
 #include "strutils.h"
 
 #define FAIL_STEP_ENV "RGCTL_APPLY_FAIL_STEP"

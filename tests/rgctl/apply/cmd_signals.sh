@@ -19,7 +19,7 @@
 # what the dead run did, from its journal, and says so; the tree is as
 # before (or, killed after its end, as the command left it) and no
 # journal is left.
-. "$SRC_DIR/tests/classify/rgd_lib.sh"
+. "$SRC_DIR/tests/rgctl/tasks_lib.sh"
 BACKEND=${1:?backend}
 CMD=${2:?command}
 
@@ -40,7 +40,7 @@ if [ "$BACKEND/$CMD" = cgroup2/set ]; then
 fi
 cd "$WORK" || exit 1
 R=(--backend "$BACKEND" --root "$ROOT")
-# The points are timed from the command's first step (the mark, rgd_lib.sh),
+# The points are timed from the command's first step (the mark, tasks_lib.sh),
 # so its start-up (slow under ASan, TCG or load) is outside them, and
 # three in four must land inside the run: those past its end are counted
 # out, each one that lands is checked whole.  Each step waits
@@ -87,20 +87,13 @@ baseline() {
 	member d/c "$S3"
 }
 reset() {
-	local d p
+	local d
 	# cgroup v2: no controller enabled anywhere in the tree (deepest
 	# first), so that the root may hold the processes again
 	[ "$BACKEND" = cgroup2 ] && for d in $(cd "$ROOT" && find . -depth -type d); do
 		echo -cpu >"$ROOT/$d/cgroup.subtree_control" 2>/dev/null
 	done
-	for d in $(cd "$ROOT" && find . -mindepth 1 -depth -type d); do
-		if [ "$BACKEND" != rgcs ]; then
-			for p in $(cat "$ROOT/$d/cgroup.procs" 2>/dev/null); do
-				echo "$p" >"$ROOT/cgroup.procs" 2>/dev/null
-			done
-		fi
-		rmdir "$ROOT/$d"
-	done
+	groups_clear
 	baseline
 }
 # Every group, every attribute file (member lists too; on cgroup v2 the

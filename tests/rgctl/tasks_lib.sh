@@ -3,9 +3,9 @@
 # behind (processes killed, groups removed deepest first).
 . "$SRC_DIR/tests/cli/lib.sh"
 RGCTL=$(tool_path rgctl)
-# the tests' build of rgctl, with apply's fault hooks (tests/classify/apply_faults.c)
+# the tests' build of rgctl, with apply's fault hooks (tests/rgctl/apply/apply_faults.c)
 RGCTL_FAULTS=$BUILD_DIR/src/rgctl/rgctl-faults
-HELPER="$BUILD_DIR/tests/classify/rgd_helper"
+HELPER="$BUILD_DIR/tests/rgctl/task_helper"
 PIDS=()
 ROOT=
 WORK=
@@ -143,6 +143,42 @@ timed_span() {
 	local s=
 	[ -s "$WORK/step.times" ] && read -r s <"$WORK/step.times"
 	[[ $s =~ ^[0-9]+$ ]] && [ "$s" -le "$1" ] && echo "$s" || echo "$1"
+}
+# timed_length ARGS...: D, the length in ms of the apply that rgctl-faults
+# ARGS makes, from its first step to its last change (the shorter of two
+# runs, run as the trials run it), and applied, the tree (snap) after it.
+# The script defines snap, reset (the tree back as before) and C (the
+# number of changes the run makes, in its output).
+timed_length() {
+	local t0 w d _
+	D=
+	for _ in 1 2; do
+		faults_timed out.txt err.txt "$@" ||
+			fail "the timed apply ended before its first step (stderr: $(cat err.txt))"
+		now_ms; t0=$NOW
+		wait "$BG"
+		now_ms; w=$((NOW - t0)) d=$(timed_span $((NOW - t0)))
+		echo "timed: $w ms to its exit, $d ms to its last change"
+		expect_match "$(cat out.txt)" "$C changes" "the timed apply made every change"
+		applied=$(snap)
+		reset
+		[ -z "$D" ] || [ "$d" -lt "$D" ] && D=$d
+	done
+}
+# groups_clear: every group below $ROOT removed, deepest first, its tasks
+# moved to $ROOT before (not on RGCS, where they need not leave: the
+# emulator's groups take no real task)
+groups_clear() {
+	local d p
+	for d in $(cd "$ROOT" && find . -mindepth 1 -depth -type d); do
+		if [ "$BACKEND" != rgcs ]; then
+			for p in $(cat "$ROOT/$d/tasks" "$ROOT/$d/cgroup.threads" \
+				"$ROOT/$d/cgroup.procs" 2>/dev/null); do
+				echo "$p" >"$ROOT/cgroup.procs" 2>/dev/null
+			done
+		fi
+		rmdir "$ROOT/$d"
+	done
 }
 # now_ms: NOW = the time in ms (no fork: bash's EPOCHREALTIME)
 now_ms() { local t=${EPOCHREALTIME/[.,]/}; NOW=$((t / 1000)); }

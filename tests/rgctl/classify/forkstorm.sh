@@ -13,7 +13,7 @@
 # runs this alone (RUN_SERIAL); each daemon dies after a bound (timeout
 # -s KILL), and the trap kills every sleeper.
 # forkstorm.sh [v1|v2 [CHAINS ROUNDS]]
-. "$SRC_DIR/tests/classify/rgd_lib.sh"
+. "$SRC_DIR/tests/rgctl/tasks_lib.sh"
 rgd_setup forkstorm "${1:-v1}"
 needs_libconfig
 needs_libmnl

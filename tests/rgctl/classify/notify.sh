@@ -6,7 +6,7 @@
 # spoken by rgctl itself), to a path or an abstract socket; with
 # WATCHDOG_USEC it pings WATCHDOG=1.  The manager's socket is a Python
 # datagram listener.
-. "$SRC_DIR/tests/classify/rgd_lib.sh"
+. "$SRC_DIR/tests/rgctl/tasks_lib.sh"
 command -v python3 >/dev/null || skip_test "python3 (the test's notify socket) is not installed"
 rgd_setup notify
 needs_libconfig

@@ -5,7 +5,7 @@
 # after an injected failure, configuration errors, files that are not
 # regular (a FIFO, also through @include), @include, 64-bit integers, and
 # a report that cannot be written (> /dev/full) after the changes.
-. "$SRC_DIR/tests/classify/rgd_lib.sh"
+. "$SRC_DIR/tests/rgctl/tasks_lib.sh"
 BACKEND=${1:-cgroup1}
 if [ "$BACKEND" = cgroup2 ]; then
 	require_root "apply writes to cgroupfs"

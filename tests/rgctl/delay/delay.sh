@@ -6,7 +6,7 @@
 # v2 there is no such line).  Runs on cgroup v1 cpu and on cgroup v2,
 # each that is mounted (delay accounting needs no controller).  The sysctl
 # is restored on exit.
-. "$SRC_DIR/tests/classify/rgd_lib.sh"
+. "$SRC_DIR/tests/rgctl/tasks_lib.sh"
 require_root "delay writes to cgroupfs"
 V1=$(cpu_mount)
 V2=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i+1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
@@ -74,7 +74,7 @@ sleep 1.5
 run "$RGCTL" --root "$ROOT" stats busy --delay
 expect_rc 0 "stats --delay"
 for p in "${PIDS[@]}"; do
-	expect_match "$out" "(^|$(printf '\n'))$p +rgd_helper +[0-9.]+ +[0-9]+" "row for $p"
+	expect_match "$out" "(^|$(printf '\n'))$p +task_helper +[0-9.]+ +[0-9]+" "row for $p"
 done
 expect_match "$out" "total +3 members" "total row"
 if [ $v1 = yes ]; then
@@ -83,7 +83,7 @@ else
 	printf '%s\n' "$out" | grep -q "^tasks:" && fail "cgroupstats line on cgroup v2" || ok
 fi
 # the total is the sum of the rows, and the spinners did wait for a CPU
-sum=$(printf '%s\n' "$out" | awk '$2 == "rgd_helper" { s += $3 } END { printf "%.3f", s }')
+sum=$(printf '%s\n' "$out" | awk '$2 == "task_helper" { s += $3 } END { printf "%.3f", s }')
 tot=$(printf '%s\n' "$out" | awk '$1 == "total" { print $4 }')
 awk -v s="$sum" -v t="$tot" 'BEGIN { d = s - t; exit !(d < 0.01 && d > -0.01) }' && ok ||
 	fail "total $tot is not the sum $sum"

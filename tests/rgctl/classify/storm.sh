@@ -6,7 +6,7 @@
 # with a tiny one, which overflows (ENOBUFS): the daemon must say so,
 # grow the buffer, rescan and still miss nothing.
 # storm.sh [v1|v2 [SHORT LONG]]: the hierarchy, the processes.
-. "$SRC_DIR/tests/classify/rgd_lib.sh"
+. "$SRC_DIR/tests/rgctl/tasks_lib.sh"
 rgd_setup storm "${1:-v1}"
 needs_libconfig
 needs_libmnl
@@ -27,7 +27,7 @@ storm_round() {	# storm_round LABEL [classify options...]
 		grep -q "listening" "daemon.$label.log" && break; sleep 0.05
 	done
 	sleep 0.3	# the start scan
-	# the driver itself (rgd_helper) matches no rule
+	# the driver itself (task_helper) matches no rule
 	"$HELPER" storm "$SHORT" "$LONG" "$WORK/rgdS$tag" 40 >"pids.$label"
 	mapfile -t pids <"pids.$label"
 	PIDS+=("${pids[@]}")

@@ -10,7 +10,7 @@
 # the daemon under test: ctest runs this alone (RUN_SERIAL), and each
 # daemon is killed after a bound.
 # atexec.sh [v1|v2 [RUNS]]
-. "$SRC_DIR/tests/classify/rgd_lib.sh"
+. "$SRC_DIR/tests/rgctl/tasks_lib.sh"
 rgd_setup atexec "${1:-v1}"
 needs_libconfig
 needs_libmnl
@@ -20,7 +20,7 @@ expect_eq() { [ "$1" = "$2" ] && ok || fail "$3: got '$1', want '$2'"; }
 if [ "${SANITIZE:-OFF}" = ON ]; then RUNS_DEF=250 BOUND_DEF=480; else RUNS_DEF=1000 BOUND_DEF=240; fi
 RUNS=${2:-${RGD_ATEXEC_RUNS:-$RUNS_DEF}}
 BOUND=${RGD_ATEXEC_BOUND:-$BOUND_DEF}	# seconds a daemon may live
-SELFCG=$BUILD_DIR/tests/classify/rgd_selfcg
+SELFCG=$BUILD_DIR/tests/rgctl/selfcg
 cd "$WORK" || exit 1
 chmod 755 "$WORK"	# the uid rule's program runs as another user
 tag=$$
