@@ -49,8 +49,9 @@ static bool same_site(const struct kattr_prof_entry *a,
  * without hashing: kattr_profile_parse_next() records it when it finds
  * every row of prev again, else the sites are compared.
  */
-static bool in_order(const struct kattr_profile *prev,
-		     const struct kattr_profile *cur, size_t *k)
+/* in_order() as the parses recorded it (no entry compared). */
+static bool aligned(const struct kattr_profile *prev,
+		    const struct kattr_profile *cur, size_t *k)
 {
 	if (cur->priv && prev->priv && cur->priv->aligned_to == prev->priv->id) {
 		*k = cur->priv->aligned_k;
@@ -62,6 +63,14 @@ static bool in_order(const struct kattr_profile *prev,
 		*k = cur->priv->chain_k - prev->priv->chain_k;
 		return true;
 	}
+	return false;
+}
+
+static bool in_order(const struct kattr_profile *prev,
+		     const struct kattr_profile *cur, size_t *k)
+{
+	if (aligned(prev, cur, k))
+		return true;
 	if (cur->n < prev->n)
 		return false;
 	*k = cur->n - prev->n;
@@ -310,6 +319,19 @@ int kattr_profile_rebase_into(const struct kattr_profile *base,
 	size_t *idx, k;
 	int ret;
 
+	if (!cur->entries && base && base->format == cur->format &&
+	    base->n && aligned(base, cur, &k) && k <= cur->n) {
+		/* a live view's zero base, the usual case: each entry made
+		 * and rebased in one pass over out */
+		bits = cur->counter_bits > base->counter_bits ?
+		       cur->counter_bits : base->counter_bits;
+		for (size_t i = 0; i < cur->n; i++) {
+			prof_entry(cur, i, &out[i]);
+			if (i >= k)
+				rebase_one(&out[i], &base->entries[i - k], bits);
+		}
+		return 0;
+	}
 	if (!cur->entries) {	/* a live profile's: made into out */
 		for (size_t i = 0; i < cur->n; i++)
 			prof_entry(cur, i, &out[i]);

@@ -34,6 +34,15 @@ static uint64_t next_id(void)
 	return __atomic_add_fetch(&id, 1, __ATOMIC_RELAXED);
 }
 
+/* A site's tail: the bytes from the end of the file's name (end_of_file)
+ * to the row's end (eol), if few enough for likely_run(), else 0. */
+static inline uint16_t row_tail(const char *end_of_file, const char *eol)
+{
+	size_t t = (size_t)(eol - end_of_file);
+
+	return t <= SITE_TAIL_MAX ? (uint16_t)t : 0;
+}
+
 /* A likely_prof row's entry (but its line): # True t, # False f. */
 static inline void likely_entry(struct kattr_prof_entry *e, bool likely,
 				uint64_t t, uint64_t f, const char *func,
@@ -115,6 +124,7 @@ static int likely_row(char *line, char *eol, const char *base,
 	/* Trailing blanks (a CR from a copied file) are harmless. */
 	if (*skip_blank(p))
 		return -EINVAL;
+	site->tail = row_tail(at, eol);
 	*sep = '\0';
 	*at = '\0';
 	site->func = (uint32_t)(func - base);
@@ -298,6 +308,7 @@ static int trace_row(char *line, char *eol, bool all, const char *base,
 	site->file_at = (uint32_t)(file - func);
 	site->file = (uint32_t)(lend - file);
 	site->line = e->line;
+	site->tail = row_tail(lend, eol);
 	return 0;
 }
 
@@ -527,6 +538,7 @@ live_again(struct parse_state *st, const struct again *r, struct site *site,
 	*site = *last;
 	site->func = (uint32_t)(r->func - pv->text);
 	site->file_at = (uint32_t)(r->file - r->func);
+	site->tail = row_tail(r->file + last->file, r->eol);
 	site->correct = c;
 	site->incorrect = i;
 	site->flags = 0;
@@ -550,6 +562,248 @@ live_again(struct parse_state *st, const struct again *r, struct site *site,
 	st->wrong += p->format != KATTR_PROF_FMT_ALL && i > c;
 	st->max_count |= c | i;
 	return 0;
+}
+
+/* What likely_run() and trace_run() carry from row to row: in registers,
+ * as the stores to sites and deltas could alias the parse state's. */
+struct run {
+	const struct site *last;	/* prev's site of the row */
+	struct site *site;		/* the row's */
+	struct site_delta *d;		/* its deltas, or NULL (no rates) */
+	uint64_t max_count;
+	size_t wrong;
+	unsigned int bits;
+	bool down;
+};
+
+/* The row (its function at func) taken as r->last's site again with the
+ * counts c, i (correct, incorrect): its site and deltas as live_again()
+ * writes them; wrong: whether a wrong hint counts. */
+static inline __attribute__((always_inline)) void
+run_take(struct run *r, const char *text, const char *func, uint64_t c,
+	 uint64_t i, bool wrong)
+{
+	const struct site *last = r->last;
+	struct site *site = r->site;
+	bool reset = false;
+
+	*site = *last;
+	site->func = (uint32_t)(func - text);
+	site->correct = c;
+	site->incorrect = i;
+	site->flags = 0;
+	if (r->d) {	/* diff_again() */
+		r->down |= c < last->correct || i < last->incorrect;
+		r->d->d_correct = counter_step(last->correct, c, r->bits, &reset);
+		r->d->d_incorrect = counter_step(last->incorrect, i, r->bits,
+						 &reset);
+		site->flags = reset ? SITE_RESET : SITE_HAS_RATE;
+		r->d++;
+	}
+	r->wrong += wrong && i > c;
+	r->max_count |= c | i;
+	r->last++;
+	r->site++;
+}
+
+static inline void run_start(struct run *r, const struct parse_state *st)
+{
+	struct kattr_profile_priv *pv = st->p->priv;
+
+	r->last = st->prev->priv->sites + (st->p->n - st->fresh);
+	r->site = pv->sites + st->p->n;
+	r->d = pv->deltas ? pv->deltas + st->p->n : NULL;
+	r->max_count = st->max_count;
+	r->wrong = st->wrong;
+	r->bits = st->bits;
+	r->down = false;
+}
+
+/* The rows a run took (taken) into the parse state. */
+static size_t run_end(struct parse_state *st, const struct run *r, size_t taken)
+{
+	st->down |= r->down;
+	st->max_count = r->max_count;
+	st->wrong = r->wrong;
+	st->same += taken;
+	st->p->rows += taken;
+	st->p->n += taken;
+	return taken;
+}
+
+/*
+ * A likely_prof row's counts after its flag and type (s[1] on, 32 bytes
+ * readable): in the layout the writers print ("%-9s|%9u|%9u\t", counts
+ * below 10^9) read in place, else by the token walk; where the function
+ * starts, or NULL.  What likely_row() reads there.
+ */
+static inline __attribute__((always_inline)) char *
+likely_counts(char *s, const char *end, bool likely, uint64_t *t, uint64_t *f)
+{
+	char *p;
+
+	if (load8(s + 3) == load8(likely ? "kely   |" : "likely |") &&
+	    padded9(s + 11, t) && s[20] == '|' && padded9(s + 21, f) &&
+	    (s[30] == '\t' || s[30] == ' '))
+		return s + 31;
+	p = skip_pad(s + (likely ? 7 : 9), end);
+	if (*p++ != '|')
+		return NULL;
+	p = skip_pad(p, end);
+	if (!parse_u64(&p, end, t) || *p++ != '|')
+		return NULL;
+	p = skip_pad(p, end);
+	if (!parse_u64(&p, end, f) || (*p != '\t' && *p != ' '))
+		return NULL;
+	return skip_blank(p);
+}
+
+/*
+ * A live view's usual rows, one after the other: each the site of prev's
+ * row at the same place (its counts by likely_counts()), with the very
+ * bytes of last time's names, line and trailing blanks, which prev's site
+ * measures (function, file, tail): three windows compared (same_before())
+ * instead of a token walk, no loop and no branch a byte.  A row taken
+ * here is one likely_row_again() takes, into the same site: every byte of
+ * it is checked, the flag and type, the counts, a separator, and the rest
+ * equal to a row likely_row() or a fast parser took (the first "()@:" and
+ * the last '@' in the same places, the line's digits the same).  Stops at
+ * the first other row (row_again() and parse_line() decide it); returns
+ * the rows taken, *sp past them.
+ */
+static size_t likely_run(struct parse_state *st, char **sp)
+{
+	const struct kattr_profile *prev = st->prev;
+	const char *ptext = prev->priv->text, *end = st->end;
+	const char *text = st->p->priv->text;
+	const struct site *lend = prev->priv->sites + prev->n;
+	size_t taken = 0;
+	char *s = *sp;
+	struct run r;
+
+	for (run_start(&r, st); r.last < lend; taken++) {
+		const struct site *last = r.last;
+		bool likely = last->line & SITE_LIKELY;
+		size_t fl = last->function, fi = last->file, tl = last->tail;
+		/* prev's function, and where this row's is */
+		const char *pf = ptext + last->func;
+		char *func, *sep, *at;
+		uint64_t t, f;
+
+		if (end - s < 32 || (*s != '+' && *s != '-' && *s != ' ') ||
+		    !word_is(s + 1, likely ? "likely\0\0" : "unlikely",
+			     likely ? 6 : 8) ||
+		    !(func = likely_counts(s, end, likely, &t, &f)))
+			break;
+		sep = func + fl;
+		at = sep + 4 + fi;
+		if (!tl || fl - 1 >= 32 || last->func + fl < 32 ||
+		    sep - text < 32 || (size_t)(end - func) < fl + 4 + fi + tl ||
+		    !same_before(sep, pf + fl, fl) || *sep != '(' ||
+		    !(fi + 3 <= 32 ? same_before(at, pf + fl + 4 + fi, fi + 3) :
+		      same_bytes(sep + 1, pf + fl + 1, fi + 3)) ||
+		    *at != '@' || !same_before(at + tl, pf + fl + 4 + fi + tl, tl - 1) ||
+		    (at[tl] != '\n' && at + tl != end))
+			break;
+		*sep = '\0';
+		*at = '\0';
+		at[tl] = '\0';
+		/* likely(): correct is # True; unlikely(): # False */
+		run_take(&r, text, func, likely ? t : f, likely ? f : t, true);
+		s = at + tl + 1;
+	}
+	*sp = s;
+	return run_end(st, &r, taken);
+}
+
+/* The n (<= 64) bytes before a are those before b (64 bytes readable
+ * before both): same_before() twice (the second on 0 bytes when n <= 32),
+ * no branch on n. */
+static inline __attribute__((always_inline)) bool
+same_before64(const char *a, const char *b, size_t n)
+{
+	size_t hi = n > 32 ? n - 32 : 0;
+
+	return same_before(a, b, n - hi) && same_before(a - 32, b - 32, hi);
+}
+
+/*
+ * A trace row's counts in the kernel's layout ("%8lu %8lu %3ld "): what
+ * trace_counts() reads there, but X (never evaluated).  The percent's
+ * field is read as eight bytes, its three and five spaces.
+ */
+static inline __attribute__((always_inline)) bool
+trace_layout(const char *s, const char *end, uint64_t *a, uint64_t *b)
+{
+	uint64_t pct, sp;
+
+	return end - s >= 24 && s[8] == ' ' && s[17] == ' ' && s[21] == ' ' &&
+	       padded_word(load8(s), a, &sp) &&
+	       padded_word(load8(s + 9), b, &sp) &&
+	       padded_word((load8(s + 13) & ~0xffffffffffULL) |
+			   (ONES * ' ' & 0xffffffffffULL), &pct, &sp) &&
+	       pct <= 100;
+}
+
+/*
+ * likely_run() for tracefs rows ("%8lu %8lu %3ld %-30.30s %-20.20s %d"):
+ * the counts read as trace_row() reads them (trace_layout(), else
+ * trace_counts()), then the
+ * function, the blanks and the file, the blanks and the line compared
+ * with prev's bytes in windows (the lengths from prev's site: function,
+ * file_at, file, tail), a blank after each name.  A row taken here is one
+ * trace_row_again() takes, into the same site.
+ */
+static size_t trace_run(struct parse_state *st, char **sp)
+{
+	const struct kattr_profile *prev = st->prev;
+	struct kattr_profile_priv *pv = st->p->priv;
+	const char *ptext = prev->priv->text, *end = st->end;
+	const struct site *lend = prev->priv->sites + prev->n;
+	bool all = st->p->format == KATTR_PROF_FMT_ALL;
+	size_t taken = 0;
+	char *s = *sp;
+	struct run r;
+
+	if (!all && !pv->tconst &&
+	    !(pv->tconst = malloc(pv->lines * sizeof(*pv->tconst))))
+		return 0;	/* (parse_line() finds no room either) */
+	for (run_start(&r, st); r.last < lend; taken++) {
+		const struct site *last = r.last;
+		size_t fl = last->function, fa = last->file_at;
+		size_t fe = fa + last->file, tl = last->tail;
+		const char *pf = ptext + last->func;
+		uint64_t a, b, c;
+		char *p = s, *func, *eol;
+
+		if (!trace_layout(s, end, &a, &b)) {
+			if (!trace_counts(&p, end, all, &a, &b, &c))
+				break;
+		} else {
+			p = s + 21;
+			c = 0;
+		}
+		func = skip_pad(p, end);
+		eol = func + fe + tl;
+		if (!tl || fl - 1 >= 32 || fe - fl - 1 >= 64 ||
+		    last->func + fl < 32 || last->func + fe < 64 ||
+		    func - pv->text < 32 || (size_t)(end - func) < fe + tl ||
+		    !same_before(func + fl, pf + fl, fl) || !is_blank(func[fl]) ||
+		    !same_before64(func + fe, pf + fe, fe - fl - 1) ||
+		    !is_blank(func[fe]) ||
+		    !same_before(eol, pf + fe + tl, tl - 1) ||
+		    (*eol != '\n' && eol != end))
+			break;
+		func[fl] = '\0';
+		func[fe] = '\0';
+		*eol = '\0';
+		if (!all)
+			pv->tconst[st->p->n + taken] = c;
+		run_take(&r, pv->text, func, a, b, !all);
+		s = eol + 1;
+	}
+	*sp = s;
+	return run_end(st, &r, taken);
 }
 
 /* The row at s is the site of prev's row at the same place from the end,
@@ -594,6 +848,7 @@ static bool row_again(struct parse_state *st, char *s, char **eol)
 		*site = *last;
 		site->func = (uint32_t)(r.func - p->priv->text);
 		site->file_at = (uint32_t)(r.file - r.func);
+		site->tail = row_tail(r.file + last->file, r.eol);
 		site->correct = e->correct;
 		site->incorrect = e->incorrect;
 		if (st->seconds > 0)
@@ -735,6 +990,7 @@ static int make_sites(const struct kattr_profile *prev)
 		sites[i].line = prev->format == KATTR_PROF_FMT_LIKELY_PROF ?
 				site_line(e) : e->line;
 		sites[i].flags = 0;
+		sites[i].tail = 0;	/* not known: no likely_run() */
 	}
 	pv->sites = sites;
 	return 0;
@@ -870,6 +1126,15 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 		return -ENOMEM;
 	st.prev = prev;
 	for (s = own->text; s < st.end; s = eol + 1, seen++) {
+		/* A live view's rows in the kernel's layout, in a run. */
+		if (own->lazy && st.prev && !st.nuls && p->n >= st.fresh &&
+		    p->format == prev->format &&
+		    p->format != KATTR_PROF_FMT_UNKNOWN) {
+			seen += p->format == KATTR_PROF_FMT_LIKELY_PROF ?
+				likely_run(&st, &s) : trace_run(&st, &s);
+			if (s >= st.end)
+				break;
+		}
 		/* The same site again: no line end to find first. */
 		if (row_again(&st, s, &eol))
 			continue;

@@ -73,6 +73,40 @@ static inline bool same_bytes(const char *a, const char *b, size_t n)
 	return load8(a + n - 8) == load8(b + n - 8);
 }
 
+/* Sixteen bytes at a time (GCC vectors: SSE2 on x86-64, NEON on arm64). */
+typedef unsigned char u8x16 __attribute__((vector_size(16)));
+typedef uint64_t u64x2 __attribute__((vector_size(16)));
+
+/*
+ * The n (<= 32) bytes before a are those before b: two 16-byte windows
+ * ending at each (32 bytes readable before both), the bytes before the n
+ * masked off.  No loop and no branch whatever n is (a loop's exit costs
+ * a misprediction a name when names' lengths vary).
+ */
+static inline __attribute__((always_inline)) bool
+same_before(const char *a, const char *b, size_t n)
+{
+	/* 0xff from byte 32 on: loaded at n, the last n of 32 bytes */
+	static const unsigned char last_n[64] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+		255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+		255, 255, 255, 255, 255, 255, 255, 255,
+	};
+	u8x16 a0, a1, b0, b1, m0, m1;
+	u64x2 x;
+
+	memcpy(&a0, a - 32, 16);
+	memcpy(&a1, a - 16, 16);
+	memcpy(&b0, b - 32, 16);
+	memcpy(&b1, b - 16, 16);
+	memcpy(&m0, last_n + n, 16);
+	memcpy(&m1, last_n + n + 16, 16);
+	x = (u64x2)(((a0 ^ b0) & m0) | ((a1 ^ b1) & m1));
+	return (x[0] | x[1]) == 0;
+}
+
 /* skip_blank() for the "%9u" padding: eight spaces a step, then the
  * byte loop for whatever else may follow (end bounds the reads). */
 static inline __attribute__((always_inline)) char *
@@ -162,27 +196,40 @@ static inline uint64_t word_eq(uint64_t w, unsigned char c)
 }
 
 /*
- * A "%9u" field at p (nine bytes readable): spaces, then at least one
- * digit, to its ninth byte.  What skip_pad() and parse_u64() read there
- * when a delimiter follows, without a loop or a branch a byte; false for
+ * Eight bytes w of a right-aligned number field: spaces, then at least
+ * one digit, to the last byte.  Its value in *v, its spaces (high bits)
+ * in *sp.  What skip_pad() and parse_u64() read there when a delimiter
+ * follows, without a loop or a branch a byte.
+ */
+static inline __attribute__((always_inline)) bool
+padded_word(uint64_t w, uint64_t *v, uint64_t *sp)
+{
+	uint64_t x = w ^ (ONES * '0');
+	/* the bytes no digit (exact: no borrow), and the spaces */
+	uint64_t nd = (((x & ~HIGHS) + ONES * (0x80 - 10)) | x) & HIGHS;
+	uint64_t s = word_eq(w, ' ');
+
+	/* every other byte a space, the last a digit, no space after a
+	 * digit (the digits' bits moved a byte up are all digits') */
+	if ((nd ^ s) | (nd >> 63) | (((s ^ HIGHS) << 8) & s))
+		return false;
+	*v = value8(w | (ONES * 0x10), 8);	/* the spaces as '0's */
+	*sp = s;
+	return true;
+}
+
+/*
+ * A "%9u" field at p (nine bytes readable): padded_word() on its last
+ * eight, its first a space or (no space after it) a digit.  False for
  * anything else (a tab, a wider number: the caller takes the token walk).
  */
 static inline __attribute__((always_inline)) bool
 padded9(const char *p, uint64_t *v)
 {
-	uint64_t w = load8(p + 1), sp = word_eq(w, ' '), d;
-	unsigned int k;
+	uint64_t sp;
 
-	if (sp == HIGHS)	/* no digit at the end */
+	if (!padded_word(load8(p + 1), v, &sp))
 		return false;
-	/* the spaces lead: none after the first other byte, at k */
-	k = (unsigned int)__builtin_ctzll(~sp & HIGHS) / 8;
-	if (sp >> (8 * k))
-		return false;
-	d = w + (sp >> 7) * 0x10;	/* the spaces as '0's */
-	if (lead_digits8(d) != 8)
-		return false;
-	*v = value8(d, 8);
 	if (p[0] == ' ')
 		return true;
 	if (p[0] < '0' || p[0] > '9' || sp)
@@ -238,10 +285,15 @@ struct site {
 	uint32_t file_at;	/* the file's offset from the function */
 	uint32_t file;		/* strlen(file) */
 	uint32_t line;		/* the line, | SITE_LIKELY for likely() */
-	uint32_t flags;		/* a live profile's (SITE_HAS_RATE,
+	uint16_t flags;		/* a live profile's (SITE_HAS_RATE,
 				 * SITE_RESET): the entry's has_rate and
 				 * reset (in the padding: still 40 bytes) */
+	uint16_t tail;		/* the row's bytes from the file's end to
+				 * its end (the '\n', or the text's NUL),
+				 * the line and any blanks: 1 to SITE_TAIL_MAX,
+				 * 0 when not known (likely_run()) */
 };
+#define SITE_TAIL_MAX	32u
 #define SITE_LIKELY	0x80000000u	/* lines are < 2^31 */
 #define SITE_HAS_RATE	1u
 #define SITE_RESET	2u
@@ -345,22 +397,21 @@ static inline void tsite_entry(const struct kattr_profile *p, size_t i,
 static inline uint64_t counter_step(uint64_t a, uint64_t b, unsigned int bits,
 				    bool *reset)
 {
-	uint64_t wrapped;
-
-	if (b >= a)
-		return b - a;
 	/* /proc/likely_prof's counters are 32-bit and not atomic: one can
 	 * wrap between two reads.  Every other source counts in 64 bits
 	 * (unsigned long in tracefs, uint64_t in user space) and does not
 	 * wrap in practice.  A step back of more than half the range is
-	 * no wrap (4,293,137,540 events in a second), it is a reset. */
-	if (bits == 32 && a <= UINT32_MAX && b <= UINT32_MAX) {
-		wrapped = (uint64_t)UINT32_MAX - a + 1 + b;
-		if (wrapped < (1ull << 31))
-			return wrapped;
-	}
-	*reset = true;
-	return b;
+	 * no wrap (4,293,137,540 events in a second), it is a reset.
+	 * Without a branch: counts that go up or down at random (a
+	 * rewritten file, a reset) cost a misprediction each otherwise. */
+	uint64_t step = b - a, wrapped = step + (1ull << 32);
+	bool down = b < a;
+	bool wrap = bits == 32 && (a | b) <= UINT32_MAX &&
+		    wrapped < (1ull << 31);
+	uint64_t back = wrap ? wrapped : b;
+
+	*reset |= down & !wrap;
+	return down ? back : step;
 }
 
 /* parse.c: buf (len + 1 bytes, taken over) parsed after prev (NULL:

@@ -57,8 +57,7 @@ char *name_end(char *s, const char *eol)
 }
 
 /* One pass over the text: its '\n' count, and whether it holds a NUL.
- * Sixteen bytes a step (GCC vectors: SSE2 on x86-64, NEON on arm64). */
-typedef unsigned char u8x16 __attribute__((vector_size(16)));
+ * Sixteen bytes a step (u8x16). */
 
 size_t count_lines(const char *s, size_t n, bool *nul)
 {

@@ -167,6 +167,7 @@ struct heaped {
 	struct keyed kv;
 	size_t at;
 };
+_Static_assert(sizeof(struct heaped) <= 64, "heap_sift()'s swap room");
 
 static void keyed_fill(struct keyed *kv, const struct kattr_prof_entry *e,
 		       const struct sort_ctx *ctx)
@@ -186,23 +187,30 @@ static int heap_cmp(const struct heaped *a, const struct heaped *b,
 	return cmp_keyed(&a->kv, &b->kv, ctx);
 }
 
-/* Restore the heap (the worst of the k kept on top) below slot i. */
-static void sift_down(struct heaped *h, size_t k, size_t i,
-		      struct sort_ctx *ctx)
+/*
+ * Restore the heap of k members of size bytes (the worst of the k kept on
+ * top, by cmp: qsort_r()'s) below slot i.  One sift-down for both heaps,
+ * sort_few()'s and kattr_profile_top()'s: a few hundred sifts a refresh,
+ * the calls through cmp cost nothing measurable.
+ */
+static void heap_sift(void *base, size_t size, size_t k, size_t i,
+		      int (*cmp)(const void *, const void *, void *), void *ctx)
 {
+	char *h = base;
+	unsigned char t[64];
+
 	for (;;) {
 		size_t c = 2 * i + 1, w = i;
-		struct heaped t;
 
-		if (c < k && heap_cmp(&h[c], &h[w], ctx) > 0)
+		if (c < k && cmp(h + c * size, h + w * size, ctx) > 0)
 			w = c;
-		if (c + 1 < k && heap_cmp(&h[c + 1], &h[w], ctx) > 0)
+		if (c + 1 < k && cmp(h + (c + 1) * size, h + w * size, ctx) > 0)
 			w = c + 1;
 		if (w == i)
 			return;
-		t = h[i];
-		h[i] = h[w];
-		h[w] = t;
+		memcpy(t, h + i * size, size);
+		memcpy(h + i * size, h + w * size, size);
+		memcpy(h + w * size, t, size);
 		i = w;
 	}
 }
@@ -232,7 +240,7 @@ static int sort_few(const struct kattr_prof_entry **v, size_t n, size_t k,
 		h[i].at = i;
 	}
 	for (size_t i = k / 2; i-- > 0;)
-		sift_down(h, k, i, ctx);
+		heap_sift(h, sizeof(*h), k, i, cmp_heaped, ctx);
 	for (size_t i = k; i < n; i++) {
 		if (!named) {
 			int q = -CMP(num_key(v[i], ctx->key), h[0].kv.k) * ctx->dir;
@@ -245,7 +253,7 @@ static int sort_few(const struct kattr_prof_entry **v, size_t n, size_t k,
 		if (heap_cmp(&c, &h[0], ctx) >= 0)
 			continue;
 		h[0] = c;
-		sift_down(h, k, 0, ctx);
+		heap_sift(h, sizeof(*h), k, 0, cmp_heaped, ctx);
 	}
 	qsort_r(h, k, sizeof(*h), cmp_heaped, ctx);
 	/* The kept ones first, in order; the others behind, in input order. */
@@ -476,6 +484,7 @@ struct topped {
 	uint64_t k2;
 	size_t i;
 };
+_Static_assert(sizeof(struct topped) <= 64, "heap_sift()'s swap room");
 
 struct top_ctx {
 	const struct kattr_profile *p;
@@ -552,25 +561,6 @@ static int topped_cmp(const void *pa, const void *pb, void *arg)
 	return cmp_entries(&pea, &peb, &c->s);
 }
 
-static void top_sift(struct topped *h, size_t k, size_t i, struct top_ctx *c)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, w = i;
-		struct topped t;
-
-		if (l < k && topped_cmp(&h[l], &h[w], c) > 0)
-			w = l;
-		if (l + 1 < k && topped_cmp(&h[l + 1], &h[w], c) > 0)
-			w = l + 1;
-		if (w == i)
-			return;
-		t = h[i];
-		h[i] = h[w];
-		h[w] = t;
-		i = w;
-	}
-}
-
 /* One site into the heap h of *nh (<= k) kept, worst on top. */
 static void top_offer(struct topped *h, size_t *nh, size_t k, size_t i,
 		      struct top_ctx *c)
@@ -581,7 +571,7 @@ static void top_offer(struct topped *h, size_t *nh, size_t k, size_t i,
 		topped_fill(&h[(*nh)++], i, c);
 		if (*nh == k)
 			for (size_t j = k / 2; j-- > 0;)
-				top_sift(h, k, j, c);
+				heap_sift(h, sizeof(*h), k, j, topped_cmp, c);
 		return;
 	}
 	/* most sites: one compare of the numeric key with the worst kept */
@@ -592,7 +582,7 @@ static void top_offer(struct topped *h, size_t *nh, size_t k, size_t i,
 	if (topped_cmp(&t, &h[0], c) >= 0)
 		return;
 	h[0] = t;
-	top_sift(h, k, 0, c);
+	heap_sift(h, sizeof(*h), k, 0, topped_cmp, c);
 }
 
 /* Ordered by a count, no filter, a live profile's sites (the live view's

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * likelytop --callers SITE, batch mode: the site's own tracepoint enabled
- * in likelytop's tracefs instance with no filter, every record streamed
- * from trace_pipe_raw and counted here by call_site, each classified
- * against the hint by the tested argument's value; snapshots in text,
- * CSV or JSON.
+ * likelytop --callers SITE, batch mode: the site's own tracepoint, or a
+ * kprobe event of likelytop's own where it has none (callers_kprobe.c),
+ * counted by caller in likelytop's tracefs instance: in the kernel by two
+ * hist triggers where it has them (callers_hist.c: calls, and calls with
+ * the hint's "wrong" filter), else every record streamed from
+ * trace_pipe_raw and classified here by the tested argument's value;
+ * snapshots in text, CSV or JSON.
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,6 +18,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,6 +26,8 @@
 #include <kattr/kattr.h>
 
 #include "callers.h"
+#include "callers_hist.h"
+#include "callers_kprobe.h"
 #include "callers_ksym.h"
 #include "callers_site.h"
 #include "callers_trace.h"
@@ -51,6 +56,11 @@ struct run {
 	struct counts c;
 	double start, end;
 	uint64_t lost_before;
+	/* the in-kernel histogram: cumulative counts, and at the last
+	 * snapshot (each snapshot is their difference) */
+	bool hist, all_wrong;
+	struct counts cum, prev;
+	uint64_t dropped;
 };
 
 static struct run *cur;		/* for the exit handler */
@@ -62,6 +72,8 @@ static void cleanup(void)
 	lt_trace_close(&cur->trace);
 	lt_ksyms_free(&cur->ksyms);
 	free(cur->c.slot);
+	free(cur->cum.slot);
+	free(cur->prev.slot);
 	cur = NULL;
 }
 
@@ -88,6 +100,35 @@ static int grow(struct counts *c)
 	return 0;
 }
 
+/* addr's entry in c (added with zero counts when new). */
+static struct caller *slot(struct counts *c, uint64_t addr)
+{
+	size_t j;
+
+	if (2 * (c->n + 1) > c->cap && grow(c) < 0)
+		tool_die(EXIT_FAIL, "out of memory counting callers");
+	for (j = (addr * 0x9e3779b97f4a7c15ULL) >> 20 & (c->cap - 1);
+	     c->slot[j].addr && c->slot[j].addr != addr; j = (j + 1) & (c->cap - 1))
+		;
+	if (!c->slot[j].addr) {
+		c->slot[j].addr = addr;
+		c->n++;
+	}
+	return &c->slot[j];
+}
+
+/* addr's entry in c, or NULL. */
+static const struct caller *find(const struct counts *c, uint64_t addr)
+{
+	if (!c->cap)
+		return NULL;
+	for (size_t j = (addr * 0x9e3779b97f4a7c15ULL) >> 20 & (c->cap - 1);
+	     c->slot[j].addr; j = (j + 1) & (c->cap - 1))
+		if (c->slot[j].addr == addr)
+			return &c->slot[j];
+	return NULL;
+}
+
 static void count(const unsigned char *rec, size_t len, void *arg)
 {
 	struct run *r = arg;
@@ -95,7 +136,7 @@ static void count(const unsigned char *rec, size_t len, void *arg)
 	uint16_t type;
 	uint64_t site, v;
 	bool wrong = false;
-	size_t j;
+	struct caller *e;
 
 	if (len < 2)
 		return;
@@ -113,17 +154,65 @@ static void count(const unsigned char *rec, size_t len, void *arg)
 		c->zero++;
 		return;
 	}
-	if (2 * (c->n + 1) > c->cap && grow(c) < 0)
-		tool_die(EXIT_FAIL, "out of memory counting callers");
-	for (j = (site * 0x9e3779b97f4a7c15ULL) >> 20 & (c->cap - 1);
-	     c->slot[j].addr && c->slot[j].addr != site; j = (j + 1) & (c->cap - 1))
-		;
-	if (!c->slot[j].addr) {
-		c->slot[j].addr = site;
-		c->n++;
+	e = slot(c, site);
+	e->calls++;
+	e->wrong += wrong;
+}
+
+/* A hist file's entry: the cumulative count of one caller. */
+static void hist_entry(uint64_t addr, uint64_t hits, int which, void *arg)
+{
+	struct caller *e = slot(&((struct run *)arg)->cum, addr ? addr : 1);
+
+	if (which == 0)
+		e->calls = hits;
+	else
+		e->wrong = hits;
+}
+
+/*
+ * The histograms read: this snapshot's counts are the cumulative ones
+ * less those of the last snapshot (call_site 0, a caller unknown, is
+ * kept under the address 1, which no caller has).
+ */
+static void hist_collect(struct run *r)
+{
+	struct counts *cum = &r->cum;
+	int ret = lt_hist_read(&r->trace, hist_entry, r, &r->dropped);
+
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot read %s/%s/%s/hist: %s", LT_TRACEFS,
+			 r->trace.inst, r->trace.event, lt_strerror(ret));
+	for (size_t i = 0; i < cum->cap; i++) {
+		struct caller *e = &cum->slot[i], *d;
+		const struct caller *p;
+		uint64_t calls, wrong;
+
+		if (!e->addr)
+			continue;
+		if (r->all_wrong)
+			e->wrong = e->calls;
+		p = find(&r->prev, e->addr);
+		calls = e->calls - (p ? p->calls : 0);
+		wrong = e->wrong - (p ? p->wrong : 0);
+		r->c.calls += calls;
+		r->c.wrong += wrong;
+		if (e->addr == 1) {
+			r->c.zero += calls;
+			continue;
+		}
+		if (!calls && !wrong)
+			continue;
+		d = slot(&r->c, e->addr);
+		d->calls = calls;
+		d->wrong = wrong;
 	}
-	c->slot[j].calls++;
-	c->slot[j].wrong += wrong;
+	free(r->prev.slot);
+	r->prev = *cum;
+	r->prev.slot = malloc(cum->cap * sizeof(*cum->slot));
+	if (!r->prev.slot)
+		tool_die(EXIT_FAIL, "out of memory");
+	memcpy(r->prev.slot, cum->slot, cum->cap * sizeof(*cum->slot));
 }
 
 static int by_wrong(const void *a, const void *b)
@@ -152,9 +241,28 @@ static struct caller *sorted(const struct counts *c)
 	return v;
 }
 
-static const char *mechanism(void)
+/* The mechanism in a word (JSON) and in a sentence (the header). */
+static const char *mechanism(const struct run *r)
 {
-	return "tracepoint, every call streamed from trace_pipe_raw, counted in likelytop";
+	if (r->trace.ksys[0])
+		return r->hist ? "kprobe+hist" : "kprobe+stream";
+	return r->hist ? "tracepoint+hist" : "tracepoint+stream";
+}
+
+static const char *mechanism_text(const struct run *r, char *buf, size_t size)
+{
+	const struct lt_trace *t = &r->trace;
+	char probe[160] = "tracepoint";
+
+	if (t->ksys[0] && r->site.argpos)
+		snprintf(probe, sizeof(probe), "kprobe (caller $stack0, %s $arg%u:%s)",
+			 r->site.cond.var, r->site.argpos, r->site.argtype);
+	else if (t->ksys[0])
+		snprintf(probe, sizeof(probe), "kprobe (caller $stack0)");
+	snprintf(buf, size, "%s, %s", probe, r->hist ?
+		 "counted in the kernel (hist triggers)" :
+		 "every call streamed from trace_pipe_raw, counted in likelytop");
+	return buf;
 }
 
 static void caller_name(const struct run *r, uint64_t addr, char *buf,
@@ -168,12 +276,13 @@ static void print_text(const struct run *r, const struct caller *v,
 {
 	const struct lt_site *s = &r->site;
 	const struct counts *c = &r->c;
-	char name[512], filter[512];
+	char name[512], filter[512], mech[256];
 	const char *mod;
 
 	if (!r->app->o.noheadings) {
 		printf("likelytop --callers %s - %s:%s %s - snapshot %lu, %.2f s - %" PRIu64
-		       " calls, ", s->function, s->sys, s->event, mechanism(), iter,
+		       " calls, ", s->function, s->sys, s->event,
+		       mechanism_text(r, mech, sizeof(mech)), iter,
 		       r->end - r->start, c->calls);
 		if (s->split)
 			printf("%" PRIu64 " wrong", c->wrong);
@@ -227,7 +336,9 @@ static json_object *json_site(const struct run *r)
 	snprintf(ev, sizeof(ev), "%s:%s", s->sys, s->event);
 	json_object_object_add(o, "function", json_object_new_string(s->function));
 	json_object_object_add(o, "event", json_object_new_string(ev));
-	json_object_object_add(o, "mechanism", json_object_new_string(mechanism()));
+	json_object_object_add(o, "mechanism", json_object_new_string(mechanism(r)));
+	json_object_object_add(o, "probe", r->trace.ksys[0] ?
+			       json_object_new_string(r->trace.kdef) : NULL);
 	json_object_object_add(o, "hint", s->hint[0] ? json_object_new_string(s->hint) : NULL);
 	json_object_object_add(o, "hint_from", s->hint[0] ?
 			       json_object_new_string(s->hint_from) : NULL);
@@ -274,7 +385,7 @@ static void print_json(const struct run *r, const struct caller *v,
 /* One snapshot out, and the counts restarted for the next. */
 static void snapshot(struct run *r, unsigned long iter)
 {
-	uint64_t lost = lt_trace_lost(&r->trace);
+	uint64_t lost = r->hist ? r->dropped : lt_trace_lost(&r->trace);
 	struct caller *v = sorted(&r->c);
 
 	if (r->app->o.format == LT_OUT_JSON)
@@ -379,6 +490,47 @@ static void site_from_profile(const struct lt_app *a, char *fn, size_t size)
 			 site, a->o.file);
 }
 
+/* A kprobe event of our own on the function (it has no tracepoint). */
+static int kprobe_setup(struct run *r, char *why, size_t whysize)
+{
+	struct lt_site *s = &r->site;
+	int ret;
+
+	if (!lt_kprobe_available(&r->trace)) {
+		snprintf(why, whysize,
+			 "--callers %.100s: no tracepoint that records its caller is known for it (known: kfree, kmem_cache_free), and this kernel has no kprobe events (CONFIG_KPROBE_EVENTS)",
+			 s->function);
+		return -ENOENT;
+	}
+	ret = lt_kprobe_create(&r->trace, s->function, s->split ? s->argpos : 0,
+			       s->argtype, why, whysize);
+	if (ret < 0)
+		return ret;
+	s->sys = r->trace.ksys;
+	s->event = r->trace.kevent;
+	return 0;
+}
+
+/* Has the event a hist file in our instance (CONFIG_HIST_TRIGGERS)? */
+static bool hist_available(struct lt_trace *t, const char *sys, const char *ev)
+{
+	char path[512];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/events/%s/%s/hist", t->inst, sys, ev);
+	return kattr_stat(t->m, path, &st) == 0;
+}
+
+static void warn_stale(const struct lt_trace *t)
+{
+	if (t->stale_removed)
+		tool_warn("removed %u tracefs instance%s left by killed runs",
+			  t->stale_removed, t->stale_removed == 1 ? "" : "s");
+	if (t->stale_probes)
+		tool_warn("removed %u kprobe event%s left by killed runs",
+			  t->stale_probes, t->stale_probes == 1 ? "" : "s");
+}
+
 static void setup(struct run *r)
 {
 	char why[512], fn[256];
@@ -403,17 +555,81 @@ static void setup(struct run *r)
 			 r->app->o.callers);
 	}
 	load_ksyms(r);
-	if (grow(&r->c) < 0)
+	if (grow(&r->c) < 0 || grow(&r->cum) < 0)
 		tool_die(EXIT_FAIL, "out of memory");
 	ret = lt_trace_open(&r->trace, why, sizeof(why));
-	if (ret == 0)
-		ret = lt_trace_prepare(&r->trace, r->site.sys, r->site.event,
-				       r->site.field, why, sizeof(why));
+	if (ret == 0 && !r->site.sys)
+		ret = kprobe_setup(r, why, sizeof(why));
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "%s", why);
-	if (r->trace.stale_removed)
-		tool_warn("removed %u tracefs instance%s left by killed runs",
-			  r->trace.stale_removed, r->trace.stale_removed == 1 ? "" : "s");
+	warn_stale(&r->trace);
+	r->hist = hist_available(&r->trace, r->site.sys, r->site.event);
+	if (r->hist)
+		ret = lt_trace_format(&r->trace, r->site.sys, r->site.event,
+				      r->site.split ? r->site.field : NULL, why, sizeof(why));
+	else
+		ret = lt_trace_prepare(&r->trace, r->site.sys, r->site.event,
+				       r->site.split ? r->site.field : NULL, why, sizeof(why));
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "%s", why);
+}
+
+/* Start counting: the histograms set, or the event enabled. */
+static void start(struct run *r)
+{
+	char why[1024], filter[512];
+	const char *wrong = NULL;
+
+	if (!r->hist) {
+		if (lt_trace_enable(&r->trace, true) < 0)
+			tool_die(EXIT_FAIL, "cannot enable %s:%s in %s/%s", r->site.sys,
+				 r->site.event, LT_TRACEFS, r->trace.inst);
+		return;
+	}
+	if (r->site.split &&
+	    lt_cond_filter(&r->site.cond, r->site.field, filter, sizeof(filter)) == 0) {
+		wrong = filter;
+		r->all_wrong = !filter[0];	/* every call is wrong */
+		if (r->all_wrong)
+			wrong = NULL;
+	}
+	if (lt_hist_start(&r->trace, "call_site", wrong, why, sizeof(why)) < 0)
+		tool_die(EXIT_FAIL, "%s", why);
+	/* the window starts at a first reading, not at the trigger writes:
+	 * the two triggers are set one after the other (a write parses
+	 * and allocates, milliseconds under emulation), but one read of
+	 * the hist file shows both */
+	r->start = lt_now();
+	hist_collect(r);
+	memset(r->c.slot, 0, r->c.cap * sizeof(*r->c.slot));
+	r->c.n = 0;
+	r->c.calls = r->c.wrong = r->c.zero = 0;
+	r->lost_before = r->dropped;
+}
+
+/* Stop counting before the last reading (streaming; the histograms are
+ * read as they run, and their last reading ends the window). */
+static void stop(struct run *r)
+{
+	if (!r->hist)
+		lt_trace_enable(&r->trace, false);
+}
+
+/* What came in since the last call: the ring buffer read (streaming),
+ * or at a snapshot the histograms. */
+static void collect(struct run *r, bool snap)
+{
+	int ret;
+
+	if (r->hist) {
+		if (snap)
+			hist_collect(r);
+		return;
+	}
+	ret = lt_trace_drain(&r->trace, count, r);
+	if (ret < 0)
+		tool_die(EXIT_FAIL, "cannot read %s/%s/per_cpu/cpu*/trace_pipe_raw: %s",
+			 LT_TRACEFS, r->trace.inst, lt_strerror(ret));
 }
 
 int lt_callers_run(struct lt_app *a)
@@ -423,7 +639,6 @@ int lt_callers_run(struct lt_app *a)
 	unsigned long iter = 0;
 	double next_snap;
 	bool go = true;
-	int ret;
 
 	if (a->o.pid)	/* a user-space program: callers_user.c */
 		return lt_ucallers_run(a);
@@ -435,25 +650,23 @@ int lt_callers_run(struct lt_app *a)
 	signal(SIGPIPE, SIG_IGN);
 	setup(&r);
 	r.start = lt_now();
-	if (lt_trace_enable(&r.trace, true) < 0)
-		tool_die(EXIT_FAIL, "cannot enable %s:%s in %s/%s", r.site.sys,
-			 r.site.event, LT_TRACEFS, r.trace.inst);
+	start(&r);
 	next_snap = r.start + a->o.delay;
 	while (go && (want == 0 || iter < (unsigned long)want)) {
 		double now = lt_now();
-		double until = fmin(next_snap, now + DRAIN_SEC);
+		/* the histograms are read at each snapshot only */
+		double until = r.hist ? next_snap : fmin(next_snap, now + DRAIN_SEC);
 		bool last;
 
 		go = wait_until(a, until);
 		now = lt_now();
 		last = !go || (want && iter + 1 == (unsigned long)want && now >= next_snap);
 		if (last)
-			lt_trace_enable(&r.trace, false);
+			stop(&r);
 		r.end = lt_now();
-		ret = lt_trace_drain(&r.trace, count, &r);
-		if (ret < 0)
-			tool_die(EXIT_FAIL, "cannot read %s/%s/per_cpu/cpu*/trace_pipe_raw: %s",
-				 LT_TRACEFS, r.trace.inst, lt_strerror(ret));
+		collect(&r, !(now < next_snap && go) && !(!go && want != 0));
+		if (r.hist)
+			r.end = lt_now();	/* after the reading */
 		if (now < next_snap && go)
 			continue;
 		if (!go && want != 0)

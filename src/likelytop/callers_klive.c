@@ -130,6 +130,11 @@ int lt_klive_start(const char *fn, char *why, size_t whysize)
 		snprintf(why, whysize, "c: %s", k.site.why);
 		return ret;
 	}
+	if (!k.site.sys) {	/* batch --callers would use a kprobe event */
+		snprintf(why, whysize, "c: %.100s: no tracepoint that records its caller is known for it (known: kfree, kmem_cache_free); likelytop --callers %.100s -b traces it with a kprobe event where the kernel has them",
+			 fn, fn);
+		return -ENOENT;
+	}
 	k.on = true;
 	ret = load_ksyms(why, whysize);
 	if (ret == 0)

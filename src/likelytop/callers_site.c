@@ -64,7 +64,7 @@ static void set_condition(struct lt_site *s, const char *hint)
 
 /* The function whose definition starts last at column 0 before off. */
 static int enclosing_function(const char *text, size_t off, char *fn,
-			      size_t size)
+			      size_t size, size_t *open)
 {
 	size_t ls = off;
 
@@ -82,6 +82,7 @@ static int enclosing_function(const char *text, size_t off, char *fn,
 		if (!paren || memchr(l, ';', (size_t)(paren - l)) ||
 		    memchr(l, '=', (size_t)(paren - l)))
 			continue;
+		*open = (size_t)(paren - text);
 		e = paren;
 		while (e > l && isspace((unsigned char)e[-1]))
 			e--;
@@ -97,13 +98,33 @@ static int enclosing_function(const char *text, size_t off, char *fn,
 	return -ENOENT;
 }
 
+/* The parameter list after text[open] == '(' (up to off), on one line. */
+static void copy_params(struct lt_site *s, const char *text, size_t open,
+			size_t off)
+{
+	size_t k = 0;
+	int depth = 0;
+
+	for (size_t i = open; i < off && k + 1 < sizeof(s->params); i++) {
+		char ch = isspace((unsigned char)text[i]) ? ' ' : text[i];
+
+		depth += ch == '(';
+		depth -= ch == ')';
+		if (i > open && depth == 0)
+			break;
+		if (i > open && !(ch == ' ' && k && s->params[k - 1] == ' '))
+			s->params[k++] = ch;
+	}
+	s->params[k] = '\0';
+}
+
 /* FILE:LINE: the hint there and its function. */
 static int from_source(struct lt_site *s, const char *file, unsigned int line,
 		       const char *srcdir)
 {
 	struct kattr_mount *m;
 	struct lt_hint_call *calls = NULL;
-	size_t n = 0, idx, len, clen;
+	size_t n = 0, idx, len, clen, open = 0;
 	char *text, name[64], hint[256];
 	enum lt_locate r;
 	int ret = kattr_mount_open(srcdir, 0, KATTR_MOUNT_HOST_DIR, &m);
@@ -129,13 +150,16 @@ static int from_source(struct lt_site *s, const char *file, unsigned int line,
 	}
 	clen = calls[idx].close == SIZE_MAX ? 0 : calls[idx].close + 1 - calls[idx].name;
 	if (!clen || clen >= sizeof(hint) ||
-	    enclosing_function(text, calls[idx].name, s->function, sizeof(s->function)) < 0) {
+	    enclosing_function(text, calls[idx].name, s->function, sizeof(s->function),
+			       &open) < 0) {
 		snprintf(s->why, sizeof(s->why), "%s", !clen || clen >= sizeof(hint) ?
 			 "the hint's condition is unclosed or too long" :
 			 "no function definition found above the hint");
 		ret = -ENOENT;
 		goto out;
 	}
+	if (text[open] == '(')
+		copy_params(s, text, open, calls[idx].name);
 	memcpy(hint, text + calls[idx].name, clen);
 	hint[clen] = '\0';
 	for (char *p = hint; *p; p++)	/* one line */
@@ -148,6 +172,101 @@ out:
 	free(calls);
 	free(text);
 	return ret;
+}
+
+/* Does the declaration d (len bytes) hold the word w? */
+static bool has_word(const char *d, size_t len, const char *w)
+{
+	size_t wl = strlen(w);
+
+	for (size_t i = 0; i + wl <= len; i++)
+		if (!memcmp(d + i, w, wl) &&
+		    (i == 0 || !(isalnum((unsigned char)d[i - 1]) || d[i - 1] == '_')) &&
+		    (i + wl == len || !(isalnum((unsigned char)d[i + wl]) || d[i + wl] == '_')))
+			return true;
+	return false;
+}
+
+/* The kprobe fetch type for a parameter declared as d (len bytes). */
+static const char *fetch_type(const char *d, size_t len)
+{
+	static const char *const wide[] = { "long", "u64", "s64", "size_t", "ssize_t",
+		"loff_t", "off_t", "ktime_t", "sector_t", "pgoff_t", "phys_addr_t",
+		"dma_addr_t", "uintptr_t" };
+	static const char *const u32w[] = { "unsigned", "u32", "u16", "u8", "gfp_t",
+		"fmode_t", "uint" };
+
+	if (memchr(d, '*', len) || memchr(d, '[', len))
+		return "x64";
+	for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
+		if (has_word(d, len, wide[i]))
+			return "x64";
+	if (has_word(d, len, "bool") || has_word(d, len, "_Bool"))
+		return "u8";
+	for (size_t i = 0; i < sizeof(u32w) / sizeof(u32w[0]); i++)
+		if (has_word(d, len, u32w[i]))
+			return "u32";
+	if (has_word(d, len, "int") || has_word(d, len, "s32") || has_word(d, len, "short") ||
+	    has_word(d, len, "char"))
+		return "s32";
+	return "x64";	/* a typedef not known here: the whole register */
+}
+
+/*
+ * The tested variable's place among the parameters (1..6, the registers
+ * of the x86_64 calling convention): argN names it, or s->params.
+ */
+static void find_argument(struct lt_site *s)
+{
+	const char *v = s->cond.var, *p = s->params, *d;
+	char *end;
+	unsigned long n;
+	unsigned int pos = 1;
+	int depth = 0;
+
+	if (!strncmp(v, "arg", 3) && isdigit((unsigned char)v[3])) {
+		n = strtoul(v + 3, &end, 10);
+		if (!*end && n >= 1 && n <= 6) {
+			s->argpos = (unsigned int)n;
+			snprintf(s->argtype, sizeof(s->argtype), "x64");
+			return;
+		}
+	}
+	for (d = p;; p++) {
+		if (*p == '(' || *p == '[')
+			depth++;
+		else if (*p == ')' || *p == ']')
+			depth--;
+		if (*p && (*p != ',' || depth))
+			continue;
+		/* d..p: one declaration; its name is its last word */
+		const char *e = p, *b;
+
+		while (e > d && (isspace((unsigned char)e[-1]) || e[-1] == ']' || e[-1] == '['))
+			e--;
+		b = e;
+		while (b > d && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
+			b--;
+		if ((size_t)(e - b) == strlen(v) && !memcmp(b, v, (size_t)(e - b)) && pos <= 6) {
+			s->argpos = pos;
+			snprintf(s->argtype, sizeof(s->argtype), "%s",
+				 fetch_type(d, (size_t)(b - d)));
+			return;
+		}
+		if (!*p)
+			break;
+		d = p + 1;
+		pos++;
+	}
+	s->split = false;
+	if (s->params[0])
+		snprintf(s->why, sizeof(s->why),
+			 "%.64s is not one of %.128s's first six parameters (%.200s): a kprobe at its entry cannot read it",
+			 v, s->function, s->params);
+	else
+		snprintf(s->why, sizeof(s->why),
+			 "which argument of %.128s %.64s is cannot be known without the source (-S SRCDIR); or name it argN in --condition",
+			 s->function, v);
 }
 
 /* "FILE:LINE": file and line; false if site is not of that form. */
@@ -189,25 +308,25 @@ int lt_site_resolve(struct lt_site *s, const char *site, const char *srcdir,
 		return -EINVAL;
 	}
 	k = find_known(s->function);
-	if (!k) {
-		snprintf(s->why, sizeof(s->why),
-			 "%.100s: no tracepoint that records its caller is known for it (known: kfree, kmem_cache_free), and this kernel has no kprobe events",
-			 s->function);
-		return -ENOENT;
+	if (k) {
+		s->sys = k->sys;
+		s->event = k->event;
+		s->field = k->field;
+	} else {
+		s->field = "arg";	/* the kprobe event's (callers_kprobe.h) */
 	}
-	s->sys = k->sys;
-	s->event = k->event;
-	s->field = k->field;
 	if (condition) {
 		set_condition(s, condition);
 		snprintf(s->hint_from, sizeof(s->hint_from), "--condition");
-	} else if (!s->hint[0] && k->hint) {
+	} else if (!s->hint[0] && k && k->hint) {
 		set_condition(s, k->hint);
 		snprintf(s->hint_from, sizeof(s->hint_from), "%s", k->from);
 	} else if (!s->hint[0]) {
 		snprintf(s->why, sizeof(s->why), "no hint known for %s (give --condition)",
 			 s->function);
 	}
+	if (!k && s->split)
+		find_argument(s);
 	return 0;
 }
 

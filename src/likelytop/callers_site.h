@@ -9,8 +9,13 @@
 
 struct lt_site {
 	char function[128];
-	const char *sys, *event;	/* the tracepoint carrying call_site */
+	const char *sys, *event;	/* the tracepoint carrying call_site
+					 * (NULL: none known, a kprobe) */
 	const char *field;		/* its field holding the tested argument */
+	unsigned int argpos;		/* kprobe: the tested argument, 1..6 */
+	char argtype[8];		/* kprobe: its fetch type ("x64") */
+	char params[512];		/* the function's parameters, from
+					 * the source ("": not read) */
 	char hint[256];			/* "unlikely(...)" as in the source ("": none) */
 	char hint_from[512];		/* where the hint text came from */
 	bool likely;			/* a likely() hint */
@@ -23,7 +28,11 @@ struct lt_site {
  * Resolve site: FILE:LINE (the hint there, read from srcdir or the
  * current directory; its function the one whose body holds the line) or
  * a function name; condition (may be NULL) replaces the hint's text.
- * 0, or -errno with s->why saying why (exit 1).
+ * A function with no tracepoint known to carry its caller gets sys NULL
+ * (a kprobe's) and argpos: the tested variable's place among the
+ * parameters in the source, or N for a variable named argN (0 and the
+ * split unknown when neither says).  0, or -errno with s->why saying why
+ * (exit 1).
  */
 int lt_site_resolve(struct lt_site *s, const char *site, const char *srcdir,
 		    const char *condition);

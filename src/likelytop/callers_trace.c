@@ -17,6 +17,8 @@
 
 #include <kattr/kattr.h>
 
+#include "callers_hist.h"
+#include "callers_kprobe.h"
 #include "callers_trace.h"
 
 #define BUFFER_KB "4096"	/* per CPU: 0.4 s of a 400,000/s storm */
@@ -123,6 +125,7 @@ int lt_trace_open(struct lt_trace *t, char *why, size_t whysize)
 	if (ret < 0)
 		return ret;
 	remove_stale(t);
+	lt_kprobe_remove_stale(t);
 	snprintf(t->inst, sizeof(t->inst), "instances/" LT_INSTANCE_PREFIX "%d",
 		 (int)getpid());
 	ret = kattr_mkdir(t->m, t->inst, 0700);
@@ -183,8 +186,8 @@ static int open_cpus(struct lt_trace *t, char *why, size_t whysize)
 	return 0;
 }
 
-int lt_trace_prepare(struct lt_trace *t, const char *sys, const char *name,
-		     const char *arg, char *why, size_t whysize)
+int lt_trace_format(struct lt_trace *t, const char *sys, const char *name,
+		    const char *arg, char *why, size_t whysize)
 {
 	char path[512], *text;
 	size_t len;
@@ -202,6 +205,16 @@ int lt_trace_prepare(struct lt_trace *t, const char *sys, const char *name,
 	if (ret < 0)
 		return say(why, whysize, ret, "%s/%s: no call_site%s%s field of 1 to 8 bytes",
 			   LT_TRACEFS, path, arg ? " or " : "", arg ? arg : "");
+	return 0;
+}
+
+int lt_trace_prepare(struct lt_trace *t, const char *sys, const char *name,
+		     const char *arg, char *why, size_t whysize)
+{
+	int ret = lt_trace_format(t, sys, name, arg, why, whysize);
+
+	if (ret < 0)
+		return ret;
 	/* our instance only: a larger buffer, and new events dropped (not
 	 * old ones overwritten) when it is full, so the count says so */
 	if (inst_write(t, "buffer_size_kb", BUFFER_KB) < 0 ||
@@ -265,6 +278,8 @@ void lt_trace_close(struct lt_trace *t)
 {
 	if (t->enabled)
 		lt_trace_enable(t, false);
+	if (t->m && t->inst[0])
+		lt_hist_stop(t);
 	for (int c = 0; t->cpufd && c < t->ncpu; c++)
 		if (t->cpufd[c] >= 0)
 			close(t->cpufd[c]);
@@ -276,6 +291,8 @@ void lt_trace_close(struct lt_trace *t)
 	if (t->inst[0] && t->m)
 		(void)kattr_rmdir(t->m, t->inst);
 	t->inst[0] = '\0';
+	/* the probe after the instance: it cannot go while enabled there */
+	lt_kprobe_remove(t);
 	if (t->lockfd >= 0)
 		close(t->lockfd);
 	t->lockfd = -1;

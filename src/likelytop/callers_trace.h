@@ -5,7 +5,9 @@
  * one event enabled there, its records streamed from the per-CPU
  * trace_pipe_raw files, and the instance removed at the end.  Instances
  * of runs that were killed (the name's pid gone, or the lock free) are
- * removed by the next run.  Nothing outside the instance is written.
+ * removed by the next run.  Nothing outside the instance is written but
+ * kprobe_events, where a function has no tracepoint (callers_kprobe.h);
+ * the in-kernel histogram's triggers are the instance's (callers_hist.h).
  */
 #ifndef LIKELYTOP_CALLERS_TRACE_H
 #define LIKELYTOP_CALLERS_TRACE_H
@@ -33,7 +35,12 @@ struct lt_trace {
 	unsigned int id;
 	struct lt_rb_field call_site, arg;
 	bool enabled, private_mount;
-	unsigned int stale_removed;
+	unsigned int stale_removed;	/* instances of killed runs */
+	unsigned int stale_probes;	/* kprobe events of killed runs */
+	char ksys[32], kevent[64];	/* our kprobe event ("": none) */
+	char kdef[256];			/* its line in kprobe_events */
+	char hist_calls[256];		/* our hist triggers ("": none) */
+	char hist_wrong[1024];
 };
 
 /*
@@ -43,8 +50,11 @@ struct lt_trace {
  * 0 or -errno, with why saying what failed.
  */
 int lt_trace_open(struct lt_trace *t, char *why, size_t whysize);
+/* sys:name's format only (for the in-kernel histogram): 0 or -errno. */
+int lt_trace_format(struct lt_trace *t, const char *sys, const char *name,
+		    const char *arg, char *why, size_t whysize);
 /*
- * Prepare sys:name (its format: the id, call_site and the field arg, or
+ * Prepare sys:name for streaming (its format: the id, call_site and the field arg, or
  * none) and the per-CPU readers.  0 or -errno with why.
  */
 int lt_trace_prepare(struct lt_trace *t, const char *sys, const char *name,
@@ -54,7 +64,8 @@ int lt_trace_enable(struct lt_trace *t, bool on);
 int lt_trace_drain(struct lt_trace *t, lt_rb_record_fn fn, void *arg);
 /* Events the instance lost (overrun and dropped, every CPU). */
 uint64_t lt_trace_lost(struct lt_trace *t);
-/* Disable, close, remove the instance (also after a failed open). */
+/* Disable, remove the triggers, close, remove the instance and then the
+ * kprobe event (also after a failed open). */
 void lt_trace_close(struct lt_trace *t);
 
 #endif

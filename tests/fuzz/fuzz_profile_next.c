@@ -6,7 +6,8 @@
  * diffed in one pass (kattr_profile_parse_diff()), the same entries as
  * parsed alone and diffed; parsed live (kattr_profile_parse_live(), after
  * the first parsed live), the same entries, first k and zeroed rates
- * (tests/lib/profile/live_check.h). */
+ * (tests/lib/profile/live_check.h), and the first again parsed live
+ * after that (its sites from the fast parsers: likely_run()'s tails). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,34 @@ static char *dup_n(const char *s, size_t n)
 	if (b)
 		memcpy(b, s, n);
 	return b;
+}
+
+/* The first snapshot again, parsed live after lb (the second, parsed
+ * live: its sites from the fast parsers, likely_run()'s tails among them)
+ * against it parsed alone and diffed against ref (the second). */
+static void check_live_back(const char *text, size_t alen,
+			    const struct kattr_profile *lb,
+			    struct kattr_profile *ref)
+{
+	struct kattr_profile *lc = NULL, *ref2 = NULL;
+	char *t1 = dup_n(text, alen), *t2 = dup_n(text, alen);
+
+	if (!t1 || !t2) {
+		free(t1);
+		free(t2);
+		return;
+	}
+	if (kattr_profile_parse_buf(t1, alen, 0, &ref2) < 0) {
+		free(t2);
+		return;
+	}
+	if (kattr_profile_diff(ref, ref2, 2) < 0 ||
+	    kattr_profile_parse_live(lb, t2, alen, 2, &lc) < 0)
+		abort();
+	if (live_check(lc, ref2) || live_check_zero(lc, ref2))
+		abort();
+	kattr_profile_free(lc);
+	kattr_profile_free(ref2);
 }
 
 /* The first snapshot and the second parsed live against a (the first
@@ -55,6 +84,7 @@ static void check_live(const char *text, size_t alen,
 		abort();
 	if (live_check(lb, ref) || live_check_zero(lb, ref))
 		abort();
+	check_live_back(text, alen, lb, ref);
 	kattr_profile_free(lb);
 	kattr_profile_free(ref);
 	kattr_profile_free(la);

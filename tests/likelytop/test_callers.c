@@ -3,7 +3,8 @@
  * likelytop --callers without a kernel: the hint's condition as a set and
  * as an ftrace filter (callers_cond.c), event format files and
  * ring-buffer pages (callers_rb.c), kallsyms names (callers_ksym.c) and
- * FILE:LINE resolved from a source tree (callers_site.c).
+ * FILE:LINE resolved from a source tree, with a kprobe's argument
+ * (callers_site.c), and hist files (callers_hist.c's parser).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include <cmocka.h>
 
 #include "callers_cond.h"
+#include "callers_hist.h"
 #include "callers_ksym.h"
 #include "callers_rb.h"
 #include "callers_site.h"
@@ -272,13 +274,96 @@ static void test_site_from_source(void **state)
 	assert_false(s.split);
 	assert_non_null(strstr(s.why, "is a call"));
 	assert_int_equal(lt_site_resolve(&s, "slab.c:3", dir, NULL), -ENOENT);
-	assert_int_equal(lt_site_resolve(&s, "no_such_function", dir, NULL), -ENOENT);
+	/* no tracepoint known: a kprobe's site, the argument by its place */
+	assert_int_equal(lt_site_resolve(&s, "no_such_function", dir, NULL), 0);
+	assert_null(s.sys);
+	assert_false(s.split);
+	assert_int_equal(lt_site_resolve(&s, "f", NULL, "unlikely(arg3 == 2)"), 0);
+	assert_null(s.sys);
+	assert_true(s.split);
+	assert_int_equal(s.argpos, 3);
+	assert_string_equal(s.field, "arg");
+	assert_int_equal(lt_site_resolve(&s, "f", NULL, "unlikely(!name)"), 0);
+	assert_false(s.split);
+	assert_non_null(strstr(s.why, "-S SRCDIR"));
 	assert_int_equal(lt_site_resolve(&s, "kfree", NULL, NULL), 0);
 	assert_string_equal(s.field, "ptr");
 	assert_int_equal(lt_site_resolve(&s, "kfree", NULL, "unlikely(!objp)"), 0);
 	assert_string_equal(s.hint_from, "--condition");
 	unlink(path);
+	/* the tested variable's place and type from the definition */
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("static struct dentry *__d_alloc(struct super_block *sb,\n"
+	      "\t\t\t\tconst struct qstr *name)\n{\n\tif (unlikely(!name))\n\t\tx();\n"
+	      "}\nint g(void (*fn)(int, int), unsigned int flags, int n, bool b)\n{\n"
+	      "\tif (unlikely(flags == 2)) x();\n\tif (unlikely(n < 0)) x();\n"
+	      "\tif (likely(b)) x();\n\tif (unlikely(!local)) x();\n}\n", fp);
+	fclose(fp);
+	assert_int_equal(lt_site_resolve(&s, "slab.c:4", dir, NULL), 0);
+	assert_string_equal(s.function, "__d_alloc");
+	assert_true(s.split);
+	assert_int_equal(s.argpos, 2);
+	assert_string_equal(s.argtype, "x64");
+	assert_int_equal(lt_site_resolve(&s, "slab.c:9", dir, NULL), 0);
+	assert_int_equal(s.argpos, 2);
+	assert_string_equal(s.argtype, "u32");
+	assert_int_equal(lt_site_resolve(&s, "slab.c:10", dir, NULL), 0);
+	assert_int_equal(s.argpos, 3);
+	assert_string_equal(s.argtype, "s32");
+	assert_int_equal(lt_site_resolve(&s, "slab.c:11", dir, NULL), 0);
+	assert_int_equal(s.argpos, 4);
+	assert_string_equal(s.argtype, "u8");
+	assert_int_equal(lt_site_resolve(&s, "slab.c:12", dir, NULL), 0);
+	assert_false(s.split);
+	assert_non_null(strstr(s.why, "is not one of g's first six parameters"));
+	unlink(path);
 	rmdir(dir);
+}
+
+struct hist_sums {
+	uint64_t calls, wrong, n;
+};
+
+static void hist_seen(uint64_t addr, uint64_t hits, int which, void *arg)
+{
+	struct hist_sums *v = arg;
+
+	v->n++;
+	if (which)
+		v->wrong += addr == 18446744071581256535ULL ? hits : 1000000;
+	else
+		v->calls += hits;
+}
+
+static void test_hist_parse(void **state)
+{
+	/* two histograms of one event, as 6.1's hist file shows them */
+	static const char text[] =
+		"# event histogram\n#\n# trigger info: hist:keys=call_site:vals=hitcount:"
+		"sort=hitcount:size=8192 [active]\n#\n\n"
+		"{ call_site: 18446744071583236961 } hitcount:          2\n"
+		"{ call_site: 18446744071581256535 } hitcount:        586\n\n"
+		"Totals:\n    Hits: 588\n    Entries: 2\n    Dropped: 3\n\n"
+		"# event histogram\n#\n# trigger info: hist:keys=call_site:vals=hitcount:"
+		"sort=hitcount:size=8192 if ptr <= 16 [active]\n#\n\n"
+		"{ call_site: 18446744071581256535 } hitcount:         40\n\n"
+		"Totals:\n    Hits: 40\n    Entries: 1\n    Dropped: 0\n";
+	static const char bad[] = "# trigger info: hist:x\n{ call_site: x }\n";
+	struct hist_sums v = { 0, 0, 0 };
+	uint64_t dropped;
+
+	(void)state;
+	assert_int_equal(lt_hist_parse(text, strlen(text), "call_site", hist_seen, &v,
+				       &dropped), 2);
+	assert_int_equal(v.n, 3);
+	assert_int_equal(v.calls, 588);
+	assert_int_equal(v.wrong, 40);
+	assert_int_equal(dropped, 3);
+	/* an entry that does not parse; and no histogram at all */
+	assert_int_equal(lt_hist_parse(bad, strlen(bad), "call_site", hist_seen, &v, NULL),
+			 -EINVAL);
+	assert_int_equal(lt_hist_parse("", 0, "call_site", hist_seen, &v, NULL), 0);
 }
 
 int main(void)
@@ -291,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_page),
 		cmocka_unit_test(test_ksyms),
 		cmocka_unit_test(test_site_from_source),
+		cmocka_unit_test(test_hist_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,13 +1,34 @@
 #!/bin/bash
-# import-captures.sh [OUTDIR]: on the host, after scripts/vm.sh, take the
+# import-captures.sh [--callers] [OUTDIR]: on the host, after scripts/vm.sh, take the
 # guest's captures (OUTDIR/captures, default out/vm) into tests/data/linux-6.1/
 # (xz) and seed the fuzz corpora (tests/fuzz/corpus/) with slices of them
-# (libFuzzer's inputs stay under 64 KiB).
+# (libFuzzer's inputs stay under 64 KiB).  The kfree callers that
+# tests/vm/callers.sh captured (likelytop --callers kfree -J over its exec
+# loop) go in as kfree_callers.json with a line in KERNEL; --callers takes
+# only them (after a run of KATTR_VM_TESTS=callers, whose profiles are
+# too short to replace the full suite's).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
+callers_only=no
+[ "${1:-}" = --callers ] && { callers_only=yes; shift; }
 cap=${1:-$top/out/vm}/captures
 dst=$top/tests/data/linux-6.1
 fz=$top/tests/fuzz/corpus
+import_callers() {
+	[ -s "$cap/kfree_callers.json" ] || return 0
+	cp "$cap/kfree_callers.json" "$dst/kfree_callers.json"
+	sed -i '/^kfree_callers.json:/d' "$dst/KERNEL"
+	jq -r '"kfree_callers.json: likelytop --callers kfree -b -n 1 -d 3 -J (\(.site.mechanism)) over tests/vm/callers.sh'"'"'s exec loop, captured \(env.CAPTURED) on \(env.KVER): \(.calls) calls, \(.wrong) wrong (ZERO_OR_NULL_PTR), \(.callers | length) callers; most wrong: \(.callers[0].caller) \(.callers[0].wrong)"' \
+		"$dst/kfree_callers.json" >>"$dst/KERNEL"
+}
+if [ $callers_only = yes ]; then
+	[ -s "$cap/kfree_callers.json" ] || { echo "import-captures: no $cap/kfree_callers.json" >&2; exit 1; }
+	export CAPTURED=$(sed -n 's/^captured: \([^,]*\),.*/\1/p' "$cap/KERNEL")
+	export KVER=$(sed -n 's/^kernel: //p' "$cap/KERNEL")
+	import_callers
+	cat "$dst/KERNEL"
+	exit 0
+fi
 for f in KERNEL likely_prof likely_prof.early branch_annotated; do
 	[ -s "$cap/$f" ] || { echo "import-captures: no $cap/$f" >&2; exit 1; }
 done
@@ -19,6 +40,9 @@ for f in likely_prof branch_annotated branch_all; do
 	echo "$f: $(($(wc -l <"$cap/$f") - $([ $f = likely_prof ] && echo 3 || echo 2))) sites" >>"$dst/KERNEL"
 	xz -9e -T1 -c "$cap/$f" >"$dst/$f.xz"
 done
+export CAPTURED=$(sed -n 's/^captured: \([^,]*\),.*/\1/p' "$cap/KERNEL")
+export KVER=$(sed -n 's/^kernel: //p' "$cap/KERNEL")
+import_callers
 # corpora: the header and 300 rows of each; two likely_prof readings for
 # parse_next (sites appear, counts move); single rows of each kind
 head -303 "$cap/likely_prof" >"$fz/fuzz_profile/real_likely_prof"

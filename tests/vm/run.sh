@@ -35,6 +35,7 @@ tests=(
 	"signals.sh"
 	"signals_apply.sh"
 	"likelytop.sh"
+	"callers.sh"
 	"splicebench.sh"
 	"$KATTR_TOP/tests/rgctl/cgroup2.sh"
 )

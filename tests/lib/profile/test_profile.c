@@ -995,6 +995,9 @@ static void parse_next_same_as_parse(void **state)
 		   "-likely   |        1|     2945\taudit_free()@:kernel/auditsc.c@715\n");
 	/* a new site in front (/proc/likely_prof's order) */
 	check_next(HDR R1 R2 R3, HDR "  likely |        1|        1\tnew()@:n.c@1\n" R1 R2 R3);
+	/* two: the rows after them are runs again (likely_run()) */
+	check_next(HDR R1 R2 R3, HDR "  likely |        1|        1\tnew()@:n.c@1\n"
+		   "  likely |        2|        2\tnew2()@:n.c@2\n" R1 R2 R3);
 	/* a site gone */
 	check_next(HDR R1 R2 R3, HDR R1 R3);
 	/* the last row lacking its newline */
