@@ -9,6 +9,7 @@ pkgs=(
 	libjson-c-dev libconfig-dev libmnl-dev libncurses-dev libcmocka-dev
 	libsmartcols-dev                  # util-linux: tables
 	nettle-dev                        # rgctl: HMAC of its registry of groups made
+	libelf-dev                        # likelytop --callers -p: program symbols
 	libfuse3-dev fuse3
 	bash-completion                   # completions are installed where it says
 	zsh fish                          # their completions are tested in them

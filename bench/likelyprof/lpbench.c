@@ -15,6 +15,7 @@
 typedef uint64_t (*loop_fn)(long, volatile uint64_t *);
 uint64_t lp_plain(long n, volatile uint64_t *sink);
 uint64_t lp_prof(long n, volatile uint64_t *sink);
+uint64_t lp_prof_callers(long n, volatile uint64_t *sink);
 uint64_t lp_atomic(long n, volatile uint64_t *sink);
 uint64_t lp_racy(long n, volatile uint64_t *sink);
 uint64_t lp_gcov(long n, volatile uint64_t *sink);
@@ -26,6 +27,7 @@ static const struct variant {
 } variants[] = {
 	{ "plain", "__builtin_expect (no profiling)", lp_plain },
 	{ "likely_prof", "likely_prof.h, per-thread counters (this suite)", lp_prof },
+	{ "lp_callers", "likely_prof.h with LIKELY_PROF_CALLERS (per caller too)", lp_prof_callers },
 	{ "atomic", "one relaxed atomic fetch_add per site (alternative)", lp_atomic },
 	{ "racy", "shared plain ++ per site, inexact (2006 patch)", lp_racy },
 	{ "gcov", "gcc -fprofile-arcs -fprofile-update=single", lp_gcov },

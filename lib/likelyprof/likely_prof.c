@@ -53,12 +53,15 @@
 
 __thread struct likely_prof_tls likely_prof__tls
 	__attribute__((tls_model("initial-exec"))) LP_API;
+__thread struct likely_prof_ctls likely_prof__ctls
+	__attribute__((tls_model("initial-exec"))) LP_API;
 
 /* One live thread's counters, as seen by the snapshot. */
 struct lp_thread {
 	struct lp_thread *next;
 	uint64_t *counts;
 	uint32_t cap;
+	struct likely_prof_ctls *ctls;	/* its caller table (its TLS) */
 };
 
 /* An object's site range, with how many translation units registered it. */
@@ -78,6 +81,8 @@ static size_t lp_nranges, lp_ranges_cap;
 static pthread_key_t lp_key;
 static pthread_once_t lp_key_once = PTHREAD_ONCE_INIT;
 static int lp_key_ok;
+static struct likely_prof_ctls lp_gone;	/* callers counted by ended threads */
+static int lp_have_callers;		/* some site counted its callers */
 
 /* Writer state, under lp_io_lock (taken before lp_lock when both are). */
 static pthread_mutex_t lp_io_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -143,6 +148,7 @@ static int lp_thread_grow(uint32_t id)
 			free(counts);
 			return -ENOMEM;
 		}
+		self->ctls = &likely_prof__ctls;
 		self->next = lp_threads;
 		lp_threads = self;
 	}
@@ -185,6 +191,89 @@ LP_API void likely_prof__slow(struct likely_prof_site *site, int outcome)
 		lp_start_writer();
 }
 
+/*
+ * Callers (LIKELY_PROF_CALLERS).  Each thread counts in its own table
+ * (likely_prof__ctls), found and incremented inline; new pairs are added
+ * here under lp_lock, so a snapshot (also under lp_lock) never sees a
+ * table being grown.  Tables are kept at most half full.
+ */
+static uint32_t lp_chash(const void *ra, uint32_t id)
+{
+	return (uint32_t)((((uintptr_t)ra ^ id) * 0x9e3779b97f4a7c15ULL) >> 40);
+}
+
+/* The slot of (ra, id) in t, or the free slot where it goes. */
+static struct likely_prof_caller *lp_cslot(struct likely_prof_ctls *t,
+					   const void *ra, uint32_t id)
+{
+	for (uint32_t i = lp_chash(ra, id);; i++) {
+		struct likely_prof_caller *c = &t->tab[i & t->mask];
+
+		if (!c->ra || (c->ra == ra && c->id == id))
+			return c;
+	}
+}
+
+/* Add counts to (ra, id) in t, growing it; lp_lock held. */
+static int lp_cadd(struct likely_prof_ctls *t, const void *ra, uint32_t id,
+		   uint64_t f, uint64_t tr)
+{
+	struct likely_prof_caller *c;
+
+	if (!t->tab || 2 * (t->n + 1) > t->mask + 1) {
+		struct likely_prof_ctls g = { NULL, t->tab ? 2 * t->mask + 1 : 63, 0 };
+
+		g.tab = calloc((size_t)g.mask + 1, sizeof(*g.tab));
+		if (!g.tab)
+			return -ENOMEM;
+		for (uint32_t i = 0; t->tab && i <= t->mask; i++)
+			if (t->tab[i].ra) {
+				*lp_cslot(&g, t->tab[i].ra, t->tab[i].id) = t->tab[i];
+				g.n++;
+			}
+		free(t->tab);
+		*t = g;
+	}
+	c = lp_cslot(t, ra, id);
+	if (!c->ra) {
+		c->ra = ra;
+		c->id = id;
+		t->n++;
+	}
+	__atomic_store_n(&c->count[0], c->count[0] + f, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->count[1], c->count[1] + tr, __ATOMIC_RELAXED);
+	return 0;
+}
+
+LP_API void likely_prof__caller_slow(struct likely_prof_site *site,
+				     const void *ra, int outcome)
+{
+	struct likely_prof_ctls *t = &likely_prof__ctls;
+	uint32_t id;
+
+	pthread_mutex_lock(&lp_lock);
+	id = __atomic_load_n(&site->id, __ATOMIC_ACQUIRE);
+	lp_have_callers = 1;
+	/* a thread without counters (no memory, or exiting) counts in the
+	 * ended threads' table */
+	if (id && (likely_prof__tls.state & LP_TLS_DEAD || !lp_thread_self() ||
+		   lp_cadd(t, ra, id, !outcome, !!outcome) < 0))
+		(void)lp_cadd(&lp_gone, ra, id, !outcome, !!outcome);
+	pthread_mutex_unlock(&lp_lock);
+}
+
+/* Fold a thread's caller table into lp_gone and free it; lp_lock held. */
+static void lp_cfold(struct likely_prof_ctls *t)
+{
+	for (uint32_t i = 0; t->tab && i <= t->mask; i++)
+		if (t->tab[i].ra)
+			(void)lp_cadd(&lp_gone, t->tab[i].ra, t->tab[i].id,
+				      t->tab[i].count[0], t->tab[i].count[1]);
+	free(t->tab);
+	t->tab = NULL;
+	t->mask = t->n = 0;
+}
+
 /* A thread ends: fold its counters into the sites. */
 static void lp_thread_exit(void *arg)
 {
@@ -209,6 +298,7 @@ static void lp_thread_exit(void *arg)
 	t->counts = NULL;
 	t->cap = 0;
 	t->state |= LP_TLS_DEAD;
+	lp_cfold(&likely_prof__ctls);
 	pthread_mutex_unlock(&lp_lock);
 	free(self->counts);
 	free(self);
@@ -324,6 +414,158 @@ static char *lp_snapshot(size_t *len)
 	return buf;
 }
 
+/* s with backslash, tab and newline escaped (\\, \t, \n). */
+static void lp_put_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '\t' || *s == '\n') {
+			fputc('\\', f);
+			fputc(*s == '\t' ? 't' : *s == '\n' ? 'n' : '\\', f);
+		} else {
+			fputc(*s, f);
+		}
+	}
+}
+
+/* One caller of one site, copied out of the tables for the snapshot. */
+struct lp_crow {
+	const void *ra;
+	uint64_t c[2];
+	char *site;	/* "hint\ttrue\tfalse\tfunc\tfile\tline" */
+};
+
+/* Every (site, caller) pair summed over the threads; lp_lock held. */
+static int lp_callers_sum(struct likely_prof_ctls *all)
+{
+	for (uint32_t i = 0; lp_gone.tab && i <= lp_gone.mask; i++)
+		if (lp_gone.tab[i].ra &&
+		    lp_cadd(all, lp_gone.tab[i].ra, lp_gone.tab[i].id,
+			    lp_gone.tab[i].count[0], lp_gone.tab[i].count[1]) < 0)
+			return -ENOMEM;
+	for (struct lp_thread *th = lp_threads; th; th = th->next) {
+		struct likely_prof_ctls *t = th->ctls;
+
+		for (uint32_t i = 0; t && t->tab && i <= t->mask; i++)
+			if (t->tab[i].ra &&
+			    lp_cadd(all, t->tab[i].ra, t->tab[i].id,
+				    __atomic_load_n(&t->tab[i].count[0], __ATOMIC_RELAXED),
+				    __atomic_load_n(&t->tab[i].count[1], __ATOMIC_RELAXED)) < 0)
+				return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The rows, each with its site's text (names copied: an object may be
+ * unloaded once lp_lock is released). */
+static struct lp_crow *lp_callers_collect(size_t *np)
+{
+	struct likely_prof_ctls all = { NULL, 0, 0 };
+	struct lp_crow *v = NULL;
+	size_t n = 0;
+
+	pthread_mutex_lock(&lp_lock);
+	if (lp_callers_sum(&all) < 0 || !(v = calloc(all.n + 1, sizeof(*v))))
+		goto out;
+	for (uint32_t i = 0; all.tab && i <= all.mask; i++) {
+		const struct likely_prof_caller *c = &all.tab[i];
+		const struct likely_prof_site *st;
+		size_t len;
+		FILE *f;
+
+		if (!c->ra || c->id - 1u >= lp_nsites || !(st = lp_sites[c->id - 1]))
+			continue;
+		f = open_memstream(&v[n].site, &len);
+		if (!f)
+			continue;
+		fprintf(f, "%s\t%llu\t%llu\t", st->hint ? "likely" : "unlikely",
+			(unsigned long long)c->count[1], (unsigned long long)c->count[0]);
+		lp_put_escaped(f, st->func);
+		fputc('\t', f);
+		lp_put_escaped(f, st->file);
+		fprintf(f, "\t%d", st->line);
+		if (fclose(f) == 0)
+			v[n++].ra = c->ra;
+		else
+			free(v[n].site);
+	}
+out:
+	pthread_mutex_unlock(&lp_lock);
+	free(all.tab);
+	*np = n;
+	return v;
+}
+
+/*
+ * The file ra is mapped from and its offset in that file, from
+ * /proc/self/maps (text: no loader lock taken, which a dlclose() may
+ * hold while it waits for this writer).  Neither known: empty, and ra.
+ */
+static void lp_put_object(FILE *f, const void *ra, const char *maps)
+{
+	uintptr_t a = (uintptr_t)ra;
+
+	for (const char *l = maps; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		unsigned long lo, hi, off;
+		int path = 0;
+		const char *e;
+
+		if (sscanf(l, "%lx-%lx %*s %lx %*s %*s %n", &lo, &hi, &off, &path) < 3 ||
+		    !path || a < lo || a >= hi || l[path] != '/')
+			continue;
+		e = strchrnul(l + path, '\n');
+		fputc('\t', f);
+		for (const char *p = l + path; p < e; p++)
+			fputc(*p == '\t' ? ' ' : *p, f);
+		fprintf(f, "\t%#lx", (unsigned long)(a - lo + off));
+		return;
+	}
+	fprintf(f, "\t\t%#lx", (unsigned long)a);
+}
+
+/*
+ * The callers file's text: a first line "likely_prof callers 1", then one
+ * line per site and caller: hint, true, false, function, file, line,
+ * the caller's file (its path, as /proc/self/maps has it) and the return
+ * address's offset in that file, split by tabs.
+ */
+static char *lp_callers_text(size_t *len)
+{
+	size_t n, mlen;
+	struct lp_crow *v = lp_callers_collect(&n);
+	char *buf = NULL, *maps = NULL;
+	int mfd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	FILE *f = v ? open_memstream(&buf, len) : NULL;
+
+	if (mfd >= 0) {
+		FILE *m = open_memstream(&maps, &mlen);
+		char chunk[4096];
+		ssize_t r;
+
+		while (m && (r = read(mfd, chunk, sizeof(chunk))) > 0)
+			fwrite(chunk, 1, (size_t)r, m);
+		if (m)
+			fclose(m);
+		close(mfd);
+	}
+	if (f) {
+		fputs("likely_prof callers 1\n", f);
+		for (size_t i = 0; i < n; i++) {
+			fputs(v[i].site, f);
+			lp_put_object(f, v[i].ra, maps);
+			fputc('\n', f);
+		}
+		if (fclose(f) != 0) {
+			free(buf);
+			buf = NULL;
+		}
+	}
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i].site);
+	free(v);
+	free(maps);
+	return buf;
+}
+
 static int lp_write_all(int fd, const char *p, size_t len)
 {
 	while (len) {
@@ -391,6 +633,33 @@ static int lp_create_tmp(pid_t pid, char *tmp, size_t size)
 	return -EEXIST;
 }
 
+/* <dir>/<pid>.callers, through a temporary file; lp_io_lock held. */
+static int lp_save_callers(pid_t pid)
+{
+	char tmp[48], name[48];
+	size_t len;
+	char *text = lp_callers_text(&len);
+	int fd, r;
+
+	if (!text)
+		return -ENOMEM;
+	snprintf(name, sizeof(name), "%d.callers", (int)pid);
+	fd = lp_create_tmp(pid, tmp, sizeof(tmp));
+	if (fd < 0) {
+		free(text);
+		return fd;
+	}
+	r = lp_write_all(fd, text, len);
+	free(text);
+	if (close(fd) != 0 && r == 0)
+		r = -errno;
+	if (r == 0 && renameat(lp_dirfd, tmp, lp_dirfd, name) != 0)
+		r = -errno;
+	if (r < 0)
+		unlinkat(lp_dirfd, tmp, 0);	/* ours: created above */
+	return r;
+}
+
 /* Write a temporary file and rename it to <dir>/<pid>; lp_io_lock held. */
 static int lp_save_locked(void)
 {
@@ -400,6 +669,11 @@ static int lp_save_locked(void)
 
 	if (lp_dirfd < 0)
 		return -EBADF;
+	if (__atomic_load_n(&lp_have_callers, __ATOMIC_RELAXED)) {
+		r = lp_save_callers(pid);
+		if (r < 0)
+			return r;
+	}
 	snprintf(name, sizeof(name), "%d", (int)pid);
 	fd = lp_create_tmp(pid, tmp, sizeof(tmp));
 	if (fd < 0)
@@ -687,9 +961,16 @@ static void lp_atfork_child(void)
 
 	for (; th; th = next) {
 		next = th->next;
+		if (th->ctls && th->ctls != &likely_prof__ctls)
+			free(th->ctls->tab);	/* a copy of the thread's, here */
 		free(th->counts);
 		free(th);
 	}
+	/* the callers too: this thread's table and the ended threads' */
+	free(likely_prof__ctls.tab);
+	memset(&likely_prof__ctls, 0, sizeof(likely_prof__ctls));
+	free(lp_gone.tab);
+	memset(&lp_gone, 0, sizeof(lp_gone));
 	lp_threads = NULL;
 	likely_prof__tls.counts = NULL;
 	likely_prof__tls.cap = 0;

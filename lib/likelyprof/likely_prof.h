@@ -15,6 +15,14 @@
  * snapshots in the /proc/likely_prof format of the 2006 kernel patch into
  * $LIKELY_PROF_DIR/<pid>, every LIKELY_PROF_INTERVAL_MS and at exit;
  * likelytop -p <pid> shows them live.  See likely_prof(3).
+ *
+ * With LIKELY_PROF_CALLERS also defined, each evaluation is counted a
+ * second time per caller: keyed by the site and the return address of the
+ * function the hint is in (__builtin_return_address(0): for a function
+ * that is inlined, the caller of the function it was inlined into; mark
+ * the hinted function noinline to see its own callers).  Per-thread
+ * tables again; the runtime writes them to $LIKELY_PROF_DIR/<pid>.callers
+ * beside the profile (likelytop --callers FUNC -p <pid>).
  */
 #ifndef LIKELY_PROF_H
 #define LIKELY_PROF_H
@@ -63,6 +71,26 @@ void likely_prof__slow(struct likely_prof_site *site, int outcome);
 void likely_prof__register(const void *start, const void *stop);
 void likely_prof__unregister(const void *start, const void *stop);
 
+/* One caller of one site in a thread's caller table (LIKELY_PROF_CALLERS). */
+struct likely_prof_caller {
+	const void *ra;		/* NULL: free slot */
+	uint32_t id;		/* the site's id */
+	uint32_t reserved;
+	uint64_t count[2];
+};
+
+/* This thread's caller table: open addressing, mask + 1 slots. */
+struct likely_prof_ctls {
+	struct likely_prof_caller *tab;
+	uint32_t mask;
+	uint32_t n;
+};
+
+extern __thread struct likely_prof_ctls likely_prof__ctls
+	__attribute__((tls_model("initial-exec")));
+void likely_prof__caller_slow(struct likely_prof_site *site, const void *ra,
+			      int outcome);
+
 /* Write a snapshot of every site hit so far to fd: 0 or -errno. */
 int likely_prof_dump(int fd);
 /* Write $LIKELY_PROF_DIR/<pid> now (atomically): 0 or -errno. */
@@ -87,13 +115,54 @@ likely_prof__hit(struct likely_prof_site *site, int outcome)
 	return outcome;
 }
 
+/*
+ * The caller's count: a hash of (return address, site id), the slot
+ * compared and incremented; a new pair, or a table to grow, goes to the
+ * slow path.  About 1 ns more per branch (bench/likelyprof).
+ */
+static inline __attribute__((always_inline)) void
+likely_prof__caller(struct likely_prof_site *site, const void *ra, int outcome)
+{
+	struct likely_prof_ctls *t = &likely_prof__ctls;
+	uint32_t id = __atomic_load_n(&site->id, __ATOMIC_RELAXED);
+	uint32_t i = (uint32_t)((((uintptr_t)ra ^ id) * 0x9e3779b97f4a7c15ULL) >> 40);
+	struct likely_prof_caller *c;
+
+	if (__builtin_expect(t->tab != 0, 1)) {
+		for (;; i++) {
+			c = &t->tab[i & t->mask];
+			if (c->ra == ra && c->id == id) {
+				uint64_t *n = &c->count[(unsigned)outcome];
+
+				__atomic_store_n(n, __atomic_load_n(n, __ATOMIC_RELAXED) + 1,
+						 __ATOMIC_RELAXED);
+				return;
+			}
+			if (!c->ra)
+				break;
+		}
+	}
+	likely_prof__caller_slow(site, ra, outcome);
+}
+
+#ifdef LIKELY_PROF_CALLERS
+# define likely_prof__count_caller(s, v) \
+	likely_prof__caller((s), __builtin_return_address(0), (v))
+#else
+# define likely_prof__count_caller(s, v) ((void)0)
+#endif
+
 #define likely_prof__cat2(a, b) a##b
 #define likely_prof__cat(a, b) likely_prof__cat2(a, b)
 #define likely_prof__check(x, hint, n) __extension__ ({			\
 	static struct likely_prof_site likely_prof__cat(likely_prof__s, n)	\
 		__attribute__((section("likely_prof_sites"), used)) =	\
 		{ __func__, __FILE__, __LINE__, (hint), 0, 0, { 0, 0 } };	\
-	likely_prof__hit(&likely_prof__cat(likely_prof__s, n), !!(x));	\
+	int likely_prof__cat(likely_prof__v, n) =			\
+		likely_prof__hit(&likely_prof__cat(likely_prof__s, n), !!(x)); \
+	likely_prof__count_caller(&likely_prof__cat(likely_prof__s, n),	\
+				  likely_prof__cat(likely_prof__v, n));	\
+	likely_prof__cat(likely_prof__v, n);				\
 })
 
 # define likely(x)	__builtin_expect(likely_prof__check(x, 1, __COUNTER__), 1)

@@ -30,6 +30,7 @@ enum {
 	OPT_TEXTFILE,
 	OPT_CALLERS,
 	OPT_CONDITION,
+	OPT_UPROBE,
 };
 __attribute__((noreturn)) static void usage(void)
 {
@@ -39,6 +40,7 @@ __attribute__((noreturn)) static void usage(void)
 	printf("       %s [options] --exec -- COMMAND [ARG...]\n", tool_name());
 	printf("       %s --callers SITE -b [-n ITER] [-d SEC] [--format FMT]\n"
 	       "                 [--condition HINT] [-S SRCDIR] [-f PROFILE]\n", tool_name());
+	printf("       %s --callers SITE -p PID [--uprobe] -b [-n ITER] [-d SEC]\n", tool_name());
 	printf("       %s --suggest SRCDIR [-f FILE] [--min-total N] [--min-miss PCT]\n"
 	       "                 [--flip-miss PCT] [--suggest-out FILE|DIR]\n\n", tool_name());
 	printf("Show branch-hint (likely/unlikely) profiles sorted by misprediction.\n\n");
@@ -81,9 +83,12 @@ __attribute__((noreturn)) static void usage(void)
 	       "                        into directory P (default: standard output)\n");
 	printf("      --callers SITE    batch: the callers of a hinted kernel function\n"
 	       "                        (SITE: its name, or FILE:LINE of the hint), with\n"
-	       "                        how often each went against the hint\n");
+	       "                        how often each went against the hint; with -p PID,\n"
+	       "                        of a function in that program\n");
 	printf("      --condition HINT  --callers: the hint, as 'unlikely(!p)', instead\n"
 	       "                        of the one at FILE:LINE or the known one\n");
+	printf("      --uprobe          --callers -p PID: trace the function with a\n"
+	       "                        uprobe instead of reading likely_prof.h's counts\n");
 	printf("      --sysroot DIR     take /proc, /sys and mounts from DIR\n");
 	printf("  -h, --help            show this help and exit\n");
 	printf("  -V, --version         show the version and exit\n");
@@ -159,6 +164,7 @@ static const struct option longopts[] = {
 	{ "textfile",   required_argument, NULL, OPT_TEXTFILE },
 	{ "callers",    required_argument, NULL, OPT_CALLERS },
 	{ "condition",  required_argument, NULL, OPT_CONDITION },
+	{ "uprobe",     no_argument,       NULL, OPT_UPROBE },
 	TOOL_LONGOPTS,
 	TOOL_LONGOPTS_TABLE(OPT_OUTPUT_ALL, OPT_NOHEADINGS, OPT_RAW),
 	{ NULL, 0, NULL, 0 }
@@ -221,6 +227,9 @@ static bool source_option(int c, const char *arg, struct args *a)
 		return true;
 	case OPT_CONDITION:
 		o->condition = arg;
+		return true;
+	case OPT_UPROBE:
+		o->uprobe = true;
 		return true;
 	default:
 		return false;
@@ -304,14 +313,18 @@ static void check_callers(const struct args *a)
 	const struct lt_opts *o = a->o;
 
 	if (!o->callers) {
-		if (o->condition)
-			tool_usage_error("--condition needs --callers");
+		if (o->condition || o->uprobe)
+			tool_usage_error("--condition and --uprobe need --callers");
 		return;
 	}
+	if (o->uprobe && !o->pid)
+		tool_usage_error("--uprobe traces a process: give it with -p PID");
 	if (!o->batch)
-		tool_usage_error("--callers needs -b (batch mode); the live view has no callers key yet");
-	if (o->pid || a->exec || o->suggest || o->textfile)
-		tool_usage_error("--callers traces the kernel: no --pid, --exec, --suggest or --textfile");
+		tool_usage_error("--callers needs -b (batch mode); in the live view, the c key shows the selected site's callers");
+	if (a->exec || o->suggest || o->textfile)
+		tool_usage_error("--callers: no --exec, --suggest or --textfile");
+	if (o->pid && o->file)
+		tool_usage_error("--callers -p PID reads the process's own counts: no --file");
 	if (o->format == LT_OUT_OPENMETRICS || a->columns || o->raw || o->filter ||
 	    o->min_total_set || o->wrong_only || o->reverse ||
 	    o->sort != KATTR_PROF_SORT_INCORRECT)

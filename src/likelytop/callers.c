@@ -31,6 +31,7 @@
 #include "callers_ksym.h"
 #include "callers_site.h"
 #include "callers_trace.h"
+#include "callers_user.h"
 #include "likelytop.h"
 #include "strutils.h"
 #include "tool.h"
@@ -639,6 +640,8 @@ int lt_callers_run(struct lt_app *a)
 	double next_snap;
 	bool go = true;
 
+	if (a->o.pid)	/* a user-space program: callers_user.c */
+		return lt_ucallers_run(a);
 	r.app = a;
 	cur = &r;
 	atexit(cleanup);

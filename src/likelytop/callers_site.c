@@ -329,3 +329,32 @@ int lt_site_resolve(struct lt_site *s, const char *site, const char *srcdir,
 		find_argument(s);
 	return 0;
 }
+
+int lt_site_resolve_user(struct lt_site *s, const char *site, const char *srcdir,
+			 const char *condition)
+{
+	char file[4096];
+	unsigned int line;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	if (srcdir && split_file_line(site, file, sizeof(file), &line)) {
+		ret = from_source(s, file, line, srcdir);
+		if (ret < 0)
+			return ret;
+	} else if (strlen(site) < sizeof(s->function)) {
+		snprintf(s->function, sizeof(s->function), "%s", site);
+	} else {
+		snprintf(s->why, sizeof(s->why), "the function name is too long");
+		return -EINVAL;
+	}
+	if (condition) {
+		set_condition(s, condition);
+		snprintf(s->hint_from, sizeof(s->hint_from), "--condition");
+	} else if (!s->hint[0]) {
+		snprintf(s->why, sizeof(s->why),
+			 "no hint known for %s (give --condition, or FILE:LINE with -S)",
+			 s->function);
+	}
+	return 0;
+}

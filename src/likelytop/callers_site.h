@@ -37,4 +37,12 @@ struct lt_site {
 int lt_site_resolve(struct lt_site *s, const char *site, const char *srcdir,
 		    const char *condition);
 
+/*
+ * The same for a user-space function (no tracepoint; sys, event and
+ * field stay NULL): FILE:LINE read from srcdir (only with one), else a
+ * function name.
+ */
+int lt_site_resolve_user(struct lt_site *s, const char *site, const char *srcdir,
+			 const char *condition);
+
 #endif

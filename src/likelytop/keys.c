@@ -249,6 +249,14 @@ static unsigned int k_suggest(struct lt_ui *ui, int key)
 	return site_screen(ui, LT_SCREEN_SUGGEST);
 }
 
+/* c: the callers of the selected site's function (view.c says where
+ * there are none to be had). */
+static unsigned int k_callers(struct lt_ui *ui, int key)
+{
+	(void)key;
+	return site_screen(ui, LT_SCREEN_CALLERS);
+}
+
 static unsigned int k_back(struct lt_ui *ui, int key)
 {
 	(void)key;
@@ -293,7 +301,7 @@ static const struct lt_binding bindings[] = {
 	{ 'd', k_delay }, { 's', k_delay }, { TUI_KEY_LEFT, k_hscroll },
 	{ TUI_KEY_RIGHT, k_hscroll }, { TUI_KEY_F1, k_help }, { TUI_KEY_F3, k_filter },
 	{ TUI_KEY_F6, k_sort_right }, { TUI_KEY_F10, k_quit }, { 'p', k_suggest },
-	{ 'w', k_wrong_only }, { 'm', k_min_total },
+	{ 'w', k_wrong_only }, { 'm', k_min_total }, { 'c', k_callers },
 };
 
 const char *const lt_help_lines[] = {
@@ -315,6 +323,11 @@ const char *const lt_help_lines[] = {
 	"space      refresh now",
 	"Enter      details of the selected site (Enter or Esc to go back)",
 	"p          the patch suggested for the selected site (-S SRCDIR)",
+	"c          callers of the selected site, with how often each went",
+	"           against the hint, live: a program built with",
+	"           -DLIKELY_PROF_CALLERS (-p), or this kernel's kfree and",
+	"           kmem_cache_free (traced while shown); else the status",
+	"           line says why (c or Esc to go back)",
 	"Up Down PgUp PgDn Home End (j k g G)   move the selection",
 	"h ? F1     this help (any key leaves it)",
 	NULL,

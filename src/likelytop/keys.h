@@ -40,6 +40,7 @@ enum lt_screen {
 	LT_SCREEN_LIST = 0, LT_SCREEN_HELP, LT_SCREEN_DETAIL,
 	LT_SCREEN_SUGGEST,	/* p: the suggested patch of the selected site */
 	LT_SCREEN_FIELDS,	/* f: the columns (top's f, htop's F2) */
+	LT_SCREEN_CALLERS,	/* c: the callers of the selected site */
 };
 
 /* What is being typed. */

@@ -38,6 +38,7 @@ struct lt_opts {
 	bool min_miss_set, flip_miss_set;
 	const char *callers;	/* --callers SITE */
 	const char *condition;	/* --condition TEXT */
+	bool uprobe;		/* --uprobe: callers of a user-space function */
 };
 
 struct lt_app {

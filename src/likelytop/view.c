@@ -11,6 +11,7 @@
 #include <curses.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "callers_klive.h"
+#include "callers_user.h"
 #include "keys.h"
 #include "layout.h"
 #include "likelytop.h"
@@ -523,6 +526,61 @@ static void draw_suggest(struct view *v)
 	free(text);
 }
 
+/*
+ * c: where the callers come from.  A user-space program's own counts
+ * (PID.callers); else this machine's kernel, for a function whose
+ * tracepoint records its caller, traced while the screen is open.  When
+ * neither can be had, the status line says why and the list stays.
+ */
+static void callers_open(struct view *v)
+{
+	static char why[512];
+	const struct kattr_prof_entry *e;
+
+	if (v->ui.screen != LT_SCREEN_CALLERS) {
+		lt_klive_stop();
+		return;
+	}
+	e = pinned(v);
+	if (v->app->src.kind == LT_SRC_USER || !e || lt_klive_running(e->function))
+		return;
+	if (lt_klive_start(e->function, why, sizeof(why)) < 0) {
+		v->ui.note = why;
+		v->ui.screen = LT_SCREEN_LIST;
+	}
+}
+
+/* c: the callers of the pinned site, read again at each refresh. */
+static void draw_callers(struct view *v)
+{
+	const struct kattr_prof_entry *e = pinned(v);
+	char path[PATH_MAX], *text, *p, *nl;
+	int y = 3;
+
+	if (!e) {
+		draw_gone(v, y);
+		return;
+	}
+	term_put(y++, 0, "callers of %s()  %s:%u  (c or Esc: back)",
+	    TERM_NAME(e->function), TERM_NAME(e->file), e->line);
+	y++;
+	if (v->app->src.kind == LT_SRC_USER) {
+		snprintf(path, sizeof(path), "%s.callers", v->app->src.path);
+		text = lt_ucallers_site_text(path, e->function, e->file, e->line);
+	} else {
+		text = lt_klive_text();
+	}
+	if (!text) {
+		term_put(y, 2, "out of memory");
+		return;
+	}
+	for (p = text; *p && y < LINES - 1; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		term_put(y++, 0, "%.*s", (int)(nl ? nl - p : (long)strlen(p)), p);
+	}
+	free(text);
+}
+
 static void draw(struct view *v)
 {
 	erase();
@@ -540,6 +598,9 @@ static void draw(struct view *v)
 	case LT_SCREEN_FIELDS:
 		draw_fields(v);
 		break;
+	case LT_SCREEN_CALLERS:
+		draw_callers(v);
+		break;
 	default:
 		draw_list(v);
 	}
@@ -554,7 +615,7 @@ static void draw(struct view *v)
 	else if (v->ui.note)
 		term_put(LINES - 1, 0, "%s", v->ui.note);
 	else {
-		char keys[] = "q quit  h help  f fields  < > sort  R reverse  / filter  w wrong  m min  d delay  Z freeze  z zero  Enter  p";
+		char keys[] = "q quit  h help  f fields  < > sort  R reverse  / filter  w wrong  m min  d delay  Z freeze  z zero  Enter  p  c";
 
 		term_put_words(LINES - 1, keys, "  ");
 	}
@@ -590,6 +651,7 @@ static unsigned int apply(struct view *v, unsigned int redo)
 	}
 	if (redo & LT_REDO_PIN)
 		pin(v);
+	callers_open(v);
 	if (redo & (LT_REDO_DRAW | LT_REDO_COLLECT | LT_REDO_SORT))
 		draw(v);
 	return redo;
@@ -673,6 +735,7 @@ int lt_view_run(struct lt_app *a)
 	draw(&v);
 	lt_arm_timer(a);
 	ret = term_run(&loop);
+	lt_klive_stop();
 	term_stop();
 	free(v.pin_function);
 	free(v.pin_file);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callers_user.h"
 #include "config.h"
 #include "likelytop.h"
 #include "suggest.h"
@@ -28,6 +29,14 @@ static void fill_opts(const struct lt_app *a, const char *dir,
 	so->profile = a->src.name;
 	so->format = a->model.shown.format;
 	so->version = version;
+	if (a->src.kind == LT_SRC_USER && a->src.path) {
+		/* a program that counts its callers (LIKELY_PROF_CALLERS) */
+		static char callers[4096];
+
+		snprintf(callers, sizeof(callers), "%s.callers", a->src.path);
+		so->callers_note = lt_ucallers_note;
+		so->callers_ctx = callers;
+	}
 }
 
 static void close_live(void)

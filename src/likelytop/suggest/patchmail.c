@@ -150,6 +150,14 @@ static void body_site(FILE *f, const struct lt_suggest *s, const struct site *st
 	else
 		fprintf(f, "  action:    remove the hint (misses above %g%%, not above %g%%)\n",
 			s->o.min_miss, s->o.flip_miss);
+	if (s->o.callers_note) {	/* the seed's alternative: fix the callers */
+		char *note = s->o.callers_note(s->o.callers_ctx, st->function, st->file,
+					       st->line);
+
+		if (note)
+			fputs(note, f);
+		free(note);
+	}
 	free(fn);
 }
 

@@ -32,6 +32,15 @@ struct lt_suggest_opts {
 	const char *profile;	/* where the profile came from (the body) */
 	enum kattr_prof_format format;
 	const char *version;	/* the signature line */
+	/*
+	 * The callers of a site (function, file and line as the profile
+	 * names them), where the profile's program counted them: lines for
+	 * the mail (malloc'ed) when one or two callers make most of its
+	 * wrong evaluations, else NULL.  NULL: no callers known.
+	 */
+	char *(*callers_note)(void *ctx, const char *function, const char *file,
+			      unsigned int line);
+	void *callers_ctx;
 };
 
 struct lt_patch {
