@@ -25,6 +25,7 @@ enum {
 	OPT_RAW,
 	OPT_SUGGEST,
 	OPT_SUGGEST_OUT,
+	OPT_CALLERS_FROM,
 	OPT_MIN_MISS,
 	OPT_FLIP_MISS,
 	OPT_TEXTFILE,
@@ -81,6 +82,8 @@ __attribute__((noreturn)) static void usage(void)
 	       "                        (default 90)\n");
 	printf("      --suggest-out P   --suggest: write to file P, or a 0001-... series\n"
 	       "                        into directory P (default: standard output)\n");
+	printf("      --callers-from F  --suggest, p: name the callers that make a hint\n"
+	       "                        wrong from F, saved by --callers -J\n");
 	printf("      --callers SITE    batch: the callers of a hinted kernel function\n"
 	       "                        (SITE: its name, or FILE:LINE of the hint), with\n"
 	       "                        how often each went against the hint; with -p PID,\n"
@@ -159,6 +162,7 @@ static const struct option longopts[] = {
 	{ "source-dir", required_argument, NULL, 'S' },
 	{ "suggest",    required_argument, NULL, OPT_SUGGEST },
 	{ "suggest-out", required_argument, NULL, OPT_SUGGEST_OUT },
+	{ "callers-from", required_argument, NULL, OPT_CALLERS_FROM },
 	{ "min-miss",   required_argument, NULL, OPT_MIN_MISS },
 	{ "flip-miss",  required_argument, NULL, OPT_FLIP_MISS },
 	{ "textfile",   required_argument, NULL, OPT_TEXTFILE },
@@ -211,6 +215,9 @@ static bool source_option(int c, const char *arg, struct args *a)
 		return true;
 	case OPT_SUGGEST_OUT:
 		o->suggest_out = arg;
+		return true;
+	case OPT_CALLERS_FROM:
+		o->callers_from = arg;
 		return true;
 	case OPT_MIN_MISS:
 		o->min_miss = parse_pct(arg, "minimum miss rate");
@@ -342,6 +349,8 @@ static void check_args(const struct args *a)
 		o->min_total = LT_SUGGEST_MIN_TOTAL;
 	if (!o->suggest && o->suggest_out)
 		tool_usage_error("--suggest-out needs --suggest");
+	if (!o->suggest && !o->srcdir && o->callers_from)
+		tool_usage_error("--callers-from needs --suggest (or -S for the live view's p key)");
 	if (!o->suggest && !o->srcdir && (o->min_miss_set || o->flip_miss_set))
 		tool_usage_error("--min-miss and --flip-miss need --suggest (or -S for the live view's p key)");
 	if (o->suggest && (o->iterations >= 0 || o->format != LT_OUT_TEXT))

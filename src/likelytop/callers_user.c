@@ -33,6 +33,7 @@
 #include <kattr/kattr.h>
 
 #include "callers_elf.h"
+#include "callers_note.h"
 #include "callers_site.h"
 #include "callers_trace.h"
 #include "callers_uprobe.h"
@@ -932,30 +933,15 @@ char *lt_ucallers_site_text(const char *path, const char *func, const char *file
 	return out;
 }
 
-/* Of v (sorted by wrong, n callers, total wrong), how many of the first
- * two make LT_UCALLERS_MOST percent of the wrong: 1, 2, or 0. */
-#define LT_UCALLERS_MOST 75.0
-static size_t concentrated(const struct ucaller *v, size_t n, uint64_t wrong)
-{
-	if (n < 3 || !wrong)
-		return 0;
-	if (100.0 * (double)v[0].wrong >= LT_UCALLERS_MOST * (double)wrong)
-		return 1;
-	if (100.0 * (double)(v[0].wrong + v[1].wrong) >= LT_UCALLERS_MOST * (double)wrong)
-		return 2;
-	return 0;
-}
-
 char *lt_ucallers_note(void *path, const char *func, const char *file,
 		       unsigned int line)
 {
+	struct lt_note_caller top[2] = { { 0 } };
 	struct urun *r = &view_names;
 	struct lt_ucaller_row *w;
-	size_t n, bad, len, k, tlen;
-	char *text, *out = NULL, name[512];
-	const char *mod;
+	char *text, *out, name[2][512];
+	size_t n, bad, len;
 	struct ucaller *v;
-	FILE *f;
 
 	if (read_regular(path, &text, &len) < 0)
 		return NULL;
@@ -970,26 +956,13 @@ char *lt_ucallers_note(void *path, const char *func, const char *file,
 	view_count(r, w, n, func, file, line);
 	lt_ucallers_free(w, n);
 	v = sorted(r);
-	k = concentrated(v, r->n, r->wrong);
-	f = k ? open_memstream(&out, &tlen) : NULL;
-	if (f) {
-		fprintf(f, "  callers:   %s of its %zu callers made %.1f%% of the wrong\n"
-			"             evaluations (counted per caller by likely_prof.h):\n",
-			k == 1 ? "one" : "two", r->n,
-			100.0 * (double)(v[0].wrong + (k == 2 ? v[1].wrong : 0)) / (double)r->wrong);
-		for (size_t i = 0; i < k; i++) {
-			caller_name(r, &v[i], name, sizeof(name), &mod);
-			fprintf(f, "             %s%s%s%s: %" PRIu64 " wrong of %" PRIu64 " calls\n",
-				name, mod ? " [" : "", mod ? mod : "", mod ? "]" : "",
-				v[i].wrong, v[i].calls);
-		}
-		fprintf(f, "             Fixing %s, not the hint, is the alternative.\n",
-			k == 1 ? "that caller" : "those callers");
-		if (fclose(f) != 0) {
-			free(out);
-			out = NULL;
-		}
+	for (size_t i = 0; i < 2 && i < r->n; i++) {
+		caller_name(r, &v[i], name[i], sizeof(name[i]), &top[i].module);
+		top[i].name = name[i];
+		top[i].calls = v[i].calls;
+		top[i].wrong = v[i].wrong;
 	}
+	out = lt_callers_note(top, r->n, r->wrong, "counted per caller by likely_prof.h");
 	free(v);
 	return out;
 }

@@ -34,6 +34,7 @@ struct lt_opts {
 	bool min_total_set;
 	const char *suggest;	/* --suggest SRCDIR */
 	const char *suggest_out;
+	const char *callers_from;	/* --callers-from: saved --callers -J */
 	double min_miss, flip_miss;
 	bool min_miss_set, flip_miss_set;
 	const char *callers;	/* --callers SITE */

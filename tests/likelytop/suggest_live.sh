@@ -1,7 +1,8 @@
 # likelytop's live view, key p: the patch suggested for the selected site,
 # against -S SRCDIR (the fixture tree of suggest.sh), driven through tmux:
 # a patch, a refusal with its reason, a right hint (nothing to suggest),
-# no -S (what to give), back with p and Esc, quit restoring the terminal.
+# no -S (what to give), back with p and Esc, quit restoring the terminal;
+# --callers-from's paragraph, and its bad file said in the pane.
 . "$(dirname "$0")/../cli/lib.sh"
 bin=$(tool_path likelytop)
 here="$SRC_DIR/tests/likelytop/suggest"
@@ -76,6 +77,24 @@ keys c p
 wait_for c "Subject: \[PATCH\] mm/slab: remove likely\(\) from slab_count\(\)" "p under --flip-miss 99.995: removed, not flipped"
 keys c q
 wait_exit c
+
+# --callers-from: kfree's patch names the callers that make it wrong; a
+# bad file is said in the pane, the view goes on.
+printf '%s\n' '{"site":{"function":"kfree"},"wrong":100,"callers":[{"caller":"kvfree+0x37","module":null,"calls":100,"wrong":80},{"caller":"b+0x1","module":null,"calls":30,"wrong":10},{"caller":"c+0x1","module":null,"calls":500,"wrong":10}]}' >"$tmp/kfree.json"
+start d -f "$here/likely_prof.txt" -S "$here/tree" -d 60 --callers-from "$tmp/kfree.json"
+wait_for d "slab_count" "list shown (--callers-from)"
+keys d Down p
+wait_for d "callers: +one of its 3 callers made 80\.0% of the wrong" "p: kfree's mail names its caller"
+wait_for d "kvfree\+0x37: 80 wrong of 100 calls" "p: the caller's figures"
+keys d q
+wait_exit d
+echo 'nonsense' >"$tmp/bad.json"
+start e -f "$here/likely_prof.txt" -S "$here/tree" -d 60 --callers-from "$tmp/bad.json"
+wait_for e "slab_count" "list shown (a bad --callers-from)"
+keys e p
+wait_for e "bad\.json: line 1: not JSON" "p: the bad file's line and cause"
+keys e q
+wait_exit e
 
 # Without -S: what to give.
 start b -f "$here/likely_prof.txt" -d 60

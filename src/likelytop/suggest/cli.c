@@ -1,17 +1,65 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* likelytop --suggest and the live view's p key: suggest.c on the model. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "callers_saved.h"
 #include "callers_user.h"
 #include "config.h"
+#include "kattr/kattr.h"
 #include "likelytop.h"
 #include "suggest.h"
 #include "tool.h"
 
 static struct lt_suggest *live;	/* the p key's tree, opened once */
+static struct lt_saved saved;		/* --callers-from, read once */
+
+static void saved_free(void)
+{
+	lt_saved_free(&saved);
+}
+
+/*
+ * --callers-from FILE: the saved snapshots (a file, or a pipe such as
+ * <(likelytop --callers kfree -b -J)), read once; 0, or -1 with the
+ * message in err.
+ */
+static int load_saved(const char *path, char *err, size_t size)
+{
+	static bool loaded;
+	const char *why;
+	size_t len, bad;
+	char *text;
+	int fd, ret;
+
+	if (loaded)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ret = fd < 0 ? -errno : kattr_read_fd(fd, &text, &len);
+	if (fd >= 0)
+		close(fd);
+	if (ret < 0) {
+		snprintf(err, size, "cannot read %s: %s", path, lt_strerror(ret));
+		return -1;
+	}
+	ret = lt_saved_parse(text, len, &saved, &bad, &why);
+	free(text);
+	if (ret == -EINVAL) {
+		snprintf(err, size, "%s: line %zu: %s", path, bad, why);
+		return -1;
+	}
+	if (ret < 0) {
+		snprintf(err, size, "cannot read %s: %s", path, lt_strerror(ret));
+		return -1;
+	}
+	loaded = true;
+	atexit(saved_free);
+	return 0;
+}
 
 static void fill_opts(const struct lt_app *a, const char *dir,
 		      struct lt_suggest_opts *so)
@@ -37,6 +85,10 @@ static void fill_opts(const struct lt_app *a, const char *dir,
 		so->callers_note = lt_ucallers_note;
 		so->callers_ctx = callers;
 	}
+	if (a->o.callers_from) {	/* loaded by the caller */
+		so->callers_note = lt_saved_note;
+		so->callers_ctx = &saved;
+	}
 }
 
 static void close_live(void)
@@ -55,6 +107,8 @@ int lt_suggest_main(struct lt_app *a)
 	char err[4096];
 	int ret;
 
+	if (a->o.callers_from && load_saved(a->o.callers_from, err, sizeof(err)) < 0)
+		tool_die(EXIT_FAIL, "%s", err);
 	fill_opts(a, a->o.suggest, &so);
 	ret = lt_suggest_open(&so, &s);
 	if (ret < 0)
@@ -99,6 +153,10 @@ char *lt_suggest_text(struct lt_app *a, const struct kattr_prof_entry *e)
 	if (!dir)
 		return strdup("no source tree: give -S SRCDIR to see the suggested patch");
 	if (!live) {
+		char err[4096];
+
+		if (a->o.callers_from && load_saved(a->o.callers_from, err, sizeof(err)) < 0)
+			return strdup(err);
 		fill_opts(a, dir, &so);
 		ret = lt_suggest_open(&so, &live);
 		if (ret < 0) {
