@@ -502,6 +502,23 @@ static void pick_site(struct urun *r, const struct lt_ucaller_row *w, size_t n)
 	r->site.likely = first->likely;
 }
 
+/* One PID.callers row of the site into r: its caller's slot and the
+ * totals (a row without evaluations adds no caller). */
+static void add_row(struct urun *r, const struct lt_ucaller_row *w)
+{
+	uint64_t wrong = w->likely ? w->f : w->t;
+	struct ucaller *c;
+
+	if (!(w->t + w->f))
+		return;
+	c = slot_of(r, w->off, intern(r, w->object));
+	c->off = w->off;
+	c->calls += w->t + w->f;
+	c->wrong += wrong;
+	r->calls += w->t + w->f;
+	r->wrong += wrong;
+}
+
 /* Read PID.callers again: the counts since the program started. */
 static void read_file(struct urun *r)
 {
@@ -525,19 +542,10 @@ static void read_file(struct urun *r)
 	reset(r);
 	for (size_t i = 0; i < n; i++) {
 		char where[PATH_MAX + 32];
-		struct ucaller *c;
-		uint64_t wrong = w[i].likely ? w[i].f : w[i].t;
 
 		snprintf(where, sizeof(where), "%s:%u", w[i].file, w[i].line);
-		if (strcmp(w[i].func, r->site.function) || strcmp(where, r->where) ||
-		    !(w[i].t + w[i].f))
-			continue;
-		c = slot_of(r, w[i].off, intern(r, w[i].object));
-		c->off = w[i].off;
-		c->calls += w[i].t + w[i].f;
-		c->wrong += wrong;
-		r->calls += w[i].t + w[i].f;
-		r->wrong += wrong;
+		if (!strcmp(w[i].func, r->site.function) && !strcmp(where, r->where))
+			add_row(r, &w[i]);
 	}
 	lt_ucallers_free(w, n);
 }
@@ -864,20 +872,9 @@ static void view_count(struct urun *r, const struct lt_ucaller_row *w, size_t n,
 		       const char *func, const char *file, unsigned int line)
 {
 	reset(r);
-	for (size_t i = 0; i < n; i++) {
-		uint64_t wrong = w[i].likely ? w[i].f : w[i].t;
-		struct ucaller *c;
-
-		if (w[i].line != line || strcmp(w[i].func, func) || strcmp(w[i].file, file) ||
-		    !(w[i].t + w[i].f))
-			continue;
-		c = slot_of(r, w[i].off, intern(r, w[i].object));
-		c->off = w[i].off;
-		c->calls += w[i].t + w[i].f;
-		c->wrong += wrong;
-		r->calls += w[i].t + w[i].f;
-		r->wrong += wrong;
-	}
+	for (size_t i = 0; i < n; i++)
+		if (w[i].line == line && !strcmp(w[i].func, func) && !strcmp(w[i].file, file))
+			add_row(r, &w[i]);
 }
 
 char *lt_ucallers_site_text(const char *path, const char *func, const char *file,

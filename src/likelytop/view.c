@@ -499,13 +499,25 @@ static void draw_detail(struct view *v)
 		term_put(y, 2, "(give -S SRCDIR to see the source line)");
 }
 
+/* text's lines from row y down to the status line, and free it. */
+static void draw_lines(int y, char *text)
+{
+	char *p, *nl;
+
+	for (p = text; *p && y < LINES - 1; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		term_put(y++, 0, "%.*s", (int)(nl ? nl - p : (long)strlen(p)), p);
+	}
+	free(text);
+}
+
 /* p: the suggested patch of the pinned site, or why there is none. */
 static void draw_suggest(struct view *v)
 {
 	/* (every site's entry: a site's rows are summed) */
 	int made = lt_model_entries(&v->app->model);
 	const struct kattr_prof_entry *e = made < 0 ? NULL : pinned(v);
-	char *text, *p, *nl;
+	char *text;
 	int y = 3;
 
 	if (!e) {
@@ -519,11 +531,7 @@ static void draw_suggest(struct view *v)
 		term_put(y, 2, "out of memory");
 		return;
 	}
-	for (p = text; *p && y < LINES - 1; p = nl ? nl + 1 : p + strlen(p)) {
-		nl = strchr(p, '\n');
-		term_put(y++, 0, "%.*s", (int)(nl ? nl - p : (long)strlen(p)), p);
-	}
-	free(text);
+	draw_lines(y, text);
 }
 
 /*
@@ -554,7 +562,7 @@ static void callers_open(struct view *v)
 static void draw_callers(struct view *v)
 {
 	const struct kattr_prof_entry *e = pinned(v);
-	char path[PATH_MAX], *text, *p, *nl;
+	char path[PATH_MAX], *text;
 	int y = 3;
 
 	if (!e) {
@@ -574,11 +582,7 @@ static void draw_callers(struct view *v)
 		term_put(y, 2, "out of memory");
 		return;
 	}
-	for (p = text; *p && y < LINES - 1; p = nl ? nl + 1 : p + strlen(p)) {
-		nl = strchr(p, '\n');
-		term_put(y++, 0, "%.*s", (int)(nl ? nl - p : (long)strlen(p)), p);
-	}
-	free(text);
+	draw_lines(y, text);
 }
 
 static void draw(struct view *v)
