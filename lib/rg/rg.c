@@ -1,21 +1,20 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Resource groups: the handle and the operations every backend shares.
- * What differs between RGCS, cgroup v1 and cgroup v2 is in struct rg_ops
- * (rg_internal.h), one file per backend (rgcs.c, cgroup1.c, cgroup2.c);
- * this file finds the mount, opens the hierarchy through the backend's
- * constructor and does create, delete, shares, attach, members, stats,
- * whereis and list over rg->ops.
+ * Resource groups: the handle and the generic entry points, the top of
+ * rg/.  What differs between RGCS, cgroup v1 and cgroup v2 is in struct
+ * rg_ops (rg_internal.h), one file per backend (rgcs.c, cgroup1.c,
+ * cgroup2.c); this file finds the mount, opens the hierarchy through the
+ * backend's constructor and does create, delete, shares, attach, members,
+ * stats, whereis and list over rg->ops.  What the backends call back for
+ * is in base.c, below them.
  */
 #include <dirent.h>
-#include <stdarg.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kattr/rg.h"

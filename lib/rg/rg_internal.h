@@ -39,10 +39,13 @@ struct mnt_table {
  * A backend: what differs between RGCS, cgroup v1 and cgroup v2, as data
  * (which file holds what) and operations.  One per file: rgcs.c,
  * cgroup1.c, cgroup2.c (cgroup.c holds what the two cgroup versions
- * share).  rg.c does everything else through rg->ops.  To add an
+ * share).  rg.c, on top, does everything else through rg->ops; what a
+ * backend needs of the rest is in base.c (or a part: hier.c, ctl.c,
+ * walk.c, batch.c, rgstats.c), below it, never in rg.c.  To add an
  * operation (the resource table: read or write a resource file of a
  * group), add a member here and set it in each backend; rg_group_read()
- * and rg_group_write() are the generic file access every backend has.
+ * (base.c) and rg_group_write() (ctl.c) are the generic file access every
+ * backend has.
  */
 struct rg_ops {
 	enum kattr_rg_backend id;
