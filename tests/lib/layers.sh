@@ -18,9 +18,12 @@ trap 'rm -rf "$t"' EXIT
 # "caller callee" edges between the files of one folder
 edges() {
 	for o in "$objs/$1"/*.o; do
+		# an object whose source is gone (a build dir older than a move)
+		[ -e "$SRC_DIR/lib/$1/$(basename "$o" .o)" ] || continue
 		nm --defined-only "$o" | awk -v f="$(basename "$o" .c.o)" '$2 ~ /^[TtWwDdBbRr]$/ { print $3, f }'
 	done | sort -k1,1 >"$t/defs"
 	for o in "$objs/$1"/*.o; do
+		[ -e "$SRC_DIR/lib/$1/$(basename "$o" .o)" ] || continue
 		nm -u "$o" | awk -v f="$(basename "$o" .c.o)" '{ print $NF, f }'
 	done | sort -k1,1 | join - "$t/defs" | awk '$2 != $3 { print $2, $3 }' | sort -u
 }
