@@ -258,6 +258,17 @@ int kattr_lock_file(int dir, const char *name, unsigned int wait_ms, pid_t *hold
 int kattr_rg_open_at(const struct kattr_root *root, enum kattr_rg_backend b,
 		     const char *dir, struct kattr_rg **out);
 
+/*
+ * A handle on rg's group as the root of its own, the hierarchy rg opened
+ * not looked up again (no mount table read): what a tool uses to narrow
+ * the tree detection found to a subtree (rgctl: its delegated one on a
+ * systemd host).  The group is opened beneath rg's root as any group is;
+ * rg may be closed afterwards.  cgroup v2 only (-EOPNOTSUPP: v1 spans
+ * hierarchies, RGCS has one level); -EINVAL a bad name, -ENOENT none.
+ */
+int kattr_rg_open_below(struct kattr_rg *rg, const char *group,
+			struct kattr_rg **out);
+
 /* ---- controllers, walks (ctl.c, walk.c): what the apply plan uses ------ */
 
 /* Whether rg's backend enables controllers per subtree (cgroup v2). */
