@@ -186,14 +186,15 @@ static int lookup_root(const struct kattr_root *r, const char *root, char **cano
 	return ret;
 }
 
-int kattr_rg_probe(const char *root, enum kattr_rg_backend *kind)
+int kattr_rg_probe(const struct kattr_root *r, const char *root,
+		   enum kattr_rg_backend *kind)
 {
 	const struct mnt_found *f;
 	struct mnt_table t;
 	char *canon;
 	int ret;
 
-	ret = lookup_root(NULL, root, &canon, &t, &f);
+	ret = lookup_root(r, root, &canon, &t, &f);
 	if (ret < 0)
 		return ret;
 	free(canon);
@@ -319,6 +320,11 @@ enum kattr_rg_backend kattr_rg_backend_of(const struct kattr_rg *rg)
 const char *kattr_rg_root(const struct kattr_rg *rg)
 {
 	return kattr_mount_path(rg->m);
+}
+
+const struct kattr_root *kattr_rg_root_handle(const struct kattr_rg *rg)
+{
+	return rg->root;
 }
 
 struct kattr_mount *kattr_rg_mount(const struct kattr_rg *rg)
@@ -712,7 +718,7 @@ int rg_attach_pid(int fd, pid_t pid, unsigned int flags)
  * can be moved).
  */
 #define RG_THREAD_PASSES 16
-int rg_attach_threads(int fd, pid_t pid)
+int rg_attach_threads(const struct kattr_root *root, int fd, pid_t pid)
 {
 	pid_t *done = NULL, *tids, *tmp;
 	size_t ndone = 0, n;
@@ -721,7 +727,7 @@ int rg_attach_threads(int fd, pid_t pid)
 
 	for (int pass = 0; pass < RG_THREAD_PASSES && fresh && ret == 0; pass++) {
 		fresh = false;
-		ret = kattr_proc_tids(NULL, pid, &tids, &n);
+		ret = kattr_proc_tids(root, pid, &tids, &n);
 		if (ret < 0)
 			break;
 		tmp = realloc(done, (ndone + n) * sizeof(*done));
@@ -755,7 +761,7 @@ const char *rg_target_file(const struct kattr_rg *rg, unsigned int flags)
 int rg_target_write(const struct kattr_rg_target *t, int fd, pid_t pid)
 {
 	if (t->each_thread)
-		return rg_attach_threads(fd, pid);
+		return rg_attach_threads(t->rg->root, fd, pid);
 	return t->rg->ops->attach(fd, pid, t->flags);
 }
 
@@ -780,6 +786,8 @@ int rg_target_open(struct kattr_rg *rg, const char *group, unsigned int flags,
 		/* no cgroup.procs (old v1 kernels): each thread through tasks */
 		t->fd = kattr_open(rg->m, path, O_WRONLY);
 		t->each_thread = true;
+	} else if ((flags & KATTR_RG_THREADS) && strcmp(file, rg->ops->attach_task) == 0) {
+		t->each_thread = true;	/* one task per write (RGCS's members) */
 	}
 	if (t->fd < 0) {
 		ret = t->fd;
