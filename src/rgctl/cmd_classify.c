@@ -714,7 +714,8 @@ static int proc_list_add(pid_t pid, void *data)
 	if (stopping(pl->c))
 		return 1;	/* the scan ends here */
 	XGROW(pl->v, pl->n, pl->cap);
-	if (kattr_proc_read_at(tool_root(), pid, kattr_rgconf_needs(pl->c->conf), &pl->v[pl->n]) == 0 &&
+	if (kattr_proc_read_at(tool_root(), pid, kattr_rgconf_needs(pl->c->conf),
+			       &pl->v[pl->n]) == 0 &&
 	    !pl->v[pl->n].kthread)
 		pl->n++;
 	return 0;

@@ -141,8 +141,9 @@ static void die_open(struct rgctl *ctx, int err)
 }
 
 /*
- * The hierarchy: --root, else what detection finds (kattr_rg_open_at(tool_root(), ) reads
- * the mount table and opens the first that fits); on a systemd host,
+ * The hierarchy: --root, else what detection finds (kattr_rg_open_at()
+ * reads the mount table beneath tool_root() and opens the first that
+ * fits); on a systemd host,
  * rgctl's delegated subtree of the v2 tree detection found.  Picking the
  * subtree needs to know what detection chose, so there the library opens
  * twice; the choice itself is rgctl_sd_pick_root(), which opens nothing.
