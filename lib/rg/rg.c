@@ -786,8 +786,8 @@ int rg_target_open(struct kattr_rg *rg, const char *group, unsigned int flags,
 		/* no cgroup.procs (old v1 kernels): each thread through tasks */
 		t->fd = kattr_open(rg->m, path, O_WRONLY);
 		t->each_thread = true;
-	} else if ((flags & KATTR_RG_THREADS) && strcmp(file, rg->ops->attach_task) == 0) {
-		t->each_thread = true;	/* one task per write (RGCS's members) */
+	} else if ((flags & KATTR_RG_THREADS) && rg->ops->id == KATTR_RG_RGCS) {
+		t->each_thread = true;	/* RGCS moves one task per write */
 	}
 	if (t->fd < 0) {
 		ret = t->fd;
