@@ -170,14 +170,15 @@ static int lookup_root(const struct kattr_root *r, const char *root, char **cano
 	return ret;
 }
 
-int kattr_rg_probe(const char *root, enum kattr_rg_backend *kind)
+int kattr_rg_probe(const struct kattr_root *r, const char *root,
+		   enum kattr_rg_backend *kind)
 {
 	const struct mnt_found *f;
 	struct mnt_table t;
 	char *canon;
 	int ret;
 
-	ret = lookup_root(NULL, root, &canon, &t, &f);
+	ret = lookup_root(r, root, &canon, &t, &f);
 	if (ret < 0)
 		return ret;
 	free(canon);

@@ -322,9 +322,9 @@ static void open_from_sysroot(void **state)
 	assert_int_equal(kattr_rg_open(KATTR_RG_AUTO, "/tmp", &rg), -EMEDIUMTYPE);
 	assert_int_equal(kattr_rg_open(KATTR_RG_CGROUP1, "/sys/fs/cgroup/unified",
 				       &rg), -EMEDIUMTYPE);
-	assert_int_equal(kattr_rg_probe("/sys/fs/cgroup/unified", &kind), 0);
+	assert_int_equal(kattr_rg_probe(NULL, "/sys/fs/cgroup/unified", &kind), 0);
 	assert_int_equal(kind, KATTR_RG_CGROUP2);
-	assert_int_equal(kattr_rg_probe("/tmp", &kind), -EMEDIUMTYPE);
+	assert_int_equal(kattr_rg_probe(NULL, "/tmp", &kind), -EMEDIUMTYPE);
 	assert_int_equal(kattr_set_sysroot(NULL), 0);
 	tu_rmtree(root);
 	free(root);
