@@ -143,14 +143,14 @@ static void die_open(struct rgctl *ctx, int err)
 /*
  * The hierarchy: --root, else what detection finds (kattr_rg_open_at()
  * reads the mount table beneath tool_root() and opens the first that
- * fits); on a systemd host,
- * rgctl's delegated subtree of the v2 tree detection found.  Picking the
- * subtree needs to know what detection chose, so there the library opens
- * twice; the choice itself is rgctl_sd_pick_root(), which opens nothing.
+ * fits); on a systemd host, rgctl's delegated subtree of the v2 tree
+ * detection found, narrowed from that handle (kattr_rg_open_below(): the
+ * hierarchy is looked up once).  The choice is rgctl_sd_subtree(), which
+ * opens nothing.
  */
 struct kattr_rg *rgctl_rg(struct rgctl *ctx)
 {
-	char sub[PATH_MAX];
+	const char *sub;
 	struct kattr_rg *rg;
 	int ret;
 
@@ -159,8 +159,8 @@ struct kattr_rg *rgctl_rg(struct rgctl *ctx)
 	ret = kattr_rg_open_at(tool_root(), ctx->backend, ctx->root, &ctx->rg);
 	if (ret < 0)
 		die_open(ctx, ret);
-	if (!ctx->root && rgctl_sd_pick_root(ctx->rg, sub, sizeof(sub)) &&
-	    kattr_rg_open_at(tool_root(), KATTR_RG_CGROUP2, sub, &rg) == 0) {
+	sub = ctx->root ? NULL : rgctl_sd_subtree(ctx->rg);
+	if (sub && kattr_rg_open_below(ctx->rg, sub, &rg) == 0) {
 		kattr_rg_close(ctx->rg);	/* else the whole tree, still guarded */
 		ctx->rg = rg;
 	}

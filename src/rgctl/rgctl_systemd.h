@@ -45,10 +45,10 @@ int rgctl_sd_owner(struct kattr_rg *rg, const char *group,
 /*
  * The root rgctl works in when no --root was given and detection found
  * rg: on a systemd host, where rg is the whole v2 tree systemd manages,
- * rgctl's delegated subtree (its path into buf, returned) when it exists;
- * NULL: rg itself.  Opens and closes nothing (rgctl_rg() does).
+ * rgctl's delegated subtree (its name below rg) when it exists; NULL: rg
+ * itself.  Opens and closes nothing (rgctl_rg() narrows rg to it).
  */
-const char *rgctl_sd_pick_root(const struct kattr_rg *rg, char *buf, size_t size);
+const char *rgctl_sd_subtree(const struct kattr_rg *rg);
 
 enum rgctl_sd_op {
 	RGCTL_SD_CREATE,

@@ -105,7 +105,7 @@ static int root_rel(const struct kattr_rg *rg, char *buf, size_t size)
 	return 0;
 }
 
-const char *rgctl_sd_pick_root(const struct kattr_rg *rg, char *buf, size_t size)
+const char *rgctl_sd_subtree(const struct kattr_rg *rg)
 {
 	const struct rgctl_sd *s;
 	char rel[PATH_MAX];
@@ -116,9 +116,7 @@ const char *rgctl_sd_pick_root(const struct kattr_rg *rg, char *buf, size_t size
 	/* Detection found the whole tree: rgctl's delegated subtree. */
 	if (root_rel(rg, rel, sizeof(rel)) < 0 || rel[0] || !s->subtree_present)
 		return NULL;
-	snprintf(buf, size, "%s%s" RGCTL_SD_SUBTREE, s->mnt,
-		 strcmp(s->mnt, "/") ? "/" : "");
-	return buf;
+	return RGCTL_SD_SUBTREE;
 }
 
 /* A cgroup named as systemd names a unit's (the units that have one). */
