@@ -68,6 +68,8 @@ static void print_text(const struct run *r, const struct lt_kcaller *v,
 		else
 			printf("wrong unknown");
 		printf(", %zu callers, %" PRIu64 " lost\n", k->c.n, lost);
+		if (k->note[0])
+			printf("note: %s\n", k->note);
 		lt_kern_print_hint(stdout, k);
 		lt_kern_print_head(stdout);
 	}

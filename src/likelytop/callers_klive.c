@@ -112,11 +112,11 @@ char *lt_klive_text(void)
 	f = open_memstream(&out, &len);
 	if (!f)
 		return NULL;
-	fprintf(f, "this machine's kernel, %s:%s in %s/%s, %s\n", k->site.sys, k->site.event,
+	fprintf(f, "this machine's kernel, %s:%s in %s/%s\n%s\n", k->site.sys, k->site.event,
 		LT_TRACEFS, k->trace.inst, lt_kern_mechanism_text(k, mech, sizeof(mech)));
 	if (k->note[0])
 		fprintf(f, "note: %s\n", k->note);
-	fprintf(f, "%.1f s: %" PRIu64 " calls, ", lt_now() - live.start, k->c.calls);
+	fprintf(f, "for %.1f s: %" PRIu64 " calls, ", lt_now() - live.start, k->c.calls);
 	if (k->site.split)
 		fprintf(f, "%" PRIu64 " wrong", k->c.wrong);
 	else
