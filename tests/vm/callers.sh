@@ -24,8 +24,8 @@
 # (d) the same __d_alloc case with --mechanism stream: the kprobe without
 #     hist triggers, streamed from trace_pipe_raw and counted in likelytop,
 #     against the same independent count and tolerance.
-# (e) a hist trigger the kernel refuses (`dfd < 0` on an int, fetched as
-#     s32, written unsigned: out of the kernel's range for a signed field)
+# (e) a hist trigger the kernel refuses (`dfd == -100` on an int, fetched
+#     as s32, written unsigned: out of the kernel's range for a signed field)
 #     falls back to streaming with a note; the counts agree with a kprobe
 #     of this test's own; --mechanism hist fails instead.
 # (f) the live view's c key (tmux) on __d_alloc with -S: the kprobe, the
@@ -231,20 +231,20 @@ check_state "the kprobe refusals"
 
 # ---- (e) a hist trigger the kernel refuses: streamed instead, with a note ----
 # do_filp_open(int dfd, ...) of 6.1's fs/namei.c with a hint of this test's
-# own, `unlikely(dfd < 0)`: dfd is fetched as s32, and its values below 0
-# (unsigned, as likelytop's filters are: arg >= 9223372036854775808) are a
-# filter the kernel refuses on a signed field.  Counts against a kprobe of
-# this test's own (`dfd < 0` on the same field, which the kernel takes);
-# exec's opens are at AT_FDCWD, -100.
+# own, `unlikely(dfd == -100)` (AT_FDCWD, where exec's opens are): dfd is
+# fetched as s32, and -100 written unsigned, as likelytop's filters are
+# (arg == 0xffffffffffffff9c), is a filter the kernel refuses on a
+# signed field.  Counts against a kprobe of this test's own (`dfd == -100`
+# on the same field, which the kernel takes).
 {
 	echo 'struct file *do_filp_open(int dfd, struct filename *pathname, const struct open_flags *op)'
 	echo '{'
-	printf '\tif (unlikely(dfd < 0))\n\t\tx();\n}\n'
+	printf '\tif (unlikely(dfd == -100))\n\t\tx();\n}\n'
 } >src/fs/namei.c
 echo "p:ltcheck_$$/filp do_filp_open call_site=\$stack0:x64 dfd=\$arg1:s32" >>"$T/kprobe_events" &&
 	mine+=("kp:ltcheck_$$/filp")
 mkinst "ltcheck-fc-$$" "ltcheck_$$/filp" ""
-mkinst "ltcheck-fw-$$" "ltcheck_$$/filp" "dfd < 0"
+mkinst "ltcheck-fw-$$" "ltcheck_$$/filp" "dfd == -100"
 ( end=$((SECONDS + 5)); while [ $SECONDS -lt $end ]; do /bin/true; done ) &
 gen=$!
 SPAWNED+=($gen)
@@ -255,9 +255,9 @@ for i in "ltcheck-fc-$$" "ltcheck-fw-$$"; do echo 0 >"$T/instances/$i/events/ltc
 expect_rc 0 "--callers fs/namei.c:3 (a filter the kernel refuses)"
 cat e.err
 expect_eq "$(jq -c '[.site.mechanism, .site.wrong_when, .lost]' e.json)" \
-	'["kprobe+stream","arg >= 9223372036854775808",0]' "the refused histogram: streamed, the filter, nothing lost"
+	'["kprobe+stream","arg == 0xffffffffffffff9c",0]' "the refused histogram: streamed, the filter, nothing lost"
 expect_match "$(jq -r .site.probe e.json)" 'arg=\$arg1:s32$' "dfd fetched as s32"
-expect_match "$(jq -r .site.note e.json)" '^the kernel refused the histogram \(.*refused .* if arg >= 9223372036854775808.*\): every call streamed' "site.note says why"
+expect_match "$(jq -r .site.note e.json)" '^the kernel refused the histogram \(.*refused .* if arg == 0xffffffffffffff9c.*\): every call streamed' "site.note says why"
 expect_match "$(cat e.err)" "note: the kernel refused the histogram" "and standard error"
 n=$(lost "ltcheck-fc-$$" "ltcheck-fw-$$")
 [ "$n" = 0 ] && ok || fail "the independent do_filp_open count lost $n events"
@@ -268,7 +268,7 @@ ftot "ltcheck-fw-$$" >ew.indep
 printf 'total %s\n@edge 0\n' "$(jq .calls e.json)" >ec.lt
 printf 'total %s\n@edge 0\n' "$(jq .wrong e.json)" >ew.lt
 compare "do_filp_open calls (refused hist, streamed)" ec.lt ec.indep
-compare "do_filp_open wrong, dfd < 0 (refused hist, streamed)" ew.lt ew.indep
+compare "do_filp_open wrong, dfd == -100 (refused hist, streamed)" ew.lt ew.indep
 expect_match "$(jq .wrong e.json)" '^[1-9][0-9]*$' "opens at AT_FDCWD counted as wrong"
 jq -c '{calls, wrong, top: [.callers[:5][] | [.caller, .calls, .wrong]]}' e.json
 for i in "ltcheck-fc-$$" "ltcheck-fw-$$"; do rmdir "$T/instances/$i"; done
@@ -277,7 +277,7 @@ mine=()
 check_state "the refused histogram"
 run "$LT" --callers fs/namei.c:3 -S src --mechanism hist -b -n 1 -d 0.5 -J
 expect_rc 1 "--mechanism hist where the kernel refuses the trigger"
-expect_match "$err" "trigger refused '.* if arg >= 9223372036854775808'" "says what the kernel refused"
+expect_match "$err" "trigger refused '.* if arg == 0xffffffffffffff9c'" "says what the kernel refused"
 check_state "--mechanism hist refused"
 
 # ---- (f) the live view's c key on a function without a tracepoint ----
