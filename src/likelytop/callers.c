@@ -291,14 +291,12 @@ static void start(struct run *r)
 {
 	char why[1024];
 
-	r->start = lt_now();
 	if (lt_kern_start(&r->k, why, sizeof(why)) < 0)
 		tool_die(EXIT_FAIL, "%s", why);
 	if (r->k.note[0])
 		tool_warn("note: %s", r->k.note);
-	/* the histogram's window starts at its first reading */
-	if (r->k.hist)
-		r->start = lt_now();
+	/* just before the enable, or the histograms' first reading */
+	r->start = r->k.start;
 	r->lost_before = lt_kern_lost(&r->k);
 }
 

@@ -369,7 +369,8 @@ static int hist_start(struct lt_kern *k, bool fallback, char *why, size_t whysiz
 		return ret;
 	/* the two triggers are set one after the other (a write parses and
 	 * allocates, milliseconds under emulation), but one read of the
-	 * hist file shows both */
+	 * hist file shows both: the window starts just before it */
+	k->start = lt_now();
 	ret = hist_collect(k);
 	lt_kern_reset(k);
 	if (ret < 0)
@@ -382,6 +383,7 @@ int lt_kern_start(struct lt_kern *k, char *why, size_t whysize)
 {
 	if (k->hist)
 		return hist_start(k, k->mech == LT_MECH_AUTO, why, whysize);
+	k->start = lt_now();	/* just before the enable (not the setup) */
 	if (lt_trace_enable(&k->trace, true) < 0) {
 		snprintf(why, whysize, "cannot enable %s:%s in %s/%s", k->site.sys,
 			 k->site.event, LT_TRACEFS, k->trace.inst);

@@ -50,6 +50,8 @@ struct lt_kern {
 	/* the in-kernel histogram: cumulative, and at the last reading */
 	struct lt_kcounts cum, prev;
 	uint64_t dropped;
+	double start;			/* lt_now() just before the enable, or
+					 * before the histograms' first reading */
 	char note[640];			/* the histogram refused: why ("": not) */
 };
 

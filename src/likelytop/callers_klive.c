@@ -73,7 +73,6 @@ int lt_klive_start(const struct lt_klive_site *s, char *why, size_t whysize)
 	if (ret < 0)
 		return ret;
 	live.on = true;
-	live.start = lt_now();
 	ret = lt_kern_open(&live.k, (enum lt_mech)s->mechanism, kw, sizeof(kw));
 	if (ret == 0)
 		ret = lt_kern_start(&live.k, kw, sizeof(kw));
@@ -82,8 +81,7 @@ int lt_klive_start(const struct lt_klive_site *s, char *why, size_t whysize)
 		lt_klive_stop();
 		return ret;
 	}
-	if (live.k.hist)	/* the window starts at the first reading */
-		live.start = lt_now();
+	live.start = live.k.start;
 	live.lost0 = lt_kern_lost(&live.k);
 	return 0;
 }
