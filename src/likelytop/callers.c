@@ -28,6 +28,7 @@
 #include "callers.h"
 #include "callers_kern.h"
 #include "callers_user.h"
+#include "kattr/private_core.h"
 #include "likelytop.h"
 #include "strutils.h"
 #include "tool.h"
@@ -231,7 +232,7 @@ static void site_from_profile(const struct lt_app *a, char *fn, size_t size)
 	}
 	memcpy(file, site, (size_t)(colon - site));
 	file[colon - site] = '\0';
-	ret = kattr_file_read(a->o.file, &text, &len);
+	ret = kattr_root_file_read(tool_root(), a->o.file, &text, &len);
 	if (ret == 0)
 		ret = kattr_profile_parse_buf(text, len, KATTR_PROF_FMT_UNKNOWN, &p);
 	if (ret < 0)

@@ -12,7 +12,9 @@
 #include "callers_hist.h"
 #include "callers_kern.h"
 #include "callers_kprobe.h"
+#include "kattr/private_core.h"
 #include "likelytop.h"
+#include "tool.h"
 
 #define HASH(a, cap) (((a) * 0x9e3779b97f4a7c15ULL) >> 20 & ((cap) - 1))
 
@@ -253,7 +255,7 @@ static int load_ksyms(struct lt_kern *k, char *why, size_t whysize)
 {
 	char *text;
 	size_t len;
-	int ret = kattr_file_read("/proc/kallsyms", &text, &len);
+	int ret = kattr_root_file_read(tool_root(), "/proc/kallsyms", &text, &len);
 
 	if (ret < 0) {
 		snprintf(why, whysize, "cannot read /proc/kallsyms: %s", lt_strerror(ret));
