@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callers_kern.h"
 #include "keys.h"
 #include "likelytop.h"
 #include "strutils.h"
@@ -32,6 +33,7 @@ enum {
 	OPT_CALLERS,
 	OPT_CONDITION,
 	OPT_UPROBE,
+	OPT_MECHANISM,
 };
 __attribute__((noreturn)) static void usage(void)
 {
@@ -40,7 +42,7 @@ __attribute__((noreturn)) static void usage(void)
 	       "                 [--min-total N] [--wrong-only] [--textfile DIR]\n", tool_name());
 	printf("       %s [options] --exec -- COMMAND [ARG...]\n", tool_name());
 	printf("       %s --callers SITE -b [-n ITER] [-d SEC] [--format FMT]\n"
-	       "                 [--condition HINT] [-S SRCDIR] [-f PROFILE]\n", tool_name());
+	       "                 [--condition HINT] [-S SRCDIR] [-f PROFILE] [--mechanism M]\n", tool_name());
 	printf("       %s --callers SITE -p PID [--uprobe] -b [-n ITER] [-d SEC]\n", tool_name());
 	printf("       %s --suggest SRCDIR [-f FILE] [--min-total N] [--min-miss PCT]\n"
 	       "                 [--flip-miss PCT] [--suggest-out FILE|DIR]\n\n", tool_name());
@@ -92,6 +94,9 @@ __attribute__((noreturn)) static void usage(void)
 	       "                        of the one at FILE:LINE or the known one\n");
 	printf("      --uprobe          --callers -p PID: trace the function with a\n"
 	       "                        uprobe instead of reading likely_prof.h's counts\n");
+	printf("      --mechanism M     --callers, c: count a kernel function's calls\n"
+	       "                        with hist triggers (hist), streamed (stream), or\n"
+	       "                        the histogram where the kernel has it (auto)\n");
 	printf("      --sysroot DIR     take /proc, /sys and mounts from DIR\n");
 	printf("  -h, --help            show this help and exit\n");
 	printf("  -V, --version         show the version and exit\n");
@@ -169,6 +174,7 @@ static const struct option longopts[] = {
 	{ "callers",    required_argument, NULL, OPT_CALLERS },
 	{ "condition",  required_argument, NULL, OPT_CONDITION },
 	{ "uprobe",     no_argument,       NULL, OPT_UPROBE },
+	{ "mechanism",  required_argument, NULL, OPT_MECHANISM },
 	TOOL_LONGOPTS,
 	TOOL_LONGOPTS_TABLE(OPT_OUTPUT_ALL, OPT_NOHEADINGS, OPT_RAW),
 	{ NULL, 0, NULL, 0 }
@@ -237,6 +243,17 @@ static bool source_option(int c, const char *arg, struct args *a)
 		return true;
 	case OPT_UPROBE:
 		o->uprobe = true;
+		return true;
+	case OPT_MECHANISM:
+		if (!strcmp(arg, "auto"))
+			o->mechanism = LT_MECH_AUTO;
+		else if (!strcmp(arg, "hist"))
+			o->mechanism = LT_MECH_HIST;
+		else if (!strcmp(arg, "stream"))
+			o->mechanism = LT_MECH_STREAM;
+		else
+			tool_usage_error("--mechanism: '%s' is not auto, hist or stream", arg);
+		o->mechanism_set = true;
 		return true;
 	default:
 		return false;
@@ -322,8 +339,12 @@ static void check_callers(const struct args *a)
 	if (!o->callers) {
 		if (o->condition || o->uprobe)
 			tool_usage_error("--condition and --uprobe need --callers");
+		if (o->mechanism_set && o->batch)
+			tool_usage_error("--mechanism needs --callers (or the live view, for its c key)");
 		return;
 	}
+	if (o->mechanism_set && o->pid)
+		tool_usage_error("--mechanism is for the kernel's callers: not with -p PID");
 	if (o->uprobe && !o->pid)
 		tool_usage_error("--uprobe traces a process: give it with -p PID");
 	if (!o->batch)

@@ -6,118 +6,60 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <kattr/kattr.h>
-
+#include "callers_kern.h"
 #include "callers_klive.h"
-#include "callers_ksym.h"
-#include "callers_site.h"
-#include "callers_trace.h"
-#include "kattr/private_core.h"
 #include "likelytop.h"
-#include "tool.h"
-
-struct kcaller {
-	uint64_t addr, calls, wrong;
-};
 
 static struct {
 	bool on;
-	struct lt_site site;
-	struct lt_trace trace;
-	struct lt_ksyms ksyms;
-	struct kcaller *slot;
-	size_t cap, n;
-	uint64_t calls, wrong, lost0;
+	struct lt_kern k;
+	uint64_t lost0;
 	double start;
-	int err;		/* of the last drain */
-} k;
-
-static int grow(void)
-{
-	size_t cap = k.cap ? 2 * k.cap : 1024;
-	struct kcaller *s = calloc(cap, sizeof(*s));
-
-	if (!s)
-		return -ENOMEM;
-	for (size_t i = 0; i < k.cap; i++) {
-		size_t j;
-
-		if (!k.slot[i].addr)
-			continue;
-		for (j = (k.slot[i].addr * 0x9e3779b97f4a7c15ULL) >> 20 & (cap - 1);
-		     s[j].addr; j = (j + 1) & (cap - 1))
-			;
-		s[j] = k.slot[i];
-	}
-	free(k.slot);
-	k.slot = s;
-	k.cap = cap;
-	return 0;
-}
-
-static void count(const unsigned char *rec, size_t len, void *arg)
-{
-	uint16_t type;
-	uint64_t site;
-	bool wrong = false;
-	size_t j;
-
-	(void)arg;
-	if (len < 2)
-		return;
-	memcpy(&type, rec, 2);
-	if (type != k.trace.id)
-		return;
-	site = lt_rb_field_get(&k.trace.call_site, rec, len);
-	if (k.site.split)
-		wrong = lt_cond_true(&k.site.cond, lt_rb_field_get(&k.trace.arg, rec, len));
-	k.calls++;
-	k.wrong += wrong;
-	if (!site || (2 * (k.n + 1) > k.cap && grow() < 0))
-		return;	/* counted in the totals only */
-	for (j = (site * 0x9e3779b97f4a7c15ULL) >> 20 & (k.cap - 1);
-	     k.slot[j].addr && k.slot[j].addr != site; j = (j + 1) & (k.cap - 1))
-		;
-	if (!k.slot[j].addr) {
-		k.slot[j].addr = site;
-		k.n++;
-	}
-	k.slot[j].calls++;
-	k.slot[j].wrong += wrong;
-}
+	int err;		/* of the last reading */
+} live;
 
 void lt_klive_stop(void)
 {
-	if (!k.on)
+	if (!live.on)
 		return;
-	lt_trace_close(&k.trace);
-	lt_ksyms_free(&k.ksyms);
-	free(k.slot);
-	memset(&k, 0, sizeof(k));
+	lt_kern_close(&live.k);
+	memset(&live, 0, sizeof(live));
 }
 
 bool lt_klive_running(const char *fn)
 {
-	return k.on && !strcmp(k.site.function, fn);
+	return live.on && !strcmp(live.k.site.function, fn);
 }
 
-static int load_ksyms(char *why, size_t whysize)
+/*
+ * The site: the hint at FILE:LINE read from srcdir (the argument filter
+ * from the source, as batch --callers -S), else the function's name.
+ */
+static int resolve(const struct lt_klive_site *s, char *why, size_t whysize)
 {
-	char *text;
-	size_t len;
-	int ret = kattr_root_file_read(tool_root(), "/proc/kallsyms", &text, &len);
+	struct lt_site *k = &live.k.site;
+	char site[4200], srcwhy[512] = "";
+	int ret;
 
-	if (ret == 0)
-		ret = lt_ksyms_load(&k.ksyms, text, len);
+	if (s->srcdir && s->file && s->line) {
+		snprintf(site, sizeof(site), "%s:%u", s->file, s->line);
+		ret = lt_site_resolve(k, site, s->srcdir, NULL);
+		if (ret == 0 && !strcmp(k->function, s->function))
+			return 0;
+		snprintf(srcwhy, sizeof(srcwhy), "%.200s in %.100s: %.180s", site, s->srcdir,
+			 ret < 0 ? k->why : "the line is in another function");
+	}
+	ret = lt_site_resolve(k, s->function, NULL, NULL);
 	if (ret < 0)
-		snprintf(why, whysize, "c: cannot name the callers: /proc/kallsyms: %s",
-			 ret == -EPERM ? "every address is 0 (kernel.kptr_restrict)" : lt_strerror(ret));
+		snprintf(why, whysize, "c: %s", k->why);
+	else if (!k->split && srcwhy[0])
+		snprintf(k->why, sizeof(k->why), "the hint is not read from the source: %s", srcwhy);
 	return ret;
 }
 
-int lt_klive_start(const char *fn, char *why, size_t whysize)
+int lt_klive_start(const struct lt_klive_site *s, char *why, size_t whysize)
 {
-	char tw[512] = "out of memory";
+	char kw[1024];
 	static bool registered;
 	int ret;
 
@@ -127,101 +69,61 @@ int lt_klive_start(const char *fn, char *why, size_t whysize)
 		atexit(lt_klive_stop);	/* tool_die() and exit() too */
 		registered = true;
 	}
-	ret = lt_site_resolve(&k.site, fn, NULL, NULL);
-	if (ret < 0) {
-		snprintf(why, whysize, "c: %s", k.site.why);
+	ret = resolve(s, why, whysize);
+	if (ret < 0)
 		return ret;
-	}
-	if (!k.site.sys) {	/* batch --callers would use a kprobe event */
-		snprintf(why, whysize, "c: %.100s: no tracepoint that records its caller is known for it (known: kfree, kmem_cache_free); likelytop --callers %.100s -b traces it with a kprobe event where the kernel has them",
-			 fn, fn);
-		return -ENOENT;
-	}
-	k.on = true;
-	ret = load_ksyms(why, whysize);
+	live.on = true;
+	ret = lt_kern_open(&live.k, (enum lt_mech)s->mechanism, kw, sizeof(kw));
 	if (ret == 0)
-		ret = grow();
-	if (ret == 0)
-		ret = lt_trace_open(&k.trace, tw, sizeof(tw));
-	if (ret == 0)
-		ret = lt_trace_prepare(&k.trace, k.site.sys, k.site.event, k.site.field,
-				       tw, sizeof(tw));
-	if (ret == 0 && (ret = lt_trace_enable(&k.trace, true)) < 0)
-		snprintf(tw, sizeof(tw), "cannot enable %s:%s", k.site.sys, k.site.event);
+		ret = lt_kern_start(&live.k, kw, sizeof(kw));
 	if (ret < 0) {
-		if (!why[0])
-			snprintf(why, whysize, "c: %s", tw);
+		snprintf(why, whysize, "c: %s", kw);
 		lt_klive_stop();
 		return ret;
 	}
-	k.start = lt_now();
-	k.lost0 = lt_trace_lost(&k.trace);
+	live.start = live.k.start;
+	live.lost0 = lt_kern_lost(&live.k);
 	return 0;
-}
-
-static int by_wrong(const void *a, const void *b)
-{
-	const struct kcaller *x = a, *y = b;
-
-	if (x->wrong != y->wrong)
-		return x->wrong < y->wrong ? 1 : -1;
-	if (x->calls != y->calls)
-		return x->calls < y->calls ? 1 : -1;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
 static void rows(FILE *f)
 {
-	struct kcaller *v = malloc((k.n ? k.n : 1) * sizeof(*v));
-	char name[512];
-	const char *mod;
-	size_t n = 0;
+	struct lt_kcaller *v = lt_kern_sorted(&live.k);
 
 	if (!v)
 		return;
-	for (size_t i = 0; i < k.cap; i++)
-		if (k.slot[i].addr)
-			v[n++] = k.slot[i];
-	qsort(v, n, sizeof(*v), by_wrong);
-	for (size_t i = 0; i < n; i++) {
-		lt_ksyms_name(&k.ksyms, v[i].addr, name, sizeof(name), &mod);
-		if (k.site.split)
-			fprintf(f, "%12" PRIu64 " %12" PRIu64 " %7.2f  %s\n", v[i].calls, v[i].wrong,
-				100.0 * (double)v[i].wrong / (double)v[i].calls, name);
-		else
-			fprintf(f, "%12" PRIu64 " %12s %7s  %s\n", v[i].calls, "-", "-", name);
-	}
+	for (size_t i = 0; i < live.k.c.n; i++)
+		lt_kern_print_row(f, &live.k, &v[i]);
 	free(v);
 }
 
 char *lt_klive_text(void)
 {
-	char *out = NULL, filter[512];
+	struct lt_kern *k = &live.k;
+	char *out = NULL, mech[256];
 	size_t len;
 	FILE *f;
 
-	if (!k.on)
+	if (!live.on)
 		return NULL;
-	k.err = lt_trace_drain(&k.trace, count, NULL);
+	live.err = lt_kern_collect(k, true);
 	f = open_memstream(&out, &len);
 	if (!f)
 		return NULL;
-	fprintf(f, "this machine's kernel, %s:%s in %s/%s, counted in likelytop for %.1f s: %" PRIu64 " calls, ",
-		k.site.sys, k.site.event, LT_TRACEFS, k.trace.inst, lt_now() - k.start, k.calls);
-	if (k.site.split)
-		fprintf(f, "%" PRIu64 " wrong", k.wrong);
+	fprintf(f, "this machine's kernel, %s:%s in %s/%s\n%s\n", k->site.sys, k->site.event,
+		LT_TRACEFS, k->trace.inst, lt_kern_mechanism_text(k, mech, sizeof(mech)));
+	if (k->note[0])
+		fprintf(f, "note: %s\n", k->note);
+	fprintf(f, "for %.1f s: %" PRIu64 " calls, ", lt_now() - live.start, k->c.calls);
+	if (k->site.split)
+		fprintf(f, "%" PRIu64 " wrong", k->c.wrong);
 	else
 		fprintf(f, "wrong unknown");
-	fprintf(f, ", %zu callers, %" PRIu64 " lost%s%s\n", k.n,
-		lt_trace_lost(&k.trace) - k.lost0, k.err ? ", read error: " : "",
-		k.err ? lt_strerror(k.err) : "");
-	if (k.site.split && lt_cond_filter(&k.site.cond, k.site.field, filter, sizeof(filter)) == 0)
-		fprintf(f, "hint: %s (%s): wrong when %s\n\n", k.site.hint, k.site.hint_from,
-			filter[0] ? filter : "always");
-	else
-		fprintf(f, "hint: %s: the split is unknown (%s)\n\n",
-			k.site.hint[0] ? k.site.hint : "none", k.site.why);
-	fprintf(f, "%12s %12s %7s  %s\n", "CALLS", "WRONG", "WRONG%", "CALLER");
+	fprintf(f, ", %zu callers, %" PRIu64 " lost%s%s\n", k->c.n,
+		lt_kern_lost(k) - live.lost0, live.err ? ", read error: " : "",
+		live.err ? lt_strerror(live.err) : "");
+	lt_kern_print_hint(f, k);
+	lt_kern_print_head(f);
 	rows(f);
 	if (fclose(f) != 0) {
 		free(out);

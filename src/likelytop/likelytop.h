@@ -40,6 +40,8 @@ struct lt_opts {
 	const char *callers;	/* --callers SITE */
 	const char *condition;	/* --condition TEXT */
 	bool uprobe;		/* --uprobe: callers of a user-space function */
+	int mechanism;		/* --mechanism: enum lt_mech (callers_kern.h) */
+	bool mechanism_set;
 };
 
 struct lt_app {

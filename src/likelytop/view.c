@@ -536,14 +536,16 @@ static void draw_suggest(struct view *v)
 
 /*
  * c: where the callers come from.  A user-space program's own counts
- * (PID.callers); else this machine's kernel, for a function whose
- * tracepoint records its caller, traced while the screen is open.  When
+ * (PID.callers); else this machine's kernel, the function traced as
+ * batch --callers traces it (its tracepoint or a kprobe event; the hint
+ * read from -S where given) while the screen is open.  When
  * neither can be had, the status line says why and the list stays.
  */
 static void callers_open(struct view *v)
 {
-	static char why[512];
+	static char why[1100];
 	const struct kattr_prof_entry *e;
+	struct lt_klive_site ks;
 
 	if (v->ui.screen != LT_SCREEN_CALLERS) {
 		lt_klive_stop();
@@ -552,7 +554,12 @@ static void callers_open(struct view *v)
 	e = pinned(v);
 	if (v->app->src.kind == LT_SRC_USER || !e || lt_klive_running(e->function))
 		return;
-	if (lt_klive_start(e->function, why, sizeof(why)) < 0) {
+	ks.function = e->function;
+	ks.file = e->file;
+	ks.line = e->line;
+	ks.srcdir = v->app->o.srcdir;
+	ks.mechanism = v->app->o.mechanism;
+	if (lt_klive_start(&ks, why, sizeof(why)) < 0) {
 		v->ui.note = why;
 		v->ui.screen = LT_SCREEN_LIST;
 	}

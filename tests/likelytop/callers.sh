@@ -182,6 +182,23 @@ run "$LT" --callers kfree
 expect_rc 2 "--callers without -b"
 run "$LT" --condition '!p' -b
 expect_rc 2 "--condition without --callers"
+run "$LT" --callers kfree -b --mechanism sometimes
+expect_rc 2 "--mechanism: not auto, hist or stream"
+run "$LT" -b --mechanism stream
+expect_rc 2 "--mechanism in batch without --callers"
+# --mechanism: stream where the kernel has hist triggers too; hist only
+# where it has them (this host's Debian 6.18 has none)
+run "$LT" --callers kfree -b -n 1 -d 0.2 --mechanism stream -J
+expect_rc 0 "--mechanism stream"
+expect_eq "$(jq -r .site.mechanism <<<"$out")" "tracepoint+stream" "streamed"
+run "$LT" --callers kfree -b -n 1 -d 0.2 --mechanism hist -J
+if [ -e "$T/events/kmem/kfree/hist" ]; then
+	expect_rc 0 "--mechanism hist"
+	expect_eq "$(jq -r .site.mechanism <<<"$out")" "tracepoint+hist" "in the kernel"
+else
+	expect_rc 1 "--mechanism hist without hist triggers"
+	expect_match "$err" "--mechanism hist: this kernel has no hist triggers" "says why"
+fi
 run "$LT" --callers no_such_function_xyz -b
 expect_rc 1 "an unknown function"
 expect_match "$err" "no_such_function_xyz: no tracepoint that records its caller" "says why"

@@ -21,34 +21,16 @@ if [ -n "${LT_LIVE_NS:-}" ] && [ "$(stat -f -c %T $T_ 2>/dev/null)" != tracefs ]
 	mount -t tracefs nodev $T_ 2>/dev/null
 fi
 tmp=$(mktemp -d)
-sock="likelytop-callers-$$"
-T() { tmux -L "$sock" "$@"; }
-cleanup() { T kill-server 2>/dev/null; rm -rf "$tmp"; }
+TMUX_SOCK="likelytop-callers-$$"
+. "$SRC_DIR/tests/cli/tmux.sh"
+cleanup() { tmux_stop; rm -rf "$tmp"; }
 trap cleanup EXIT
 
 start() {	# start NAME ARGS...: likelytop in a 132x30 pane
 	local name=$1
 	shift
-	cat >"$tmp/$name.sh" <<EOS
-export LIKELY_PROF_INTERVAL_MS=100 TMPDIR='${TMPDIR:-/tmp}'
-$(printf '%q ' "$bin" "$@")
-echo \$? >'$tmp/$name.rc'
-sleep 30
-EOS
-	T new-session -d -s "$name" -x 132 -y 30 "bash '$tmp/$name.sh'"
+	tmux_start "$name" 132 30 "export LIKELY_PROF_INTERVAL_MS=100 TMPDIR='${TMPDIR:-/tmp}'" "$bin" "$@"
 }
-screen() { T capture-pane -p -t "$1"; }
-wait_for() {	# wait_for NAME REGEX what: poll the pane for up to 10 s
-	local i
-	for i in $(seq 100); do
-		screen "$1" | grep -Eq -- "$2" && { ok; return 0; }
-		sleep 0.1
-	done
-	fail "$3: /$2/ not on screen:"
-	screen "$1" | sed 's/^/    | /'
-	return 1
-}
-keys() { T send-keys -t "$1" "${@:2}"; }
 
 start a -d 0.2 --exec -- "$PROG" 10000 "$tmp/go" 2
 touch "$tmp/go.1"

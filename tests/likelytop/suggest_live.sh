@@ -9,40 +9,16 @@ here="$SRC_DIR/tests/likelytop/suggest"
 [ "${WITH_NCURSES:-ON}" = OFF ] && skip_test "built without ncurses (WITH_NCURSES=OFF): no live view"
 command -v tmux >/dev/null || skip_test "tmux is not installed (scripts/deps.sh installs it)"
 tmp=$(mktemp -d)
-sock="likelytop-suggest-test-$$"
-T() { tmux -L "$sock" "$@"; }
-cleanup() { T kill-server 2>/dev/null; rm -rf "$tmp"; }
+TMUX_SOCK="likelytop-suggest-test-$$"
+KEYS_PAUSE=0.3 WAIT_TENTHS=50
+. "$SRC_DIR/tests/cli/tmux.sh"
+cleanup() { tmux_stop; rm -rf "$tmp"; }
 trap cleanup EXIT
 
 start() {	# start NAME ARGS...: likelytop in a 132x40 pane
 	local name=$1
 	shift
-	cat >"$tmp/$name.sh" <<EOS
-stty -g >'$tmp/$name.before'
-$(printf '%q ' "$bin" "$@")
-echo \$? >'$tmp/$name.rc'
-stty -g >'$tmp/$name.after'
-sleep 30
-EOS
-	T new-session -d -s "$name" -x 132 -y 40 "bash '$tmp/$name.sh'"
-}
-screen() { T capture-pane -p -t "$1"; }
-wait_for() {	# wait_for NAME REGEX what: poll the pane for up to 5 s
-	local i
-	for i in $(seq 50); do
-		screen "$1" | grep -Eq -- "$2" && { ok; return 0; }
-		sleep 0.1
-	done
-	fail "$3: /$2/ not on screen:"
-	screen "$1" | sed 's/^/    | /'
-	return 1
-}
-keys() { T send-keys -t "$1" "${@:2}"; sleep 0.3; }
-wait_exit() {
-	local i
-	for i in $(seq 50); do [ -s "$tmp/$1.after" ] && break; sleep 0.1; done
-	[ "$(cat "$tmp/$1.rc" 2>/dev/null)" = 0 ] && ok || fail "$1: exit status $(cat "$tmp/$1.rc" 2>/dev/null)"
-	cmp -s "$tmp/$1.before" "$tmp/$1.after" && ok || fail "$1: terminal settings not restored"
+	tmux_start "$name" 132 40 "" "$bin" "$@"
 }
 
 # The default sort puts slab_count (99990 incorrect) first, kfree second.

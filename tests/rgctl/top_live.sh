@@ -22,9 +22,9 @@ for h in $CPU $(v1_peers "$CPU"); do
 	use_hierarchy "$h"
 done
 tmp=$(mktemp -d /tmp/rgctl-top-live.XXXXXX)
-sock="rgctl-top-test-$$"
-T() { tmux -L "$sock" "$@"; }
-CLEANUPS+=('T kill-server 2>/dev/null; rm -rf "$tmp"')
+TMUX_SOCK="rgctl-top-test-$$"
+. "$SRC_DIR/tests/cli/tmux.sh"
+CLEANUPS+=('tmux_stop; rm -rf "$tmp"')
 r() { run "$RG" --backend cgroup1 --root "$CPU" "$@"; }
 
 r create "$G/alpha" "$G/beta/inner" "$G/gone" -p
@@ -41,43 +41,9 @@ r attach "$G/alpha" "$sleeper"
 start() {
 	local name=$1
 	shift
-	cat >"$tmp/$name.sh" <<EOS
-export TMPDIR='${TMPDIR:-/tmp}' ${NOCOLOR:+NO_COLOR=1}
-stty -g >'$tmp/$name.before'
-$(printf '%q ' "$RG" --backend cgroup1 --root "$CPU" top "$@")
-echo \$? >'$tmp/$name.rc'
-stty -g >'$tmp/$name.after'
-sleep 30
-EOS
-	T new-session -d -s "$name" -x "${W:-132}" -y "${H:-30}" "bash '$tmp/$name.sh'"
-}
-screen() { T capture-pane -p -t "$1"; }
-wait_for() {	# wait_for NAME REGEX what: poll the pane for up to 10 s
-	local i
-	for i in $(seq 100); do
-		screen "$1" | grep -Eq -- "$2" && { ok; return 0; }
-		sleep 0.1
-	done
-	fail "$3: /$2/ not on screen:"
-	screen "$1" | sed 's/^/    | /'
-	return 1
-}
-wait_gone() {	# wait_gone NAME REGEX what
-	local i
-	for i in $(seq 100); do
-		screen "$1" | grep -Eq -- "$2" || { ok; return 0; }
-		sleep 0.1
-	done
-	fail "$3: /$2/ still on screen"
-	return 1
-}
-keys() { T send-keys -t "$1" "${@:2}"; }
-wait_exit() {
-	local i
-	for i in $(seq 100); do [ -s "$tmp/$1.after" ] && break; sleep 0.1; done
-	[ -s "$tmp/$1.rc" ] && [ "$(cat "$tmp/$1.rc")" = "${2:-0}" ] && ok ||
-		fail "$1: exit status $(cat "$tmp/$1.rc" 2>/dev/null), expected ${2:-0}"
-	cmp -s "$tmp/$1.before" "$tmp/$1.after" && ok || fail "$1: terminal settings not restored"
+	tmux_start "$name" "${W:-132}" "${H:-30}" \
+		"export TMPDIR='${TMPDIR:-/tmp}' ${NOCOLOR:+NO_COLOR=1}" \
+		"$RG" --backend cgroup1 --root "$CPU" top "$@"
 }
 
 start a -d 0.3 "$G"

@@ -21,6 +21,16 @@
 #     from the tmpfs mounts the test makes meanwhile (d_make_root:
 #     __d_alloc(sb, NULL)), no more than it made; --condition
 #     'unlikely(!arg2)' names the same argument.
+# (d) the same __d_alloc case with --mechanism stream: the kprobe without
+#     hist triggers, streamed from trace_pipe_raw and counted in likelytop,
+#     against the same independent count and tolerance.
+# (e) a hist trigger the kernel refuses (`dfd == -100` on an int, fetched
+#     as s32, written unsigned: out of the kernel's range for a signed field)
+#     falls back to streaming with a note; the counts agree with a kprobe
+#     of this test's own; --mechanism hist fails instead.
+# (f) the live view's c key (tmux) on __d_alloc with -S: the kprobe, the
+#     filter from the source, d_make_root's NULL names counted live; Esc
+#     and SIGTERM leave tracefs as it was.
 # (c) tracefs as it was (instances, kprobe_events, dynamic_events, the
 #     events' enable, filter and trigger, tracing_on, tracer, clock,
 #     buffer) after each run, SIGINT, and a SIGKILLed kprobe run followed
@@ -163,39 +173,48 @@ mkdir -p src/fs mnt
 } >src/fs/dcache.c
 echo "p:ltcheck_$$/d_alloc __d_alloc call_site=\$stack0:x64 name=\$arg2:x64" >>"$T/kprobe_events" &&
 	mine+=("kp:ltcheck_$$/d_alloc")
-mkinst "ltcheck-kp-$$" "ltcheck_$$/d_alloc" ""
-mkinst "ltcheck-kpw-$$" "ltcheck_$$/d_alloc" "name == 0"
-# tmpfs mounts (each: d_make_root, __d_alloc(sb, NULL)) while it runs
-( n=0; while [ ! -e stop ]; do mount -t tmpfs ltcheck mnt && umount mnt && n=$((n + 1)); done; echo $n >mounts ) &
-gen=$!
-SPAWNED+=($gen)
-"$LT" --callers fs/dcache.c:1788 -S src -b -n 1 -d 3 -J >b.json 2>b.err
-rc=$?
-touch stop
-wait $gen
-mounts=$(cat mounts)
-for i in "ltcheck-kp-$$" "ltcheck-kpw-$$"; do echo 0 >"$T/instances/$i/events/ltcheck_$$/d_alloc/enable"; done
-expect_rc 0 "--callers fs/dcache.c:1788 -S src (a kprobe event)"
-cat b.err
-expect_eq "$(jq -c '[.site.function, .site.mechanism, .site.hint, .site.wrong_when]' b.json)" \
-	'["__d_alloc","kprobe+hist","unlikely(!name)","arg == 0"]' "the site, its mechanism and the filter"
-expect_match "$(jq -r .site.probe b.json)" '^p:likelytop_[0-9]+/__d_alloc __d_alloc call_site=\$stack0:x64 arg=\$arg2:x64$' "the kprobe fetches the 2nd argument"
-n=$(lost "ltcheck-kp-$$" "ltcheck-kpw-$$")
-[ "$n" = 0 ] && ok || fail "the independent kprobe count lost $n events"
-start=$(jq -r .start b.json) end=$(jq -r .end b.json)
-# totals (the second kprobe prints addresses, likelytop names them)
-tot() { indep "$1" d_alloc "$start" "$end" | awk '$1 == "@edge" { e = $2; next } { s += $2 } END { print "total", s + 0; print "@edge", e + 0 }'; }
-tot "ltcheck-kp-$$" >bc.indep
-tot "ltcheck-kpw-$$" >bw.indep
-printf 'total %s\n@edge 0\n' "$(jq .calls b.json)" >bc.lt
-printf 'total %s\n@edge 0\n' "$(jq .wrong b.json)" >bw.lt
-compare "__d_alloc calls" bc.lt bc.indep
-compare "__d_alloc wrong (name NULL)" bw.lt bw.indep
-dmr=$(jq '[.callers[] | select(.caller | startswith("d_make_root+")) | .wrong] | add // 0' b.json)
-echo "tmpfs mounts: $mounts; wrong from d_make_root: $dmr (of $(jq .wrong b.json))"
-[ "$dmr" -gt 0 ] && [ "$dmr" -le "$mounts" ] && ok || fail "d_make_root's NULL names: $dmr, mounts $mounts"
-jq -c '{calls, wrong, top: [.callers[:5][] | [.caller, .calls, .wrong]]}' b.json
-for i in "ltcheck-kp-$$" "ltcheck-kpw-$$"; do rmdir "$T/instances/$i"; done
+kprobe_case() {	# kprobe_case MECH: --mechanism MECH against the second kprobe
+	local mech=$1 n start end dmr mounts
+	mkinst "ltcheck-kp-$$" "ltcheck_$$/d_alloc" ""
+	mkinst "ltcheck-kpw-$$" "ltcheck_$$/d_alloc" "name == 0"
+	# tmpfs mounts (each: d_make_root, __d_alloc(sb, NULL)) while it runs
+	rm -f stop mounts
+	( n=0; while [ ! -e stop ]; do mount -t tmpfs ltcheck mnt && umount mnt && n=$((n + 1)); done; echo $n >mounts ) &
+	gen=$!
+	SPAWNED+=($gen)
+	"$LT" --callers fs/dcache.c:1788 -S src --mechanism "$mech" -b -n 1 -d 3 -J >b.json 2>b.err
+	rc=$?
+	touch stop
+	wait $gen
+	mounts=$(cat mounts)
+	for i in "ltcheck-kp-$$" "ltcheck-kpw-$$"; do echo 0 >"$T/instances/$i/events/ltcheck_$$/d_alloc/enable"; done
+	expect_rc 0 "--callers fs/dcache.c:1788 -S src --mechanism $mech (a kprobe event)"
+	cat b.err
+	expect_eq "$(jq -c '[.site.function, .site.mechanism, .site.hint, .site.wrong_when, .lost]' b.json)" \
+		'["__d_alloc","kprobe+'"$mech"'","unlikely(!name)","arg == 0",0]' "$mech: the site, its mechanism, the filter, nothing lost"
+	expect_match "$(jq -r .site.probe b.json)" '^p:likelytop_[0-9]+/__d_alloc __d_alloc call_site=\$stack0:x64 arg=\$arg2:x64$' "the kprobe fetches the 2nd argument"
+	n=$(lost "ltcheck-kp-$$" "ltcheck-kpw-$$")
+	[ "$n" = 0 ] && ok || fail "the independent kprobe count lost $n events"
+	start=$(jq -r .start b.json) end=$(jq -r .end b.json)
+	# totals (the second kprobe prints addresses, likelytop names them)
+	tot() { indep "$1" d_alloc "$start" "$end" | awk '$1 == "@edge" { e = $2; next } { s += $2 } END { print "total", s + 0; print "@edge", e + 0 }'; }
+	tot "ltcheck-kp-$$" >bc.indep
+	tot "ltcheck-kpw-$$" >bw.indep
+	printf 'total %s\n@edge 0\n' "$(jq .calls b.json)" >bc.lt
+	printf 'total %s\n@edge 0\n' "$(jq .wrong b.json)" >bw.lt
+	compare "__d_alloc calls ($mech)" bc.lt bc.indep
+	compare "__d_alloc wrong, name NULL ($mech)" bw.lt bw.indep
+	dmr=$(jq '[.callers[] | select(.caller | startswith("d_make_root+")) | .wrong] | add // 0' b.json)
+	echo "$mech: tmpfs mounts: $mounts; wrong from d_make_root: $dmr (of $(jq .wrong b.json))"
+	[ "$dmr" -gt 0 ] && [ "$dmr" -le "$mounts" ] && ok || fail "$mech: d_make_root's NULL names: $dmr, mounts $mounts"
+	jq -c '{calls, wrong, top: [.callers[:5][] | [.caller, .calls, .wrong]]}' b.json
+	for i in "ltcheck-kp-$$" "ltcheck-kpw-$$"; do rmdir "$T/instances/$i"; done
+	mine=("kp:ltcheck_$$/d_alloc")
+}
+kprobe_case hist
+# (d) the same kprobe without hist triggers: streamed from trace_pipe_raw
+# and counted in likelytop, against the same independent count
+kprobe_case stream
 echo "-:ltcheck_$$/d_alloc" >>"$T/kprobe_events"
 mine=()
 check_state "the kprobe run"
@@ -209,6 +228,109 @@ run "$LT" --callers no_such_function_xyz -b -n 1 -d 0.2
 expect_rc 1 "a function kprobes cannot reach"
 expect_match "$err" "cannot add the kprobe event" "says why"
 check_state "the kprobe refusals"
+
+# ---- (e) a hist trigger the kernel refuses: streamed instead, with a note ----
+# do_filp_open(int dfd, ...) of 6.1's fs/namei.c with a hint of this test's
+# own, `unlikely(dfd == -100)` (AT_FDCWD, where exec's opens are): dfd is
+# fetched as s32, and -100 written unsigned, as likelytop's filters are
+# (arg == 0xffffffffffffff9c), is a filter the kernel refuses on a
+# signed field.  Counts against a kprobe of this test's own (`dfd == -100`
+# on the same field, which the kernel takes).
+{
+	echo 'struct file *do_filp_open(int dfd, struct filename *pathname, const struct open_flags *op)'
+	echo '{'
+	printf '\tif (unlikely(dfd == -100))\n\t\tx();\n}\n'
+} >src/fs/namei.c
+echo "p:ltcheck_$$/filp do_filp_open call_site=\$stack0:x64 dfd=\$arg1:s32" >>"$T/kprobe_events" &&
+	mine+=("kp:ltcheck_$$/filp")
+mkinst "ltcheck-fc-$$" "ltcheck_$$/filp" ""
+mkinst "ltcheck-fw-$$" "ltcheck_$$/filp" "dfd == -100"
+( end=$((SECONDS + 5)); while [ $SECONDS -lt $end ]; do /bin/true; done ) &
+gen=$!
+SPAWNED+=($gen)
+"$LT" --callers fs/namei.c:3 -S src -b -n 1 -d 3 -J >e.json 2>e.err
+rc=$?
+wait $gen
+for i in "ltcheck-fc-$$" "ltcheck-fw-$$"; do echo 0 >"$T/instances/$i/events/ltcheck_$$/filp/enable"; done
+expect_rc 0 "--callers fs/namei.c:3 (a filter the kernel refuses)"
+cat e.err
+expect_eq "$(jq -c '[.site.mechanism, .site.wrong_when, .lost]' e.json)" \
+	'["kprobe+stream","arg == 0xffffffffffffff9c",0]' "the refused histogram: streamed, the filter, nothing lost"
+expect_match "$(jq -r .site.probe e.json)" 'arg=\$arg1:s32$' "dfd fetched as s32"
+expect_match "$(jq -r .site.note e.json)" '^the kernel refused the histogram \(.*refused .* if arg == 0xffffffffffffff9c.*\): every call streamed' "site.note says why"
+expect_match "$(cat e.err)" "note: the kernel refused the histogram" "and standard error"
+n=$(lost "ltcheck-fc-$$" "ltcheck-fw-$$")
+[ "$n" = 0 ] && ok || fail "the independent do_filp_open count lost $n events"
+start=$(jq -r .start e.json) end=$(jq -r .end e.json)
+ftot() { indep "$1" filp "$start" "$end" | awk '$1 == "@edge" { e = $2; next } { s += $2 } END { print "total", s + 0; print "@edge", e + 0 }'; }
+ftot "ltcheck-fc-$$" >ec.indep
+ftot "ltcheck-fw-$$" >ew.indep
+printf 'total %s\n@edge 0\n' "$(jq .calls e.json)" >ec.lt
+printf 'total %s\n@edge 0\n' "$(jq .wrong e.json)" >ew.lt
+compare "do_filp_open calls (refused hist, streamed)" ec.lt ec.indep
+compare "do_filp_open wrong, dfd == -100 (refused hist, streamed)" ew.lt ew.indep
+expect_match "$(jq .wrong e.json)" '^[1-9][0-9]*$' "opens at AT_FDCWD counted as wrong"
+jq -c '{calls, wrong, top: [.callers[:5][] | [.caller, .calls, .wrong]]}' e.json
+for i in "ltcheck-fc-$$" "ltcheck-fw-$$"; do rmdir "$T/instances/$i"; done
+echo "-:ltcheck_$$/filp" >>"$T/kprobe_events"
+mine=()
+check_state "the refused histogram"
+run "$LT" --callers fs/namei.c:3 -S src --mechanism hist -b -n 1 -d 0.5 -J
+expect_rc 1 "--mechanism hist where the kernel refuses the trigger"
+expect_match "$err" "trigger refused '.* if arg == 0xffffffffffffff9c'" "says what the kernel refused"
+check_state "--mechanism hist refused"
+
+# ---- (f) the live view's c key on a function without a tracepoint ----
+# A profile with __d_alloc's hint (fs/dcache.c:1788) and -S src: c traces
+# it with the kprobe batch uses (the 2nd argument), counted in the kernel;
+# the tmpfs mounts' NULL names show as d_make_root's wrong calls; Esc, and
+# then SIGTERM on a second opening, leave tracefs as it was.
+if [ "${WITH_NCURSES:-ON}" != OFF ] && command -v tmux >/dev/null; then
+	sock=vmcallers$$
+	V() { tmux -L "$sock" "$@"; }
+	CLEANUPS+=("tmux -L $sock kill-server 2>/dev/null")
+	printf 'Likely Profiling Results\n --------------------------------------------------------------------\n[+- ] Type | # True | # False | Function:Filename@Line\n unlikely |        5|       20\t__d_alloc()@:fs/dcache.c@1788\n' >prof
+	printf 'cd %q; %q -d 0.5 -f prof -S src; echo $? >live.rc; sleep 60\n' "$tmp" "$LT" >live.sh
+	V new-session -d -s lt -x 160 -y 40 "bash $tmp/live.sh"
+	onscreen() {	# onscreen REGEX what: poll the pane for up to 30 s
+		local i
+		for i in $(seq 300); do
+			V capture-pane -p -t lt | grep -Eq -- "$1" && { ok; return 0; }
+			sleep 0.1
+		done
+		fail "$2: /$1/ not on screen:"
+		V capture-pane -p -t lt | sed 's/^/    | /'
+		return 1
+	}
+	onscreen "__d_alloc" "the live view's list"
+	V send-keys -t lt c
+	onscreen 'kprobe \(caller \$stack0, name \$arg2:x64\), counted in the kernel' "c: __d_alloc through a kprobe on its 2nd argument, in the kernel"
+	onscreen 'wrong when arg == 0' "c: the hint's filter from -S"
+	grep -q '^p:likelytop_[0-9]*/__d_alloc __d_alloc call_site=\$stack0:x64 arg=\$arg2:x64$' "$T/kprobe_events" && ok ||
+		fail "c: no kprobe of likelytop's: $(cat "$T/kprobe_events")"
+	rm -f stop
+	( n=0; while [ ! -e stop ]; do mount -t tmpfs ltcheck mnt && umount mnt && n=$((n + 1)); done; echo $n >mounts ) &
+	gen=$!
+	SPAWNED+=($gen)
+	onscreen '^ +[0-9]+ +[1-9][0-9]* +[0-9.]+  d_make_root\+0x' "c: d_make_root's NULL names counted live"
+	touch stop
+	wait $gen
+	V capture-pane -p -t lt | sed -n '4,12p'
+	V send-keys -t lt Escape
+	onscreen "FUNCTION" "Esc goes back"
+	wait_until 20 "! grep -q likelytop_ $T/kprobe_events && ! ls $T/instances | grep -q '^likelytop-'" && ok ||
+		fail "the probe or instance is left after the screen: $(cat "$T/kprobe_events"; ls "$T/instances")"
+	check_state "the c key's screen left"
+	V send-keys -t lt c
+	onscreen 'kprobe \(caller' "c again"
+	lpid=$(ls "$T/instances" | sed -n 's/^likelytop-//p' | head -1)
+	[ -n "$lpid" ] && kill -TERM "$lpid"
+	wait_until 20 "[ -s live.rc ]" && ok || fail "SIGTERM did not end the live view"
+	expect_eq "$(cat live.rc 2>/dev/null)" 0 "the live view's status after SIGTERM"
+	check_state "SIGTERM on the c key's screen"
+else
+	echo "SKIP (f): no tmux or no ncurses in this build"
+fi
 
 # ---- (c) SIGINT, SIGKILL and the next run ----
 wait_trigger() {	# wait_trigger PID: until likelytop-PID's kprobe has its trigger
