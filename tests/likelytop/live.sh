@@ -20,39 +20,22 @@ if [ "${WITH_NCURSES:-ON}" = OFF ]; then
 fi
 command -v tmux >/dev/null || skip_test "tmux is not installed (scripts/deps.sh installs it)"
 tmp=$(mktemp -d)
-sock="likelytop-test-$$"
-T() { tmux -L "$sock" "$@"; }
-cleanup() { T kill-server 2>/dev/null; rm -rf "$tmp"; }
+TMUX_SOCK="likelytop-test-$$"
+WAIT_TENTHS=50
+. "$SRC_DIR/tests/cli/tmux.sh"
+cleanup() { tmux_stop; rm -rf "$tmp"; }
 trap cleanup EXIT
 mkdir -p "$tmp/lpdir"
 
-# start NAME ARGS...: run likelytop in a 132x30 pane (W, H: another size), recording the tty
-# settings before and after, and the exit status.
+# start NAME ARGS...: run likelytop in a 132x30 pane (W, H: another size),
+# recording the tty settings before and after, and the exit status (the
+# tmux server keeps the environment it started with: pass ours).
 start() {
 	local name=$1
 	shift
-	# The tmux server keeps the environment it started with: pass ours.
-	cat >"$tmp/$name.sh" <<EOS
-export LIKELY_PROF_DIR='${LIKELY_PROF_DIR:-$tmp/lpdir}' TMPDIR='${TMPDIR:-/tmp}'
-stty -g >'$tmp/$name.before'
-$(printf '%q ' "$bin" "$@")
-echo \$? >'$tmp/$name.rc'
-stty -g >'$tmp/$name.after'
-sleep 30
-EOS
-	T new-session -d -s "$name" -x "${W:-132}" -y "${H:-30}" "bash '$tmp/$name.sh'"
-}
-screen() { T capture-pane -p -t "$1"; }
-# wait_for NAME REGEX what: poll the pane for up to 5 s
-wait_for() {
-	local i
-	for i in $(seq 50); do
-		screen "$1" | grep -Eq -- "$2" && { ok; return 0; }
-		sleep 0.1
-	done
-	fail "$3: /$2/ not on screen:"
-	screen "$1" | sed 's/^/    | /'
-	return 1
+	tmux_start "$name" "${W:-132}" "${H:-30}" \
+		"export LIKELY_PROF_DIR='${LIKELY_PROF_DIR:-$tmp/lpdir}' TMPDIR='${TMPDIR:-/tmp}'" \
+		"$bin" "$@"
 }
 row() { screen "$1" | sed -n "$(( $2 + 4 ))p"; }	# data row N (1-based)
 titles() { screen "$1" | sed -n 4p; }
@@ -66,17 +49,6 @@ wait_row() {
 	fail "$4: row $2 '$(row "$1" "$2")' does not match /$3/"
 	return 1
 }
-# keys NAME KEY...: send them; what they do is then polled for (wait_for,
-# wait_row), so that nothing waits a fixed time
-keys() { T send-keys -t "$1" "${@:2}"; }
-wait_exit() {
-	local i
-	for i in $(seq 50); do [ -s "$tmp/$1.after" ] && break; sleep 0.1; done
-	[ -s "$tmp/$1.rc" ] && [ "$(cat "$tmp/$1.rc")" = "${2:-0}" ] && ok ||
-		fail "$1: exit status $(cat "$tmp/$1.rc" 2>/dev/null), expected ${2:-0}"
-	cmp -s "$tmp/$1.before" "$tmp/$1.after" && ok || fail "$1: terminal settings not restored"
-}
-
 start a -f "$lp" -d 0.5
 wait_for a "likelytop - .*likely_prof.txt \(likely_prof\)" "title" || finish
 wait_for a "6 sites, 6 shown, 3 wrong hints \| sort: incorrect" "summary line"
