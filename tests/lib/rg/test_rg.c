@@ -1,4 +1,4 @@
-/* lib/rg/rg_parse.c and lib/rg/rg.c: names, pids, shares values, backend text,
+/* lib/rg/rg_parse.c, base.c and rg.c: names, pids, shares values, backend text,
  * and opening a hierarchy from a captured tree (--sysroot). */
 #include "testutil.h"
 #include <errno.h>
