@@ -331,7 +331,7 @@ bool kattr_rg_has_shares(const struct kattr_rg *rg)
 	return rg->has_shares;
 }
 
-const char *kattr_rg_shares_file(const struct kattr_rg *rg)
+const char *kattr_rg_share_file(const struct kattr_rg *rg)
 {
 	return rg->ops->shares_file;
 }
@@ -654,7 +654,7 @@ int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
 	if (shares && !rg->has_shares)
 		return rg_reason(r, KATTR_RG_WHY_NO_SHARES, -EOPNOTSUPP,
 			      "no shares here");
-	if (shares && kattr_rg_shares_format(rg->ops->id, shares, res, value,
+	if (shares && kattr_rg_share_format(rg->ops->id, shares, res, value,
 					     sizeof(value), NULL) < 0)
 		return -ENAMETOOLONG;
 	mp = malloc(sizeof(*mp));	/* no calloc: 28 KB zeroed per group */
@@ -950,7 +950,7 @@ static int shares_read(struct kattr_rg *rg, const char *group,
 	return rg->ops->shares_read(rg, group, path, out, n);
 }
 
-int kattr_rg_shares_get(struct kattr_rg *rg, const char *group,
+int kattr_rg_share_get(struct kattr_rg *rg, const char *group,
 			struct kattr_rg_share **out, size_t *n)
 {
 	int ret = kattr_rg_exists(rg, group);
@@ -960,13 +960,13 @@ int kattr_rg_shares_get(struct kattr_rg *rg, const char *group,
 	return shares_read(rg, group, out, n);
 }
 
-int kattr_rg_shares_set(struct kattr_rg *rg, const char *group,
+int kattr_rg_share_set(struct kattr_rg *rg, const char *group,
 			const char *value, const char *res, const char **why)
 {
 	char buf[256];
 	int ret;
 
-	ret = kattr_rg_shares_format(rg->ops->id, value, res, buf, sizeof(buf),
+	ret = kattr_rg_share_format(rg->ops->id, value, res, buf, sizeof(buf),
 				     why);
 	if (ret < 0)
 		return ret;

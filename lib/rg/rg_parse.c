@@ -317,7 +317,7 @@ int kattr_rg_share_text(enum kattr_rg_backend b, const struct kattr_rg_share *s,
 	return off < size ? 0 : -ENAMETOOLONG;
 }
 
-int kattr_rg_shares_format(enum kattr_rg_backend b, const char *value,
+int kattr_rg_share_format(enum kattr_rg_backend b, const char *value,
 			   const char *res, char *buf, size_t size,
 			   const char **why)
 {

@@ -212,7 +212,7 @@ static int get_rgcs(struct kattr_rgres_group *g, const struct kattr_rgres *res,
 {
 	struct kattr_rg_share *s;
 	size_t n;
-	int ret = kattr_rg_shares_get(g->rg, g->group[0] ? g->group : "/", &s, &n);
+	int ret = kattr_rg_share_get(g->rg, g->group[0] ? g->group : "/", &s, &n);
 
 	if (ret < 0)
 		return ret;

@@ -45,7 +45,7 @@ static int op_shares_set(void *arg, struct kattr_rg *rg, const char *group,
 			 const char *shares, const char **why)
 {
 	(void)arg;
-	return kattr_rg_shares_set(rg, group, shares, NULL, why);
+	return kattr_rg_share_set(rg, group, shares, NULL, why);
 }
 
 static int op_delete(void *arg, struct kattr_rg *rg, const char *group)

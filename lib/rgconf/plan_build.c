@@ -84,7 +84,7 @@ int kattr_rgplan_shares_equal(struct kattr_rg *rg, const char *group,
 	int ret;
 
 	*old = NULL;
-	ret = kattr_rg_shares_get(rg, group, &cur, &ncur);
+	ret = kattr_rg_share_get(rg, group, &cur, &ncur);
 	if (ret < 0)
 		return ret;
 	kattr_rg_share_parse(kattr_rg_backend_of(rg), want, NULL, &w, &keys, NULL);
@@ -209,7 +209,7 @@ static int plan_group(struct kattr_rg *rg, const struct kattr_rgconf_group *g,
 	if (g->shares) {
 		if (!kattr_rg_has_shares(rg))
 			return fail(f, KATTR_RGPLAN_FAIL_NO_SHARES, g, -EOPNOTSUPP);
-		ret = kattr_rg_shares_format(be, g->shares, NULL, fmt, sizeof(fmt), &why);
+		ret = kattr_rg_share_format(be, g->shares, NULL, fmt, sizeof(fmt), &why);
 		if (ret < 0) {
 			fail(f, KATTR_RGPLAN_FAIL_SHARES, g, ret);
 			f->why = why;
@@ -585,7 +585,7 @@ static int verify_group(struct kattr_rg *rg, const struct kattr_rgconf_group *g,
 	else
 		kattr_rgplan_res_free(&ch);
 	if (!g->shares ||
-	    kattr_rg_shares_format(kattr_rg_backend_of(rg), g->shares, NULL,
+	    kattr_rg_share_format(kattr_rg_backend_of(rg), g->shares, NULL,
 				   fmt, sizeof(fmt), NULL) < 0)
 		return 0;
 	ret = kattr_rgplan_shares_equal(rg, g->name, fmt, &old);

@@ -499,14 +499,14 @@ static void own(struct cls *c, pid_t pid, const char *comm, int r, const char *r
  */
 static void classify(struct cls *c, pid_t pid, const char *reason)
 {
-	struct kattr_rgproc p;
+	struct kattr_proc p;
 	struct pnode *n = node(c, pid);
 	char why[96];
 	int r;
 
 	if (!n)
 		return;
-	if (kattr_rgproc_read(pid, kattr_rgconf_needs(c->conf), &p) < 0) {
+	if (kattr_proc_read(pid, kattr_rgconf_needs(c->conf), &p) < 0) {
 		if (!(n->flags & PN_LIVE))
 			node_new(c, pid, 0, 0);
 		n->flags |= PN_GONE;
@@ -606,7 +606,7 @@ static const char *record_exe(const struct cls *c, const struct xrec *x)
  */
 static bool by_record(struct cls *c, pid_t pid, bool gone)
 {
-	static struct kattr_rgproc p;
+	static struct kattr_proc p;
 	struct pnode *n = node(c, pid);
 	const struct xrec *x = c->tx ? find_exit(c, pid, n->start) : NULL;
 	size_t gi;
@@ -670,17 +670,17 @@ static void exe_ids_init(struct cls *c)
 }
 
 /* --at-exec: what the program will be matched rule r (atexec.c). */
-static void place_at_exec(void *data, const struct kattr_rgproc *p, int r)
+static void place_at_exec(void *data, const struct kattr_proc *p, int r)
 {
 	struct cls *c = data;
 	struct pnode *n = node(c, p->pid);
-	struct kattr_rgproc q;
+	struct kattr_proc q;
 
 	if (!n)
 		return;
 	if (!(n->flags & PN_LIVE)) {
 		/* Started unseen (before a rescan): its parent from /proc. */
-		if (kattr_rgproc_read(p->pid, 0, &q) < 0)
+		if (kattr_proc_read(p->pid, 0, &q) < 0)
 			return;
 		node_new(c, p->pid, q.ppid, (uint32_t)q.starttime);
 	}
@@ -689,7 +689,7 @@ static void place_at_exec(void *data, const struct kattr_rgproc *p, int r)
 
 static int by_start(const void *a, const void *b)
 {
-	const struct kattr_rgproc *x = a, *y = b;
+	const struct kattr_proc *x = a, *y = b;
 
 	if (x->starttime != y->starttime)
 		return x->starttime < y->starttime ? -1 : 1;
@@ -699,7 +699,7 @@ static int by_start(const void *a, const void *b)
 /* The processes of /proc, read for the rules (kernel threads left out). */
 struct proc_list {
 	struct cls *c;
-	struct kattr_rgproc *v;
+	struct kattr_proc *v;
 	size_t n, cap;
 };
 
@@ -712,7 +712,7 @@ static int proc_list_add(pid_t pid, void *data)
 	if (stopping(pl->c))
 		return 1;	/* the scan ends here */
 	XGROW(pl->v, pl->n, pl->cap);
-	if (kattr_rgproc_read(pid, kattr_rgconf_needs(pl->c->conf), &pl->v[pl->n]) == 0 &&
+	if (kattr_proc_read(pid, kattr_rgconf_needs(pl->c->conf), &pl->v[pl->n]) == 0 &&
 	    !pl->v[pl->n].kthread)
 		pl->n++;
 	return 0;
@@ -723,7 +723,7 @@ static int proc_list_add(pid_t pid, void *data)
  * added under their parent in /proc, those gone unseen (!fresh) removed.
  * Returns how many started unseen.
  */
-static size_t sync_map(struct cls *c, const struct kattr_rgproc *ps, size_t n,
+static size_t sync_map(struct cls *c, const struct kattr_proc *ps, size_t n,
 		       bool fresh)
 {
 	size_t unseen = 0;
@@ -765,7 +765,7 @@ static size_t sync_map(struct cls *c, const struct kattr_rgproc *ps, size_t n,
 }
 
 /* Each process of ps into the group the rules or its ancestors give it. */
-static void place_all(struct cls *c, const struct kattr_rgproc *ps, size_t n,
+static void place_all(struct cls *c, const struct kattr_proc *ps, size_t n,
 		      const char *why, bool fresh)
 {
 	/* The rules first, then the descendants of each process in a group
@@ -829,7 +829,7 @@ static int scan(struct cls *c, const char *why, bool fresh)
 	}
 	clock_init(c);
 	c->cut = false;
-	ret = kattr_rg_proc_foreach(0, proc_list_add, &pl);
+	ret = kattr_proc_foreach(0, proc_list_add, &pl);
 	if (ret < 0) {
 		free(pl.v);
 		return ret;

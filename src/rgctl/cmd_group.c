@@ -110,7 +110,7 @@ static void create_failed(struct kattr_rg *rg, const char *group, int err,
 				 TOOL_Q(group), cause);
 		}
 		tool_die(EXIT_FAIL, "cannot create '%s' with shares: %s has no %s (%s); nothing was created",
-			 TOOL_Q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg),
+			 TOOL_Q(group), kattr_rg_root(rg), kattr_rg_share_file(rg),
 			 rgctl_no_shares_why(rg));
 	case KATTR_RG_WHY_NONE:
 		tool_die(EXIT_FAIL, "cannot create '%s': %s", TOOL_Q(group),

@@ -199,5 +199,5 @@ json_object *rgctl_json_share(const struct kattr_rg *rg,
 			      const struct kattr_rg_share *s)
 {
 	return rgctl_json_share_of(kattr_rg_backend_of(rg) == KATTR_RG_RGCS,
-				   kattr_rg_shares_file(rg), s);
+				   kattr_rg_share_file(rg), s);
 }

@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 1:
 	case 2:
 	case 3:
-		ret = kattr_rg_shares_format((enum kattr_rg_backend)(data[0] % 8),
+		ret = kattr_rg_share_format((enum kattr_rg_backend)(data[0] % 8),
 					     text, (data[0] & 0x80) ? "numtasks" : NULL,
 					     buf, sizeof(buf), &why);
 		if (ret == 0) {

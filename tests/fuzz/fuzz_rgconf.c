@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct kattr_rgconf *c = NULL, *d = NULL;
-	struct kattr_rgproc p;
+	struct kattr_proc p;
 	char err[256];
 	char *text, *t1, *t2;
 

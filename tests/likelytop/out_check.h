@@ -169,7 +169,7 @@ static int lt_check_csv_record(const char **pp, const char *end, size_t *nf,
 }
 
 static int lt_check_csv(const char *buf, size_t len,
-			const struct kattr_prof_entry *const *rows, size_t n,
+			const struct kattr_profile_entry *const *rows, size_t n,
 			bool header, char *why, size_t size)
 {
 	static char f6[1 << 16], f7[1 << 16];
@@ -192,7 +192,7 @@ static int lt_check_csv(const char *buf, size_t len,
 		if (rec - header >= n)
 			return lt_check_fail(why, size, "csv: more records than rows");
 		{
-			const struct kattr_prof_entry *e = rows[rec - header];
+			const struct kattr_profile_entry *e = rows[rec - header];
 
 			if (strlen(e->function) < sizeof(f6) - 1 &&
 			    lt_check_utf8(e->function, strlen(e->function)) &&
@@ -213,7 +213,7 @@ static int lt_check_csv(const char *buf, size_t len,
 }
 
 static int lt_check_json(const char *buf, size_t len,
-			 const struct kattr_prof_entry *const *rows, size_t n,
+			 const struct kattr_profile_entry *const *rows, size_t n,
 			 char *why, size_t size)
 {
 	struct json_tokener *tok = json_tokener_new();
@@ -241,7 +241,7 @@ static int lt_check_json(const char *buf, size_t len,
 	}
 	for (size_t i = 0; i < n; i++) {
 		json_object *o = json_object_array_get_idx(a, i), *v;
-		const struct kattr_prof_entry *e = rows[i];
+		const struct kattr_profile_entry *e = rows[i];
 		const char *name[2] = { "function", "file" };
 		const char *want[2] = { e->function, e->file };
 
@@ -273,7 +273,7 @@ out:
 static inline int lt_check_output(enum lt_out_format f,
 				  const struct lt_out_meta *meta,
 				  const char *buf, size_t len,
-				  const struct kattr_prof_entry *const *rows,
+				  const struct kattr_profile_entry *const *rows,
 				  size_t n, char *why, size_t size)
 {
 	switch (f) {

@@ -90,12 +90,12 @@ kattr_rgconf_find_group(const struct kattr_rgconf *c, const char *name);
 
 /* ---- rule matching (the process: kattr/rgproc.h) -------------------------------------- */
 
-/* What the rules of c look at (kattr_rgproc_what bits). */
+/* What the rules of c look at (kattr_proc_what bits). */
 unsigned int kattr_rgconf_needs(const struct kattr_rgconf *c);
 
 /* Index of the first rule that matches p, or -1 (kernel threads: -1). */
 int kattr_rgconf_match(const struct kattr_rgconf *c,
-				 const struct kattr_rgproc *p);
+				 const struct kattr_proc *p);
 
 #ifdef __cplusplus
 }

@@ -352,7 +352,7 @@ int kattr_rgplan_res_build(struct kattr_rg *rg, const struct kattr_rgconf_group 
 			   bool fresh, struct kattr_rgplan_res *out,
 			   struct kattr_rgplan_fail *f);
 /*
- * Whether group's shares already equal want (kattr_rg_shares_format()'s
+ * Whether group's shares already equal want (kattr_rg_share_format()'s
  * text); *old (malloc'ed, may stay NULL) gets the current value as text,
  * on RGCS only the keys want sets.  1, 0, or -errno.
  */

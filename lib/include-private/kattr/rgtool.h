@@ -35,7 +35,7 @@ int kattr_rg_backend_parse(const char *name,
 int kattr_rg_probe(const char *root, enum kattr_rg_backend *kind);
 
 /* The file that holds shares ("shares", "cpu.shares", "cpu.weight"). */
-const char *kattr_rg_shares_file(const struct kattr_rg *rg);
+const char *kattr_rg_share_file(const struct kattr_rg *rg);
 
 /* Number of components ("db/batch" = 2, root = 0). */
 unsigned int kattr_rg_name_depth(const char *group);

@@ -111,7 +111,7 @@ KATTR_API bool kattr_rg_name_is_root(const char *group);
  * (malformed), -ERANGE (out of range), -ENAMETOOLONG (buf too small); *why
  * is set on error.
  */
-KATTR_API int kattr_rg_shares_format(enum kattr_rg_backend b,
+KATTR_API int kattr_rg_share_format(enum kattr_rg_backend b,
 				     const char *value, const char *res,
 				     char *buf, size_t size, const char **why);
 
@@ -137,7 +137,7 @@ enum kattr_rg_share_keys {
 	KATTR_RG_SHARE_SHORT = 1u << 3,
 };
 /*
- * Validate a shares VALUE for backend b as kattr_rg_shares_format() does,
+ * Validate a shares VALUE for backend b as kattr_rg_share_format() does,
  * into *out (res resolved: "cpu" by default), and *keys (may be NULL) the
  * RGCS keys it sets (0 on cgroups).  -EINVAL, -ERANGE with *why set.
  */
@@ -226,7 +226,7 @@ KATTR_API int kattr_rg_exists(struct kattr_rg *rg, const char *group);
  * existing group is not an error.  shares (may be NULL) is validated
  * before anything is made and written afterwards; if that write fails,
  * every directory made is removed again.  res as for
- * kattr_rg_shares_format().  -EEXIST: the group exists (without
+ * kattr_rg_share_format().  -EEXIST: the group exists (without
  * KATTR_RG_PARENTS); -ENXIO: a parent is missing (without
  * KATTR_RG_PARENTS); -EMLINK: too deep for RGCS; -EOPNOTSUPP: shares
  * given where the group has none.
@@ -244,10 +244,10 @@ KATTR_API int kattr_rg_delete(struct kattr_rg *rg, const char *group,
 			      unsigned int flags);
 
 /* Shares of group (an array: RGCS has one entry per controller). */
-KATTR_API int kattr_rg_shares_get(struct kattr_rg *rg, const char *group,
+KATTR_API int kattr_rg_share_get(struct kattr_rg *rg, const char *group,
 				  struct kattr_rg_share **out, size_t *n);
-/* Validate (kattr_rg_shares_format) and write in one write(2). */
-KATTR_API int kattr_rg_shares_set(struct kattr_rg *rg, const char *group,
+/* Validate (kattr_rg_share_format) and write in one write(2). */
+KATTR_API int kattr_rg_share_set(struct kattr_rg *rg, const char *group,
 				  const char *value, const char *res,
 				  const char **why);
 

@@ -63,7 +63,7 @@ static void names(void **state)
 	do {                                                                 \
 		char buf_[256] = "";                                         \
 		const char *why_ = NULL;                                     \
-		int r_ = kattr_rg_shares_format(b, v, res, buf_,             \
+		int r_ = kattr_rg_share_format(b, v, res, buf_,             \
 						sizeof(buf_), &why_);        \
 		assert_int_equal(r_, want_ret);                              \
 		if (r_ == 0)                                                 \
@@ -287,16 +287,16 @@ static void open_from_sysroot(void **state)
 	assert_int_equal(kattr_rg_backend_of(rg), KATTR_RG_CGROUP1);
 	assert_string_equal(kattr_rg_root(rg), "/sys/fs/cgroup/cpu");
 	assert_true(kattr_rg_has_shares(rg));
-	assert_int_equal(kattr_rg_shares_get(rg, "db", &sh, &n), 0);
+	assert_int_equal(kattr_rg_share_get(rg, "db", &sh, &n), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(sh[0].value, 512);
 	free(sh);
-	assert_int_equal(kattr_rg_shares_set(rg, "db", "2048", NULL, NULL), 0);
-	assert_int_equal(kattr_rg_shares_get(rg, "db", &sh, &n), 0);
+	assert_int_equal(kattr_rg_share_set(rg, "db", "2048", NULL, NULL), 0);
+	assert_int_equal(kattr_rg_share_get(rg, "db", &sh, &n), 0);
 	assert_int_equal(sh[0].value, 2048);
 	free(sh);
-	assert_int_equal(kattr_rg_shares_set(rg, "db", "1", NULL, NULL), -ERANGE);
-	assert_int_equal(kattr_rg_shares_get(rg, "nope", &sh, &n), -ENOENT);
+	assert_int_equal(kattr_rg_share_set(rg, "db", "1", NULL, NULL), -ERANGE);
+	assert_int_equal(kattr_rg_share_get(rg, "nope", &sh, &n), -ENOENT);
 	assert_int_equal(kattr_rg_list(rg, "/", &info, &n), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(info[0].name, "/");
@@ -316,7 +316,7 @@ static void open_from_sysroot(void **state)
 
 	assert_int_equal(kattr_rg_open(KATTR_RG_CGROUP2, NULL, &rg), 0);
 	assert_false(kattr_rg_has_shares(rg));
-	assert_int_equal(kattr_rg_shares_get(rg, "/", &sh, &n), -EOPNOTSUPP);
+	assert_int_equal(kattr_rg_share_get(rg, "/", &sh, &n), -EOPNOTSUPP);
 	kattr_rg_close(rg);
 	assert_int_equal(kattr_rg_open(KATTR_RG_RGCS, NULL, &rg), -ENOENT);
 	assert_int_equal(kattr_rg_open(KATTR_RG_AUTO, "/tmp", &rg), -EMEDIUMTYPE);
@@ -608,11 +608,11 @@ static void rgcs_from_sysroot(void **state)
 	assert_string_equal(group, "/");
 	free(group);
 	assert_int_equal(kattr_rg_whereis(rg, 5, &group), -ESRCH);
-	assert_int_equal(kattr_rg_shares_get(rg, "db", &sh, &n), 0);
+	assert_int_equal(kattr_rg_share_get(rg, "db", &sh, &n), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(sh[1].min_shares, 10);
 	free(sh);
-	assert_int_equal(kattr_rg_shares_set(rg, "db", "min_shares=20", NULL, NULL), 0);
+	assert_int_equal(kattr_rg_share_set(rg, "db", "min_shares=20", NULL, NULL), 0);
 	{
 		char *text;
 
@@ -689,7 +689,7 @@ static void share_text(void **state)
 	assert_int_equal(kattr_rg_share_parse(KATTR_RG_RGCS, "cpu", NULL, &s, &keys,
 					      &why), -EINVAL);
 	assert_non_null(why);
-	/* parse then text is what kattr_rg_shares_format() writes */
+	/* parse then text is what kattr_rg_share_format() writes */
 	assert_int_equal(kattr_rg_share_parse(KATTR_RG_RGCS,
 					      "child_shares_divisor=4,min_shares=-1",
 					      "cpu", &s, &keys, NULL), 0);
@@ -850,15 +850,15 @@ static void proc_pids(void **state)
 	int n = 0, ret;
 
 	(void)state;
-	assert_int_equal(kattr_rg_proc_foreach(0, count_pid, &n), 0);
+	assert_int_equal(kattr_proc_foreach(0, count_pid, &n), 0);
 	assert_int_equal(n, 3);		/* ours, 4242, 77; not "sys" */
 	n = 0;
-	assert_int_equal(kattr_rg_proc_foreach(77, count_pid, &n), 0);
+	assert_int_equal(kattr_proc_foreach(77, count_pid, &n), 0);
 	assert_int_equal(n, 1);
 	n = 0;
-	ret = kattr_rg_proc_foreach(4242, count_pid, &n);
+	ret = kattr_proc_foreach(4242, count_pid, &n);
 	assert_true(ret == 7);		/* the callback stopped the walk */
-	assert_int_equal(kattr_rg_proc_foreach(5, count_pid, &n), -ESRCH);
+	assert_int_equal(kattr_proc_foreach(5, count_pid, &n), -ESRCH);
 	v1_tree_free(root);
 }
 

@@ -434,10 +434,10 @@ static void matching(void **state)
 		" { group = \"d\"; user = \"root\"; },\n"
 		" { group = \"e\"; gid = 27; unix_group = \"root\"; }\n"
 		");\n");
-	struct kattr_rgproc p;
+	struct kattr_proc p;
 	char err[256];
 
-	assert_int_equal(kattr_rgconf_needs(c), KATTR_RGPROC_ALL);
+	assert_int_equal(kattr_rgconf_needs(c), KATTR_PROC_ALL);
 	memset(&p, 0, sizeof(p));
 	p.uid = 70;
 	p.gid = 1000;
