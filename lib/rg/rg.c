@@ -450,67 +450,55 @@ int rg_read_pids(struct kattr_rg *rg, const char *group, const char *file,
 
 /* ---- create ---------------------------------------------------------------- */
 
-int rg_reason(struct kattr_rg_reason *r, enum kattr_rg_why what, int err,
+/* Each code's words when the caller's struct kattr_why has no buf. */
+static const char *const why_short[] = {
+	[KATTR_RG_WHY_DEPTH] = "RGCS groups nest at most 5 levels below the root",
+	[KATTR_RG_WHY_NO_SHARES] = "no shares there",
+	[KATTR_RG_WHY_PARENT] = "its parent group does not exist",
+	[KATTR_RG_WHY_ATTR] = "an attribute file of that name is there (not a group)",
+	[KATTR_RG_WHY_ATTR_ABOVE] = "a component of the name is an attribute file, not a group",
+	[KATTR_RG_WHY_HOOK] = "cannot mark it as made by this tool",
+	[KATTR_RG_WHY_HIER] = "another cgroup v1 hierarchy refused it",
+};
+
+int rg_reason(struct kattr_why *w, enum kattr_rg_why what, int err,
 	      const char *fmt, ...)
 {
+	size_t n = sizeof(why_short) / sizeof(why_short[0]);
 	va_list ap;
 
-	if (!r)
-		return err;
-	r->what = what;
 	va_start(ap, fmt);
-	vsnprintf(r->text, sizeof(r->text), fmt, ap);
+	err = kattr_why_vfmt(w, what, err, (size_t)what < n && why_short[what] ?
+			     why_short[what] : fmt, fmt, ap);
 	va_end(ap);
 	return err;
 }
 
-const char *kattr_rg_reason_text(const struct kattr_rg_reason *r, int err)
+/* What create checks before it touches the tree (KATTR_RG_CHECK). */
+static int create_check(const struct kattr_rg *rg, const char *group,
+			const char *shares, const char *res,
+			struct kattr_why *w)
 {
-	if (r && r->what != KATTR_RG_WHY_NONE)
-		return r->text;
-	return err ? strerror(-err) : "";
-}
-
-int kattr_rg_create_check(const struct kattr_rg *rg, const char *group,
-			  const char *shares, const char *res,
-			  struct kattr_rg_reason *r)
-{
+	struct kattr_why sub = { 0 };
 	struct kattr_rg_share s;
-	const char *why = NULL;
 	int ret;
 
-	if (r)
-		memset(r, 0, sizeof(*r));
 	if (kattr_rg_name_is_root(group))
-		return rg_reason(r, KATTR_RG_WHY_ROOT, -EINVAL, "it always exists");
-	ret = kattr_rg_name_check(group, false, &why);
+		return kattr_why_set(w, KATTR_RG_WHY_ROOT, -EINVAL, "it always exists");
+	ret = kattr_rg_name_check(group, false, &sub);
 	if (ret < 0)
-		return rg_reason(r, KATTR_RG_WHY_NAME, ret, "%s", why);
+		return kattr_why_set(w, KATTR_RG_WHY_NAME, ret, sub.text);
 	if (res && !rg->ops->takes_res)
-		return rg_reason(r, KATTR_RG_WHY_RES, -EINVAL,
-				 "a controller (res) names RGCS shares only");
+		return kattr_why_set(w, KATTR_RG_WHY_RES, -EINVAL,
+				     "a controller (res) names RGCS shares only");
 	if (shares) {
-		ret = kattr_rg_share_parse(rg->ops->id, shares, res, &s, NULL, &why);
+		ret = kattr_rg_share_parse(rg->ops->id, shares, res, &s, NULL, &sub);
 		if (ret < 0)
-			return rg_reason(r, KATTR_RG_WHY_SHARES, ret, "%s", why);
+			return kattr_why_set(w, KATTR_RG_WHY_SHARES, ret, sub.text);
 	}
 	if (rg->ops->create_check)
-		return rg->ops->create_check(rg, group, r);
+		return rg->ops->create_check(rg, group, w);
 	return 0;
-}
-
-int kattr_rg_create(struct kattr_rg *rg, const char *group,
-		    unsigned int flags, const char *shares, const char *res)
-{
-	return kattr_rg_create_why(rg, group, flags & ~KATTR_RG_ENABLE,
-				   shares, res, NULL, NULL);
-}
-
-int kattr_rg_create_enable(struct kattr_rg *rg, const char *group,
-			   unsigned int flags, const char *shares,
-			   const char *res, struct kattr_rg_cpu_path *done)
-{
-	return kattr_rg_create_why(rg, group, flags, shares, res, done, NULL);
 }
 
 /* A directory made (or found) for kattr_rg_create(): name up to each '/'. */
@@ -529,7 +517,7 @@ void kattr_rg_on_create(struct kattr_rg *rg, kattr_rg_made_fn fn, void *data)
 
 /* The hook on a directory just made (then undone with the rest if < 0). */
 static int made_hook(struct kattr_rg *rg, const char *group,
-		     struct kattr_rg_reason *r)
+		     struct kattr_why *r)
 {
 	int fd, ret;
 
@@ -548,7 +536,7 @@ static int made_hook(struct kattr_rg *rg, const char *group,
 
 /* Make or find component name[0..i) (i == len: the group itself). */
 static int mkpath_one(struct kattr_rg *rg, struct mkpath *mp, size_t i,
-		      unsigned int flags, struct kattr_rg_reason *r)
+		      unsigned int flags, struct kattr_why *r)
 {
 	bool fill = i < mp->len || (flags & KATTR_RG_PARENTS);
 	unsigned int made = 0;
@@ -576,7 +564,7 @@ static int mkpath_one(struct kattr_rg *rg, struct mkpath *mp, size_t i,
 		mp->where[mp->nmade] = made;
 		mp->made[mp->nmade++] = i;
 	}
-	if (ret < 0 && r && r->what != KATTR_RG_WHY_NONE)
+	if (ret < 0 && r && r->code != KATTR_RG_WHY_NONE)
 		return ret;	/* the backend said why */
 	if (ret == -ENOENT && !(flags & KATTR_RG_PARENTS))
 		return rg_reason(r, KATTR_RG_WHY_PARENT, -ENXIO,
@@ -599,7 +587,7 @@ static int mkpath_one(struct kattr_rg *rg, struct mkpath *mp, size_t i,
 
 /* Every component, parents first: each one must exist or be made. */
 static int mkpath(struct kattr_rg *rg, struct mkpath *mp, unsigned int flags,
-		  struct kattr_rg_reason *r)
+		  struct kattr_why *r)
 {
 	int ret = 0;
 
@@ -618,7 +606,7 @@ static int mkpath(struct kattr_rg *rg, struct mkpath *mp, unsigned int flags,
 static int create_shares(struct kattr_rg *rg, const char *group,
 			 unsigned int flags, const char *value,
 			 struct kattr_rg_cpu_path *done,
-			 struct kattr_rg_reason *r)
+			 struct kattr_why *r)
 {
 	size_t start = done ? done->n : 0;
 	int ret = 0;
@@ -636,21 +624,16 @@ static int create_shares(struct kattr_rg *rg, const char *group,
 	return ret;
 }
 
-int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
-			unsigned int flags, const char *shares,
-			const char *res, struct kattr_rg_cpu_path *done,
-			struct kattr_rg_reason *r)
+/* Make group (the work of kattr_rg_create(), after create_check()). */
+static int create(struct kattr_rg *rg, const char *group, unsigned int flags,
+		  const char *shares, const char *res,
+		  struct kattr_rg_cpu_path *done, struct kattr_why *r)
 {
 	struct mkpath *mp;
 	char value[256];
 	bool held;
 	int ret;
 
-	if ((flags & KATTR_RG_ENABLE) && !done)
-		return -EINVAL;
-	ret = kattr_rg_create_check(rg, group, shares, res, r);
-	if (ret < 0)
-		return ret;
 	if (shares && !rg->has_shares)
 		return rg_reason(r, KATTR_RG_WHY_NO_SHARES, -EOPNOTSUPP,
 			      "no shares here");
@@ -677,8 +660,7 @@ int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
 		rg_batch_drop(rg);
 		undo_mkdirs(rg, mp->name, mp->made, mp->where, mp->nmade);
 		mp->nmade = 0;
-		if (r)
-			memset(r, 0, sizeof(*r));
+		kattr_why_clear(r);
 		ret = mkpath(rg, mp, flags, r);
 	}
 	if (ret == 0)
@@ -689,6 +671,24 @@ int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
 		undo_mkdirs(rg, mp->name, mp->made, mp->where, mp->nmade);
 	free(mp);
 	return ret;
+}
+
+int kattr_rg_create(struct kattr_rg *rg, const char *group,
+		    const struct kattr_rg_create_args *args, struct kattr_why *why)
+{
+	static const struct kattr_rg_create_args plain;
+	int ret;
+
+	if (!args)
+		args = &plain;
+	kattr_why_clear(why);
+	if ((args->flags & KATTR_RG_ENABLE) && !args->enabled)
+		return -EINVAL;
+	ret = create_check(rg, group, args->shares, args->res, why);
+	if (ret < 0 || (args->flags & KATTR_RG_CHECK))
+		return ret;
+	return create(rg, group, args->flags, args->shares, args->res,
+		      args->enabled, why);
 }
 
 /* ---- attach targets ------------------------------------------------------ */
@@ -961,7 +961,7 @@ int kattr_rg_share_get(struct kattr_rg *rg, const char *group,
 }
 
 int kattr_rg_share_set(struct kattr_rg *rg, const char *group,
-			const char *value, const char *res, const char **why)
+		       const char *value, const char *res, struct kattr_why *why)
 {
 	char buf[256];
 	int ret;

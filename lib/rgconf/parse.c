@@ -104,11 +104,11 @@ static int get_id(struct pctx *x, const config_setting_t *s, const char *key,
 static int check_name(struct pctx *x, const config_setting_t *s, const char *key,
 		      const char *name)
 {
-	const char *why = NULL;
+	struct kattr_why why = { 0 };
 
 	if (kattr_name_check(name, &why) < 0)
 		return bad(x, s, key, "bad group name '%s': %s", name,
-			   why ? why : "invalid");
+			   why.text ? why.text : "invalid");
 	return 0;
 }
 

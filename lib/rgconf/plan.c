@@ -24,8 +24,12 @@
 static int op_create(void *arg, struct kattr_rg *rg, const char *group,
 		     const char *shares, struct kattr_rg_cpu_path *done)
 {
+	const struct kattr_rg_create_args a = {
+		.flags = KATTR_RG_ENABLE, .shares = shares, .enabled = done,
+	};
+
 	(void)arg;
-	return kattr_rg_create_enable(rg, group, KATTR_RG_ENABLE, shares, NULL, done);
+	return kattr_rg_create(rg, group, &a, NULL);
 }
 
 static int op_cpu_enable(void *arg, struct kattr_rg *rg, const char *group,
@@ -44,8 +48,14 @@ static int op_cpu_undo(void *arg, struct kattr_rg *rg, struct kattr_rg_cpu_path 
 static int op_shares_set(void *arg, struct kattr_rg *rg, const char *group,
 			 const char *shares, const char **why)
 {
+	struct kattr_why w = { 0 };
+	int ret;
+
 	(void)arg;
-	return kattr_rg_share_set(rg, group, shares, NULL, why);
+	ret = kattr_rg_share_set(rg, group, shares, NULL, &w);
+	if (ret < 0 && why && w.text)
+		*why = w.text;
+	return ret;
 }
 
 static int op_delete(void *arg, struct kattr_rg *rg, const char *group)

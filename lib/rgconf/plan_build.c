@@ -202,7 +202,7 @@ static int plan_group(struct kattr_rg *rg, const struct kattr_rgconf_group *g,
 {
 	enum kattr_rg_backend be = kattr_rg_backend_of(rg);
 	char fmt[512], *old = NULL, *enable = NULL;
-	const char *why = "invalid";
+	struct kattr_why why = { 0 };
 	bool same = false;
 	int ret;
 
@@ -212,7 +212,7 @@ static int plan_group(struct kattr_rg *rg, const struct kattr_rgconf_group *g,
 		ret = kattr_rg_share_format(be, g->shares, NULL, fmt, sizeof(fmt), &why);
 		if (ret < 0) {
 			fail(f, KATTR_RGPLAN_FAIL_SHARES, g, ret);
-			f->why = why;
+			f->why = why.text ? why.text : "invalid";
 			return ret;
 		}
 		ret = plan_enable(rg, g, flags, planned, &enable, f);

@@ -140,7 +140,8 @@ static void set_failed(struct kattr_rg *rg, const char *group,
 
 static int run_shares(struct rgctl *ctx, int argc, char **argv)
 {
-	const char *res = NULL, *group, *value, *why = NULL;
+	const char *res = NULL, *group, *value;
+	struct kattr_why why = { 0 };
 	struct kattr_rg_cpu_path done = { 0 };
 	bool no_enable = false;
 	char buf[256];
@@ -190,7 +191,7 @@ static int run_shares(struct rgctl *ctx, int argc, char **argv)
 			tool_warn("could not disable cpu again: %s", rgctl_strerror(u));
 	}
 	if (ret < 0)
-		set_failed(rg, group, value, ret, why);
+		set_failed(rg, group, value, ret, why.text);
 	rgctl_cpu_report(rg, &done);
 	return EXIT_OK;
 }

@@ -170,11 +170,11 @@ struct kattr_rg *rgctl_rg(struct rgctl *ctx)
 
 void rgctl_check_group(const char *group, bool allow_root)
 {
-	const char *why = NULL;
+	struct kattr_why why = { 0 };
 
 	if (kattr_rg_name_check(group, allow_root, &why) < 0)
 		tool_die(EXIT_USAGE, "invalid group name '%s': %s", TOOL_Q(group),
-			 why);
+			 why.text);
 }
 
 int rgctl_parse_pid(const char *arg, pid_t *pid)

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct kattr_rg_share *sh;
 	struct kattr_rg_stat *st = NULL;
 	char *text, buf[256], *path;
-	const char *why = NULL;
+	struct kattr_why why = { 0 };
 	size_t n = 0;
 	pid_t *pids, pid;
 	int ret;
@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check_printable(buf);
 			if (data[0] % 8 == KATTR_RG_RGCS && strncmp(buf, "res=", 4))
 				abort();
-		} else if (!why) {
+		} else if (!why.text) {
 			abort();
 		}
 		break;

@@ -303,7 +303,7 @@ static inline int rgc_dump(const struct rgc_in *in, char *why, size_t size)
 	struct kattr_rgconf c = { .backend = (char *)backends[in->num[0] & 3], .groups = g };
 	struct kattr_rgconf *back = NULL;
 	char shares[RGC_MAX][24], err[256];
-	const char *no;
+	struct kattr_why no = { 0 };
 	char *text;
 	int ret = 0;
 

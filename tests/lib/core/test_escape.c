@@ -186,7 +186,9 @@ static int attack(const struct hostile *h, const char *root_arg)
 	}
 	if (kattr_rg_open(b, root_arg, &rg) < 0)
 		return 0;
-	wins += kattr_rg_create(rg, "escaped", KATTR_RG_PARENTS, NULL, NULL) == 0;
+	wins += kattr_rg_create(rg, "escaped",
+				&(const struct kattr_rg_create_args){ .flags = KATTR_RG_PARENTS },
+				NULL) == 0;
 	wins += kattr_rg_share_set(rg, "/", value, NULL, NULL) == 0;
 	kattr_rg_close(rg);
 	return wins;
