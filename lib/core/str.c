@@ -133,6 +133,11 @@ int kattr_why_fmt(struct kattr_why *why, int code, int err,
 	return err;
 }
 
+int kattr_why_words(struct kattr_why *why, int err, const char *words)
+{
+	return words ? kattr_why_set(why, KATTR_WHY_INVALID, err, words) : err;
+}
+
 const char *kattr_why_text(const struct kattr_why *why, int err)
 {
 	if (why && why->code != KATTR_WHY_NONE && why->text)

@@ -122,11 +122,11 @@ static int add_res(struct pctx *x, const config_setting_t *s, const char *key,
 		.mem_total = 1ULL << 50, .page_size = 1,
 	};
 	struct kattr_rgres_value v;
-	const char *why = "invalid";
+	struct kattr_why why = { 0 };
 	char **tmp;
 
 	if (kattr_rgres_parse(res->key, value, &any, &v, &why) < 0)
-		return bad(x, s, key, "'%s': %s", value, why);
+		return bad(x, s, key, "'%s': %s", value, why.text ? why.text : "invalid");
 	tmp = realloc(g->res, (g->nres + 1) * sizeof(*tmp));
 	if (!tmp)
 		return -ENOMEM;

@@ -430,14 +430,14 @@ static int res_where(struct kattr_rgres_group *rg_g, const struct kattr_rgconf_g
 		     struct kattr_rgplan_fail *f)
 {
 	char where[4096];
-	const char *why = "";
+	struct kattr_why why = { 0 };
 	int ret = kattr_rgres_where(rg_g, w->res, where, sizeof(where), &why);
 
 	*ret_where = ret;
 	if ((ret < 0 && !(ret == -ENXIO && !fresh) && !fresh) ||
 	    ret == -EOPNOTSUPP || ret == -ENODEV) {
 		fail(f, KATTR_RGPLAN_FAIL_RES_WHERE, g, ret);
-		f->why = why;
+		f->why = why.text ? why.text : "";
 		f->key = w->res->key;
 		return ret;
 	}
@@ -512,12 +512,12 @@ int kattr_rgplan_res_build(struct kattr_rg *rg, const struct kattr_rgconf_group 
 		return fail(f, KATTR_RGPLAN_FAIL_RES_OPEN, g, ret);
 	for (size_t i = 0; i < g->nres && ret == 0; i++) {
 		struct kattr_rgres_value w;
-		const char *why = "invalid";
+		struct kattr_why why = { 0 };
 
 		ret = kattr_rgres_parse_assign(g->res[i], &l, &w, &why);
 		if (ret < 0) {
 			fail(f, KATTR_RGPLAN_FAIL_RES_PARSE, g, ret);
-			f->why = why;
+			f->why = why.text ? why.text : "invalid";
 			f->res = i;
 		} else {
 			ret = plan_one(rg_g, g, &w, out, f);

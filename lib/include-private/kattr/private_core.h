@@ -61,6 +61,9 @@ int kattr_why_vfmt(struct kattr_why *why, int code, int err,
 		   const char *short_text, const char *fmt, va_list ap)
 	__attribute__((format(printf, 5, 0)));
 void kattr_why_clear(struct kattr_why *why);
+/* A lower layer's static words (may be NULL: why untouched) into why
+ * (KATTR_WHY_INVALID); returns err. */
+int kattr_why_words(struct kattr_why *why, int err, const char *words);
 int kattr_grow(void **v, size_t *cap, size_t n, size_t elem);
 
 /* ---- the library's string helpers, written once ------------------------ */
