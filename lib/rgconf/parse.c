@@ -476,15 +476,14 @@ static int parse_text(const char *text, const char *file, bool allow_include,
 	return 0;
 }
 
-int kattr_rgconf_parse_string(const char *text, const char *file,
-			      struct kattr_rgconf **out,
-			      char *err, size_t errsz)
+static int parse_string(const char *text, const char *file,
+			struct kattr_rgconf **out, char *err, size_t errsz)
 {
 	return parse_text(text, file ? file : "<string>", false, out, err, errsz);
 }
 
-int kattr_rgconf_parse_file(const char *path, struct kattr_rgconf **out,
-				      char *err, size_t errsz)
+static int parse_file(const char *path, struct kattr_rgconf **out,
+		      char *err, size_t errsz)
 {
 	struct rgconf_pre pre = { .err = err, .errsz = errsz };
 	char *text;
@@ -501,19 +500,32 @@ int kattr_rgconf_parse_file(const char *path, struct kattr_rgconf **out,
 
 #else /* !WITH_LIBCONFIG */
 
-int kattr_rgconf_parse_string(const char *text, const char *file,
-			      struct kattr_rgconf **out,
-			      char *err, size_t errsz)
+static int parse_string(const char *text, const char *file,
+			struct kattr_rgconf **out, char *err, size_t errsz)
 {
 	rgconf_set_err(err, errsz, "built without libconfig");
 	return -EOPNOTSUPP;
 }
 
-int kattr_rgconf_parse_file(const char *path, struct kattr_rgconf **out,
-				      char *err, size_t errsz)
+static int parse_file(const char *path, struct kattr_rgconf **out,
+		      char *err, size_t errsz)
 {
 	rgconf_set_err(err, errsz, "built without libconfig");
 	return -EOPNOTSUPP;
 }
 
 #endif
+
+int kattr_rgconf_parse_string(const char *text, const char *file,
+			      struct kattr_rgconf **out, struct kattr_why *why)
+{
+	rgconf_why_begin(why);
+	return rgconf_why_end(why, parse_string(text, file, out, RGCONF_WHY_ERR(why)));
+}
+
+int kattr_rgconf_parse_file(const char *path, struct kattr_rgconf **out,
+			    struct kattr_why *why)
+{
+	rgconf_why_begin(why);
+	return rgconf_why_end(why, parse_file(path, out, RGCONF_WHY_ERR(why)));
+}

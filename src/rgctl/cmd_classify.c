@@ -1068,9 +1068,9 @@ static void reload(struct cls *c)
 	int ret;
 
 	rgctl_sd_notify("RELOADING=1");
-	ret = kattr_rgconf_parse_file(c->file, &n, err, sizeof(err));
+	ret = kattr_rgconf_parse_file(c->file, &n, &(struct kattr_why)KATTR_WHY_BUF(err));
 	if (ret == 0)
-		ret = kattr_rgconf_resolve(n, err, sizeof(err));
+		ret = kattr_rgconf_resolve(n, &(struct kattr_why)KATTR_WHY_BUF(err));
 	if (ret == 0 && n->backend &&
 	    strcmp(n->backend, kattr_rg_backend_name(kattr_rg_backend_of(c->rg))) != 0) {
 		snprintf(err, sizeof(err), "%s: backend %s differs from the running %s",
