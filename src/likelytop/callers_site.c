@@ -62,6 +62,34 @@ static void set_condition(struct lt_site *s, const char *hint)
 		lt_cond_negate(&s->cond);
 }
 
+/* Is l[0..n) the word __attribute__ (or __attribute) just before a '('? */
+static bool attribute_word(const char *l, size_t n)
+{
+	while (n && isspace((unsigned char)l[n - 1]))
+		n--;
+	return (n >= 13 && !memcmp(l + n - 13, "__attribute__", 13)) ||
+	       (n >= 11 && !memcmp(l + n - 11, "__attribute", 11));
+}
+
+/*
+ * The parameter list's '(' on the line l[0..n): the last '(' outside any
+ * parentheses that does not open __attribute__((...)), so attributes and
+ * macros such as __printf(2, 3) before the name are passed over.
+ */
+static const char *params_paren(const char *l, size_t n)
+{
+	const char *found = NULL;
+	int depth = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (l[i] == '(' && depth++ == 0 && !attribute_word(l, i))
+			found = l + i;
+		else if (l[i] == ')' && depth > 0)
+			depth--;
+	}
+	return found;
+}
+
 /* The function whose definition starts last at column 0 before off. */
 static int enclosing_function(const char *text, size_t off, char *fn,
 			      size_t size, size_t *open)
@@ -78,7 +106,7 @@ static int enclosing_function(const char *text, size_t off, char *fn,
 		if (!(isalpha((unsigned char)*l) || *l == '_'))
 			continue;
 		e = memchr(l, '\n', off - ls);
-		paren = memchr(l, '(', e ? (size_t)(e - l) : off - ls);
+		paren = params_paren(l, e ? (size_t)(e - l) : off - ls);
 		if (!paren || memchr(l, ';', (size_t)(paren - l)) ||
 		    memchr(l, '=', (size_t)(paren - l)))
 			continue;

@@ -54,6 +54,7 @@ static inline int sbc_check_csv(const struct sb_report *rep, const char *buf,
 			 size_t len, char *why, size_t size)
 {
 	static char err[4096];
+	char *kept[SB_CSV_ERROR + 1] = { [SB_CSV_ERROR] = err };
 	const char *p = buf, *end = buf + len;
 	size_t records;
 
@@ -65,7 +66,7 @@ static inline int sbc_check_csv(const struct sb_report *rep, const char *buf,
 	for (size_t rec = 0; p < end; rec++) {
 		size_t nf;
 
-		wf_csv_record(&p, end, &nf, SB_CSV_ERROR, err, sizeof(err),
+		wf_csv_record(&p, end, &nf, kept, SB_CSV_ERROR + 1, sizeof(err),
 			      why, size);
 		if (rec < 3)
 			continue;

@@ -106,18 +106,18 @@ static inline int wf_json(const char *buf, size_t len, bool one_line,
 }
 
 /*
- * One record from *pp: its field count; field number keep (if any)
- * unquoted into kept (NUL-terminated, cut at cap).
+ * One record from *pp: its field count; each field i < nkept with a
+ * buffer kept[i] unquoted into it (NUL-terminated, cut at cap).
  */
 static inline int wf_csv_record(const char **pp, const char *end, size_t *nf,
-			 size_t keep, char *kept, size_t cap, char *why,
-			 size_t size)
+			 char *const *kept, size_t nkept, size_t cap,
+			 char *why, size_t size)
 {
 	const char *p = *pp;
 
 	*nf = 0;
 	for (;;) {
-		char *dst = kept && *nf == keep ? kept : NULL;
+		char *dst = *nf < nkept ? kept[*nf] : NULL;
 		size_t dl = 0;
 
 		if (p < end && *p == '"') {
@@ -170,7 +170,7 @@ static inline int wf_csv(const char *buf, size_t len, size_t fields, size_t *rec
 	if (!wf_utf8(buf, len))
 		return wf_fail(why, size, "csv: invalid UTF-8");
 	while (p < end) {
-		if (wf_csv_record(&p, end, &nf, 0, NULL, 0, why, size) < 0)
+		if (wf_csv_record(&p, end, &nf, NULL, 0, 0, why, size) < 0)
 			return -1;
 		if (nf != fields)
 			return wf_fail(why, size, "csv: record %zu has %zu fields, not %zu",

@@ -318,6 +318,25 @@ static void test_site_from_source(void **state)
 	assert_false(s.split);
 	assert_non_null(strstr(s.why, "is not one of g's first six parameters"));
 	unlink(path);
+	/* attributes and macros before the name are not the name */
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("static __attribute__((nonnull(1))) int h(void *p, int n)\n{\n"
+	      "\tif (unlikely(n == 3)) x();\n}\n"
+	      "__printf(2, 3) void k(int a, const char *fmt, ...)\n{\n"
+	      "\tif (unlikely(!fmt)) x();\n}\n"
+	      "int m(long v) __attribute__((cold))\n{\n\tif (unlikely(v < 0)) x();\n}\n", fp);
+	fclose(fp);
+	assert_int_equal(lt_site_resolve(&s, "slab.c:3", dir, NULL), 0);
+	assert_string_equal(s.function, "h");
+	assert_int_equal(s.argpos, 2);
+	assert_int_equal(lt_site_resolve(&s, "slab.c:7", dir, NULL), 0);
+	assert_string_equal(s.function, "k");
+	assert_int_equal(s.argpos, 2);
+	assert_int_equal(lt_site_resolve(&s, "slab.c:11", dir, NULL), 0);
+	assert_string_equal(s.function, "m");
+	assert_int_equal(s.argpos, 1);
+	unlink(path);
 	rmdir(dir);
 }
 

@@ -219,11 +219,69 @@ static void reset_and_replacements(void **state)
 	free(out);
 }
 
+/* The checker itself refuses each kind of damage (it is what the random
+ * rounds and the fuzz target rely on). */
+static void checker_refuses(void **state)
+{
+	struct kattr_prof_entry e = {
+		.hint = KATTR_PROF_HINT_UNLIKELY, .correct = 5, .incorrect = 9,
+		.function = "kfree", .file = "mm/slab.c", .line = 3,
+	};
+	const struct kattr_prof_entry *rows[] = { &e };
+	struct lt_out_meta meta = { .source = "s", .format = KATTR_PROF_FMT_LIKELY_PROF,
+				    .iteration = 2, .sites = 1 };
+	static const char *const bad_csv[] = {
+		"2,unlikely,5,9,64.29,,kfree,\"mm/slab.c,3,,\n",	/* open quote */
+		"2,unlikely,5,9,64.29,,kfree,mm/slab.c,3,,\r\n",	/* bare CR */
+		"2,unlikely,5,9,64.29,,kfreE,mm/slab.c,3,,\n",	/* name changed */
+		"2,unlikely,5,9,64.29,,kfree,mm/slab.c,3,\n",	/* 10 fields */
+		"2,unlikely,5,9,64.29,,kfree,mm/slab.c,3,,",		/* no newline */
+		"2,unlikely,5,9,64.29,,\"kf\"ree,mm/slab.c,3,,\n",	/* text after quote */
+	};
+	static const char *const bad_json[] = {
+		"[{\"function\":\"kfree\",\"file\":\"mm/slab.c\"}]\n\n",
+		"[{\"function\":\"kfree\",\"file\":\"mm/slab.c\"}]",
+		"[{\"function\":\"kfree\",\"file\":\"mm/slab.h\"}]\n",
+		"[{\"function\":\"kfree\"}]\n",
+		"[{\"function\":\"kfree\",\"file\":\"mm/slab.c\",}]\n",
+		"[]\n",
+	};
+	char why[256];
+	size_t len;
+	char *out;
+
+	(void)state;
+	for (int f = LT_OUT_TEXT; f <= LT_OUT_JSON; f++) {
+		out = render((enum lt_out_format)f, &meta, rows, 1, &len);
+		assert_int_equal(lt_check_output((enum lt_out_format)f, &meta, out, len,
+						 rows, 1, why, sizeof(why)), 0);
+		/* one byte short: the final newline gone */
+		assert_int_equal(lt_check_output((enum lt_out_format)f, &meta, out, len - 1,
+						 rows, 1, why, sizeof(why)), -1);
+		free(out);
+	}
+	for (size_t i = 0; i < sizeof(bad_csv) / sizeof(bad_csv[0]); i++)
+		if (lt_check_output(LT_OUT_CSV, &meta, bad_csv[i], strlen(bad_csv[i]),
+				    rows, 1, why, sizeof(why)) == 0)
+			fail_msg("csv %zu accepted: %s", i, bad_csv[i]);
+	for (size_t i = 0; i < sizeof(bad_json) / sizeof(bad_json[0]); i++)
+		if (lt_check_output(LT_OUT_JSON, &meta, bad_json[i], strlen(bad_json[i]),
+				    rows, 1, why, sizeof(why)) == 0)
+			fail_msg("json %zu accepted: %s", i, bad_json[i]);
+	out = render(LT_OUT_TEXT, &meta, rows, 1, &len);
+	out[2] = '\x1b';
+	assert_int_equal(lt_check_output(LT_OUT_TEXT, &meta, out, len, rows, 1, why,
+					 sizeof(why)), -1);
+	assert_non_null(strstr(why, "control byte"));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(random_rows_well_formed),
 		cmocka_unit_test(reset_and_replacements),
+		cmocka_unit_test(checker_refuses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
