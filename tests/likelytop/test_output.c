@@ -223,12 +223,12 @@ static void reset_and_replacements(void **state)
  * rounds and the fuzz target rely on). */
 static void checker_refuses(void **state)
 {
-	struct kattr_prof_entry e = {
-		.hint = KATTR_PROF_HINT_UNLIKELY, .correct = 5, .incorrect = 9,
+	struct kattr_profile_entry e = {
+		.hint = KATTR_PROFILE_HINT_UNLIKELY, .correct = 5, .incorrect = 9,
 		.function = "kfree", .file = "mm/slab.c", .line = 3,
 	};
-	const struct kattr_prof_entry *rows[] = { &e };
-	struct lt_out_meta meta = { .source = "s", .format = KATTR_PROF_FMT_LIKELY_PROF,
+	const struct kattr_profile_entry *rows[] = { &e };
+	struct lt_out_meta meta = { .source = "s", .format = KATTR_PROFILE_FMT_LIKELY_PROF,
 				    .iteration = 2, .sites = 1 };
 	static const char *const bad_csv[] = {
 		"2,unlikely,5,9,64.29,,kfree,\"mm/slab.c,3,,\n",	/* open quote */
