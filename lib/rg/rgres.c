@@ -1072,8 +1072,9 @@ int kattr_rgres_parse(const char *name, const char *value,
 		      struct kattr_rgres_value *out, struct kattr_why *why)
 {
 	const char *words = NULL;
+	int ret = rgres_parse(name, value, l, out, &words);
 
-	return kattr_why_words(why, rgres_parse(name, value, l, out, &words), words);
+	return kattr_why_words(why, ret, words);
 }
 
 int kattr_rgres_parse_assign(const char *text,
@@ -1081,14 +1082,16 @@ int kattr_rgres_parse_assign(const char *text,
 			     struct kattr_rgres_value *out, struct kattr_why *why)
 {
 	const char *words = NULL;
+	int ret = rgres_parse_assign(text, l, out, &words);
 
-	return kattr_why_words(why, rgres_parse_assign(text, l, out, &words), words);
+	return kattr_why_words(why, ret, words);
 }
 
 int kattr_rgres_file_text(const char *file, const struct kattr_rgres_value *v,
 			  char *buf, size_t size, struct kattr_why *why)
 {
 	const char *words = NULL;
+	int ret = rgres_file_text(file, v, buf, size, &words);
 
-	return kattr_why_words(why, rgres_file_text(file, v, buf, size, &words), words);
+	return kattr_why_words(why, ret, words);
 }

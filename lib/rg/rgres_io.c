@@ -185,7 +185,9 @@ int kattr_rgres_where(struct kattr_rgres_group *g,
 {
 	const char *words = NULL;
 	struct loc l;
-	int ret = kattr_why_words(why, locate(g, res, &l, &words), words), n;
+	int ret = locate(g, res, &l, &words), n;
+
+	kattr_why_words(why, ret, words);
 
 	if (!l.m)
 		return ret;

@@ -792,6 +792,17 @@ static void create_reasons(void **state)
 	assert_int_equal(create_why(rg, "web", 0, NULL, NULL, &r), 0);
 	assert_int_equal(kattr_rg_exists(rg, "web"), 0);
 	assert_string_equal(kattr_why_text(&r, -ENOENT), strerror(ENOENT));
+	/* struct kattr_why without a buf: the static words; NULL: none wanted */
+	{
+		struct kattr_why w = { 0 };
+
+		assert_int_equal(create_why(rg, "a/b", 0, NULL, NULL, &w), -ENXIO);
+		assert_int_equal(w.code, KATTR_RG_WHY_PARENT);
+		assert_string_equal(w.text, "its parent group does not exist");
+		assert_string_equal(kattr_why_text(&w, -ENXIO), w.text);
+		assert_int_equal(create_why(rg, "a/b", 0, NULL, NULL, NULL), -ENXIO);
+		assert_string_equal(kattr_why_text(NULL, -ENXIO), strerror(ENXIO));
+	}
 	kattr_rg_close(rg);
 	v1_tree_free(root);
 }
