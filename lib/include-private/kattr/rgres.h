@@ -117,7 +117,7 @@ struct kattr_rgres_value {
 /*
  * Parse VALUE for setting name (a key or an alias, see kattr_rgres_find())
  * into *out, checked against l (may be NULL: no machine-dependent check).
- * -ENOENT: unknown name; -EINVAL: malformed; -ERANGE: out of range; *why
+ * -ENOENT: unknown name; -EINVAL: malformed; -ERANGE: out of range; why
  * says which in words.  No I/O.
  */
 int kattr_rgres_parse(const char *name, const char *value,
@@ -156,7 +156,7 @@ void kattr_rgres_close(struct kattr_rgres_group *g);
 
 /*
  * Where res lives for the group: the file as a path the user can read
- * (into buf).  0; -EOPNOTSUPP: no equivalent on this backend (*why);
+ * (into buf).  0; -EOPNOTSUPP: no equivalent on this backend (why);
  * -ENODEV: the controller's hierarchy is not mounted (cgroup v1) or not
  * available at the root (cgroup v2, why); -ENOENT: the group has no
  * directory in that hierarchy; -ENXIO: the group exists but has no such
