@@ -142,3 +142,15 @@ int rg_batch_group_open(struct kattr_rg *rg, const char *group, int flags)
 			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV);
 	return fd == -ENOSYS ? kattr_rg_group_open(rg, group, flags) : fd;
 }
+
+/* Undo one create step (rg_ops.mkdir's made bits): every rmdir through the
+ * handle drops what a batch holds first. */
+void rg_rmdir_made(struct kattr_rg *rg, const char *name, unsigned int made)
+{
+	rg_batch_drop(rg);
+	for (size_t i = 1; i < rg->nhier; i++)
+		if ((made & (1u << i)) && rg->hier[i].m)
+			kattr_rmdir(rg->hier[i].m, name);
+	if (made & 1u)
+		kattr_rmdir(rg->m, name);
+}

@@ -260,3 +260,31 @@ bool kattr_rg_delegates(const struct kattr_rg *rg)
 {
 	return rg->ops->delegates;
 }
+
+/* ---- a group's files, where controllers are delegated ------------------- */
+
+int rg_settle(struct kattr_rg *rg, const char *group, const char *file)
+{
+	char ctl[64];
+	size_t len = strcspn(file, ".");
+
+	if (!rg->ops->delegates || len >= sizeof(ctl))
+		return 0;
+	memcpy(ctl, file, len);
+	ctl[len] = '\0';
+	return rg_ctl_settle(rg, group, ctl);
+}
+
+int rg_group_write(struct kattr_rg *rg, const char *group, const char *file,
+		   const char *value)
+{
+	char path[PATH_MAX];
+	int ret = rg_gpath(path, sizeof(path), group, file);
+
+	if (ret < 0)
+		return ret;
+	ret = kattr_write_str(rg->m, path, value);
+	if (ret == -ENOENT && rg_settle(rg, group, file) > 0)
+		ret = kattr_write_str(rg->m, path, value);
+	return ret;
+}

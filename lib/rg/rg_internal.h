@@ -39,10 +39,13 @@ struct mnt_table {
  * A backend: what differs between RGCS, cgroup v1 and cgroup v2, as data
  * (which file holds what) and operations.  One per file: rgcs.c,
  * cgroup1.c, cgroup2.c (cgroup.c holds what the two cgroup versions
- * share).  rg.c does everything else through rg->ops.  To add an
+ * share).  rg.c, on top, does everything else through rg->ops; what a
+ * backend needs of the rest is in base.c (or a part: hier.c, ctl.c,
+ * walk.c, batch.c, rgstats.c), below it, never in rg.c.  To add an
  * operation (the resource table: read or write a resource file of a
  * group), add a member here and set it in each backend; rg_group_read()
- * and rg_group_write() are the generic file access every backend has.
+ * (base.c) and rg_group_write() (ctl.c) are the generic file access every
+ * backend has.
  */
 struct rg_ops {
 	enum kattr_rg_backend id;
@@ -176,7 +179,8 @@ struct kattr_rg_target {
 	size_t nspan;
 };
 
-/* rg.c: the handle and the generic operations */
+/* base.c: the bottom of rg/, what every file above it shares (the handle's
+ * accessors are in kattr/rg.h) */
 /* "group/file", "file" for the root, "." or "group" when file is NULL. */
 int rg_gpath(char *buf, size_t size, const char *group, const char *file);
 /* 1 when the file rel of m holds word (space or newline separated), 0 when
@@ -188,15 +192,6 @@ int rg_reason(struct kattr_why *r, enum kattr_rg_why what, int err,
 /* Read the file of group whole (*text malloc'ed). */
 int rg_group_read(struct kattr_rg *rg, const char *group, const char *file,
 		  char **text);
-/*
- * Write value to the file of group in one write(2); where the backend
- * delegates, a file missing while the parent has its controller enabled
- * is waited for once (rg_ctl_settle()).
- */
-int rg_group_write(struct kattr_rg *rg, const char *group, const char *file,
-		   const char *value);
-/* 1 when a file of group, missing now, may be there on a retry. */
-int rg_settle(struct kattr_rg *rg, const char *group, const char *file);
 /* The ids in the file of group (-EBADMSG: not a list of ids). */
 int rg_read_pids(struct kattr_rg *rg, const char *group, const char *file,
 		 pid_t **pids, size_t *n);
@@ -208,8 +203,6 @@ int rg_attach_threads(int fd, pid_t pid);
 /* The rg_ops.members that reads the tasks or procs file (by flags). */
 int rg_members_read(struct kattr_rg *rg, const char *group,
 		    unsigned int flags, pid_t **pids, size_t *n);
-/* Remove the places of name that made says (rg_ops.mkdir), rg->m last. */
-void rg_rmdir_made(struct kattr_rg *rg, const char *name, unsigned int made);
 /* The attach file of a target of flags: tasks or cgroup.procs. */
 const char *rg_target_file(const struct kattr_rg *rg, unsigned int flags);
 /* Move pid through fd as target t does (its flags, one thread at a time
@@ -238,6 +231,8 @@ int rg_batch_group_open(struct kattr_rg *rg, const char *group, int flags);
 /* Close what the batch holds (the batch stays on).  Every rmdir through
  * the handle calls it. */
 void rg_batch_drop(struct kattr_rg *rg);
+/* Remove the places of name that made says (rg_ops.mkdir), rg->m last. */
+void rg_rmdir_made(struct kattr_rg *rg, const char *name, unsigned int made);
 
 /* rgstats.c: the figures of cpu, memory, io and pids (rg_ops.stats of
  * both cgroup versions), appended to *v. */
@@ -302,6 +297,15 @@ int rg_ctl_enable(struct kattr_rg *rg, const char *group, const char *ctl,
 		  struct kattr_rg_cpu_path *done);
 int rg_ctl_undo_from(struct kattr_rg *rg, const char *ctl,
 		     struct kattr_rg_cpu_path *done, size_t start);
+/*
+ * Write value to the file of group in one write(2); where the backend
+ * delegates, a file missing while the parent has its controller enabled
+ * is waited for once (rg_ctl_settle()).
+ */
+int rg_group_write(struct kattr_rg *rg, const char *group, const char *file,
+		   const char *value);
+/* 1 when a file of group, missing now, may be there on a retry. */
+int rg_settle(struct kattr_rg *rg, const char *group, const char *file);
 
 /* walk.c */
 /*
