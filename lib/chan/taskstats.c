@@ -10,12 +10,12 @@
 
 #include "kattr/private_chan.h"
 
-int kattr_delayacct_enabled(void)
+int kattr_delayacct_enabled_at(const struct kattr_root *root)
 {
 	char *text;
 	int r;
 
-	r = kattr_file_read("/proc/sys/kernel/task_delayacct", &text, NULL);
+	r = kattr_root_file_read(root, "/proc/sys/kernel/task_delayacct", &text, NULL);
 	if (r < 0)
 		return r;
 	r = (text[0] == '0' && (text[1] == '\n' || text[1] == '\0')) ? 0 :
@@ -23,6 +23,11 @@ int kattr_delayacct_enabled(void)
 	    -EINVAL;
 	free(text);
 	return r;
+}
+
+int kattr_delayacct_enabled(void)
+{
+	return kattr_delayacct_enabled_at(NULL);
 }
 
 #if WITH_LIBMNL
@@ -395,7 +400,8 @@ static int listen_cpus(struct kattr_taskexit_sock *s, uint16_t attr)
 	return e->error <= 0 && e->error >= -4095 ? e->error : -EBADMSG;
 }
 
-int kattr_taskexit_open(int rcvbuf, struct kattr_taskexit_sock **out)
+int kattr_taskexit_open_at(const struct kattr_root *root, int rcvbuf,
+			   struct kattr_taskexit_sock **out)
 {
 	struct kattr_taskexit_sock *s = calloc(1, sizeof(*s));
 	char *text = NULL;
@@ -404,7 +410,7 @@ int kattr_taskexit_open(int rcvbuf, struct kattr_taskexit_sock **out)
 	if (!s)
 		return -ENOMEM;
 	/* Exit records go to the listeners of the CPU the task exits on. */
-	r = kattr_file_read("/sys/devices/system/cpu/possible", &text, NULL);
+	r = kattr_root_file_read(root, "/sys/devices/system/cpu/possible", &text, NULL);
 	snprintf(s->mask, sizeof(s->mask), "%s", r == 0 ? text : "0");
 	s->mask[strcspn(s->mask, "\n")] = '\0';
 	free(text);
@@ -432,6 +438,11 @@ int kattr_taskexit_open(int rcvbuf, struct kattr_taskexit_sock **out)
 	}
 	*out = s;
 	return 0;
+}
+
+int kattr_taskexit_open(int rcvbuf, struct kattr_taskexit_sock **out)
+{
+	return kattr_taskexit_open_at(NULL, rcvbuf, out);
 }
 
 void kattr_taskexit_close(struct kattr_taskexit_sock *s)
@@ -518,6 +529,12 @@ int kattr_cgroupstats_get(struct kattr_taskstats_sock *s, int dirfd,
 
 int kattr_taskexit_parse(const void *buf, size_t len, kattr_taskexit_cb cb,
 			 void *data)
+{
+	return -EOPNOTSUPP;
+}
+
+int kattr_taskexit_open_at(const struct kattr_root *root, int rcvbuf,
+			   struct kattr_taskexit_sock **out)
 {
 	return -EOPNOTSUPP;
 }

@@ -117,8 +117,8 @@ int kattr_proc_parse_stat(const char *text, struct kattr_proc *p)
 	return 0;
 }
 
-int kattr_proc_read(pid_t pid, unsigned int what,
-				struct kattr_proc *p)
+int kattr_proc_read_at(const struct kattr_root *root, pid_t pid,
+		       unsigned int what, struct kattr_proc *p)
 {
 	char path[64];
 	char *text;
@@ -129,7 +129,7 @@ int kattr_proc_read(pid_t pid, unsigned int what,
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	r = kattr_file_read(path, &text, NULL);
+	r = kattr_root_file_read(root, path, &text, NULL);
 	if (r < 0)
 		return r == -ENOENT ? -ESRCH : r;
 	r = kattr_proc_parse_stat(text, p);
@@ -145,7 +145,7 @@ int kattr_proc_read(pid_t pid, unsigned int what,
 
 		memcpy(comm, p->comm, sizeof(comm));
 		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-		r = kattr_file_read(path, &text, NULL);
+		r = kattr_root_file_read(root, path, &text, NULL);
 		if (r < 0)
 			return r == -ENOENT ? -ESRCH : r;
 		r = kattr_proc_parse_status(text, p);
@@ -159,8 +159,8 @@ int kattr_proc_read(pid_t pid, unsigned int what,
 	}
 	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
 	if ((what & KATTR_PROC_EXE) && !p->kthread) {
-		/* The link itself, read beneath the sysroot. */
-		int dfd = kattr_sysroot_open(path, O_PATH | O_DIRECTORY);
+		/* The link itself, read beneath the root. */
+		int dfd = kattr_root_open_path(root, path, O_PATH | O_DIRECTORY);
 
 		n = dfd >= 0 ? readlinkat(dfd, "exe", p->exe, sizeof(p->exe) - 1) : -1;
 		p->exe[n > 0 ? n : 0] = '\0';
@@ -168,4 +168,9 @@ int kattr_proc_read(pid_t pid, unsigned int what,
 			close(dfd);
 	}
 	return 0;
+}
+
+int kattr_proc_read(pid_t pid, unsigned int what, struct kattr_proc *p)
+{
+	return kattr_proc_read_at(NULL, pid, what, p);
 }

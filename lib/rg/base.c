@@ -33,6 +33,11 @@ const char *kattr_rg_root(const struct kattr_rg *rg)
 	return kattr_mount_path(rg->m);
 }
 
+const struct kattr_root *kattr_rg_root_handle(const struct kattr_rg *rg)
+{
+	return rg->root;
+}
+
 struct kattr_mount *kattr_rg_mount(const struct kattr_rg *rg)
 {
 	return rg->m;
@@ -187,7 +192,7 @@ int rg_attach_pid(int fd, pid_t pid, unsigned int flags)
  * can be moved).
  */
 #define RG_THREAD_PASSES 16
-int rg_attach_threads(int fd, pid_t pid)
+int rg_attach_threads(const struct kattr_root *root, int fd, pid_t pid)
 {
 	pid_t *done = NULL, *tids, *tmp;
 	size_t ndone = 0, n;
@@ -196,7 +201,7 @@ int rg_attach_threads(int fd, pid_t pid)
 
 	for (int pass = 0; pass < RG_THREAD_PASSES && fresh && ret == 0; pass++) {
 		fresh = false;
-		ret = kattr_proc_tids(NULL, pid, &tids, &n);
+		ret = kattr_proc_tids(root, pid, &tids, &n);
 		if (ret < 0)
 			break;
 		tmp = realloc(done, (ndone + n) * sizeof(*done));
@@ -230,7 +235,7 @@ const char *rg_target_file(const struct kattr_rg *rg, unsigned int flags)
 int rg_target_write(const struct kattr_rg_target *t, int fd, pid_t pid)
 {
 	if (t->each_thread)
-		return rg_attach_threads(fd, pid);
+		return rg_attach_threads(t->rg->root, fd, pid);
 	return t->rg->ops->attach(fd, pid, t->flags);
 }
 
@@ -255,6 +260,8 @@ int rg_target_open(struct kattr_rg *rg, const char *group, unsigned int flags,
 		/* no cgroup.procs (old v1 kernels): each thread through tasks */
 		t->fd = kattr_open(rg->m, path, O_WRONLY);
 		t->each_thread = true;
+	} else if ((flags & KATTR_RG_THREADS) && rg->ops->id == KATTR_RG_RGCS) {
+		t->each_thread = true;	/* RGCS moves one task per write */
 	}
 	if (t->fd < 0) {
 		ret = t->fd;

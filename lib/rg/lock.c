@@ -22,7 +22,7 @@
 #include "kattr/private_rg.h"
 
 /* The pid holding a flock on fd's inode, from /proc/locks (0: unknown). */
-static pid_t lock_holder(int fd)
+static pid_t lock_holder(const struct kattr_root *root, int fd)
 {
 	unsigned int maj, min;
 	unsigned long long ino;
@@ -30,7 +30,7 @@ static pid_t lock_holder(int fd)
 	char *text, *line, *save = NULL;
 	pid_t holder = 0;
 
-	if (fstat(fd, &st) < 0 || kattr_file_read("/proc/locks", &text, NULL) < 0)
+	if (fstat(fd, &st) < 0 || kattr_root_file_read(root, "/proc/locks", &text, NULL) < 0)
 		return 0;
 	for (line = strtok_r(text, "\n", &save); line && !holder;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -56,8 +56,8 @@ static long long ms_since(const struct timespec *t0)
 	       (now.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
-int kattr_lock_wait(int fd, unsigned int wait_ms, int (*stop)(void *arg), void *arg,
-		    pid_t *holder)
+int kattr_lock_wait(const struct kattr_root *root, int fd, unsigned int wait_ms,
+		    int (*stop)(void *arg), void *arg, pid_t *holder)
 {
 	struct timespec start;
 	int e;
@@ -76,7 +76,7 @@ int kattr_lock_wait(int fd, unsigned int wait_ms, int (*stop)(void *arg), void *
 			continue;
 		}
 		if (e == EWOULDBLOCK && holder)
-			*holder = lock_holder(fd);
+			*holder = lock_holder(root, fd);
 		return -e;
 	}
 	return 0;
@@ -92,7 +92,7 @@ int kattr_rg_lock_wait(struct kattr_rg *rg, unsigned int wait_ms,
 	fd = kattr_rg_group_open(rg, "/", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return fd;
-	ret = kattr_lock_wait(fd, wait_ms, stop, arg, holder);
+	ret = kattr_lock_wait(kattr_rg_root_handle(rg), fd, wait_ms, stop, arg, holder);
 	if (ret < 0) {
 		close(fd);
 		return ret;
@@ -117,7 +117,8 @@ static pid_t file_pid(int fd)
 	return pid > 0 && pid <= 0x7fffffff ? (pid_t)pid : 0;
 }
 
-int kattr_lock_file(int dir, const char *name, unsigned int wait_ms, pid_t *holder)
+int kattr_lock_file(const struct kattr_root *root, int dir, const char *name,
+		    unsigned int wait_ms, pid_t *holder)
 {
 	struct stat st;
 	int fd, ret;
@@ -133,7 +134,7 @@ int kattr_lock_file(int dir, const char *name, unsigned int wait_ms, pid_t *hold
 		close(fd);
 		return ret;
 	}
-	ret = kattr_lock_wait(fd, wait_ms, NULL, NULL, holder);
+	ret = kattr_lock_wait(root, fd, wait_ms, NULL, NULL, holder);
 	if (ret == -EWOULDBLOCK && holder && !*holder)
 		*holder = file_pid(fd);
 	if (ret < 0) {

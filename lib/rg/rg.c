@@ -170,14 +170,15 @@ static int lookup_root(const struct kattr_root *r, const char *root, char **cano
 	return ret;
 }
 
-int kattr_rg_probe(const char *root, enum kattr_rg_backend *kind)
+int kattr_rg_probe(const struct kattr_root *r, const char *root,
+		   enum kattr_rg_backend *kind)
 {
 	const struct mnt_found *f;
 	struct mnt_table t;
 	char *canon;
 	int ret;
 
-	ret = lookup_root(NULL, root, &canon, &t, &f);
+	ret = lookup_root(r, root, &canon, &t, &f);
 	if (ret < 0)
 		return ret;
 	free(canon);
@@ -280,6 +281,50 @@ int kattr_rg_open(enum kattr_rg_backend b, const char *root,
 		  struct kattr_rg **out)
 {
 	return kattr_rg_open_at(NULL, b, root, out);
+}
+
+/* s without its tail (when s ends in it), "/" for nothing left. */
+static char *strip_tail(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	if (t <= n && !strcmp(s + n - t, tail))
+		n -= t;
+	return n ? strndup(s, n) : strdup("/");
+}
+
+int kattr_rg_open_below(struct kattr_rg *rg, const char *group,
+			struct kattr_rg **out)
+{
+	const char *top = kattr_mount_path(rg->m);
+	struct mnt_found f = { 0 };
+	char *root = NULL;
+	int ret = kattr_rg_name_check(group, false, NULL);
+
+	if (ret < 0)
+		return ret;
+	if (rg->ops->id != KATTR_RG_CGROUP2)	/* v1 spans; RGCS: one level */
+		return -EOPNOTSUPP;
+	ret = kattr_rg_exists(rg, group);
+	if (ret < 0)
+		return ret;
+	/* the mount entry open_at() had: the mount point and the mount's
+	 * root within the hierarchy, rg's own place taken off each */
+	f.mount_point = strip_tail(top, rg->sub);
+	f.root = strip_tail(rg->prefix[0] ? rg->prefix : "/", rg->sub);
+	if (!f.mount_point || !f.root ||
+	    asprintf(&root, "%s%s%s", top, strcmp(top, "/") ? "/" : "", group) < 0) {
+		root = NULL;
+		ret = -ENOMEM;
+	} else {
+		struct mnt_table t = { .root = rg->root };
+
+		ret = open_at(rg->ops->id, &f, root, &t, out);
+	}
+	free(root);
+	free(f.mount_point);
+	free(f.root);
+	return ret;
 }
 
 void kattr_rg_close(struct kattr_rg *rg)

@@ -199,7 +199,7 @@ int rg_read_pids(struct kattr_rg *rg, const char *group, const char *file,
 int rg_attach_pid(int fd, pid_t pid, unsigned int flags);
 /* Every thread of pid through fd, one write each, bounded retry while new
  * threads appear (-EAGAIN past the bound); ended threads are skipped. */
-int rg_attach_threads(int fd, pid_t pid);
+int rg_attach_threads(const struct kattr_root *root, int fd, pid_t pid);
 /* The rg_ops.members that reads the tasks or procs file (by flags). */
 int rg_members_read(struct kattr_rg *rg, const char *group,
 		    unsigned int flags, pid_t **pids, size_t *n);

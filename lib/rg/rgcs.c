@@ -76,14 +76,6 @@ static int rgcs_mkdir(struct kattr_rg *rg, const char *name, bool fill,
 
 /* ---- tasks ---------------------------------------------------------------- */
 
-/* RGCS moves one task per write: KATTR_RG_THREADS writes every thread. */
-static int rgcs_attach(int fd, pid_t pid, unsigned int flags)
-{
-	if (flags & KATTR_RG_THREADS)
-		return rg_attach_threads(fd, pid);
-	return rg_attach_pid(fd, pid, flags);
-}
-
 /* A task's group as /proc/PID/task/TID/res_group says ("/db"). */
 static int res_group_of(const struct kattr_root *root, pid_t pid, pid_t tid,
 			char **text)
@@ -273,7 +265,7 @@ const struct rg_ops rg_rgcs_ops = {
 	.open = rgcs_open,
 	.create_check = rgcs_create_check,
 	.mkdir = rgcs_mkdir,
-	.attach = rgcs_attach,
+	.attach = rg_attach_pid,	/* KATTR_RG_THREADS: each thread (rg_target_open()) */
 	.members = rgcs_members,
 	.shares_read = rgcs_shares_read,
 	.stats = rgcs_stats,

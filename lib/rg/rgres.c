@@ -995,11 +995,12 @@ int kattr_rgres_io_parse(const char *text, int field,
 }
 
 /* The highest number in a list file ("0-1", "0,2-7") plus one. */
-static int list_file_count(const char *path, unsigned int *out)
+static int list_file_count(const struct kattr_root *root, const char *path,
+			   unsigned int *out)
 {
 	char *text, *p, *end;
 	unsigned long last = 0;
-	int ret = kattr_file_read(path, &text, NULL);
+	int ret = kattr_root_file_read(root, path, &text, NULL);
 
 	if (ret < 0)
 		return ret;
@@ -1015,7 +1016,8 @@ static int list_file_count(const char *path, unsigned int *out)
 	return 0;
 }
 
-int kattr_rgres_limits_read(struct kattr_rgres_limits *l)
+int kattr_rgres_limits_read(const struct kattr_root *root,
+			    struct kattr_rgres_limits *l)
 {
 	char *text, *p;
 	long page = sysconf(_SC_PAGESIZE);
@@ -1023,11 +1025,11 @@ int kattr_rgres_limits_read(struct kattr_rgres_limits *l)
 
 	memset(l, 0, sizeof(*l));
 	l->page_size = page > 0 ? (uint64_t)page : 4096;
-	if (list_file_count("/sys/devices/system/cpu/possible", &l->nr_cpus) < 0)
+	if (list_file_count(root, "/sys/devices/system/cpu/possible", &l->nr_cpus) < 0)
 		l->nr_cpus = 0;
-	if (list_file_count("/sys/devices/system/node/possible", &l->nr_mems) < 0)
+	if (list_file_count(root, "/sys/devices/system/node/possible", &l->nr_mems) < 0)
 		l->nr_mems = 1;	/* no NUMA: node 0 */
-	ret = kattr_file_read("/proc/meminfo", &text, NULL);
+	ret = kattr_root_file_read(root, "/proc/meminfo", &text, NULL);
 	if (ret < 0)
 		return ret;
 	p = strstr(text, "MemTotal:");
@@ -1040,14 +1042,15 @@ int kattr_rgres_limits_read(struct kattr_rgres_limits *l)
 	return 0;
 }
 
-int kattr_rgres_resolve(struct kattr_rgres_value *v)
+int kattr_rgres_resolve(const struct kattr_root *root,
+			struct kattr_rgres_value *v)
 {
 	struct stat st;
 	int fd;
 
 	if (v->res->type != KATTR_RGRES_IO_MAX || !v->dev_path[0])
 		return 0;
-	fd = kattr_sysroot_open(v->dev_path, O_PATH);
+	fd = kattr_root_open_path(root, v->dev_path, O_PATH);
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, &st) < 0) {

@@ -660,7 +660,7 @@ static int set_plan(struct kattr_rgres_group *g, struct kattr_rgres_value *vals,
 
 	for (size_t i = 0; i < n && ret == 0; i++) {
 		d->failed = i;
-		ret = kattr_rgres_resolve(&vals[i]);
+		ret = kattr_rgres_resolve(g->rg->root, &vals[i]);
 	}
 	if (ret == 0)
 		ret = set_enable(g, vals, n, flags, d);

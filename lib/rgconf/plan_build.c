@@ -445,14 +445,15 @@ static int res_where(struct kattr_rgres_group *rg_g, const struct kattr_rgconf_g
 }
 
 /* One wanted value: added to out when it differs (or the group is new). */
-static int plan_one(struct kattr_rgres_group *rg_g, const struct kattr_rgconf_group *g,
+static int plan_one(const struct kattr_root *root, struct kattr_rgres_group *rg_g,
+		    const struct kattr_rgconf_group *g,
 		    const struct kattr_rgres_value *w, struct kattr_rgplan_res *out,
 		    struct kattr_rgplan_fail *f)
 {
 	const struct kattr_rgres_value *have = NULL;
 	struct kattr_rgres_value *v = NULL, resolved = *w, *old;
 	size_t n = 0;
-	int where_ret, ret = kattr_rgres_resolve(&resolved);
+	int where_ret, ret = kattr_rgres_resolve(root, &resolved);
 
 	if (ret < 0) {
 		fail(f, KATTR_RGPLAN_FAIL_RES_RESOLVE, g, ret);
@@ -504,7 +505,7 @@ int kattr_rgplan_res_build(struct kattr_rg *rg, const struct kattr_rgconf_group 
 	out->fresh = fresh;
 	if (!g->nres)
 		return 0;
-	ret = kattr_rgres_limits_read(&l);
+	ret = kattr_rgres_limits_read(kattr_rg_root_handle(rg), &l);
 	if (ret < 0)
 		return fail(f, KATTR_RGPLAN_FAIL_LIMITS, NULL, ret);
 	ret = kattr_rgres_open(rg, g->name, &rg_g);
@@ -520,7 +521,7 @@ int kattr_rgplan_res_build(struct kattr_rg *rg, const struct kattr_rgconf_group 
 			f->why = why.text ? why.text : "invalid";
 			f->res = i;
 		} else {
-			ret = plan_one(rg_g, g, &w, out, f);
+			ret = plan_one(kattr_rg_root_handle(rg), rg_g, g, &w, out, f);
 		}
 	}
 	kattr_rgres_close(rg_g);

@@ -210,12 +210,13 @@ int kattr_smaps_page_size(const char *smaps, uint64_t *bytes)
 	return 0;
 }
 
-/* Read path (beneath the sysroot) and trim it into buf. */
-static int read_trimmed(const char *path, char *buf, size_t size)
+/* Read path (beneath root) and trim it into buf. */
+static int read_trimmed(const struct kattr_root *root, const char *path,
+			char *buf, size_t size)
 {
 	char *text;
 	size_t len;
-	int ret = kattr_file_read(path, &text, &len);
+	int ret = kattr_root_file_read(root, path, &text, &len);
 
 	if (ret < 0)
 		return ret;
@@ -224,10 +225,10 @@ static int read_trimmed(const char *path, char *buf, size_t size)
 	return ret;
 }
 
-static int file_exists(const char *path)
+static int file_exists(const struct kattr_root *root, const char *path)
 {
 	char *text;
-	int ret = kattr_file_read(path, &text, NULL);
+	int ret = kattr_root_file_read(root, path, &text, NULL);
 
 	if (ret < 0)
 		return 0;
@@ -236,7 +237,8 @@ static int file_exists(const char *path)
 }
 
 /* Name the hypervisor from DMI (as systemd-detect-virt does, in short). */
-static void detect_virt(const char *cpuinfo, char *out, size_t size)
+static void detect_virt(const struct kattr_root *root, const char *cpuinfo,
+			char *out, size_t size)
 {
 	static const struct { const char *vendor, *name; } dmi[] = {
 		{ "KVM", "kvm" }, { "QEMU", "qemu" }, { "VMware", "vmware" },
@@ -254,7 +256,7 @@ static void detect_virt(const char *cpuinfo, char *out, size_t size)
 	size_t i, j;
 
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		if (read_trimmed(files[i], val, sizeof(val)) < 0)
+		if (read_trimmed(root, files[i], val, sizeof(val)) < 0)
 			continue;
 		for (j = 0; j < sizeof(dmi) / sizeof(dmi[0]); j++) {
 			if (strncmp(val, dmi[j].vendor, strlen(dmi[j].vendor)) == 0) {
@@ -263,7 +265,7 @@ static void detect_virt(const char *cpuinfo, char *out, size_t size)
 			}
 		}
 	}
-	if (read_trimmed("/sys/hypervisor/type", val, sizeof(val)) == 0 && val[0]) {
+	if (read_trimmed(root, "/sys/hypervisor/type", val, sizeof(val)) == 0 && val[0]) {
 		snprintf(out, size, "%.32s", val);
 		return;
 	}
@@ -274,20 +276,21 @@ static void detect_virt(const char *cpuinfo, char *out, size_t size)
 	snprintf(out, size, cpuinfo ? "none" : "");
 }
 
-static void detect_container(char *out, size_t size)
+static void detect_container(const struct kattr_root *root, char *out,
+			     size_t size)
 {
 	char *env;
 	size_t len, off;
 
-	if (file_exists("/.dockerenv")) {
+	if (file_exists(root, "/.dockerenv")) {
 		snprintf(out, size, "docker");
 		return;
 	}
-	if (file_exists("/run/.containerenv")) {
+	if (file_exists(root, "/run/.containerenv")) {
 		snprintf(out, size, "podman");
 		return;
 	}
-	if (kattr_file_read("/proc/1/environ", &env, &len) == 0) {
+	if (kattr_root_file_read(root, "/proc/1/environ", &env, &len) == 0) {
 		for (off = 0; off < len; off += strlen(env + off) + 1) {
 			if (strncmp(env + off, "container=", 10) == 0 &&
 			    env[off + 10]) {
@@ -301,43 +304,44 @@ static void detect_container(char *out, size_t size)
 	snprintf(out, size, "none");
 }
 
-int kattr_sysfacts_read(struct kattr_sysfacts *f)
+int kattr_sysfacts_read_at(const struct kattr_root *root,
+			   struct kattr_sysfacts *f)
 {
 	char *text = NULL, buf[64];
 	int missing = 0;
 	uint64_t v;
 
 	memset(f, 0, sizeof(*f));
-	if (read_trimmed("/proc/sys/kernel/osrelease", f->kernel_release,
+	if (read_trimmed(root, "/proc/sys/kernel/osrelease", f->kernel_release,
 			 sizeof(f->kernel_release)) < 0 || !f->kernel_release[0])
 		missing++;
-	if (kattr_file_read("/proc/cpuinfo", &text, NULL) < 0)
+	if (kattr_root_file_read(root, "/proc/cpuinfo", &text, NULL) < 0)
 		text = NULL;
 	if (!text || kattr_cpuinfo_model(text, f->cpu_model,
 					 sizeof(f->cpu_model)) < 0)
 		missing++;
-	detect_virt(text, f->virt, sizeof(f->virt));
+	detect_virt(root, text, f->virt, sizeof(f->virt));
 	if (!f->virt[0])
 		missing++;
 	free(text);
-	detect_container(f->container, sizeof(f->container));
-	if (read_trimmed("/sys/devices/system/cpu/online", buf, sizeof(buf)) < 0 ||
+	detect_container(root, f->container, sizeof(f->container));
+	if (read_trimmed(root, "/sys/devices/system/cpu/online", buf, sizeof(buf)) < 0 ||
 	    kattr_cpulist_count(buf, &f->cpus_online) < 0)
 		missing++;
-	if (kattr_file_read("/proc/self/smaps", &text, NULL) == 0) {
+	if (kattr_root_file_read(root, "/proc/self/smaps", &text, NULL) == 0) {
 		if (kattr_smaps_page_size(text, &v) == 0)
 			f->page_size = v;
 		free(text);
 	}
 	if (!f->page_size)
 		missing++;
-	if (read_trimmed("/proc/sys/fs/pipe-max-size", buf, sizeof(buf)) == 0 &&
+	if (read_trimmed(root, "/proc/sys/fs/pipe-max-size", buf, sizeof(buf)) == 0 &&
 	    sscanf(buf, "%" SCNu64, &v) == 1)
 		f->pipe_max_size = v;
 	else
 		missing++;
-	if (kattr_file_read("/sys/kernel/mm/transparent_hugepage/enabled",
-			    &text, NULL) == 0) {
+	if (kattr_root_file_read(root, "/sys/kernel/mm/transparent_hugepage/enabled",
+				 &text, NULL) == 0) {
 		if (kattr_choice_selected(text, f->thp_mode,
 					  sizeof(f->thp_mode)) < 0)
 			f->thp_mode[0] = '\0';
@@ -346,4 +350,9 @@ int kattr_sysfacts_read(struct kattr_sysfacts *f)
 	if (!f->thp_mode[0])
 		missing++;
 	return missing;
+}
+
+int kattr_sysfacts_read(struct kattr_sysfacts *f)
+{
+	return kattr_sysfacts_read_at(NULL, f);
 }

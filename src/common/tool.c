@@ -20,6 +20,26 @@
 #include "tool.h"
 
 static const char *prog = "tool";
+/*
+ * The tool's root handle (--sysroot DIR, else $KATTR_SYSROOT, else the
+ * host's "/"), which every open beneath it is given explicitly; NULL
+ * until tool_init() (the library then takes the host's "/").  Kept until
+ * exit: a thread may still read beneath it then.
+ */
+static struct kattr_root *root;
+
+/* Make dir (NULL or "": the host's "/") the tool's root. */
+static int root_set(const char *dir)
+{
+	struct kattr_root *r;
+	int ret = kattr_root_open(dir, &r);
+
+	if (ret < 0)
+		return ret;
+	kattr_root_close(root);
+	root = r;
+	return 0;
+}
 
 const char *tool_name(void)
 {
@@ -285,7 +305,7 @@ void tool_init(const char *name)
 	 */
 	signal(SIGPIPE, SIG_IGN);
 	atexit(close_stdout);
-	ret = kattr_sysroot_from_env();
+	ret = root_set(getenv(KATTR_SYSROOT_ENV));
 	if (ret < 0)
 		tool_die(EXIT_USAGE, "cannot use $%s as sysroot: %s",
 			 KATTR_SYSROOT_ENV, tool_strerror(-ret));
@@ -293,11 +313,21 @@ void tool_init(const char *name)
 
 void tool_set_sysroot(const char *dir)
 {
-	int ret = kattr_set_sysroot(dir);
+	int ret = root_set(dir);
 
 	if (ret < 0)
 		tool_usage_error("cannot use '%s' as sysroot: %s", dir,
 				 tool_strerror(-ret));
+}
+
+const struct kattr_root *tool_root(void)
+{
+	return root;
+}
+
+const char *tool_sysroot(void)
+{
+	return root ? kattr_root_sysroot(root) : NULL;
 }
 
 const char *tool_file_kind(const char *path)

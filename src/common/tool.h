@@ -93,6 +93,14 @@ void tool_columns_error(int ret, const char *list, const char *bad,
 __attribute__((noreturn)) void tool_version(void);
 /* Apply a --sysroot DIR argument (exit 2 when DIR is unusable). */
 void tool_set_sysroot(const char *dir);
+struct kattr_root;
+/*
+ * The tool's root handle (--sysroot, $KATTR_SYSROOT or the host's "/"):
+ * pass it to every *_at() open of a path beneath it.
+ */
+const struct kattr_root *tool_root(void);
+/* Its directory, or NULL when the root is the host's "/". */
+const char *tool_sysroot(void);
 
 /* What is at path, not followed: "a regular file", "a symbolic link",
  * "a FIFO", "a directory"..., or "gone". */

@@ -336,7 +336,7 @@ static void check_callers(const struct args *a)
 	    o->min_total_set || o->wrong_only || o->reverse ||
 	    o->sort != KATTR_PROFILE_SORT_INCORRECT)
 		tool_usage_error("--callers prints text, CSV or JSON sorted by wrong: no --format openmetrics, --output, --raw, --filter, --min-total, --wrong-only, --sort or --reverse");
-	if (kattr_get_sysroot())
+	if (tool_sysroot())
 		tool_usage_error("--callers traces this machine's kernel: no --sysroot");
 }
 

@@ -32,6 +32,7 @@
 #include "callers_site.h"
 #include "callers_trace.h"
 #include "callers_user.h"
+#include "kattr/private_core.h"
 #include "likelytop.h"
 #include "strutils.h"
 #include "tool.h"
@@ -410,7 +411,7 @@ static void load_ksyms(struct run *r)
 {
 	char *text;
 	size_t len;
-	int ret = kattr_file_read("/proc/kallsyms", &text, &len);
+	int ret = kattr_root_file_read(tool_root(), "/proc/kallsyms", &text, &len);
 
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot read /proc/kallsyms: %s", lt_strerror(ret));
@@ -474,7 +475,7 @@ static void site_from_profile(const struct lt_app *a, char *fn, size_t size)
 	}
 	memcpy(file, site, (size_t)(colon - site));
 	file[colon - site] = '\0';
-	ret = kattr_file_read(a->o.file, &text, &len);
+	ret = kattr_root_file_read(tool_root(), a->o.file, &text, &len);
 	if (ret == 0)
 		ret = kattr_profile_parse_buf(text, len, KATTR_PROFILE_FMT_UNKNOWN, &p);
 	if (ret < 0)

@@ -12,7 +12,9 @@
 #include "callers_ksym.h"
 #include "callers_site.h"
 #include "callers_trace.h"
+#include "kattr/private_core.h"
 #include "likelytop.h"
+#include "tool.h"
 
 struct kcaller {
 	uint64_t addr, calls, wrong;
@@ -103,7 +105,7 @@ static int load_ksyms(char *why, size_t whysize)
 {
 	char *text;
 	size_t len;
-	int ret = kattr_file_read("/proc/kallsyms", &text, &len);
+	int ret = kattr_root_file_read(tool_root(), "/proc/kallsyms", &text, &len);
 
 	if (ret == 0)
 		ret = lt_ksyms_load(&k.ksyms, text, len);

@@ -155,7 +155,7 @@ static int from_source(struct lt_site *s, const char *file, unsigned int line,
 	size_t n = 0, idx, len, clen, open = 0;
 	char *text, name[64], hint[256];
 	enum lt_locate r;
-	int ret = kattr_mount_open(srcdir, 0, KATTR_MOUNT_HOST_DIR, &m);
+	int ret = kattr_dir_open(srcdir, &m);
 
 	if (ret < 0) {
 		snprintf(s->why, sizeof(s->why), "%.300s: %s", srcdir, strerror(-ret));

@@ -20,6 +20,7 @@
 #include "callers_hist.h"
 #include "callers_kprobe.h"
 #include "callers_trace.h"
+#include "tool.h"
 
 #define BUFFER_KB "4096"	/* per CPU: 0.4 s of a 400,000/s storm */
 
@@ -49,7 +50,7 @@ static int open_mount(struct lt_trace *t, char *why, size_t whysize)
 	if (!S_ISDIR(st.st_mode))
 		return say(why, whysize, -ENOTDIR,
 			   "%s is not a directory (a symbolic link is not followed)", LT_TRACEFS);
-	ret = kattr_mount_open(LT_TRACEFS, KATTR_MAGIC_TRACEFS, 0, &t->m);
+	ret = kattr_mount_open_at(tool_root(), LT_TRACEFS, KATTR_MAGIC_TRACEFS, 0, &t->m);
 	if (ret != -EMEDIUMTYPE)
 		return ret < 0 ? say(why, whysize, ret, "%s: %s", LT_TRACEFS,
 				     strerror(-ret)) : 0;
@@ -61,7 +62,7 @@ static int open_mount(struct lt_trace *t, char *why, size_t whysize)
 			   "tracefs is not mounted on %s, and mounting it in a private mount namespace failed: %s",
 			   LT_TRACEFS, strerror(errno));
 	t->private_mount = true;
-	ret = kattr_mount_open(LT_TRACEFS, KATTR_MAGIC_TRACEFS, 0, &t->m);
+	ret = kattr_mount_open_at(tool_root(), LT_TRACEFS, KATTR_MAGIC_TRACEFS, 0, &t->m);
 	return ret < 0 ? say(why, whysize, ret, "%s: %s", LT_TRACEFS, strerror(-ret)) : 0;
 }
 

@@ -38,6 +38,7 @@
 #include "callers_trace.h"
 #include "callers_uprobe.h"
 #include "callers_user.h"
+#include "kattr/private_core.h"
 #include "likelytop.h"
 #include "strutils.h"
 #include "tool.h"
@@ -192,7 +193,7 @@ static void read_maps(struct urun *r)
 	char path[64], *text;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)r->pid);
-	if (kattr_file_read(path, &text, NULL) == 0) {
+	if (kattr_root_file_read(tool_root(), path, &text, NULL) == 0) {
 		free(r->maps);
 		r->maps = text;
 	}
@@ -569,7 +570,7 @@ static int arg_of(struct urun *r, int *bits, bool *sign)
 		return 0;
 	memcpy(file, s->hint_from, (size_t)(colon - s->hint_from));
 	file[colon - s->hint_from] = '\0';
-	if (kattr_mount_open(r->app->o.srcdir, 0, KATTR_MOUNT_HOST_DIR, &m) < 0)
+	if (kattr_dir_open(r->app->o.srcdir, &m) < 0)
 		return 0;
 	if (kattr_read_alloc(m, file, &text, &len) == 0) {
 		idx = lt_ucallers_param(text, len, s->function, v, bits, sign);

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kattr/private_core.h"
 #include "source.h"
 #include "tool.h"
 
@@ -217,7 +218,7 @@ static int try_tracefs(struct lt_source *s, char *why, size_t whysize)
 		struct kattr_mount *m;
 		struct stat st;
 		unsigned long magic;
-		int ret = kattr_mount_open(trace_dirs[i], KATTR_MAGIC_TRACEFS,
+		int ret = kattr_mount_open_at(tool_root(), trace_dirs[i], KATTR_MAGIC_TRACEFS,
 					   KATTR_MOUNT_ANY_MAGIC, &m);
 
 		if (ret < 0) {
@@ -225,7 +226,7 @@ static int try_tracefs(struct lt_source *s, char *why, size_t whysize)
 			continue;
 		}
 		magic = kattr_mount_magic(m);
-		if (!kattr_get_sysroot() && magic != KATTR_MAGIC_TRACEFS &&
+		if (!tool_sysroot() && magic != KATTR_MAGIC_TRACEFS &&
 		    magic != KATTR_MAGIC_DEBUGFS) {
 			kattr_mount_close(m);
 			last = -EMEDIUMTYPE;
@@ -263,7 +264,7 @@ int lt_source_detect(struct lt_source *s, struct lt_detect_report *r)
 
 	memset(s, 0, sizeof(*s));
 	memset(r, 0, sizeof(*r));
-	ret = kattr_sysroot_open(LT_PROC_PATH, O_PATH);	/* beneath --sysroot */
+	ret = kattr_root_open_path(tool_root(), LT_PROC_PATH, O_PATH);	/* beneath --sysroot */
 	if (ret >= 0) {
 		close(ret);
 		s->kind = LT_SRC_PROC;
@@ -421,7 +422,7 @@ int lt_source_read(struct lt_source *s, char **buf, size_t *len)
 		*len = s->stdin_len;
 		return 0;
 	case LT_SRC_PROC:
-		return kattr_file_read(s->path, buf, len);
+		return kattr_root_file_read(tool_root(), s->path, buf, len);
 	case LT_SRC_TRACEFS:
 		return kattr_read_alloc(s->mnt, LT_TRACE_REL, buf, len);
 	case LT_SRC_USER:

@@ -407,7 +407,7 @@ static void draw_source(struct view *v, int y, const struct kattr_profile_entry 
 
 	while (*rel == '/')
 		rel++;
-	if (kattr_mount_open(dir, 0, KATTR_MOUNT_HOST_DIR, &m) < 0) {
+	if (kattr_dir_open(dir, &m) < 0) {
 		term_put(y, 2, "source: cannot open %s", dir);
 		return;
 	}

@@ -273,7 +273,7 @@ static bool on_exec(struct atexec *a, pid_t pid, int fd, bool last)
 		return true;
 	a->st.classified++;
 	if (a->needs & KATTR_PROC_IDS) {
-		if (kattr_proc_read(pid, KATTR_PROC_IDS, &p) < 0)
+		if (kattr_proc_read_at(tool_root(), pid, KATTR_PROC_IDS, &p) < 0)
 			return true;	/* gone (killed while it waited) */
 		if (!script)
 			setid_ids(fd, &p);

@@ -51,6 +51,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kattr/private_chan.h"
+#include "kattr/private_proc.h"
 #include "kattr/procev.h"
 #include "kattr/rgconf.h"
 #include "kattr/taskstats.h"
@@ -199,7 +201,7 @@ static int table_init(struct cls *c)
 	long max = 0;
 
 	/* Pages are only touched where pids live: calloc'ed, mostly unused. */
-	if (kattr_file_read("/proc/sys/kernel/pid_max", &text, NULL) == 0)
+	if (kattr_root_file_read(tool_root(), "/proc/sys/kernel/pid_max", &text, NULL) == 0)
 		max = strtol(text, NULL, 10);
 	free(text);
 	if (max <= 0 || max > (1L << 22))
@@ -407,7 +409,7 @@ static void comm_of(pid_t pid, char comm[17])
 
 	snprintf(comm, 17, "?");
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	if (kattr_file_read(path, &text, &len) == 0) {
+	if (kattr_root_file_read(tool_root(), path, &text, &len) == 0) {
 		if (len && text[len - 1] == '\n')
 			text[len - 1] = '\0';
 		snprintf(comm, 17, "%s", text);
@@ -506,7 +508,7 @@ static void classify(struct cls *c, pid_t pid, const char *reason)
 
 	if (!n)
 		return;
-	if (kattr_proc_read(pid, kattr_rgconf_needs(c->conf), &p) < 0) {
+	if (kattr_proc_read_at(tool_root(), pid, kattr_rgconf_needs(c->conf), &p) < 0) {
 		if (!(n->flags & PN_LIVE))
 			node_new(c, pid, 0, 0);
 		n->flags |= PN_GONE;
@@ -680,7 +682,7 @@ static void place_at_exec(void *data, const struct kattr_proc *p, int r)
 		return;
 	if (!(n->flags & PN_LIVE)) {
 		/* Started unseen (before a rescan): its parent from /proc. */
-		if (kattr_proc_read(p->pid, 0, &q) < 0)
+		if (kattr_proc_read_at(tool_root(), p->pid, 0, &q) < 0)
 			return;
 		node_new(c, p->pid, q.ppid, (uint32_t)q.starttime);
 	}
@@ -712,7 +714,8 @@ static int proc_list_add(pid_t pid, void *data)
 	if (stopping(pl->c))
 		return 1;	/* the scan ends here */
 	XGROW(pl->v, pl->n, pl->cap);
-	if (kattr_proc_read(pid, kattr_rgconf_needs(pl->c->conf), &pl->v[pl->n]) == 0 &&
+	if (kattr_proc_read_at(tool_root(), pid, kattr_rgconf_needs(pl->c->conf),
+			       &pl->v[pl->n]) == 0 &&
 	    !pl->v[pl->n].kthread)
 		pl->n++;
 	return 0;
@@ -829,7 +832,7 @@ static int scan(struct cls *c, const char *why, bool fresh)
 	}
 	clock_init(c);
 	c->cut = false;
-	ret = kattr_proc_foreach(0, proc_list_add, &pl);
+	ret = kattr_proc_foreach_at(tool_root(), 0, proc_list_add, &pl);
 	if (ret < 0) {
 		free(pl.v);
 		return ret;
@@ -1046,7 +1049,7 @@ static void start_at_exec(struct cls *c, bool at_start)
 static void open_exits(struct cls *c)
 {
 	int r = getenv("RGCTL_NO_EXIT_RECORDS") ? -ENOTSUP :
-		kattr_taskexit_open(EXIT_RCVBUF, &c->tx);
+		kattr_taskexit_open_at(tool_root(), EXIT_RCVBUF, &c->tx);
 
 	if (r < 0) {
 		c->tx = NULL;
@@ -1228,7 +1231,7 @@ static int take_lock(struct cls *c)
 	if (dir < 0)
 		tool_die(EXIT_FAIL, "cannot open %s (the daemon's lock): %s", shown,
 			 rgctl_state_strerror(dir));
-	fd = kattr_lock_file(dir, name, 0, &holder);
+	fd = kattr_lock_file(tool_root(), dir, name, 0, &holder);
 	close(dir);
 	if (fd == -EWOULDBLOCK) {
 		if (holder > 0)
@@ -1283,7 +1286,7 @@ static int parse_opts(struct cls *c, int argc, char **argv, bool *once, long *rc
 		rgctl_cmd_usage(&rgctl_cmd_classify, "give exactly one FILE");
 	if (c->at_exec && *once)
 		rgctl_cmd_usage(&rgctl_cmd_classify, "--at-exec places what starts: not with --once");
-	if (c->at_exec && kattr_get_sysroot())
+	if (c->at_exec && tool_sysroot())
 		rgctl_cmd_usage(&rgctl_cmd_classify,
 				"--at-exec watches this system's execs: not with --sysroot");
 	return optind;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kattr/private_chan.h"
 #include "kattr/taskstats.h"
 #include "rgctl.h"
 #include "rgctl_conf.h"
@@ -84,7 +85,7 @@ static void fill_comm(pid_t pid, struct kattr_taskstats *t)
 	if (t->comm[0])
 		return;
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	if (kattr_file_read(path, &text, &len) == 0) {
+	if (kattr_root_file_read(tool_root(), path, &text, &len) == 0) {
 		if (len && text[len - 1] == '\n')
 			text[len - 1] = '\0';
 		snprintf(t->comm, sizeof(t->comm), "%s", text);
@@ -171,7 +172,7 @@ static int delay(struct rgctl *ctx, const char *group)
 	rgctl_check_group(group, true);
 	if (!WITH_LIBMNL)
 		tool_die(EXIT_FAIL, "rgctl was built without libmnl: delay statistics are not supported");
-	ret = kattr_delayacct_enabled();
+	ret = kattr_delayacct_enabled_at(tool_root());
 	if (ret == 0)
 		tool_die(EXIT_FAIL, "delay accounting is off: turn it on with 'sysctl kernel.task_delayacct=1' (delays count from then on)");
 	rg = rgctl_rg(ctx);

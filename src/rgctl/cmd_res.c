@@ -128,7 +128,7 @@ struct kattr_rgres_value *rgctl_res_parse(char *const *args, size_t n)
 {
 	struct kattr_rgres_value *v = xcalloc(n ? n : 1, sizeof(*v));
 	struct kattr_rgres_limits l;
-	int ret = kattr_rgres_limits_read(&l);
+	int ret = kattr_rgres_limits_read(tool_root(), &l);
 
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot read the machine's memory and CPUs: %s",

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kattr/private_proc.h"
 #include "rgctl.h"
 #include "rgctl_members.h"
 #include "rgctl_systemd.h"
@@ -238,7 +239,7 @@ static void members_split(struct kattr_rg *rg, const char *group,
 		return;
 	for (size_t i = 0; i < n; i++) {
 		tc = (struct thread_count){ .in = tids, .nin = ntids };
-		if (kattr_proc_foreach(pids[i], count_thread, &tc) == 0) {
+		if (kattr_proc_foreach_at(tool_root(), pids[i], count_thread, &tc) == 0) {
 			elsewhere[i] = tc.out;
 			total[i] = tc.total;
 		}

@@ -204,7 +204,7 @@ static int run_top(struct rgctl *ctx, int argc, char **argv)
 			 ret == -ENOENT ? "no such group" : rgctl_strerror(ret));
 	add(&l, "backend", kattr_rg_backend_name(kattr_rg_backend_of(rg)));
 	add(&l, "root", kattr_rg_root(rg));
-	sysroot = kattr_get_sysroot();
+	sysroot = tool_sysroot();
 	if (sysroot && *sysroot && strcmp(sysroot, "/") != 0)
 		add(&l, "sysroot", sysroot);
 	if (ctx->json)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kattr/private_core.h"
 #include "rgctl.h"
 #include "rgctl_plan.h"
 #include "rgctl_systemd.h"
@@ -109,7 +110,7 @@ static void die_open(struct rgctl *ctx, int err)
 
 	if (ctx->root && err == -EMEDIUMTYPE) {
 		if (ctx->backend != KATTR_RG_AUTO &&
-		    kattr_rg_probe(ctx->root, &kind) == 0 &&
+		    kattr_rg_probe(tool_root(), ctx->root, &kind) == 0 &&
 		    kind != ctx->backend)
 			tool_die(EXIT_FAIL, "'%s' is a %s hierarchy, not %s",
 				 TOOL_Q(ctx->root), kattr_rg_backend_name(kind),
@@ -123,7 +124,7 @@ static void die_open(struct rgctl *ctx, int err)
 	if (err == -ENOENT && ctx->backend == KATTR_RG_RGCS) {
 		char *cfs = NULL;
 
-		if (kattr_mountinfo_find("configfs", NULL, &cfs) == 0)
+		if (kattr_mountinfo_find_at(tool_root(), "configfs", NULL, &cfs) == 0)
 			tool_die(EXIT_FAIL, "no rgcs hierarchy is mounted: configfs at %s has no res_groups (the kernel has no Resource Groups)",
 				 TOOL_Q(cfs));
 		tool_die(EXIT_FAIL, "no rgcs hierarchy is mounted: no configfs with res_groups");
@@ -140,8 +141,9 @@ static void die_open(struct rgctl *ctx, int err)
 }
 
 /*
- * The hierarchy: --root, else what detection finds (kattr_rg_open() reads
- * the mount table and opens the first that fits); on a systemd host,
+ * The hierarchy: --root, else what detection finds (kattr_rg_open_at()
+ * reads the mount table beneath tool_root() and opens the first that
+ * fits); on a systemd host,
  * rgctl's delegated subtree of the v2 tree detection found.  Picking the
  * subtree needs to know what detection chose, so there the library opens
  * twice; the choice itself is rgctl_sd_pick_root(), which opens nothing.
@@ -154,11 +156,11 @@ struct kattr_rg *rgctl_rg(struct rgctl *ctx)
 
 	if (ctx->rg)
 		return ctx->rg;
-	ret = kattr_rg_open(ctx->backend, ctx->root, &ctx->rg);
+	ret = kattr_rg_open_at(tool_root(), ctx->backend, ctx->root, &ctx->rg);
 	if (ret < 0)
 		die_open(ctx, ret);
 	if (!ctx->root && rgctl_sd_pick_root(ctx->rg, sub, sizeof(sub)) &&
-	    kattr_rg_open(KATTR_RG_CGROUP2, sub, &rg) == 0) {
+	    kattr_rg_open_at(tool_root(), KATTR_RG_CGROUP2, sub, &rg) == 0) {
 		kattr_rg_close(ctx->rg);	/* else the whole tree, still guarded */
 		ctx->rg = rg;
 	}

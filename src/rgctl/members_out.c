@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kattr/private_core.h"
 #include "rgctl.h"
 #include "rgctl_members.h"
 #include "xalloc.h"
@@ -40,7 +41,7 @@ static char *proc_text(pid_t pid, const char *file)
 	size_t len = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
-	if (kattr_file_read(path, &text, &len) < 0) {
+	if (kattr_root_file_read(tool_root(), path, &text, &len) < 0) {
 		free(text);
 		return NULL;
 	}

@@ -70,7 +70,7 @@ static int open_env(const char *path, bool create)
 int rgctl_state_dir(bool create, char *shown, size_t size)
 {
 	const char *env = getenv("RGCTL_RUNDIR");
-	const char *sysroot = kattr_get_sysroot();
+	const char *sysroot = tool_sysroot();
 	struct stat st;
 	int fd, run;
 
@@ -79,7 +79,7 @@ int rgctl_state_dir(bool create, char *shown, size_t size)
 		fd = open_env(env, create);
 	} else {
 		snprintf(shown, size, "%s%s", sysroot ? sysroot : "", STATE_RUNDIR);
-		run = kattr_sysroot_open("/run", O_RDONLY | O_DIRECTORY);
+		run = kattr_root_open_path(tool_root(), "/run", O_RDONLY | O_DIRECTORY);
 		if (run < 0)
 			return run;
 		fd = open_last(run, "rgctl", create);

@@ -27,6 +27,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "kattr/private_core.h"
 #include "rgctl.h"
 #include "rgctl_systemd.h"
 #include "strutils.h"
@@ -44,7 +45,7 @@ static void first_line(const char *path, char *buf, size_t size)
 	char *text = NULL;
 
 	buf[0] = '\0';
-	if (kattr_file_read(path, &text, NULL) < 0)
+	if (kattr_root_file_read(tool_root(), path, &text, NULL) < 0)
 		return;
 	text[strcspn(text, "\n")] = '\0';
 	snprintf(buf, size, "%s", text);
@@ -61,11 +62,11 @@ const struct rgctl_sd *rgctl_sd_probe(void)
 	probed = true;
 	first_line("/proc/1/comm", comm, sizeof(comm));
 	sd.pid1 = strcmp(comm, "systemd") == 0;
-	if (kattr_mountinfo_find("cgroup2", NULL, &sd.mnt) < 0) {
+	if (kattr_mountinfo_find_at(tool_root(), "cgroup2", NULL, &sd.mnt) < 0) {
 		sd.mnt = NULL;
 		return &sd;
 	}
-	if (kattr_mount_open(sd.mnt, CGROUP2_SUPER_MAGIC, 0, &sd.m) < 0) {
+	if (kattr_mount_open_at(tool_root(), sd.mnt, CGROUP2_SUPER_MAGIC, 0, &sd.m) < 0) {
 		sd.m = NULL;
 		return &sd;
 	}

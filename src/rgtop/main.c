@@ -113,7 +113,7 @@ int main(int argc, char **argv)
 	setlocale(LC_CTYPE, "");
 	if (o.backend && kattr_rg_backend_parse(o.backend, &b) < 0)
 		tool_usage_error("unknown backend '%s'", TOOL_Q(o.backend));
-	ret = kattr_rg_open(b, o.root, &rg);
+	ret = kattr_rg_open_at(tool_root(), b, o.root, &rg);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot open the hierarchy%s%s: %s", o.root ? " at " : "",
 			 o.root ? TOOL_Q(o.root) : "", tool_strerror(ret));

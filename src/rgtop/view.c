@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "kattr/private_core.h"
 #include "rgtop.h"
 #include "tool.h"
 
@@ -285,7 +286,7 @@ static void cmdline(pid_t pid, char *buf, size_t size)
 	size_t len = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
-	if (kattr_file_read(path, &text, &len) == 0 && len) {
+	if (kattr_root_file_read(tool_root(), path, &text, &len) == 0 && len) {
 		for (size_t i = 0; i + 1 < len; i++)
 			if (!text[i])
 				text[i] = ' ';
@@ -295,7 +296,7 @@ static void cmdline(pid_t pid, char *buf, size_t size)
 	}
 	free(text);
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	if (kattr_file_read(path, &text, &len) == 0) {
+	if (kattr_root_file_read(tool_root(), path, &text, &len) == 0) {
 		text[strcspn(text, "\n")] = '\0';
 		snprintf(buf, size, "[%s]", text);
 	} else {

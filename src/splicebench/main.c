@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "kattr/kattr.h"
+#include "kattr/private_sys.h"
 #include "sb.h"
 #include "run.h"
 #include "output/output.h"
@@ -49,8 +50,8 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);	/* EPIPE instead, from pipes and gnuplot */
 	sb_check_pin(&cfg);
 	sb_quick_pin(&cfg);
-	kattr_sysfacts_read(&rep.facts);
-	if (!rep.facts.page_size && !kattr_get_sysroot())
+	kattr_sysfacts_read_at(tool_root(), &rep.facts);
+	if (!rep.facts.page_size && !tool_sysroot())
 		rep.facts.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
 	sb_check_pipe_size(&cfg, &rep.facts, &rep.pipe_size_default);
 	if (cfg.consumer == SB_FILE) {

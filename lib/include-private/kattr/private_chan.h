@@ -24,6 +24,14 @@
 #include "kattr/procev.h"
 #include "kattr/taskstats.h"
 
+/* ---- chan (kattr/taskstats.h): beneath a root handle ------------------- */
+
+/* kattr_delayacct_enabled() beneath root (NULL: the default root). */
+int kattr_delayacct_enabled_at(const struct kattr_root *root);
+/* kattr_taskexit_open(), the CPU list read beneath root. */
+int kattr_taskexit_open_at(const struct kattr_root *root, int rcvbuf,
+			   struct kattr_taskexit_sock **out);
+
 /* ---- chan (kattr/procev.h): decoding, per-CPU sequence tracking ------- */
 
 /* The event as a word ("fork", "exec", ...). */

@@ -22,6 +22,10 @@
 
 /* ---- sys (kattr/sysfacts.h): the parsers of kattr_sysfacts_read() ---- */
 
+/* kattr_sysfacts_read() beneath root (NULL: the default root). */
+int kattr_sysfacts_read_at(const struct kattr_root *root,
+			   struct kattr_sysfacts *f);
+
 /*
  * The model name in /proc/cpuinfo text ("model name", else "Model",
  * "cpu model", "Hardware" or "cpu"), whitespace trimmed.  -ENOENT when

@@ -51,6 +51,9 @@ enum kattr_proc_what {
  */
 int kattr_proc_read(pid_t pid, unsigned int what,
 				struct kattr_proc *p);
+/* The same beneath root (NULL: the default root). */
+int kattr_proc_read_at(const struct kattr_root *root, pid_t pid,
+		       unsigned int what, struct kattr_proc *p);
 /*
  * A pid as the user typed it: plain decimal digits, no sign, no spaces, no
  * leading zero (RGCS would read "010" as octal 8, "0x10" as 16), > 0 and

@@ -89,8 +89,10 @@ struct kattr_rgres_limits {
 	unsigned int nr_cpus;	/* highest possible CPU + 1 (0: unchecked) */
 	unsigned int nr_mems;	/* highest possible memory node + 1 */
 };
-/* MemTotal, the page size, /sys/devices/system/{cpu,node}/possible. */
-int kattr_rgres_limits_read(struct kattr_rgres_limits *l);
+/* MemTotal, the page size, /sys/devices/system/{cpu,node}/possible, read
+ * beneath root (NULL: the default root). */
+int kattr_rgres_limits_read(const struct kattr_root *root,
+			    struct kattr_rgres_limits *l);
 
 #define KATTR_RGRES_MAX		UINT64_MAX	/* "max" */
 #define KATTR_RGRES_IO_FIELDS	4		/* rbps wbps riops wiops */
@@ -138,9 +140,11 @@ int kattr_rgres_text(const struct kattr_rgres_value *v, char *buf,
 			       size_t size);
 /*
  * Resolve v's device path (io.max) to major:minor: a block device, taken
- * beneath the sysroot; -ENOTBLK when it is something else.
+ * beneath root (NULL: the default root); -ENOTBLK when it is something
+ * else.
  */
-int kattr_rgres_resolve(struct kattr_rgres_value *v);
+int kattr_rgres_resolve(const struct kattr_root *root,
+			struct kattr_rgres_value *v);
 
 /* ---- a group's resources ------------------------------------------------ */
 

@@ -28,11 +28,16 @@
 int kattr_rg_backend_parse(const char *name,
 			   enum kattr_rg_backend *out);
 
+/* The root handle rg reads beneath (kattr_rg_open_at()'s; NULL: the
+ * default root). */
+const struct kattr_root *kattr_rg_root_handle(const struct kattr_rg *rg);
 /*
- * Which backend the filesystem holding root is (without opening it):
- * -EMEDIUMTYPE when it is none of them, -ENOENT when root is missing.
+ * Which backend the filesystem holding root is (without opening it), its
+ * mount table read beneath r (NULL: the default root): -EMEDIUMTYPE when
+ * it is none of them, -ENOENT when root is missing.
  */
-int kattr_rg_probe(const char *root, enum kattr_rg_backend *kind);
+int kattr_rg_probe(const struct kattr_root *r, const char *root,
+		   enum kattr_rg_backend *kind);
 
 /* The file that holds shares ("shares", "cpu.shares", "cpu.weight"). */
 const char *kattr_rg_share_file(const struct kattr_rg *rg);
@@ -162,10 +167,10 @@ int kattr_rg_disagree(struct kattr_rg *rg, const char *group,
  * (may be NULL) is asked at each poll and a nonzero answer (a signal)
  * ends the wait.  0 (held until fd is closed), -EWOULDBLOCK when still
  * held after wait_ms (*holder, may be NULL: the holder's pid from
- * /proc/locks, 0 if unknown), -EINTR when stop ended the wait, or -errno.
+ * /proc/locks beneath root, 0 if unknown), -EINTR when stop ended the wait, or -errno.
  */
-int kattr_lock_wait(int fd, unsigned int wait_ms, int (*stop)(void *arg), void *arg,
-		    pid_t *holder);
+int kattr_lock_wait(const struct kattr_root *root, int fd, unsigned int wait_ms,
+		    int (*stop)(void *arg), void *arg, pid_t *holder);
 /*
  * The apply lock of a hierarchy: kattr_lock_wait() on its root directory,
  * taken by every command that changes the groups.  Returns the descriptor
@@ -182,7 +187,8 @@ int kattr_rg_lock(struct kattr_rg *rg, unsigned int wait_ms, pid_t *holder);
  * -errno; on -EWOULDBLOCK *holder falls back to the pid the file's first
  * line holds (the holder writes it there) when /proc/locks does not tell.
  */
-int kattr_lock_file(int dir, const char *name, unsigned int wait_ms, pid_t *holder);
+int kattr_lock_file(const struct kattr_root *root, int dir, const char *name,
+		    unsigned int wait_ms, pid_t *holder);
 
 /*
  * kattr_rg_open() beneath root (kattr_root_open()): the mount table, the
@@ -192,6 +198,17 @@ int kattr_lock_file(int dir, const char *name, unsigned int wait_ms, pid_t *hold
  */
 int kattr_rg_open_at(const struct kattr_root *root, enum kattr_rg_backend b,
 		     const char *dir, struct kattr_rg **out);
+
+/*
+ * A handle on rg's group as the root of its own, the hierarchy rg opened
+ * not looked up again (no mount table read): what a tool uses to narrow
+ * the tree detection found to a subtree (rgctl: its delegated one on a
+ * systemd host).  The group is opened beneath rg's root as any group is;
+ * rg may be closed afterwards.  cgroup v2 only (-EOPNOTSUPP: v1 spans
+ * hierarchies, RGCS has one level); -EINVAL a bad name, -ENOENT none.
+ */
+int kattr_rg_open_below(struct kattr_rg *rg, const char *group,
+			struct kattr_rg **out);
 
 /* ---- controllers, walks (ctl.c, walk.c): what the apply plan uses ------ */
 

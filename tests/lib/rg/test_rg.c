@@ -340,9 +340,9 @@ static void open_from_sysroot(void **state)
 	assert_int_equal(kattr_rg_open(KATTR_RG_AUTO, "/tmp", &rg), -EMEDIUMTYPE);
 	assert_int_equal(kattr_rg_open(KATTR_RG_CGROUP1, "/sys/fs/cgroup/unified",
 				       &rg), -EMEDIUMTYPE);
-	assert_int_equal(kattr_rg_probe("/sys/fs/cgroup/unified", &kind), 0);
+	assert_int_equal(kattr_rg_probe(NULL, "/sys/fs/cgroup/unified", &kind), 0);
 	assert_int_equal(kind, KATTR_RG_CGROUP2);
-	assert_int_equal(kattr_rg_probe("/tmp", &kind), -EMEDIUMTYPE);
+	assert_int_equal(kattr_rg_probe(NULL, "/tmp", &kind), -EMEDIUMTYPE);
 	assert_int_equal(kattr_set_sysroot(NULL), 0);
 	tu_rmtree(root);
 	free(root);
@@ -868,12 +868,65 @@ static void open_at_root(void **state)
 	assert_int_equal(kattr_rg_open_at(root, KATTR_RG_CGROUP1, NULL, &rg), 0);
 	assert_string_equal(kattr_rg_root(rg), "/sys/fs/cgroup/cpu");
 	assert_int_equal(kattr_rg_exists(rg, "only_in_the_tree"), 0);
+	{
+		struct kattr_rg *sub = NULL;	/* v1 spans: not narrowed */
+
+		assert_int_equal(kattr_rg_open_below(rg, "only_in_the_tree", &sub),
+				 -EOPNOTSUPP);
+		assert_null(sub);
+	}
 	kattr_rg_close(rg);
 	assert_int_equal(kattr_rg_open_at(root, KATTR_RG_CGROUP1,
 					  "/sys/fs/cgroup/cpu/db", &rg), 0);
 	kattr_rg_close(rg);
 	kattr_root_close(root);
 	v1_tree_free(dir);
+}
+
+/*
+ * kattr_rg_open_below(): a subtree of the v2 tree detection found, with
+ * the mount table not read again (it is gone from the tree before the
+ * call), its place in the hierarchy right, and no way out of rg.
+ */
+static void open_below(void **state)
+{
+	char *dir = tu_mkdtemp(), rel[PATH_MAX];
+	struct kattr_root *root;
+	struct kattr_rg *rg, *sub;
+
+	(void)state;
+	snprintf(rel, sizeof(rel), "proc/%ld", (long)getpid());
+	mkdirs(dir, rel);
+	mkdirs(dir, "sys/fs/cgroup/rgctl.slice/rgctl.service/db");
+	snprintf(rel, sizeof(rel), "proc/%ld/mountinfo", (long)getpid());
+	tu_write_file(dir, rel, "23 1 0:21 / / rw - ext4 /dev/sda1 rw\n"
+		      "41 23 0:38 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
+	tu_write_file(dir, "sys/fs/cgroup/cgroup.controllers", "memory\n");
+	tu_write_file(dir, "sys/fs/cgroup/rgctl.slice/rgctl.service/cgroup.controllers",
+		      "cpu memory\n");
+	tu_write_file(dir, "sys/fs/cgroup/rgctl.slice/rgctl.service/db/cpu.weight",
+		      "100\n");
+	assert_int_equal(kattr_root_open(dir, &root), 0);
+	assert_int_equal(kattr_rg_open_at(root, KATTR_RG_CGROUP2, NULL, &rg), 0);
+	assert_false(kattr_rg_has_shares(rg));
+	tu_write_file(dir, rel, "");	/* read again, it would find nothing */
+	assert_int_equal(kattr_rg_open_below(rg, "rgctl.slice/rgctl.service", &sub), 0);
+	kattr_rg_close(rg);
+	assert_string_equal(kattr_rg_root(sub), "/sys/fs/cgroup/rgctl.slice/rgctl.service");
+	assert_true(kattr_rg_has_shares(sub));
+	assert_int_equal(kattr_rg_exists(sub, "db"), 0);
+	assert_int_equal(kattr_rg_exists(sub, "rgctl.service"), -ENOENT);
+	/* below a narrowed handle too; bad names, missing groups */
+	assert_int_equal(kattr_rg_open_below(sub, "db", &rg), 0);
+	assert_string_equal(kattr_rg_root(rg), "/sys/fs/cgroup/rgctl.slice/rgctl.service/db");
+	kattr_rg_close(rg);
+	assert_int_equal(kattr_rg_open_below(sub, "../rgctl.service", &rg), -EINVAL);
+	assert_int_equal(kattr_rg_open_below(sub, "/", &rg), -EINVAL);
+	assert_int_equal(kattr_rg_open_below(sub, "nope", &rg), -ENOENT);
+	kattr_rg_close(sub);
+	kattr_root_close(root);
+	tu_rmtree(dir);
+	free(dir);
 }
 
 /* /proc's processes and a process's threads, beneath the sysroot. */
@@ -1027,6 +1080,7 @@ int main(void)
 		cmocka_unit_test(targets),
 		cmocka_unit_test(proc_pids),
 		cmocka_unit_test(open_at_root),
+		cmocka_unit_test(open_below),
 		cmocka_unit_test(subtree_control),
 	};
 

@@ -645,21 +645,21 @@ static void lock_file(void **state)
 	fx_open(&f);
 	dir = open(f.root, O_RDONLY | O_DIRECTORY);
 	assert_true(dir >= 0);
-	fd = kattr_lock_file(dir, "classify.1-2.lock", 0, &holder);
+	fd = kattr_lock_file(NULL, dir, "classify.1-2.lock", 0, &holder);
 	assert_true(fd >= 0);
 	assert_int_equal(holder, 0);
 	assert_int_equal(pwrite(fd, "4242\n", 5, 0), 5);
-	assert_int_equal(kattr_lock_file(dir, "classify.1-2.lock", 30, &holder), -EWOULDBLOCK);
+	assert_int_equal(kattr_lock_file(NULL, dir, "classify.1-2.lock", 30, &holder), -EWOULDBLOCK);
 	assert_int_equal(holder, 4242);
 	close(fd);
-	fd2 = kattr_lock_file(dir, "classify.1-2.lock", 0, NULL);
+	fd2 = kattr_lock_file(NULL, dir, "classify.1-2.lock", 0, NULL);
 	assert_true(fd2 >= 0);
 	close(fd2);
 	assert_int_equal(symlinkat("classify.1-2.lock", dir, "link.lock"), 0);
-	assert_int_equal(kattr_lock_file(dir, "link.lock", 0, NULL), -ELOOP);
+	assert_int_equal(kattr_lock_file(NULL, dir, "link.lock", 0, NULL), -ELOOP);
 	snprintf(path, sizeof(path), "%s/fifo.lock", f.root);
 	assert_int_equal(mkfifo(path, 0644), 0);
-	assert_int_equal(kattr_lock_file(dir, "fifo.lock", 0, NULL), -EINVAL);
+	assert_int_equal(kattr_lock_file(NULL, dir, "fifo.lock", 0, NULL), -EINVAL);
 	close(dir);
 	fx_close(&f);
 }
