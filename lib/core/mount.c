@@ -137,7 +137,7 @@ int kattr_mount_fd(const struct kattr_mount *m)
 	return m->fd;
 }
 
-int kattr_name_check(const char *rel, const char **why)
+int kattr_name_check(const char *rel, struct kattr_why *why)
 {
 	const char *p, *reason = NULL;
 	size_t comp = 0, total = 0;
@@ -169,11 +169,8 @@ int kattr_name_check(const char *rel, const char **why)
 	}
 	if (!reason && rel && *rel && comp == 0)
 		reason = "the name ends with '/'";
-	if (reason) {
-		if (why)
-			*why = reason;
-		return -EINVAL;
-	}
+	if (reason)
+		return kattr_why_set(why, KATTR_WHY_INVALID, -EINVAL, reason);
 	return 0;
 }
 

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* String measures the library and the suite's tools share (private.h). */
+/* String measures the library and the suite's tools share (private.h),
+ * and the error detail (struct kattr_why) every layer fills. */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "kattr/private_core.h"
@@ -83,4 +86,61 @@ bool kattr_next_line(const char **p, const char **start, size_t *len)
 	*len = nl ? (size_t)(nl - *p) : strlen(*p);
 	*p = nl ? nl + 1 : *p + *len;
 	return true;
+}
+
+/* ---- struct kattr_why ----------------------------------------------------- */
+
+void kattr_why_clear(struct kattr_why *why)
+{
+	if (why) {
+		why->code = KATTR_WHY_NONE;
+		why->text = NULL;
+	}
+}
+
+int kattr_why_set(struct kattr_why *why, int code, int err, const char *text)
+{
+	if (why) {
+		why->code = code;
+		why->text = text;
+	}
+	return err;
+}
+
+int kattr_why_vfmt(struct kattr_why *why, int code, int err,
+		   const char *short_text, const char *fmt, va_list ap)
+{
+	if (!why)
+		return err;
+	why->code = code;
+	if (!why->buf || !why->size) {
+		why->text = short_text;
+		return err;
+	}
+	vsnprintf(why->buf, why->size, fmt, ap);
+	why->text = why->buf;
+	return err;
+}
+
+int kattr_why_fmt(struct kattr_why *why, int code, int err,
+		  const char *short_text, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err = kattr_why_vfmt(why, code, err, short_text, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+int kattr_why_words(struct kattr_why *why, int err, const char *words)
+{
+	return words ? kattr_why_set(why, KATTR_WHY_INVALID, err, words) : err;
+}
+
+const char *kattr_why_text(const struct kattr_why *why, int err)
+{
+	if (why && why->code != KATTR_WHY_NONE && why->text)
+		return why->text;
+	return err ? strerror(-err) : "";
 }

@@ -32,7 +32,7 @@ int kattr_rg_parse_pid(const char *s, pid_t *out)
 
 /* ---- tasks ---------------------------------------------------------------- */
 
-int kattr_rg_proc_foreach(pid_t pid, int (*cb)(pid_t id, void *data),
+int kattr_proc_foreach(pid_t pid, int (*cb)(pid_t id, void *data),
 			  void *data)
 {
 	return kattr_proc_foreach_at(NULL, pid, cb, data);

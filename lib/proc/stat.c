@@ -62,7 +62,7 @@ static int effective_id(const char *v, uint32_t *id)
 	return parse_u32(end, &end, id);
 }
 
-int kattr_rgproc_parse_status(const char *text, struct kattr_rgproc *p)
+int kattr_proc_parse_status(const char *text, struct kattr_proc *p)
 {
 	const char *v;
 	char *end;
@@ -80,7 +80,7 @@ int kattr_rgproc_parse_status(const char *text, struct kattr_rgproc *p)
 	while (v && *v && *v != '\n') {
 		if (parse_u32(v, &end, &n) < 0)
 			return -EINVAL;
-		if (p->ngroups < KATTR_RGPROC_MAX_GROUPS)
+		if (p->ngroups < KATTR_PROC_MAX_GROUPS)
 			p->groups[p->ngroups++] = n;
 		v = end;
 		while (*v == ' ' || *v == '\t')
@@ -91,7 +91,7 @@ int kattr_rgproc_parse_status(const char *text, struct kattr_rgproc *p)
 	return 0;
 }
 
-int kattr_rgproc_parse_stat(const char *text, struct kattr_rgproc *p)
+int kattr_proc_parse_stat(const char *text, struct kattr_proc *p)
 {
 	const char *open = strchr(text, '('), *close = strrchr(text, ')');
 	unsigned long long flags, start;
@@ -118,7 +118,7 @@ int kattr_rgproc_parse_stat(const char *text, struct kattr_rgproc *p)
 }
 
 int kattr_proc_read_at(const struct kattr_root *root, pid_t pid,
-		       unsigned int what, struct kattr_rgproc *p)
+		       unsigned int what, struct kattr_proc *p)
 {
 	char path[64];
 	char *text;
@@ -132,12 +132,12 @@ int kattr_proc_read_at(const struct kattr_root *root, pid_t pid,
 	r = kattr_root_file_read(root, path, &text, NULL);
 	if (r < 0)
 		return r == -ENOENT ? -ESRCH : r;
-	r = kattr_rgproc_parse_stat(text, p);
+	r = kattr_proc_parse_stat(text, p);
 	free(text);
 	if (r < 0)
 		return r;
 	kthread = p->kthread;
-	if (what & KATTR_RGPROC_IDS) {
+	if (what & KATTR_PROC_IDS) {
 		char comm[sizeof(p->comm)];
 		pid_t ppid = p->ppid;
 
@@ -148,7 +148,7 @@ int kattr_proc_read_at(const struct kattr_root *root, pid_t pid,
 		r = kattr_root_file_read(root, path, &text, NULL);
 		if (r < 0)
 			return r == -ENOENT ? -ESRCH : r;
-		r = kattr_rgproc_parse_status(text, p);
+		r = kattr_proc_parse_status(text, p);
 		free(text);
 		if (r < 0)
 			return r;
@@ -158,7 +158,7 @@ int kattr_proc_read_at(const struct kattr_root *root, pid_t pid,
 		p->kthread = kthread;
 	}
 	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
-	if ((what & KATTR_RGPROC_EXE) && !p->kthread) {
+	if ((what & KATTR_PROC_EXE) && !p->kthread) {
 		/* The link itself, read beneath the root. */
 		int dfd = kattr_root_open_path(root, path, O_PATH | O_DIRECTORY);
 
@@ -170,7 +170,7 @@ int kattr_proc_read_at(const struct kattr_root *root, pid_t pid,
 	return 0;
 }
 
-int kattr_rgproc_read(pid_t pid, unsigned int what, struct kattr_rgproc *p)
+int kattr_proc_read(pid_t pid, unsigned int what, struct kattr_proc *p)
 {
 	return kattr_proc_read_at(NULL, pid, what, p);
 }

@@ -7,7 +7,7 @@
 
 #include "profile_internal.h"
 
-uint64_t kattr_prof_counter_delta(uint64_t a, uint64_t b, unsigned int bits)
+uint64_t kattr_profile_counter_delta(uint64_t a, uint64_t b, unsigned int bits)
 {
 	bool reset = false;
 
@@ -23,7 +23,7 @@ static uint64_t hash_str(uint64_t h, const char *s)
 	return h;
 }
 
-static uint64_t entry_hash(const struct kattr_prof_entry *e)
+static uint64_t entry_hash(const struct kattr_profile_entry *e)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 
@@ -35,8 +35,8 @@ static uint64_t entry_hash(const struct kattr_prof_entry *e)
 	return h ^ (h >> 29);
 }
 
-static bool same_site(const struct kattr_prof_entry *a,
-		      const struct kattr_prof_entry *b)
+static bool same_site(const struct kattr_profile_entry *a,
+		      const struct kattr_profile_entry *b)
 {
 	return a->line == b->line && a->hint == b->hint &&
 	       !strcmp(a->function, b->function) && !strcmp(a->file, b->file);
@@ -83,7 +83,7 @@ static bool in_order(const struct kattr_profile *prev,
 /* e's deltas and rate against o, the same site in the previous snapshot
  * (NULL: a new site, all of its counts are new). */
 static inline __attribute__((always_inline)) void
-diff_one(struct kattr_prof_entry *e, const struct kattr_prof_entry *o,
+diff_one(struct kattr_profile_entry *e, const struct kattr_profile_entry *o,
 	 unsigned int bits, double seconds)
 {
 	bool reset = false;
@@ -132,7 +132,7 @@ static int match_by_hash(const struct kattr_profile *prev,
 		slot[h] = i;
 	}
 	for (size_t i = 0; i < cur->n; i++) {
-		const struct kattr_prof_entry *e = &cur->entries[i];
+		const struct kattr_profile_entry *e = &cur->entries[i];
 		size_t h = (size_t)entry_hash(e) & mask;
 
 		for (; slot[h] != SIZE_MAX; h = (h + 1) & mask) {
@@ -264,7 +264,7 @@ static int parse_diff(const struct kattr_profile *prev, char *buf, size_t len,
 		free(buf);
 		return -EINVAL;
 	}
-	ret = prof_parse_buf(buf, len, KATTR_PROF_FMT_UNKNOWN, prev, false,
+	ret = prof_parse_buf(buf, len, KATTR_PROFILE_FMT_UNKNOWN, prev, false,
 			     lazy, seconds, &p);
 	if (ret < 0)
 		return ret;
@@ -296,23 +296,23 @@ int kattr_profile_parse_live(const struct kattr_profile *prev, char *buf,
 			     struct kattr_profile **out)
 {
 	if (!prev || !(seconds > 0))	/* parse_next() and diff(NULL) */
-		return prof_parse_buf(buf, len, KATTR_PROF_FMT_UNKNOWN, prev,
+		return prof_parse_buf(buf, len, KATTR_PROFILE_FMT_UNKNOWN, prev,
 				      false, true, 0, out);
 	return parse_diff(prev, buf, len, seconds, true, out);
 }
 
 /* e's counts since o, the same site in the base. */
-static inline void rebase_one(struct kattr_prof_entry *e,
-			      const struct kattr_prof_entry *o, unsigned int bits)
+static inline void rebase_one(struct kattr_profile_entry *e,
+			      const struct kattr_profile_entry *o, unsigned int bits)
 {
-	e->correct = kattr_prof_counter_delta(o->correct, e->correct, bits);
-	e->incorrect = kattr_prof_counter_delta(o->incorrect, e->incorrect, bits);
-	e->constant = kattr_prof_counter_delta(o->constant, e->constant, 64);
+	e->correct = kattr_profile_counter_delta(o->correct, e->correct, bits);
+	e->incorrect = kattr_profile_counter_delta(o->incorrect, e->incorrect, bits);
+	e->constant = kattr_profile_counter_delta(o->constant, e->constant, 64);
 }
 
 int kattr_profile_rebase_into(const struct kattr_profile *base,
 			      const struct kattr_profile *cur,
-			      struct kattr_prof_entry *out)
+			      struct kattr_profile_entry *out)
 {
 	struct kattr_profile made;
 	unsigned int bits;

@@ -6,18 +6,18 @@
  * sites in order without an entry made for the others.  The entries are
  * made on demand (kattr_profile_entries()); every function here reads
  * either kind.  tests/lib/profile and tests/fuzz/fuzz_profile_next.c
- * compare it with kattr_profile_parse_diff() and kattr_prof_sort_top().
+ * compare it with kattr_profile_parse_diff() and kattr_profile_sort_top().
  */
 #include <stdlib.h>
 
 #include "profile_internal.h"
 
 void prof_entry(const struct kattr_profile *p, size_t i,
-		struct kattr_prof_entry *e)
+		struct kattr_profile_entry *e)
 {
 	const struct kattr_profile_priv *pv = p->priv;
 	const struct site *s;
-	bool annotated = p->format == KATTR_PROF_FMT_ANNOTATED;
+	bool annotated = p->format == KATTR_PROFILE_FMT_ANNOTATED;
 
 	if (p->entries) {
 		*e = p->entries[i];
@@ -28,14 +28,14 @@ void prof_entry(const struct kattr_profile *p, size_t i,
 	e->file = pv->text + s->func + s->file_at;
 	e->correct = s->correct;
 	e->incorrect = s->incorrect;
-	if (p->format == KATTR_PROF_FMT_LIKELY_PROF) {
+	if (p->format == KATTR_PROFILE_FMT_LIKELY_PROF) {
 		e->line = s->line & ~SITE_LIKELY;
-		e->hint = s->line & SITE_LIKELY ? KATTR_PROF_HINT_LIKELY :
-						 KATTR_PROF_HINT_UNLIKELY;
+		e->hint = s->line & SITE_LIKELY ? KATTR_PROFILE_HINT_LIKELY :
+						 KATTR_PROFILE_HINT_UNLIKELY;
 	} else {
 		e->line = s->line;
-		e->hint = annotated ? KATTR_PROF_HINT_ANNOTATED :
-				      KATTR_PROF_HINT_NONE;
+		e->hint = annotated ? KATTR_PROFILE_HINT_ANNOTATED :
+				      KATTR_PROFILE_HINT_NONE;
 	}
 	e->constant = annotated ? pv->tconst[i] : 0;
 	e->has_constant = annotated;
@@ -48,15 +48,15 @@ void prof_entry(const struct kattr_profile *p, size_t i,
 		  (double)e->d_incorrect / pv->seconds : 0;
 }
 
-void kattr_profile_entry(const struct kattr_profile *p, size_t i,
-			 struct kattr_prof_entry *e)
+void kattr_profile_entry_get(const struct kattr_profile *p, size_t i,
+			 struct kattr_profile_entry *e)
 {
 	prof_entry(p, i, e);
 }
 
 int kattr_profile_entries(struct kattr_profile *p)
 {
-	struct kattr_prof_entry *v;
+	struct kattr_profile_entry *v;
 
 	if (p->entries)
 		return 0;
@@ -70,7 +70,7 @@ int kattr_profile_entries(struct kattr_profile *p)
 }
 
 /* An entry's zero_rates() step: true when it changed. */
-static bool zero_one(struct kattr_prof_entry *e)
+static bool zero_one(struct kattr_profile_entry *e)
 {
 	if (e->has_rate && !e->d_correct && !e->d_incorrect)
 		return false;

@@ -44,13 +44,13 @@ static inline uint16_t row_tail(const char *end_of_file, const char *eol)
 }
 
 /* A likely_prof row's entry (but its line): # True t, # False f. */
-static inline void likely_entry(struct kattr_prof_entry *e, bool likely,
+static inline void likely_entry(struct kattr_profile_entry *e, bool likely,
 				uint64_t t, uint64_t f, const char *func,
 				const char *file)
 {
 	e->function = func;
 	e->file = file;
-	e->hint = likely ? KATTR_PROF_HINT_LIKELY : KATTR_PROF_HINT_UNLIKELY;
+	e->hint = likely ? KATTR_PROFILE_HINT_LIKELY : KATTR_PROFILE_HINT_UNLIKELY;
 	e->correct = likely ? t : f;
 	e->incorrect = likely ? f : t;
 	e->constant = 0;
@@ -73,7 +73,7 @@ static inline void likely_entry(struct kattr_prof_entry *e, bool likely,
  * naming the same site as last time takes likely_row_again() instead.
  */
 static int likely_row(char *line, char *eol, const char *base,
-		      struct kattr_prof_entry *e, struct site *site)
+		      struct kattr_profile_entry *e, struct site *site)
 {
 	uint64_t t, f;
 	char *p = line, *func, *sep, *file, *at;
@@ -212,7 +212,7 @@ likely_row_again(char *line, char *end, const char *last_text,
 	return 0;
 }
 
-int kattr_prof_parse_likely_row(char *line, struct kattr_prof_entry *e)
+int kattr_profile_parse_likely_row(char *line, struct kattr_profile_entry *e)
 {
 	struct site site;
 
@@ -220,12 +220,12 @@ int kattr_prof_parse_likely_row(char *line, struct kattr_prof_entry *e)
 }
 
 /* A trace row's entry (but its line). */
-static void trace_entry(struct kattr_prof_entry *e, bool all, uint64_t a,
+static void trace_entry(struct kattr_profile_entry *e, bool all, uint64_t a,
 			uint64_t b, uint64_t c, const char *func, const char *file)
 {
 	e->function = func;
 	e->file = file;
-	e->hint = all ? KATTR_PROF_HINT_NONE : KATTR_PROF_HINT_ANNOTATED;
+	e->hint = all ? KATTR_PROFILE_HINT_NONE : KATTR_PROFILE_HINT_ANNOTATED;
 	e->correct = a;
 	e->incorrect = b;
 	e->constant = c;
@@ -282,7 +282,7 @@ trace_counts(char **s, const char *end, bool all, uint64_t *a, uint64_t *b,
  * way tests/lib/profile/ref_trace_row.h splits and checks them.
  */
 static int trace_row(char *line, char *eol, bool all, const char *base,
-		     struct kattr_prof_entry *e, struct site *site)
+		     struct kattr_profile_entry *e, struct site *site)
 {
 	char *p = line, *func, *fend, *file, *lend;
 	uint64_t a, b, c;
@@ -317,8 +317,8 @@ static int trace_row(char *line, char *eol, bool all, const char *base,
  * percent|X function file line, split on blanks (wide numbers push the
  * columns right).  For branch_all the first two are miss and hit.
  */
-int kattr_prof_parse_trace_row(char *line, bool all,
-			       struct kattr_prof_entry *e)
+int kattr_profile_parse_trace_row(char *line, bool all,
+			       struct kattr_profile_entry *e)
 {
 	struct site site;
 
@@ -392,24 +392,24 @@ static bool starts_word(const char *s, const char *w)
 }
 
 /* A header line of a known format, or UNKNOWN. */
-static enum kattr_prof_format header_format(const char *line)
+static enum kattr_profile_format header_format(const char *line)
 {
 	if (!strncmp(line, LIKELY_TITLE, sizeof(LIKELY_TITLE) - 1) ||
 	    !strncmp(line, "[+- ] Type", 10))
-		return KATTR_PROF_FMT_LIKELY_PROF;
+		return KATTR_PROFILE_FMT_LIKELY_PROF;
 	if (starts_word(line, "correct") && strstr(line, "incorrect"))
-		return KATTR_PROF_FMT_ANNOTATED;
+		return KATTR_PROFILE_FMT_ANNOTATED;
 	if (starts_word(line, "miss") && strstr(line, "hit"))
-		return KATTR_PROF_FMT_ALL;
-	return KATTR_PROF_FMT_UNKNOWN;
+		return KATTR_PROFILE_FMT_ALL;
+	return KATTR_PROFILE_FMT_UNKNOWN;
 }
 
 /* Guess a headerless row's format from its shape. */
-static enum kattr_prof_format row_format(const char *line)
+static enum kattr_profile_format row_format(const char *line)
 {
 	if (strchr(line, '|') && strstr(line, "()@:"))
-		return KATTR_PROF_FMT_LIKELY_PROF;
-	return KATTR_PROF_FMT_ANNOTATED;
+		return KATTR_PROFILE_FMT_LIKELY_PROF;
+	return KATTR_PROFILE_FMT_ANNOTATED;
 }
 
 static bool is_row_start(const char *s)
@@ -449,7 +449,7 @@ struct parse_state {
 	bool down;
 	size_t wrong;		/* rows whose hint is wrong */
 	/* A live profile's row: parsed here, kept in its site (lazy_put()) */
-	struct kattr_prof_entry scratch;
+	struct kattr_profile_entry scratch;
 	/* After a previous snapshot the lines are counted only when a row is
 	 * not found again (count_rest()): till then the room is prev's line
 	 * count (every row found again takes one of prev's), fresh is 0, and
@@ -463,7 +463,7 @@ struct parse_state {
 /* Row e's deltas against o, prev's row for the same site, while both are
  * at hand: what kattr_profile_diff() gives in the width st->bits. */
 static inline void diff_again(struct parse_state *st,
-			      struct kattr_prof_entry *e, const struct site *o)
+			      struct kattr_profile_entry *e, const struct site *o)
 {
 	bool reset = false;
 
@@ -479,16 +479,16 @@ static inline void diff_again(struct parse_state *st,
 
 /* The counter width of a parsed profile (32: /proc/likely_prof's, unless
  * a count is wider). */
-static unsigned int counter_bits(enum kattr_prof_format fmt, uint64_t max)
+static unsigned int counter_bits(enum kattr_profile_format fmt, uint64_t max)
 {
-	return fmt == KATTR_PROF_FMT_LIKELY_PROF && max <= UINT32_MAX ? 32 : 64;
+	return fmt == KATTR_PROFILE_FMT_LIKELY_PROF && max <= UINT32_MAX ? 32 : 64;
 }
 
-/* kattr_prof_entry_is_wrong(), inline (a call a row was 1% of a live
+/* kattr_profile_entry_is_wrong(), inline (a call a row was 1% of a live
  * view's refresh, perf). */
-static inline bool entry_is_wrong(const struct kattr_prof_entry *e)
+static inline bool entry_is_wrong(const struct kattr_profile_entry *e)
 {
-	return e->hint != KATTR_PROF_HINT_NONE && e->incorrect > e->correct;
+	return e->hint != KATTR_PROFILE_HINT_NONE && e->incorrect > e->correct;
 }
 
 /*
@@ -496,7 +496,7 @@ static inline bool entry_is_wrong(const struct kattr_prof_entry *e)
  * flags, the deltas (when there are) and branch_annotated's constant.
  * -ENOMEM (and st->enomem set) when the constants find no room.
  */
-static int lazy_put(struct parse_state *st, const struct kattr_prof_entry *e,
+static int lazy_put(struct parse_state *st, const struct kattr_profile_entry *e,
 		    struct site *site)
 {
 	struct kattr_profile_priv *pv = st->p->priv;
@@ -508,7 +508,7 @@ static int lazy_put(struct parse_state *st, const struct kattr_prof_entry *e,
 		pv->deltas[i].d_correct = e->d_correct;
 		pv->deltas[i].d_incorrect = e->d_incorrect;
 	}
-	if (st->p->format == KATTR_PROF_FMT_ANNOTATED) {
+	if (st->p->format == KATTR_PROFILE_FMT_ANNOTATED) {
 		if (!pv->tconst &&
 		    !(pv->tconst = malloc(pv->lines * sizeof(*pv->tconst)))) {
 			st->enomem = true;
@@ -530,7 +530,7 @@ live_again(struct parse_state *st, const struct again *r, struct site *site,
 	struct kattr_profile *p = st->p;
 	struct kattr_profile_priv *pv = p->priv;
 	/* likely(): correct is # True; unlikely(): # False */
-	bool swap = p->format == KATTR_PROF_FMT_LIKELY_PROF &&
+	bool swap = p->format == KATTR_PROFILE_FMT_LIKELY_PROF &&
 		    !(last->line & SITE_LIKELY);
 	uint64_t c = swap ? r->b : r->a, i = swap ? r->a : r->b;
 	bool reset = false;
@@ -542,7 +542,7 @@ live_again(struct parse_state *st, const struct again *r, struct site *site,
 	site->correct = c;
 	site->incorrect = i;
 	site->flags = 0;
-	if (p->format == KATTR_PROF_FMT_ANNOTATED) {
+	if (p->format == KATTR_PROFILE_FMT_ANNOTATED) {
 		if (!pv->tconst &&
 		    !(pv->tconst = malloc(pv->lines * sizeof(*pv->tconst)))) {
 			st->enomem = true;
@@ -559,7 +559,7 @@ live_again(struct parse_state *st, const struct again *r, struct site *site,
 							    st->bits, &reset);
 		site->flags = reset ? SITE_RESET : SITE_HAS_RATE;
 	}
-	st->wrong += p->format != KATTR_PROF_FMT_ALL && i > c;
+	st->wrong += p->format != KATTR_PROFILE_FMT_ALL && i > c;
 	st->max_count |= c | i;
 	return 0;
 }
@@ -760,7 +760,7 @@ static size_t trace_run(struct parse_state *st, char **sp)
 	struct kattr_profile_priv *pv = st->p->priv;
 	const char *ptext = prev->priv->text, *end = st->end;
 	const struct site *lend = prev->priv->sites + prev->n;
-	bool all = st->p->format == KATTR_PROF_FMT_ALL;
+	bool all = st->p->format == KATTR_PROFILE_FMT_ALL;
 	size_t taken = 0;
 	char *s = *sp;
 	struct run r;
@@ -813,7 +813,7 @@ static bool row_again(struct parse_state *st, char *s, char **eol)
 	struct kattr_profile *p = st->p;
 	const struct kattr_profile *prev = st->prev;
 	size_t at = p->n - st->fresh;	/* the same row in prev */
-	struct kattr_prof_entry *e;
+	struct kattr_profile_entry *e;
 	const struct site *last;
 	struct site *site;
 	struct again r;
@@ -824,11 +824,11 @@ static bool row_again(struct parse_state *st, char *s, char **eol)
 		return false;
 	site = &p->priv->sites[p->n];
 	last = &prev->priv->sites[at];
-	if (p->format == KATTR_PROF_FMT_LIKELY_PROF)
+	if (p->format == KATTR_PROFILE_FMT_LIKELY_PROF)
 		ret = likely_row_again(s, st->end, prev->priv->text, last, &r);
 	else
 		ret = trace_row_again(s, st->end,
-				      p->format == KATTR_PROF_FMT_ALL,
+				      p->format == KATTR_PROFILE_FMT_ALL,
 				      prev->priv->text, last, &r);
 	if (ret < 0)
 		return false;
@@ -838,11 +838,11 @@ static bool row_again(struct parse_state *st, char *s, char **eol)
 			return false;	/* (parse_line() finds no room either) */
 	} else {
 		e = &p->entries[p->n];
-		if (p->format == KATTR_PROF_FMT_LIKELY_PROF)
+		if (p->format == KATTR_PROFILE_FMT_LIKELY_PROF)
 			likely_entry(e, last->line & SITE_LIKELY, r.a, r.b,
 				     r.func, r.file);
 		else
-			trace_entry(e, p->format == KATTR_PROF_FMT_ALL, r.a, r.b,
+			trace_entry(e, p->format == KATTR_PROFILE_FMT_ALL, r.a, r.b,
 				    r.c, r.func, r.file);
 		e->line = last->line & ~SITE_LIKELY;
 		*site = *last;
@@ -866,14 +866,14 @@ static bool row_again(struct parse_state *st, char *s, char **eol)
  * into p and skipped. */
 static bool header_line(struct kattr_profile *p, const char *s)
 {
-	enum kattr_prof_format hf;
+	enum kattr_profile_format hf;
 
 	/* Rows start with a number or a flag and a type: only other lines
 	 * can be headers. */
 	if (unlikely(!is_row_start(s))) {
 		hf = header_format(s);
-		if (hf != KATTR_PROF_FMT_UNKNOWN &&
-		    (p->format == KATTR_PROF_FMT_UNKNOWN || p->format == hf)) {
+		if (hf != KATTR_PROFILE_FMT_UNKNOWN &&
+		    (p->format == KATTR_PROFILE_FMT_UNKNOWN || p->format == hf)) {
 			p->format = hf;
 			p->has_header = true;
 			return true;
@@ -890,13 +890,13 @@ static bool header_line(struct kattr_profile *p, const char *s)
  * names after the parse.  -ENOMEM (and st->enomem set) when
  * branch_annotated's constants find no room.
  */
-static int tsite_put(struct parse_state *st, const struct kattr_prof_entry *e,
+static int tsite_put(struct parse_state *st, const struct kattr_profile_entry *e,
 		     const struct site *site)
 {
 	struct kattr_profile_priv *pv = st->p->priv;
 	struct tsite *t = &pv->tsites[st->p->n];
 
-	if (st->p->format == KATTR_PROF_FMT_ANNOTATED) {
+	if (st->p->format == KATTR_PROFILE_FMT_ANNOTATED) {
 		if (!pv->tconst &&
 		    !(pv->tconst = malloc(pv->lines * sizeof(*pv->tconst)))) {
 			st->enomem = true;
@@ -921,7 +921,7 @@ static int tsite_put(struct parse_state *st, const struct kattr_prof_entry *e,
 static char *parse_line(struct parse_state *st, char *s)
 {
 	struct kattr_profile *p = st->p;
-	struct kattr_prof_entry *e = p->entries ? &p->entries[p->n] : &st->scratch;
+	struct kattr_profile_entry *e = p->entries ? &p->entries[p->n] : &st->scratch;
 	char *nl = memchr(s, '\n', (size_t)(st->end - s));
 	char *eol = nl ? nl : st->end;
 	struct site scratch, *site;
@@ -936,15 +936,15 @@ static char *parse_line(struct parse_state *st, char *s)
 	}
 	if (!*skip_blank(s) || header_line(p, s))
 		return eol;
-	if (p->format == KATTR_PROF_FMT_UNKNOWN)
+	if (p->format == KATTR_PROFILE_FMT_UNKNOWN)
 		p->format = row_format(s);
 	p->rows++;
 	/* (not counted as the same site: no alignment) */
 	site = p->priv->sites ? &p->priv->sites[p->n] : &scratch;
-	if (p->format == KATTR_PROF_FMT_LIKELY_PROF)
+	if (p->format == KATTR_PROFILE_FMT_LIKELY_PROF)
 		ret = likely_row(s, eol, p->priv->text, e, site);
 	else
-		ret = trace_row(s, eol, p->format == KATTR_PROF_FMT_ALL,
+		ret = trace_row(s, eol, p->format == KATTR_PROFILE_FMT_ALL,
 				p->priv->text, e, site);
 	if (unlikely(ret < 0)) {
 		p->bad_rows++;
@@ -979,7 +979,7 @@ static int make_sites(const struct kattr_profile *prev)
 	if (!sites)
 		return -ENOMEM;
 	for (size_t i = 0; i < prev->n; i++) {
-		const struct kattr_prof_entry *e = &prev->entries[i];
+		const struct kattr_profile_entry *e = &prev->entries[i];
 
 		sites[i].correct = e->correct;
 		sites[i].incorrect = e->incorrect;
@@ -987,7 +987,7 @@ static int make_sites(const struct kattr_profile *prev)
 		sites[i].function = (uint32_t)strlen(e->function);
 		sites[i].file_at = (uint32_t)(e->file - e->function);
 		sites[i].file = (uint32_t)strlen(e->file);
-		sites[i].line = prev->format == KATTR_PROF_FMT_LIKELY_PROF ?
+		sites[i].line = prev->format == KATTR_PROFILE_FMT_LIKELY_PROF ?
 				site_line(e) : e->line;
 		sites[i].flags = 0;
 		sites[i].tail = 0;	/* not known: no likely_run() */
@@ -1129,8 +1129,8 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 		/* A live view's rows in the kernel's layout, in a run. */
 		if (own->lazy && st.prev && !st.nuls && p->n >= st.fresh &&
 		    p->format == prev->format &&
-		    p->format != KATTR_PROF_FMT_UNKNOWN) {
-			seen += p->format == KATTR_PROF_FMT_LIKELY_PROF ?
+		    p->format != KATTR_PROFILE_FMT_UNKNOWN) {
+			seen += p->format == KATTR_PROFILE_FMT_LIKELY_PROF ?
 				likely_run(&st, &s) : trace_run(&st, &s);
 			if (s >= st.end)
 				break;
@@ -1156,14 +1156,14 @@ static int parse_lines(struct kattr_profile *p, size_t len,
 	return st.enomem ? -ENOMEM : 0;
 }
 
-int prof_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
+int prof_parse_buf(char *buf, size_t len, enum kattr_profile_format fmt,
 		   const struct kattr_profile *prev, bool compact, bool lazy,
 		   double seconds, struct kattr_profile **out)
 {
 	struct kattr_profile *p;
 	int ret;
 
-	if (len > KATTR_PROF_MAX_INPUT) {
+	if (len > KATTR_PROFILE_MAX_INPUT) {
 		free(buf);
 		return -EFBIG;
 	}
@@ -1180,7 +1180,7 @@ int prof_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
 	p->priv->lazy = lazy;
 	buf[len] = '\0';
 	p->format = fmt;
-	if (compact || (prev && prev->format != fmt && fmt != KATTR_PROF_FMT_UNKNOWN))
+	if (compact || (prev && prev->format != fmt && fmt != KATTR_PROFILE_FMT_UNKNOWN))
 		prev = NULL;
 	ret = parse_lines(p, len, prev, prev ? seconds : 0);
 	if (ret < 0)
@@ -1197,7 +1197,7 @@ out_free:
 	return ret;
 }
 
-int kattr_profile_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
+int kattr_profile_parse_buf(char *buf, size_t len, enum kattr_profile_format fmt,
 			    struct kattr_profile **out)
 {
 	return prof_parse_buf(buf, len, fmt, NULL, false, false, 0, out);
@@ -1206,16 +1206,16 @@ int kattr_profile_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
 int kattr_profile_parse_next(const struct kattr_profile *prev, char *buf,
 			     size_t len, struct kattr_profile **out)
 {
-	return prof_parse_buf(buf, len, KATTR_PROF_FMT_UNKNOWN, prev, false,
+	return prof_parse_buf(buf, len, KATTR_PROFILE_FMT_UNKNOWN, prev, false,
 			      false, 0, out);
 }
 
 int kattr_profile_parse(const char *text, size_t len,
-			enum kattr_prof_format fmt, struct kattr_profile **out)
+			enum kattr_profile_format fmt, struct kattr_profile **out)
 {
 	char *buf;
 
-	if (len > KATTR_PROF_MAX_INPUT)
+	if (len > KATTR_PROFILE_MAX_INPUT)
 		return -EFBIG;
 	buf = malloc(len + 1);
 	if (!buf)

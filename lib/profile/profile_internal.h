@@ -280,7 +280,7 @@ struct site {
 				 * read a row instead of an entry's 80 */
 	uint64_t incorrect;
 	uint32_t func;		/* the function's offset in the text
-				 * (KATTR_PROF_MAX_INPUT < 4 GiB) */
+				 * (KATTR_PROFILE_MAX_INPUT < 4 GiB) */
 	uint32_t function;	/* strlen(function) */
 	uint32_t file_at;	/* the file's offset from the function */
 	uint32_t file;		/* strlen(file) */
@@ -304,9 +304,9 @@ struct site_delta {
 	uint64_t d_incorrect;
 };
 
-static inline uint32_t site_line(const struct kattr_prof_entry *e)
+static inline uint32_t site_line(const struct kattr_profile_entry *e)
 {
-	return e->line | (e->hint == KATTR_PROF_HINT_LIKELY ? SITE_LIKELY : 0);
+	return e->line | (e->hint == KATTR_PROFILE_HINT_LIKELY ? SITE_LIKELY : 0);
 }
 
 struct kattr_profile_priv {
@@ -337,7 +337,7 @@ struct kattr_profile_priv {
 	size_t lines;		/* lines in the input */
 	uint64_t max_count;	/* >= every correct and incorrect count */
 	struct site *sites;	/* per entry */
-	/* A table (kattr_prof_table_parse_buf()): the entries are NULL,
+	/* A table (kattr_profile_table_parse_buf()): the entries are NULL,
 	 * each row goes into tsites instead (and tconst, branch_annotated's
 	 * constant counts, allocated at its first row). */
 	bool compact;
@@ -368,23 +368,23 @@ struct tsite {
 /* Site i of p (a table's profile) as kattr_profile_parse_buf() makes
  * its entry. */
 static inline void tsite_entry(const struct kattr_profile *p, size_t i,
-			       struct kattr_prof_entry *e)
+			       struct kattr_profile_entry *e)
 {
 	const struct kattr_profile_priv *pv = p->priv;
 	const struct tsite *t = &pv->tsites[i];
-	bool annotated = p->format == KATTR_PROF_FMT_ANNOTATED;
+	bool annotated = p->format == KATTR_PROFILE_FMT_ANNOTATED;
 
 	e->correct = t->correct;
 	e->incorrect = t->incorrect;
 	e->function = pv->text + t->func;
 	e->file = pv->text + t->file;
 	e->line = t->line & ~SITE_LIKELY;
-	if (p->format == KATTR_PROF_FMT_LIKELY_PROF)
-		e->hint = t->line & SITE_LIKELY ? KATTR_PROF_HINT_LIKELY :
-						 KATTR_PROF_HINT_UNLIKELY;
+	if (p->format == KATTR_PROFILE_FMT_LIKELY_PROF)
+		e->hint = t->line & SITE_LIKELY ? KATTR_PROFILE_HINT_LIKELY :
+						 KATTR_PROFILE_HINT_UNLIKELY;
 	else
-		e->hint = annotated ? KATTR_PROF_HINT_ANNOTATED :
-				      KATTR_PROF_HINT_NONE;
+		e->hint = annotated ? KATTR_PROFILE_HINT_ANNOTATED :
+				      KATTR_PROFILE_HINT_NONE;
 	e->constant = annotated ? pv->tconst[i] : 0;
 	e->has_constant = annotated;
 	e->has_rate = false;
@@ -417,22 +417,22 @@ static inline uint64_t counter_step(uint64_t a, uint64_t b, unsigned int bits,
 /* parse.c: buf (len + 1 bytes, taken over) parsed after prev (NULL:
  * none), into entries or (compact) a table's sites; seconds > 0: rows
  * diffed against prev's on the way (priv->diffed_from says if all were). */
-int prof_parse_buf(char *buf, size_t len, enum kattr_prof_format fmt,
+int prof_parse_buf(char *buf, size_t len, enum kattr_profile_format fmt,
 		   const struct kattr_profile *prev, bool compact, bool lazy,
 		   double seconds, struct kattr_profile **out);
 /* live.c: entry i of p, from its entries or (a live profile) its site. */
 void prof_entry(const struct kattr_profile *p, size_t i,
-		struct kattr_prof_entry *e);
+		struct kattr_profile_entry *e);
 /* diff.c: kattr_profile_parse_diff()'s rows new in front, counted from
  * zero (entries or a live profile's sites). */
 void prof_diff_fresh(struct kattr_profile *p, size_t k, double seconds);
 /* profile.c: kattr_profile_wrong()'s count made again (counts changed). */
 void prof_count_wrong(struct kattr_profile *p);
-/* sort.c: the tie-break and key of kattr_prof_sort_top(), for table.c. */
-int prof_cmp_entries(const struct kattr_prof_entry *a,
-		     const struct kattr_prof_entry *b,
-		     enum kattr_prof_sort key, int dir);
-uint64_t prof_num_key(const struct kattr_prof_entry *e,
-		      enum kattr_prof_sort key);
+/* sort.c: the tie-break and key of kattr_profile_sort_top(), for table.c. */
+int prof_cmp_entries(const struct kattr_profile_entry *a,
+		     const struct kattr_profile_entry *b,
+		     enum kattr_profile_sort key, int dir);
+uint64_t prof_num_key(const struct kattr_profile_entry *e,
+		      enum kattr_profile_sort key);
 
 #endif /* KATTR_PROFILE_INTERNAL_H */

@@ -7,36 +7,36 @@
 
 #include "profile_internal.h"
 
-static const char *const sort_names[KATTR_PROF_SORT_COUNT_] = {
-	[KATTR_PROF_SORT_INCORRECT] = "incorrect",
-	[KATTR_PROF_SORT_CORRECT] = "correct",
-	[KATTR_PROF_SORT_PERCENT] = "percent",
-	[KATTR_PROF_SORT_TOTAL] = "total",
-	[KATTR_PROF_SORT_RATE] = "rate",
-	[KATTR_PROF_SORT_FUNCTION] = "function",
-	[KATTR_PROF_SORT_FILE] = "file",
+static const char *const sort_names[KATTR_PROFILE_SORT_COUNT_] = {
+	[KATTR_PROFILE_SORT_INCORRECT] = "incorrect",
+	[KATTR_PROFILE_SORT_CORRECT] = "correct",
+	[KATTR_PROFILE_SORT_PERCENT] = "percent",
+	[KATTR_PROFILE_SORT_TOTAL] = "total",
+	[KATTR_PROFILE_SORT_RATE] = "rate",
+	[KATTR_PROFILE_SORT_FUNCTION] = "function",
+	[KATTR_PROFILE_SORT_FILE] = "file",
 };
 
-int kattr_prof_sort_parse(const char *name, enum kattr_prof_sort *key)
+int kattr_profile_sort_parse(const char *name, enum kattr_profile_sort *key)
 {
-	for (int i = 0; i < KATTR_PROF_SORT_COUNT_; i++) {
+	for (int i = 0; i < KATTR_PROFILE_SORT_COUNT_; i++) {
 		if (!strcmp(name, sort_names[i])) {
-			*key = (enum kattr_prof_sort)i;
+			*key = (enum kattr_profile_sort)i;
 			return 0;
 		}
 	}
 	return -EINVAL;
 }
 
-const char *kattr_prof_sort_name(enum kattr_prof_sort key)
+const char *kattr_profile_sort_name(enum kattr_profile_sort key)
 {
-	return (unsigned int)key < KATTR_PROF_SORT_COUNT_ ? sort_names[key] : "?";
+	return (unsigned int)key < KATTR_PROFILE_SORT_COUNT_ ? sort_names[key] : "?";
 }
 
 #define CMP(a, b) (((a) > (b)) - ((a) < (b)))
 
-static int cmp_site(const struct kattr_prof_entry *a,
-		    const struct kattr_prof_entry *b)
+static int cmp_site(const struct kattr_profile_entry *a,
+		    const struct kattr_profile_entry *b)
 {
 	int c = strcmp(a->function, b->function);
 
@@ -50,31 +50,31 @@ static int cmp_site(const struct kattr_prof_entry *a,
 }
 
 struct sort_ctx {
-	enum kattr_prof_sort key;
+	enum kattr_profile_sort key;
 	int dir;
 };
 
 /* Ascending order of the key's natural direction. */
-static int cmp_key(const struct kattr_prof_entry *a,
-		   const struct kattr_prof_entry *b, enum kattr_prof_sort key)
+static int cmp_key(const struct kattr_profile_entry *a,
+		   const struct kattr_profile_entry *b, enum kattr_profile_sort key)
 {
 	switch (key) {
-	case KATTR_PROF_SORT_INCORRECT:
+	case KATTR_PROFILE_SORT_INCORRECT:
 		return -CMP(a->incorrect, b->incorrect);
-	case KATTR_PROF_SORT_CORRECT:
+	case KATTR_PROFILE_SORT_CORRECT:
 		return -CMP(a->correct, b->correct);
-	case KATTR_PROF_SORT_PERCENT:
-		return -CMP(kattr_prof_entry_pct(a), kattr_prof_entry_pct(b));
-	case KATTR_PROF_SORT_TOTAL:
-		return -CMP(kattr_prof_entry_total(a), kattr_prof_entry_total(b));
-	case KATTR_PROF_SORT_RATE: {
+	case KATTR_PROFILE_SORT_PERCENT:
+		return -CMP(kattr_profile_entry_pct(a), kattr_profile_entry_pct(b));
+	case KATTR_PROFILE_SORT_TOTAL:
+		return -CMP(kattr_profile_entry_total(a), kattr_profile_entry_total(b));
+	case KATTR_PROFILE_SORT_RATE: {
 		double ra = a->has_rate ? a->rate : 0, rb = b->has_rate ? b->rate : 0;
 
 		return -CMP(ra, rb);
 	}
-	case KATTR_PROF_SORT_FUNCTION:
+	case KATTR_PROFILE_SORT_FUNCTION:
 		return strcmp(a->function, b->function);
-	case KATTR_PROF_SORT_FILE: {
+	case KATTR_PROFILE_SORT_FILE: {
 		int c = strcmp(a->file, b->file);
 
 		return c ? c : CMP(a->line, b->line);
@@ -86,8 +86,8 @@ static int cmp_key(const struct kattr_prof_entry *a,
 
 static int cmp_entries(const void *pa, const void *pb, void *arg)
 {
-	const struct kattr_prof_entry *a = *(const struct kattr_prof_entry *const *)pa;
-	const struct kattr_prof_entry *b = *(const struct kattr_prof_entry *const *)pb;
+	const struct kattr_profile_entry *a = *(const struct kattr_profile_entry *const *)pa;
+	const struct kattr_profile_entry *b = *(const struct kattr_profile_entry *const *)pb;
 	const struct sort_ctx *ctx = arg;
 	int c = cmp_key(a, b, ctx->key);
 
@@ -102,7 +102,7 @@ struct keyed {
 	uint64_t k;
 	uint64_t k2;	/* the function's first 8 bytes, big-endian: most
 			 * ties are broken without touching the entry */
-	const struct kattr_prof_entry *e;
+	const struct kattr_profile_entry *e;
 };
 
 static uint64_t name_key(const char *s)
@@ -127,17 +127,17 @@ static uint64_t dbl_key(double d)
 }
 
 static inline __attribute__((always_inline)) uint64_t
-num_key(const struct kattr_prof_entry *e, enum kattr_prof_sort key)
+num_key(const struct kattr_profile_entry *e, enum kattr_profile_sort key)
 {
 	switch (key) {
-	case KATTR_PROF_SORT_INCORRECT:
+	case KATTR_PROFILE_SORT_INCORRECT:
 		return e->incorrect;
-	case KATTR_PROF_SORT_CORRECT:
+	case KATTR_PROFILE_SORT_CORRECT:
 		return e->correct;
-	case KATTR_PROF_SORT_TOTAL:
-		return kattr_prof_entry_total(e);
-	case KATTR_PROF_SORT_PERCENT:
-		return dbl_key(kattr_prof_entry_pct(e));
+	case KATTR_PROFILE_SORT_TOTAL:
+		return kattr_profile_entry_total(e);
+	case KATTR_PROFILE_SORT_PERCENT:
+		return dbl_key(kattr_profile_entry_pct(e));
 	default:
 		return dbl_key(e->has_rate ? e->rate : 0);
 	}
@@ -157,9 +157,9 @@ static int cmp_keyed(const void *pa, const void *pb, void *arg)
 }
 
 /* Sorted by a name: no numeric key pairs. */
-static bool is_name_key(enum kattr_prof_sort key)
+static bool is_name_key(enum kattr_profile_sort key)
 {
-	return key == KATTR_PROF_SORT_FUNCTION || key == KATTR_PROF_SORT_FILE;
+	return key == KATTR_PROFILE_SORT_FUNCTION || key == KATTR_PROFILE_SORT_FILE;
 }
 
 /* A heap member: the key pair and where the entry sits in the input. */
@@ -169,7 +169,7 @@ struct heaped {
 };
 _Static_assert(sizeof(struct heaped) <= 64, "heap_sift()'s swap room");
 
-static void keyed_fill(struct keyed *kv, const struct kattr_prof_entry *e,
+static void keyed_fill(struct keyed *kv, const struct kattr_profile_entry *e,
 		       const struct sort_ctx *ctx)
 {
 	bool named = is_name_key(ctx->key);
@@ -226,7 +226,7 @@ static int cmp_heaped(const void *a, const void *b, void *ctx)
  * their numeric key with the top's, without touching their name.
  * O(n log k); the others keep their relative order.
  */
-static int sort_few(const struct kattr_prof_entry **v, size_t n, size_t k,
+static int sort_few(const struct kattr_profile_entry **v, size_t n, size_t k,
 		    struct sort_ctx *ctx)
 {
 	bool named = is_name_key(ctx->key);
@@ -272,7 +272,7 @@ static int sort_few(const struct kattr_prof_entry **v, size_t n, size_t k,
 /* A key and its entry: what the radix passes move (16 bytes). */
 struct kpair {
 	uint64_t k;
-	const struct kattr_prof_entry *e;
+	const struct kattr_profile_entry *e;
 };
 
 /* Ties of the numeric key: by the function's first bytes, then the site
@@ -352,7 +352,7 @@ static struct kpair *radix_pairs(struct kpair *v, struct kpair *tmp, size_t n)
  * (descending numbers: ~k), then each run of equal keys is ordered by
  * the tie-break.  -ENOMEM.
  */
-static int sort_radix(const struct kattr_prof_entry **v, size_t n,
+static int sort_radix(const struct kattr_profile_entry **v, size_t n,
 		      const struct sort_ctx *ctx)
 {
 	struct kpair *a = malloc(2 * n * sizeof(*a)), *r;
@@ -379,8 +379,8 @@ static int sort_radix(const struct kattr_prof_entry **v, size_t n,
 	return 0;
 }
 
-void kattr_prof_sort_top(const struct kattr_prof_entry **v, size_t n,
-			 enum kattr_prof_sort key, bool reverse, size_t k)
+void kattr_profile_sort_top(const struct kattr_profile_entry **v, size_t n,
+			 enum kattr_profile_sort key, bool reverse, size_t k)
 {
 	struct sort_ctx ctx = { key, reverse ? -1 : 1 };
 	struct keyed *kv = NULL;
@@ -408,28 +408,28 @@ void kattr_prof_sort_top(const struct kattr_prof_entry **v, size_t n,
 }
 
 /* The reference order (tests): one comparison sort of everything. */
-void kattr_prof_sort_ref(const struct kattr_prof_entry **v, size_t n,
-			 enum kattr_prof_sort key, bool reverse)
+void kattr_profile_sort_ref(const struct kattr_profile_entry **v, size_t n,
+			 enum kattr_profile_sort key, bool reverse)
 {
 	struct sort_ctx ctx = { key, reverse ? -1 : 1 };
 
 	qsort_r(v, n, sizeof(*v), cmp_entries, &ctx);
 }
 
-void kattr_prof_sort(const struct kattr_prof_entry **v, size_t n,
-		     enum kattr_prof_sort key, bool reverse)
+void kattr_profile_sort(const struct kattr_profile_entry **v, size_t n,
+		     enum kattr_profile_sort key, bool reverse)
 {
-	kattr_prof_sort_top(v, n, key, reverse, 0);
+	kattr_profile_sort_top(v, n, key, reverse, 0);
 }
 
-bool kattr_prof_filter_match(const struct kattr_prof_filter *f,
-			     const struct kattr_prof_entry *e)
+bool kattr_profile_filter_match(const struct kattr_profile_filter *f,
+			     const struct kattr_profile_entry *e)
 {
 	if (!f)
 		return true;
-	if (f->wrong_only && !kattr_prof_entry_is_wrong(e))
+	if (f->wrong_only && !kattr_profile_entry_is_wrong(e))
 		return false;
-	if (f->min_total && kattr_prof_entry_total(e) < f->min_total)
+	if (f->min_total && kattr_profile_entry_total(e) < f->min_total)
 		return false;
 	if (f->substr && *f->substr && !strstr(e->function, f->substr) &&
 	    !strstr(e->file, f->substr))
@@ -437,9 +437,9 @@ bool kattr_prof_filter_match(const struct kattr_prof_filter *f,
 	return true;
 }
 
-size_t kattr_prof_select_entries(const struct kattr_prof_entry *entries,
-				size_t n, const struct kattr_prof_filter *f,
-				const struct kattr_prof_entry **v)
+size_t kattr_profile_select_entries(const struct kattr_profile_entry *entries,
+				size_t n, const struct kattr_profile_filter *f,
+				const struct kattr_profile_entry **v)
 {
 	size_t k = 0;
 
@@ -449,29 +449,29 @@ size_t kattr_prof_select_entries(const struct kattr_prof_entry *entries,
 		return n;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (kattr_prof_filter_match(f, &entries[i]))
+		if (kattr_profile_filter_match(f, &entries[i]))
 			v[k++] = &entries[i];
 	return k;
 }
 
-size_t kattr_prof_select(const struct kattr_profile *p,
-			 const struct kattr_prof_filter *f,
-			 const struct kattr_prof_entry **v)
+size_t kattr_profile_select(const struct kattr_profile *p,
+			 const struct kattr_profile_filter *f,
+			 const struct kattr_profile_entry **v)
 {
-	return kattr_prof_select_entries(p->entries, p->n, f, v);
+	return kattr_profile_select_entries(p->entries, p->n, f, v);
 }
 
-int prof_cmp_entries(const struct kattr_prof_entry *a,
-		     const struct kattr_prof_entry *b,
-		     enum kattr_prof_sort key, int dir)
+int prof_cmp_entries(const struct kattr_profile_entry *a,
+		     const struct kattr_profile_entry *b,
+		     enum kattr_profile_sort key, int dir)
 {
 	struct sort_ctx ctx = { key, dir };
 
 	return cmp_entries(&a, &b, &ctx);
 }
 
-uint64_t prof_num_key(const struct kattr_prof_entry *e,
-		      enum kattr_prof_sort key)
+uint64_t prof_num_key(const struct kattr_profile_entry *e,
+		      enum kattr_profile_sort key)
 {
 	return num_key(e, key);
 }
@@ -494,28 +494,28 @@ struct top_ctx {
 /* The numeric key of site i without making its entry (num_key() on the
  * fields it reads, the rate as prof_entry() makes it). */
 static inline __attribute__((always_inline)) uint64_t
-site_key(const struct kattr_profile *p, size_t i, enum kattr_prof_sort key)
+site_key(const struct kattr_profile *p, size_t i, enum kattr_profile_sort key)
 {
 	const struct kattr_profile_priv *pv = p->priv;
 	const struct site *s;
-	struct kattr_prof_entry e;
+	struct kattr_profile_entry e;
 	uint64_t d;
 
 	if (p->entries)
 		return num_key(&p->entries[i], key);
 	s = &pv->sites[i];
 	switch (key) {
-	case KATTR_PROF_SORT_INCORRECT:
+	case KATTR_PROFILE_SORT_INCORRECT:
 		return s->incorrect;
-	case KATTR_PROF_SORT_CORRECT:
+	case KATTR_PROFILE_SORT_CORRECT:
 		return s->correct;
-	case KATTR_PROF_SORT_TOTAL:
+	case KATTR_PROFILE_SORT_TOTAL:
 		return s->correct + s->incorrect < s->correct ? UINT64_MAX :
 		       s->correct + s->incorrect;
-	case KATTR_PROF_SORT_PERCENT:
+	case KATTR_PROFILE_SORT_PERCENT:
 		e.correct = s->correct;
 		e.incorrect = s->incorrect;
-		return dbl_key(kattr_prof_entry_pct(&e));
+		return dbl_key(kattr_profile_entry_pct(&e));
 	default:
 		d = pv->deltas ? pv->deltas[i].d_incorrect : 0;
 		return dbl_key((s->flags & SITE_HAS_RATE) && d ?
@@ -525,7 +525,7 @@ site_key(const struct kattr_profile *p, size_t i, enum kattr_prof_sort key)
 
 static void topped_fill(struct topped *t, size_t i, const struct top_ctx *c)
 {
-	struct kattr_prof_entry e;
+	struct kattr_profile_entry e;
 	bool named = is_name_key(c->s.key);
 
 	t->i = i;
@@ -543,8 +543,8 @@ static int topped_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct topped *a = pa, *b = pb;
 	struct top_ctx *c = arg;
-	struct kattr_prof_entry ea, eb;
-	const struct kattr_prof_entry *pea = &ea, *peb = &eb;
+	struct kattr_profile_entry ea, eb;
+	const struct kattr_profile_entry *pea = &ea, *peb = &eb;
 	int r = 0;
 
 	if (!is_name_key(c->s.key)) {
@@ -587,12 +587,12 @@ static void top_offer(struct topped *h, size_t *nh, size_t k, size_t i,
 
 /* Ordered by a count, no filter, a live profile's sites (the live view's
  * default): the heap's test on the counts read straight off the sites. */
-static int top_counts(const struct kattr_profile *p, enum kattr_prof_sort key,
+static int top_counts(const struct kattr_profile *p, enum kattr_profile_sort key,
 		      bool reverse, size_t k, size_t *idx, size_t *matched,
 		      struct topped *h, struct top_ctx *c)
 {
 	const struct site *sv = p->priv->sites;
-	bool inc = key == KATTR_PROF_SORT_INCORRECT;
+	bool inc = key == KATTR_PROFILE_SORT_INCORRECT;
 	size_t nh = 0, i = 0;
 
 	for (; i < p->n && nh < k; i++)
@@ -613,15 +613,15 @@ static int top_counts(const struct kattr_profile *p, enum kattr_prof_sort key,
 }
 
 int kattr_profile_top(const struct kattr_profile *p,
-		      const struct kattr_prof_filter *f,
-		      enum kattr_prof_sort key, bool reverse, size_t k,
+		      const struct kattr_profile_filter *f,
+		      enum kattr_profile_sort key, bool reverse, size_t k,
 		      size_t *idx, size_t *matched)
 {
 	struct top_ctx c = { p, { key, reverse ? -1 : 1 } };
 	bool all = !f || (!f->wrong_only && !f->min_total &&
 			  (!f->substr || !*f->substr));
 	struct topped *h;
-	struct kattr_prof_entry e;
+	struct kattr_profile_entry e;
 	size_t nh = 0, m = 0;
 
 	*matched = 0;
@@ -630,13 +630,13 @@ int kattr_profile_top(const struct kattr_profile *p,
 	h = malloc(k * sizeof(*h));
 	if (!h)
 		return -ENOMEM;
-	if (all && !p->entries && (key == KATTR_PROF_SORT_INCORRECT ||
-				   key == KATTR_PROF_SORT_CORRECT))
+	if (all && !p->entries && (key == KATTR_PROFILE_SORT_INCORRECT ||
+				   key == KATTR_PROFILE_SORT_CORRECT))
 		return top_counts(p, key, reverse, k, idx, matched, h, &c);
 	for (size_t i = 0; i < p->n; i++) {
 		if (!all) {
 			prof_entry(p, i, &e);
-			if (!kattr_prof_filter_match(f, &e))
+			if (!kattr_profile_filter_match(f, &e))
 				continue;
 		} else if (nh == k && !is_name_key(key)) {
 			/* the usual case, top_offer()'s first test inline:

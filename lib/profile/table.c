@@ -3,25 +3,25 @@
  * A profile read once (a batch pass over 200,000 sites): parsed by
  * parse.c into 32-byte sites instead of entries, selected and ordered
  * through an index of 8 bytes a site, and handed out one entry at a
- * time.  The order is kattr_prof_sort_top()'s (tests/lib/profile and
+ * time.  The order is kattr_profile_sort_top()'s (tests/lib/profile and
  * tests/fuzz/fuzz_prof_table.c compare the two).
  */
 #include <stdlib.h>
 
 #include "profile_internal.h"
 
-struct kattr_prof_table_priv {
+struct kattr_profile_table_priv {
 	struct kattr_profile *p;	/* entries NULL: p->priv->tsites */
-	/* After kattr_prof_table_order(): the sites shown, in order, each
+	/* After kattr_profile_table_order(): the sites shown, in order, each
 	 * a site index (low 32 bits) under its key's top bits. */
 	uint64_t *ord;
 };
 
-int kattr_prof_table_parse_buf(char *buf, size_t len,
-			       enum kattr_prof_format fmt,
-			       struct kattr_prof_table **out)
+int kattr_profile_table_parse_buf(char *buf, size_t len,
+			       enum kattr_profile_format fmt,
+			       struct kattr_profile_table **out)
 {
-	struct kattr_prof_table *t = calloc(1, sizeof(*t));
+	struct kattr_profile_table *t = calloc(1, sizeof(*t));
 	struct kattr_profile *p;
 	int ret;
 
@@ -47,7 +47,7 @@ int kattr_prof_table_parse_buf(char *buf, size_t len,
 	return 0;
 }
 
-void kattr_prof_table_free(struct kattr_prof_table *t)
+void kattr_profile_table_free(struct kattr_profile_table *t)
 {
 	if (!t)
 		return;
@@ -59,7 +59,7 @@ void kattr_prof_table_free(struct kattr_prof_table *t)
 	free(t);
 }
 
-static bool no_filter(const struct kattr_prof_filter *f)
+static bool no_filter(const struct kattr_profile_filter *f)
 {
 	return !f || (!f->wrong_only && !f->min_total &&
 		      (!f->substr || !*f->substr));
@@ -67,15 +67,15 @@ static bool no_filter(const struct kattr_prof_filter *f)
 
 /* The site indexes that pass f into ord; returns how many. */
 static size_t table_select(const struct kattr_profile *p,
-			   const struct kattr_prof_filter *f, uint64_t *ord)
+			   const struct kattr_profile_filter *f, uint64_t *ord)
 {
-	struct kattr_prof_entry e;
+	struct kattr_profile_entry e;
 	size_t m = 0;
 
 	for (size_t i = 0; i < p->n; i++) {
 		if (!no_filter(f)) {
 			tsite_entry(p, i, &e);
-			if (!kattr_prof_filter_match(f, &e))
+			if (!kattr_profile_filter_match(f, &e))
 				continue;
 		}
 		ord[m++] = i;
@@ -86,14 +86,14 @@ static size_t table_select(const struct kattr_profile *p,
 /* Order of two index words by the reference comparison of their sites. */
 struct table_ctx {
 	const struct kattr_profile *p;
-	enum kattr_prof_sort key;
+	enum kattr_profile_sort key;
 	int dir;
 };
 
 static int cmp_ord(const void *pa, const void *pb, void *arg)
 {
 	const struct table_ctx *c = arg;
-	struct kattr_prof_entry a, b;
+	struct kattr_profile_entry a, b;
 
 	tsite_entry(c->p, (uint32_t)*(const uint64_t *)pa, &a);
 	tsite_entry(c->p, (uint32_t)*(const uint64_t *)pb, &b);
@@ -162,7 +162,7 @@ static uint64_t *radix_top(uint64_t *v, uint64_t *tmp, size_t n)
 static int order_numeric(uint64_t **ordp, size_t m, struct table_ctx *c)
 {
 	uint64_t *ord = *ordp, *tmp, *r, maxk = 0;
-	struct kattr_prof_entry e;
+	struct kattr_profile_entry e;
 	unsigned int shift = 0;
 	size_t i, j;
 
@@ -199,16 +199,16 @@ static int order_numeric(uint64_t **ordp, size_t m, struct table_ctx *c)
 	return 0;
 }
 
-static bool is_name(enum kattr_prof_sort key)
+static bool is_name(enum kattr_profile_sort key)
 {
-	return key == KATTR_PROF_SORT_FUNCTION || key == KATTR_PROF_SORT_FILE;
+	return key == KATTR_PROFILE_SORT_FUNCTION || key == KATTR_PROFILE_SORT_FILE;
 }
 
-int kattr_prof_table_order(struct kattr_prof_table *t,
-			   const struct kattr_prof_filter *f,
-			   enum kattr_prof_sort key, bool reverse)
+int kattr_profile_table_order(struct kattr_profile_table *t,
+			   const struct kattr_profile_filter *f,
+			   enum kattr_profile_sort key, bool reverse)
 {
-	struct kattr_prof_table_priv *pv = t->priv;
+	struct kattr_profile_table_priv *pv = t->priv;
 	struct table_ctx c = { pv->p, key, reverse ? -1 : 1 };
 	size_t m;
 
@@ -233,10 +233,10 @@ int kattr_prof_table_order(struct kattr_prof_table *t,
 	return 0;
 }
 
-void kattr_prof_table_entry(const struct kattr_prof_table *t, size_t i,
-			    struct kattr_prof_entry *e)
+void kattr_profile_table_entry(const struct kattr_profile_table *t, size_t i,
+			    struct kattr_profile_entry *e)
 {
-	const struct kattr_prof_table_priv *pv = t->priv;
+	const struct kattr_profile_table_priv *pv = t->priv;
 	const struct kattr_profile *p = pv->p;
 	const uint64_t *ord = pv->ord;
 

@@ -48,7 +48,7 @@ bool kattr_rg_has_shares(const struct kattr_rg *rg)
 	return rg->has_shares;
 }
 
-const char *kattr_rg_shares_file(const struct kattr_rg *rg)
+const char *kattr_rg_share_file(const struct kattr_rg *rg)
 {
 	return rg->ops->shares_file;
 }
@@ -147,25 +147,28 @@ int rg_members_read(struct kattr_rg *rg, const char *group,
 
 /* ---- a refused create ----------------------------------------------------- */
 
-int rg_reason(struct kattr_rg_reason *r, enum kattr_rg_why what, int err,
+/* Each code's words when the caller's struct kattr_why has no buf. */
+static const char *const why_short[] = {
+	[KATTR_RG_WHY_DEPTH] = "RGCS groups nest at most 5 levels below the root",
+	[KATTR_RG_WHY_NO_SHARES] = "no shares there",
+	[KATTR_RG_WHY_PARENT] = "its parent group does not exist",
+	[KATTR_RG_WHY_ATTR] = "an attribute file of that name is there (not a group)",
+	[KATTR_RG_WHY_ATTR_ABOVE] = "a component of the name is an attribute file, not a group",
+	[KATTR_RG_WHY_HOOK] = "cannot mark it as made by this tool",
+	[KATTR_RG_WHY_HIER] = "another cgroup v1 hierarchy refused it",
+};
+
+int rg_reason(struct kattr_why *w, enum kattr_rg_why what, int err,
 	      const char *fmt, ...)
 {
+	size_t n = sizeof(why_short) / sizeof(why_short[0]);
 	va_list ap;
 
-	if (!r)
-		return err;
-	r->what = what;
 	va_start(ap, fmt);
-	vsnprintf(r->text, sizeof(r->text), fmt, ap);
+	err = kattr_why_vfmt(w, what, err, (size_t)what < n && why_short[what] ?
+			     why_short[what] : fmt, fmt, ap);
 	va_end(ap);
 	return err;
-}
-
-const char *kattr_rg_reason_text(const struct kattr_rg_reason *r, int err)
-{
-	if (r && r->what != KATTR_RG_WHY_NONE)
-		return r->text;
-	return err ? strerror(-err) : "";
 }
 
 /* ---- attach targets ------------------------------------------------------ */

@@ -14,7 +14,7 @@
  * "..".  What it may change: a parent renamed meanwhile by another tool
  * gets the later groups (as if the whole call had run before the rename).
  * A held parent removed (or removed and made again) makes the mkdirat
- * fail; kattr_rg_create_why() then drops what the batch holds, undoes what
+ * fail; kattr_rg_create() then drops what the batch holds, undoes what
  * it made and makes the group once more by name, so the outcome is the
  * one without a batch.  Anything removed through the handle drops it too.
  */

@@ -47,7 +47,7 @@ static const char *hier_name(const struct kattr_rg *rg, size_t i)
 }
 
 static int peer_failed(struct kattr_rg *rg, size_t i, const char *name,
-		       int err, struct kattr_rg_reason *r)
+		       int err, struct kattr_why *r)
 {
 	if (err == -ENOENT)
 		return rg_reason(r, KATTR_RG_WHY_PARENT, -ENXIO,
@@ -73,7 +73,7 @@ static int peer_failed(struct kattr_rg *rg, size_t i, const char *name,
  * for name itself; parents made here are removed again on failure.
  */
 static int peers_fill(struct kattr_rg *rg, const char *name,
-		      unsigned int *made, struct kattr_rg_reason *r)
+		      unsigned int *made, struct kattr_why *r)
 {
 	for (size_t i = 1; i < rg->nhier; i++) {
 		struct kattr_mount *m = hier_m(rg, i);
@@ -96,7 +96,7 @@ static int peers_fill(struct kattr_rg *rg, const char *name,
 }
 
 int rg_v1_mkdir(struct kattr_rg *rg, const char *name, bool fill,
-		unsigned int *made, struct kattr_rg_reason *r)
+		unsigned int *made, struct kattr_why *r)
 {
 	int own = rg_mkdir_in(rg, 0, rg->m, name), ret;
 
@@ -109,7 +109,7 @@ int rg_v1_mkdir(struct kattr_rg *rg, const char *name, bool fill,
 }
 
 int rg_v1_mkdir_parent(struct kattr_rg *rg, const char *name,
-		       unsigned int *made, struct kattr_rg_reason *r)
+		       unsigned int *made, struct kattr_why *r)
 {
 	if (!has_dir(rg->m, name))
 		return 0;	/* the group's own mkdir says it is missing */

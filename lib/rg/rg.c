@@ -356,46 +356,31 @@ static void undo_mkdirs(struct kattr_rg *rg, char *name, size_t *ends,
 	}
 }
 
-int kattr_rg_create_check(const struct kattr_rg *rg, const char *group,
-			  const char *shares, const char *res,
-			  struct kattr_rg_reason *r)
+/* What create checks before it touches the tree (KATTR_RG_CHECK). */
+static int create_check(const struct kattr_rg *rg, const char *group,
+			const char *shares, const char *res,
+			struct kattr_why *w)
 {
+	struct kattr_why sub = { 0 };
 	struct kattr_rg_share s;
-	const char *why = NULL;
 	int ret;
 
-	if (r)
-		memset(r, 0, sizeof(*r));
 	if (kattr_rg_name_is_root(group))
-		return rg_reason(r, KATTR_RG_WHY_ROOT, -EINVAL, "it always exists");
-	ret = kattr_rg_name_check(group, false, &why);
+		return kattr_why_set(w, KATTR_RG_WHY_ROOT, -EINVAL, "it always exists");
+	ret = kattr_rg_name_check(group, false, &sub);
 	if (ret < 0)
-		return rg_reason(r, KATTR_RG_WHY_NAME, ret, "%s", why);
+		return kattr_why_set(w, KATTR_RG_WHY_NAME, ret, sub.text);
 	if (res && !rg->ops->takes_res)
-		return rg_reason(r, KATTR_RG_WHY_RES, -EINVAL,
-				 "a controller (res) names RGCS shares only");
+		return kattr_why_set(w, KATTR_RG_WHY_RES, -EINVAL,
+				     "a controller (res) names RGCS shares only");
 	if (shares) {
-		ret = kattr_rg_share_parse(rg->ops->id, shares, res, &s, NULL, &why);
+		ret = kattr_rg_share_parse(rg->ops->id, shares, res, &s, NULL, &sub);
 		if (ret < 0)
-			return rg_reason(r, KATTR_RG_WHY_SHARES, ret, "%s", why);
+			return kattr_why_set(w, KATTR_RG_WHY_SHARES, ret, sub.text);
 	}
 	if (rg->ops->create_check)
-		return rg->ops->create_check(rg, group, r);
+		return rg->ops->create_check(rg, group, w);
 	return 0;
-}
-
-int kattr_rg_create(struct kattr_rg *rg, const char *group,
-		    unsigned int flags, const char *shares, const char *res)
-{
-	return kattr_rg_create_why(rg, group, flags & ~KATTR_RG_ENABLE,
-				   shares, res, NULL, NULL);
-}
-
-int kattr_rg_create_enable(struct kattr_rg *rg, const char *group,
-			   unsigned int flags, const char *shares,
-			   const char *res, struct kattr_rg_cpu_path *done)
-{
-	return kattr_rg_create_why(rg, group, flags, shares, res, done, NULL);
 }
 
 /* A directory made (or found) for kattr_rg_create(): name up to each '/'. */
@@ -414,7 +399,7 @@ void kattr_rg_on_create(struct kattr_rg *rg, kattr_rg_made_fn fn, void *data)
 
 /* The hook on a directory just made (then undone with the rest if < 0). */
 static int made_hook(struct kattr_rg *rg, const char *group,
-		     struct kattr_rg_reason *r)
+		     struct kattr_why *r)
 {
 	int fd, ret;
 
@@ -433,7 +418,7 @@ static int made_hook(struct kattr_rg *rg, const char *group,
 
 /* Make or find component name[0..i) (i == len: the group itself). */
 static int mkpath_one(struct kattr_rg *rg, struct mkpath *mp, size_t i,
-		      unsigned int flags, struct kattr_rg_reason *r)
+		      unsigned int flags, struct kattr_why *r)
 {
 	bool fill = i < mp->len || (flags & KATTR_RG_PARENTS);
 	unsigned int made = 0;
@@ -461,7 +446,7 @@ static int mkpath_one(struct kattr_rg *rg, struct mkpath *mp, size_t i,
 		mp->where[mp->nmade] = made;
 		mp->made[mp->nmade++] = i;
 	}
-	if (ret < 0 && r && r->what != KATTR_RG_WHY_NONE)
+	if (ret < 0 && r && r->code != KATTR_RG_WHY_NONE)
 		return ret;	/* the backend said why */
 	if (ret == -ENOENT && !(flags & KATTR_RG_PARENTS))
 		return rg_reason(r, KATTR_RG_WHY_PARENT, -ENXIO,
@@ -484,7 +469,7 @@ static int mkpath_one(struct kattr_rg *rg, struct mkpath *mp, size_t i,
 
 /* Every component, parents first: each one must exist or be made. */
 static int mkpath(struct kattr_rg *rg, struct mkpath *mp, unsigned int flags,
-		  struct kattr_rg_reason *r)
+		  struct kattr_why *r)
 {
 	int ret = 0;
 
@@ -503,7 +488,7 @@ static int mkpath(struct kattr_rg *rg, struct mkpath *mp, unsigned int flags,
 static int create_shares(struct kattr_rg *rg, const char *group,
 			 unsigned int flags, const char *value,
 			 struct kattr_rg_cpu_path *done,
-			 struct kattr_rg_reason *r)
+			 struct kattr_why *r)
 {
 	size_t start = done ? done->n : 0;
 	int ret = 0;
@@ -521,25 +506,20 @@ static int create_shares(struct kattr_rg *rg, const char *group,
 	return ret;
 }
 
-int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
-			unsigned int flags, const char *shares,
-			const char *res, struct kattr_rg_cpu_path *done,
-			struct kattr_rg_reason *r)
+/* Make group (the work of kattr_rg_create(), after create_check()). */
+static int create(struct kattr_rg *rg, const char *group, unsigned int flags,
+		  const char *shares, const char *res,
+		  struct kattr_rg_cpu_path *done, struct kattr_why *r)
 {
 	struct mkpath *mp;
 	char value[256];
 	bool held;
 	int ret;
 
-	if ((flags & KATTR_RG_ENABLE) && !done)
-		return -EINVAL;
-	ret = kattr_rg_create_check(rg, group, shares, res, r);
-	if (ret < 0)
-		return ret;
 	if (shares && !rg->has_shares)
 		return rg_reason(r, KATTR_RG_WHY_NO_SHARES, -EOPNOTSUPP,
 			      "no shares here");
-	if (shares && kattr_rg_shares_format(rg->ops->id, shares, res, value,
+	if (shares && kattr_rg_share_format(rg->ops->id, shares, res, value,
 					     sizeof(value), NULL) < 0)
 		return -ENAMETOOLONG;
 	mp = malloc(sizeof(*mp));	/* no calloc: 28 KB zeroed per group */
@@ -562,8 +542,7 @@ int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
 		rg_batch_drop(rg);
 		undo_mkdirs(rg, mp->name, mp->made, mp->where, mp->nmade);
 		mp->nmade = 0;
-		if (r)
-			memset(r, 0, sizeof(*r));
+		kattr_why_clear(r);
 		ret = mkpath(rg, mp, flags, r);
 	}
 	if (ret == 0)
@@ -574,6 +553,24 @@ int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
 		undo_mkdirs(rg, mp->name, mp->made, mp->where, mp->nmade);
 	free(mp);
 	return ret;
+}
+
+int kattr_rg_create(struct kattr_rg *rg, const char *group,
+		    const struct kattr_rg_create_args *args, struct kattr_why *why)
+{
+	static const struct kattr_rg_create_args plain;
+	int ret;
+
+	if (!args)
+		args = &plain;
+	kattr_why_clear(why);
+	if ((args->flags & KATTR_RG_ENABLE) && !args->enabled)
+		return -EINVAL;
+	ret = create_check(rg, group, args->shares, args->res, why);
+	if (ret < 0 || (args->flags & KATTR_RG_CHECK))
+		return ret;
+	return create(rg, group, args->flags, args->shares, args->res,
+		      args->enabled, why);
 }
 
 /* ---- attach targets ------------------------------------------------------ */
@@ -707,7 +704,7 @@ static int shares_read(struct kattr_rg *rg, const char *group,
 	return rg->ops->shares_read(rg, group, path, out, n);
 }
 
-int kattr_rg_shares_get(struct kattr_rg *rg, const char *group,
+int kattr_rg_share_get(struct kattr_rg *rg, const char *group,
 			struct kattr_rg_share **out, size_t *n)
 {
 	int ret = kattr_rg_exists(rg, group);
@@ -717,13 +714,13 @@ int kattr_rg_shares_get(struct kattr_rg *rg, const char *group,
 	return shares_read(rg, group, out, n);
 }
 
-int kattr_rg_shares_set(struct kattr_rg *rg, const char *group,
-			const char *value, const char *res, const char **why)
+int kattr_rg_share_set(struct kattr_rg *rg, const char *group,
+		       const char *value, const char *res, struct kattr_why *why)
 {
 	char buf[256];
 	int ret;
 
-	ret = kattr_rg_shares_format(rg->ops->id, value, res, buf, sizeof(buf),
+	ret = kattr_rg_share_format(rg->ops->id, value, res, buf, sizeof(buf),
 				     why);
 	if (ret < 0)
 		return ret;

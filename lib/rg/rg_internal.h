@@ -69,7 +69,7 @@ struct rg_ops {
 		    const char *root, const struct mnt_table *t);
 	/* create: checks after the name, res and shares (NULL: none). */
 	int (*create_check)(const struct kattr_rg *rg, const char *group,
-			    struct kattr_rg_reason *r);
+			    struct kattr_why *r);
 	/*
 	 * create: make one directory, name relative to the root, setting a
 	 * bit in *made for each place made (bit 0: rg->m; cgroup v1: bit i,
@@ -78,11 +78,11 @@ struct rg_ops {
 	 * lacks elsewhere are made.  NULL: kattr_mkdir() on rg->m.
 	 */
 	int (*mkdir)(struct kattr_rg *rg, const char *name, bool fill,
-		     unsigned int *made, struct kattr_rg_reason *r);
+		     unsigned int *made, struct kattr_why *r);
 	/* create without -p: a parent name, which must exist in rg->m, made
 	 * where else the group spans and it lacks (NULL: nothing to do). */
 	int (*mkdir_parent)(struct kattr_rg *rg, const char *name,
-			    unsigned int *made, struct kattr_rg_reason *r);
+			    unsigned int *made, struct kattr_why *r);
 	/* delete: move group's tasks out before rmdir (NULL: rmdir does). */
 	int (*evacuate)(struct kattr_rg *rg, const char *group);
 	/* delete: remove group, evacuated, everywhere it is (NULL:
@@ -187,7 +187,7 @@ int rg_gpath(char *buf, size_t size, const char *group, const char *file);
  * not, -errno. */
 int rg_file_has_word(struct kattr_mount *m, const char *rel, const char *word);
 /* Fill *r (may be NULL) with what and its words; returns err. */
-int rg_reason(struct kattr_rg_reason *r, enum kattr_rg_why what, int err,
+int rg_reason(struct kattr_why *r, enum kattr_rg_why what, int err,
 	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Read the file of group whole (*text malloc'ed). */
 int rg_group_read(struct kattr_rg *rg, const char *group, const char *file,
@@ -258,9 +258,9 @@ int rg_hier_mount(struct kattr_rg *rg, const char *ctrl,
 		  struct kattr_mount **m);
 /* cgroup1_span.c: a group as one directory in each hierarchy */
 int rg_v1_mkdir(struct kattr_rg *rg, const char *name, bool fill,
-		unsigned int *made, struct kattr_rg_reason *r);
+		unsigned int *made, struct kattr_why *r);
 int rg_v1_mkdir_parent(struct kattr_rg *rg, const char *name,
-		       unsigned int *made, struct kattr_rg_reason *r);
+		       unsigned int *made, struct kattr_why *r);
 int rg_v1_rmdir(struct kattr_rg *rg, const char *group);
 int rg_v1_span_open(struct kattr_rg_target *t, const char *group);
 int rg_v1_span_attach(struct kattr_rg_target *t, pid_t pid);

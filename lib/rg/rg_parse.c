@@ -46,15 +46,12 @@ bool kattr_rg_name_is_root(const char *group)
 	return !group || !group[0] || strcmp(group, "/") == 0;
 }
 
-int kattr_rg_name_check(const char *group, bool allow_root, const char **why)
+int kattr_rg_name_check(const char *group, bool allow_root,
+			struct kattr_why *why)
 {
-	if (kattr_rg_name_is_root(group)) {
-		if (allow_root)
-			return 0;
-		if (why)
-			*why = "this is the root group";
-		return -EINVAL;
-	}
+	if (kattr_rg_name_is_root(group))
+		return allow_root ? 0 : kattr_why_set(why, KATTR_WHY_INVALID, -EINVAL,
+						      "this is the root group");
 	return kattr_name_check(group, why);
 }
 
@@ -262,17 +259,11 @@ static int parse_rgcs(const char *value, const char *res,
 	return 0;
 }
 
-int kattr_rg_share_parse(enum kattr_rg_backend b, const char *value,
-			 const char *res, struct kattr_rg_share *out,
-			 unsigned int *keys, const char **why)
+/* kattr_rg_share_parse() with static words in *why. */
+static int share_parse(enum kattr_rg_backend b, const char *value,
+		       const char *res, struct kattr_rg_share *out,
+		       unsigned int *keys, const char **why)
 {
-	unsigned int dummy_keys;
-	const char *dummy;
-
-	if (!why)
-		why = &dummy;
-	if (!keys)
-		keys = &dummy_keys;
 	memset(out, 0, sizeof(*out));
 	*keys = 0;
 	if (!value || !*value) {
@@ -292,6 +283,18 @@ int kattr_rg_share_parse(enum kattr_rg_backend b, const char *value,
 		*why = "no backend";
 		return -EINVAL;
 	}
+}
+
+int kattr_rg_share_parse(enum kattr_rg_backend b, const char *value,
+			 const char *res, struct kattr_rg_share *out,
+			 unsigned int *keys, struct kattr_why *why)
+{
+	unsigned int dummy_keys;
+	const char *words = NULL;
+	int ret;
+
+	ret = share_parse(b, value, res, out, keys ? keys : &dummy_keys, &words);
+	return ret < 0 ? kattr_why_set(why, KATTR_WHY_INVALID, ret, words) : ret;
 }
 
 int kattr_rg_share_text(enum kattr_rg_backend b, const struct kattr_rg_share *s,
@@ -317,23 +320,20 @@ int kattr_rg_share_text(enum kattr_rg_backend b, const struct kattr_rg_share *s,
 	return off < size ? 0 : -ENAMETOOLONG;
 }
 
-int kattr_rg_shares_format(enum kattr_rg_backend b, const char *value,
-			   const char *res, char *buf, size_t size,
-			   const char **why)
+int kattr_rg_share_format(enum kattr_rg_backend b, const char *value,
+			  const char *res, char *buf, size_t size,
+			  struct kattr_why *why)
 {
 	struct kattr_rg_share s;
 	unsigned int keys;
-	const char *dummy;
 	int ret;
 
-	if (!why)
-		why = &dummy;
 	ret = kattr_rg_share_parse(b, value, res, &s, &keys, why);
 	if (ret < 0)
 		return ret;
 	ret = kattr_rg_share_text(b, &s, keys, buf, size);
 	if (ret < 0)
-		*why = "buffer too small";
+		return kattr_why_set(why, KATTR_WHY_INVALID, ret, "buffer too small");
 	return ret;
 }
 

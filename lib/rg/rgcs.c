@@ -50,7 +50,7 @@ static int rgcs_open(struct kattr_rg *rg, const struct mnt_found *f,
 }
 
 static int rgcs_create_check(const struct kattr_rg *rg, const char *group,
-			     struct kattr_rg_reason *r)
+			     struct kattr_why *r)
 {
 	unsigned int depth = kattr_rg_name_depth(group);
 
@@ -63,7 +63,7 @@ static int rgcs_create_check(const struct kattr_rg *rg, const char *group,
 }
 
 static int rgcs_mkdir(struct kattr_rg *rg, const char *name, bool fill,
-		      unsigned int *made, struct kattr_rg_reason *r)
+		      unsigned int *made, struct kattr_why *r)
 {
 	int ret = rg_mkdir_in(rg, 0, rg->m, name);
 

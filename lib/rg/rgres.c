@@ -585,9 +585,9 @@ static int parse_io_max(const char *s, int field, struct kattr_rgres_value *v,
 	return ret;
 }
 
-int kattr_rgres_parse(const char *name, const char *value,
-		      const struct kattr_rgres_limits *l,
-		      struct kattr_rgres_value *out, const char **why)
+static int rgres_parse(const char *name, const char *value,
+		       const struct kattr_rgres_limits *l,
+		       struct kattr_rgres_value *out, const char **why)
 {
 	int field;
 	const struct kattr_rgres *res = kattr_rgres_find(name, &field);
@@ -616,9 +616,9 @@ int kattr_rgres_parse(const char *name, const char *value,
 	}
 }
 
-int kattr_rgres_parse_assign(const char *text,
-			     const struct kattr_rgres_limits *l,
-			     struct kattr_rgres_value *out, const char **why)
+static int rgres_parse_assign(const char *text,
+			      const struct kattr_rgres_limits *l,
+			      struct kattr_rgres_value *out, const char **why)
 {
 	const char *eq = text ? strchr(text, '=') : NULL;
 	char name[64];
@@ -630,7 +630,7 @@ int kattr_rgres_parse_assign(const char *text,
 		return fail(why, "no such setting", -ENOENT);
 	memcpy(name, text, (size_t)(eq - text));
 	name[eq - text] = '\0';
-	return kattr_rgres_parse(name, eq + 1, l, out, why);
+	return rgres_parse(name, eq + 1, l, out, why);
 }
 
 /* ---- text ---------------------------------------------------------------- */
@@ -793,8 +793,8 @@ static int io_file_text(const char *file, const struct kattr_rgres_value *v,
 	return n < 0 ? n : (int)strlen(buf);
 }
 
-int kattr_rgres_file_text(const char *file, const struct kattr_rgres_value *v,
-			  char *buf, size_t size, const char **why)
+static int rgres_file_text(const char *file, const struct kattr_rgres_value *v,
+			   char *buf, size_t size, const char **why)
 {
 	const struct kattr_rgres *r = v->res;
 	bool v1 = kattr_ends_with(file, "_in_bytes") || kattr_ends_with(file, "_us");
@@ -1066,4 +1066,35 @@ int kattr_rgres_resolve(const struct kattr_root *root,
 	v->minor = minor(st.st_rdev);
 	v->dev_path[0] = '\0';
 	return 0;
+}
+
+/* ---- the calls, their words in a struct kattr_why ------------------------ */
+
+int kattr_rgres_parse(const char *name, const char *value,
+		      const struct kattr_rgres_limits *l,
+		      struct kattr_rgres_value *out, struct kattr_why *why)
+{
+	const char *words = NULL;
+	int ret = rgres_parse(name, value, l, out, &words);
+
+	return kattr_why_words(why, ret, words);
+}
+
+int kattr_rgres_parse_assign(const char *text,
+			     const struct kattr_rgres_limits *l,
+			     struct kattr_rgres_value *out, struct kattr_why *why)
+{
+	const char *words = NULL;
+	int ret = rgres_parse_assign(text, l, out, &words);
+
+	return kattr_why_words(why, ret, words);
+}
+
+int kattr_rgres_file_text(const char *file, const struct kattr_rgres_value *v,
+			  char *buf, size_t size, struct kattr_why *why)
+{
+	const char *words = NULL;
+	int ret = rgres_file_text(file, v, buf, size, &words);
+
+	return kattr_why_words(why, ret, words);
 }

@@ -181,10 +181,13 @@ int kattr_rgres_ctrl_off(struct kattr_rgres_group *g, const struct kattr_rgres *
 
 int kattr_rgres_where(struct kattr_rgres_group *g,
 		      const struct kattr_rgres *res, char *buf, size_t size,
-		      const char **why)
+		      struct kattr_why *why)
 {
+	const char *words = NULL;
 	struct loc l;
-	int ret = locate(g, res, &l, why), n;
+	int ret = locate(g, res, &l, &words), n;
+
+	kattr_why_words(why, ret, words);
 
 	if (!l.m)
 		return ret;
@@ -212,7 +215,7 @@ static int get_rgcs(struct kattr_rgres_group *g, const struct kattr_rgres *res,
 {
 	struct kattr_rg_share *s;
 	size_t n;
-	int ret = kattr_rg_shares_get(g->rg, g->group[0] ? g->group : "/", &s, &n);
+	int ret = kattr_rg_share_get(g->rg, g->group[0] ? g->group : "/", &s, &n);
 
 	if (ret < 0)
 		return ret;
@@ -483,7 +486,7 @@ static int plan_value(struct kattr_rgres_group *g, const struct kattr_rgres_valu
 			off = (size_t)snprintf(text, sizeof(text), "res=%s,",
 					       v->res->be[g->b].ctrl);
 		ret = kattr_rgres_file_text(l.files[k], v, text + off,
-					    sizeof(text) - off, &why);
+					    sizeof(text) - off, NULL);
 		if (ret == 0)
 			ret = gfile(path, sizeof(path), g->group, l.files[k]);
 		if (ret == 0)

@@ -360,14 +360,13 @@ static int parse_res(struct kattr_rgplan_step *s, char *rest)
 	while (rest && *rest) {
 		char *tok[1], *more;
 		struct kattr_rgres_value v;
-		const char *why;
 		int ret = split(rest, tok, 1, &more);
 
 		if (ret != 1)
 			return -EINVAL;
 		memset(&v, 0, sizeof(v));
 		if (strchr(tok[0], '=')) {
-			if (kattr_rgres_parse_assign(tok[0], NULL, &v, &why) < 0)
+			if (kattr_rgres_parse_assign(tok[0], NULL, &v, NULL) < 0)
 				return -EINVAL;
 		} else {
 			size_t len = strlen(tok[0]);

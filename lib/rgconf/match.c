@@ -13,14 +13,14 @@ unsigned int kattr_rgconf_needs(const struct kattr_rgconf *c)
 		const struct kattr_rgconf_rule *r = &c->rules[i];
 
 		if (r->exe)
-			what |= KATTR_RGPROC_EXE;
+			what |= KATTR_PROC_EXE;
 		if (r->user || r->ugroup || r->has_uid || r->has_gid)
-			what |= KATTR_RGPROC_IDS;
+			what |= KATTR_PROC_IDS;
 	}
 	return what;
 }
 
-static bool in_groups(const struct kattr_rgproc *p, uint32_t gid)
+static bool in_groups(const struct kattr_proc *p, uint32_t gid)
 {
 	size_t i;
 
@@ -33,7 +33,7 @@ static bool in_groups(const struct kattr_rgproc *p, uint32_t gid)
 }
 
 int kattr_rgconf_match(const struct kattr_rgconf *c,
-				 const struct kattr_rgproc *p)
+				 const struct kattr_proc *p)
 {
 	size_t i;
 

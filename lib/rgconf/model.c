@@ -26,6 +26,22 @@ void rgconf_set_err(char *err, size_t errsz, const char *fmt, ...)
 	va_end(ap);
 }
 
+void rgconf_why_begin(struct kattr_why *why)
+{
+	kattr_why_clear(why);
+	if (why && why->buf && why->size)
+		why->buf[0] = '\0';
+}
+
+int rgconf_why_end(struct kattr_why *why, int ret)
+{
+	if (ret >= 0 || !why)
+		return ret;
+	return kattr_why_set(why, KATTR_WHY_INVALID, ret,
+			     why->buf && why->size && why->buf[0] ? why->buf :
+			     "the configuration cannot be used");
+}
+
 void kattr_rgconf_free(struct kattr_rgconf *c)
 {
 	size_t i;
@@ -68,7 +84,7 @@ kattr_rgconf_find_group(const struct kattr_rgconf *c, const char *name)
 	return NULL;
 }
 
-int kattr_rgconf_resolve(struct kattr_rgconf *c, char *err, size_t errsz)
+static int resolve(struct kattr_rgconf *c, char *err, size_t errsz)
 {
 	size_t i;
 
@@ -137,4 +153,10 @@ void rgconf_sb_add(struct rgconf_sbuf *b, const char *fmt, ...)
 		b->s = s;
 		b->cap = cap;
 	}
+}
+
+int kattr_rgconf_resolve(struct kattr_rgconf *c, struct kattr_why *why)
+{
+	rgconf_why_begin(why);
+	return rgconf_why_end(why, resolve(c, RGCONF_WHY_ERR(why)));
 }

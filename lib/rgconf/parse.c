@@ -104,11 +104,11 @@ static int get_id(struct pctx *x, const config_setting_t *s, const char *key,
 static int check_name(struct pctx *x, const config_setting_t *s, const char *key,
 		      const char *name)
 {
-	const char *why = NULL;
+	struct kattr_why why = { 0 };
 
 	if (kattr_name_check(name, &why) < 0)
 		return bad(x, s, key, "bad group name '%s': %s", name,
-			   why ? why : "invalid");
+			   why.text ? why.text : "invalid");
 	return 0;
 }
 
@@ -122,11 +122,11 @@ static int add_res(struct pctx *x, const config_setting_t *s, const char *key,
 		.mem_total = 1ULL << 50, .page_size = 1,
 	};
 	struct kattr_rgres_value v;
-	const char *why = "invalid";
+	struct kattr_why why = { 0 };
 	char **tmp;
 
 	if (kattr_rgres_parse(res->key, value, &any, &v, &why) < 0)
-		return bad(x, s, key, "'%s': %s", value, why);
+		return bad(x, s, key, "'%s': %s", value, why.text ? why.text : "invalid");
 	tmp = realloc(g->res, (g->nres + 1) * sizeof(*tmp));
 	if (!tmp)
 		return -ENOMEM;
@@ -476,15 +476,14 @@ static int parse_text(const char *text, const char *file, bool allow_include,
 	return 0;
 }
 
-int kattr_rgconf_parse_string(const char *text, const char *file,
-			      struct kattr_rgconf **out,
-			      char *err, size_t errsz)
+static int parse_string(const char *text, const char *file,
+			struct kattr_rgconf **out, char *err, size_t errsz)
 {
 	return parse_text(text, file ? file : "<string>", false, out, err, errsz);
 }
 
-int kattr_rgconf_parse_file(const char *path, struct kattr_rgconf **out,
-				      char *err, size_t errsz)
+static int parse_file(const char *path, struct kattr_rgconf **out,
+		      char *err, size_t errsz)
 {
 	struct rgconf_pre pre = { .err = err, .errsz = errsz };
 	char *text;
@@ -501,19 +500,32 @@ int kattr_rgconf_parse_file(const char *path, struct kattr_rgconf **out,
 
 #else /* !WITH_LIBCONFIG */
 
-int kattr_rgconf_parse_string(const char *text, const char *file,
-			      struct kattr_rgconf **out,
-			      char *err, size_t errsz)
+static int parse_string(const char *text, const char *file,
+			struct kattr_rgconf **out, char *err, size_t errsz)
 {
 	rgconf_set_err(err, errsz, "built without libconfig");
 	return -EOPNOTSUPP;
 }
 
-int kattr_rgconf_parse_file(const char *path, struct kattr_rgconf **out,
-				      char *err, size_t errsz)
+static int parse_file(const char *path, struct kattr_rgconf **out,
+		      char *err, size_t errsz)
 {
 	rgconf_set_err(err, errsz, "built without libconfig");
 	return -EOPNOTSUPP;
 }
 
 #endif
+
+int kattr_rgconf_parse_string(const char *text, const char *file,
+			      struct kattr_rgconf **out, struct kattr_why *why)
+{
+	rgconf_why_begin(why);
+	return rgconf_why_end(why, parse_string(text, file, out, RGCONF_WHY_ERR(why)));
+}
+
+int kattr_rgconf_parse_file(const char *path, struct kattr_rgconf **out,
+			    struct kattr_why *why)
+{
+	rgconf_why_begin(why);
+	return rgconf_why_end(why, parse_file(path, out, RGCONF_WHY_ERR(why)));
+}

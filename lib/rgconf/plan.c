@@ -24,8 +24,12 @@
 static int op_create(void *arg, struct kattr_rg *rg, const char *group,
 		     const char *shares, struct kattr_rg_cpu_path *done)
 {
+	const struct kattr_rg_create_args a = {
+		.flags = KATTR_RG_ENABLE, .shares = shares, .enabled = done,
+	};
+
 	(void)arg;
-	return kattr_rg_create_enable(rg, group, KATTR_RG_ENABLE, shares, NULL, done);
+	return kattr_rg_create(rg, group, &a, NULL);
 }
 
 static int op_cpu_enable(void *arg, struct kattr_rg *rg, const char *group,
@@ -42,10 +46,19 @@ static int op_cpu_undo(void *arg, struct kattr_rg *rg, struct kattr_rg_cpu_path 
 }
 
 static int op_shares_set(void *arg, struct kattr_rg *rg, const char *group,
-			 const char *shares, const char **why)
+			 const char *shares, struct kattr_why *why)
 {
 	(void)arg;
-	return kattr_rg_shares_set(rg, group, shares, NULL, why);
+	return kattr_rg_share_set(rg, group, shares, NULL, why);
+}
+
+/* An operation's words (if it gave any) into *dst, the step's or note's
+ * text; returns ret. */
+static int kept(const char **dst, const struct kattr_why *w, int ret)
+{
+	if (w->text)
+		*dst = w->text;
+	return ret;
 }
 
 static int op_delete(void *arg, struct kattr_rg *rg, const char *group)
@@ -416,6 +429,7 @@ static int do_step(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
 		   struct kattr_rgplan *p, size_t i, const char **why)
 {
 	struct kattr_rgplan_step *s = &p->v[i];
+	struct kattr_why w = { 0 };
 	int ret;
 
 	/* The journal first (a deletion's, once it has saved the group). */
@@ -431,7 +445,7 @@ static int do_step(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
 		ret = ops->cpu_enable(ops->arg, rg, s->group, &s->done);
 		if (ret < 0)
 			return ret;
-		ret = ops->shares_set(ops->arg, rg, s->group, s->want, why);
+		ret = kept(why, &w, ops->shares_set(ops->arg, rg, s->group, s->want, &w));
 		if (ret < 0)
 			ops->cpu_undo(ops->arg, rg, &s->done);
 		return ret;
@@ -448,10 +462,12 @@ static void undo_step(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
 		      struct kattr_rgplan_step *s, size_t i,
 		      struct kattr_rgplan_result *r)
 {
+	struct kattr_why w = { 0 };
 	const char *why = NULL;
 	int ret = 0;
 
-	if (ops->before_undo && (ret = ops->before_undo(ops->arg, i, &why)) < 0)
+	if (ops->before_undo &&
+	    (ret = kept(&why, &w, ops->before_undo(ops->arg, i, &w))) < 0)
 		goto out;
 	switch (s->kind) {
 	case KATTR_RGPLAN_CREATE:
@@ -507,23 +523,28 @@ static int run_step(struct kattr_rg *rg, struct kattr_rgplan *p, size_t i,
 		    const struct kattr_rgplan_ops *ops, struct kattr_rgplan_result *r)
 {
 	struct kattr_rgplan_step *s = &p->v[i];
+	struct kattr_why w = { 0 };
 	bool after = false;
 	int ret = 0;
 
 	r->done = i;
-	if (ops->before && (ret = ops->before(ops->arg, i, &r->why)) < 0)
+	if (ops->before && (ret = kept(&r->why, &w, ops->before(ops->arg, i, &w))) < 0)
 		return ret;	/* nothing done */
 	ret = do_step(rg, ops, p, i, &r->why);
 	if (ret == 0 && ops->after) {
-		ret = ops->after(ops->arg, i, &r->why);
+		kattr_why_clear(&w);
+		ret = kept(&r->why, &w, ops->after(ops->arg, i, &w));
 		after = ret < 0;
 	}
 	/* A failed deletion may have moved threads out: undo it too. */
 	if (ret < 0 && (s->kind == KATTR_RGPLAN_DELETE || after))
 		r->done = i + 1;
-	if (ret == 0 && s->kind == KATTR_RGPLAN_CREATE && ops->mark &&
-	    (ret = ops->mark(ops->arg, rg, s->group, &r->why)) < 0)
-		r->done = i + 1;
+	if (ret == 0 && s->kind == KATTR_RGPLAN_CREATE && ops->mark) {
+		kattr_why_clear(&w);
+		ret = kept(&r->why, &w, ops->mark(ops->arg, rg, s->group, &w));
+		if (ret < 0)
+			r->done = i + 1;
+	}
 	return ret;
 }
 

@@ -84,7 +84,7 @@ int kattr_rgplan_shares_equal(struct kattr_rg *rg, const char *group,
 	int ret;
 
 	*old = NULL;
-	ret = kattr_rg_shares_get(rg, group, &cur, &ncur);
+	ret = kattr_rg_share_get(rg, group, &cur, &ncur);
 	if (ret < 0)
 		return ret;
 	kattr_rg_share_parse(kattr_rg_backend_of(rg), want, NULL, &w, &keys, NULL);
@@ -202,17 +202,17 @@ static int plan_group(struct kattr_rg *rg, const struct kattr_rgconf_group *g,
 {
 	enum kattr_rg_backend be = kattr_rg_backend_of(rg);
 	char fmt[512], *old = NULL, *enable = NULL;
-	const char *why = "invalid";
+	struct kattr_why why = { 0 };
 	bool same = false;
 	int ret;
 
 	if (g->shares) {
 		if (!kattr_rg_has_shares(rg))
 			return fail(f, KATTR_RGPLAN_FAIL_NO_SHARES, g, -EOPNOTSUPP);
-		ret = kattr_rg_shares_format(be, g->shares, NULL, fmt, sizeof(fmt), &why);
+		ret = kattr_rg_share_format(be, g->shares, NULL, fmt, sizeof(fmt), &why);
 		if (ret < 0) {
 			fail(f, KATTR_RGPLAN_FAIL_SHARES, g, ret);
-			f->why = why;
+			f->why = why.text ? why.text : "invalid";
 			return ret;
 		}
 		ret = plan_enable(rg, g, flags, planned, &enable, f);
@@ -430,14 +430,14 @@ static int res_where(struct kattr_rgres_group *rg_g, const struct kattr_rgconf_g
 		     struct kattr_rgplan_fail *f)
 {
 	char where[4096];
-	const char *why = "";
+	struct kattr_why why = { 0 };
 	int ret = kattr_rgres_where(rg_g, w->res, where, sizeof(where), &why);
 
 	*ret_where = ret;
 	if ((ret < 0 && !(ret == -ENXIO && !fresh) && !fresh) ||
 	    ret == -EOPNOTSUPP || ret == -ENODEV) {
 		fail(f, KATTR_RGPLAN_FAIL_RES_WHERE, g, ret);
-		f->why = why;
+		f->why = why.text ? why.text : "";
 		f->key = w->res->key;
 		return ret;
 	}
@@ -513,12 +513,12 @@ int kattr_rgplan_res_build(struct kattr_rg *rg, const struct kattr_rgconf_group 
 		return fail(f, KATTR_RGPLAN_FAIL_RES_OPEN, g, ret);
 	for (size_t i = 0; i < g->nres && ret == 0; i++) {
 		struct kattr_rgres_value w;
-		const char *why = "invalid";
+		struct kattr_why why = { 0 };
 
 		ret = kattr_rgres_parse_assign(g->res[i], &l, &w, &why);
 		if (ret < 0) {
 			fail(f, KATTR_RGPLAN_FAIL_RES_PARSE, g, ret);
-			f->why = why;
+			f->why = why.text ? why.text : "invalid";
 			f->res = i;
 		} else {
 			ret = plan_one(kattr_rg_root_handle(rg), rg_g, g, &w, out, f);
@@ -586,7 +586,7 @@ static int verify_group(struct kattr_rg *rg, const struct kattr_rgconf_group *g,
 	else
 		kattr_rgplan_res_free(&ch);
 	if (!g->shares ||
-	    kattr_rg_shares_format(kattr_rg_backend_of(rg), g->shares, NULL,
+	    kattr_rg_share_format(kattr_rg_backend_of(rg), g->shares, NULL,
 				   fmt, sizeof(fmt), NULL) < 0)
 		return 0;
 	ret = kattr_rgplan_shares_equal(rg, g->name, fmt, &old);

@@ -406,8 +406,8 @@ int rgconf_pre_text(struct rgconf_pre *p, const char *text, const char *file,
 	return r;
 }
 
-int kattr_rgconf_preprocess(const char *text, const char *file, bool allow_include,
-			    struct kattr_rgconf_pre_out *out, char *err, size_t errsz)
+static int preprocess(const char *text, const char *file, bool allow_include,
+		      struct kattr_rgconf_pre_out *out, char *err, size_t errsz)
 {
 	struct rgconf_pre p = { .allow_include = allow_include, .err = err,
 				.errsz = errsz, .out_line = 1 };
@@ -455,4 +455,12 @@ void kattr_rgconf_pre_out_free(struct kattr_rgconf_pre_out *out)
 	free(out->line);
 	free(out->text);
 	memset(out, 0, sizeof(*out));
+}
+
+int kattr_rgconf_preprocess(const char *text, const char *file, bool allow_include,
+			    struct kattr_rgconf_pre_out *out, struct kattr_why *why)
+{
+	rgconf_why_begin(why);
+	return rgconf_why_end(why, preprocess(text, file, allow_include, out,
+					      RGCONF_WHY_ERR(why)));
 }

@@ -10,6 +10,19 @@
 void rgconf_set_err(char *err, size_t errsz, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * model.c: the calls of rgconf/ say why in a struct kattr_why; inside,
+ * the message is built in err (errsz bytes), why's buf (none: NULL, 0).
+ * rgconf_why_begin() empties it; rgconf_why_end() fills why on failure
+ * (its buf, or short static words without one) and returns ret.
+ */
+#define RGCONF_WHY_ERR(why) \
+	((why) && (why)->buf && (why)->size ? (why)->buf : NULL), \
+	((why) && (why)->buf && (why)->size ? (why)->size : 0)
+struct kattr_why;
+void rgconf_why_begin(struct kattr_why *why);
+int rgconf_why_end(struct kattr_why *why, int ret);
+
 /* model.c: a growing string; oom set (and the text kept) when it fails. */
 struct rgconf_sbuf {
 	char *s;

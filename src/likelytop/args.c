@@ -289,7 +289,7 @@ static bool view_option(int c, const char *arg, struct args *a)
 		o->format_set = true;
 		return true;
 	case 's':
-		if (kattr_prof_sort_parse(arg, &o->sort) < 0)
+		if (kattr_profile_sort_parse(arg, &o->sort) < 0)
 			tool_usage_error("unknown sort key '%s': use incorrect, correct, percent, total, rate, function or file", arg);
 		return true;
 	case 'r':
@@ -355,7 +355,7 @@ static void check_callers(const struct args *a)
 		tool_usage_error("--callers -p PID reads the process's own counts: no --file");
 	if (o->format == LT_OUT_OPENMETRICS || a->columns || o->raw || o->filter ||
 	    o->min_total_set || o->wrong_only || o->reverse ||
-	    o->sort != KATTR_PROF_SORT_INCORRECT)
+	    o->sort != KATTR_PROFILE_SORT_INCORRECT)
 		tool_usage_error("--callers prints text, CSV or JSON sorted by wrong: no --format openmetrics, --output, --raw, --filter, --min-total, --wrong-only, --sort or --reverse");
 	if (tool_sysroot())
 		tool_usage_error("--callers traces this machine's kernel: no --sysroot");
@@ -409,7 +409,7 @@ void lt_parse_args(int argc, char **argv, struct lt_opts *o)
 
 	o->iterations = -1;
 	o->delay = 2;
-	o->sort = KATTR_PROF_SORT_INCORRECT;
+	o->sort = KATTR_PROFILE_SORT_INCORRECT;
 	o->min_miss = LT_SUGGEST_MIN_MISS;
 	o->flip_miss = LT_SUGGEST_FLIP_MISS;
 	opterr = 0;	/* our messages */

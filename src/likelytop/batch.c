@@ -59,7 +59,7 @@ static void write_textfile(struct lt_app *a, const struct lt_out_meta *meta)
 
 static int batch_print(struct lt_app *a, unsigned long iter)
 {
-	struct kattr_prof_filter f = {
+	struct kattr_profile_filter f = {
 		.substr = a->o.filter, .min_total = a->o.min_total,
 		.wrong_only = a->o.wrong_only,
 	};
@@ -79,7 +79,7 @@ static int batch_print(struct lt_app *a, unsigned long iter)
 	if (a->o.suggest)
 		return lt_suggest_main(a);
 	if (a->model.table) {	/* one snapshot, read once (lt_batch_run()) */
-		ret = kattr_prof_table_order(a->model.table, &f, a->o.sort,
+		ret = kattr_profile_table_order(a->model.table, &f, a->o.sort,
 					     a->o.reverse);
 		if (ret == 0)
 			ret = lt_out_write_table(stdout, a->o.format, &meta,

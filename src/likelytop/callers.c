@@ -234,7 +234,7 @@ static void site_from_profile(const struct lt_app *a, char *fn, size_t size)
 	file[colon - site] = '\0';
 	ret = kattr_root_file_read(tool_root(), a->o.file, &text, &len);
 	if (ret == 0)
-		ret = kattr_profile_parse_buf(text, len, KATTR_PROF_FMT_UNKNOWN, &p);
+		ret = kattr_profile_parse_buf(text, len, KATTR_PROFILE_FMT_UNKNOWN, &p);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot read the profile %s: %s", a->o.file,
 			 lt_strerror(ret));

@@ -79,7 +79,7 @@ int lt_collect(struct lt_app *a)
 	static uint64_t last_digest;
 	static bool have_digest;
 	uint64_t d;
-	enum kattr_prof_format before = a->model.raw ? a->model.raw->format : 0;
+	enum kattr_profile_format before = a->model.raw ? a->model.raw->format : 0;
 	char *buf;
 	size_t len;
 	int ret;
@@ -136,8 +136,8 @@ int lt_collect(struct lt_app *a)
 	if (a->model.format_changed)
 		snprintf(a->status, sizeof(a->status),
 			 "%s changed format from %s to %s: rates restart",
-			 a->src.name, kattr_prof_format_name(before),
-			 kattr_prof_format_name(a->model.raw->format));
+			 a->src.name, kattr_profile_format_name(before),
+			 kattr_profile_format_name(a->model.raw->format));
 	else if (a->bad_rows)
 		snprintf(a->status, sizeof(a->status),
 			 "%s: skipped %zu malformed rows", a->src.name,

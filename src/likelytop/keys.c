@@ -6,14 +6,14 @@
 
 #include "keys.h"
 
-const enum kattr_prof_sort lt_sort_columns[] = {
-	KATTR_PROF_SORT_CORRECT, KATTR_PROF_SORT_INCORRECT,
-	KATTR_PROF_SORT_PERCENT, KATTR_PROF_SORT_RATE,
-	KATTR_PROF_SORT_FUNCTION, KATTR_PROF_SORT_FILE,
+const enum kattr_profile_sort lt_sort_columns[] = {
+	KATTR_PROFILE_SORT_CORRECT, KATTR_PROFILE_SORT_INCORRECT,
+	KATTR_PROFILE_SORT_PERCENT, KATTR_PROFILE_SORT_RATE,
+	KATTR_PROFILE_SORT_FUNCTION, KATTR_PROFILE_SORT_FILE,
 };
 const size_t lt_sort_ncolumns = sizeof(lt_sort_columns) / sizeof(lt_sort_columns[0]);
 
-void lt_ui_init(struct lt_ui *ui, enum kattr_prof_sort sort, bool reverse)
+void lt_ui_init(struct lt_ui *ui, enum kattr_profile_sort sort, bool reverse)
 {
 	const enum lt_column_id *d;
 
@@ -26,16 +26,16 @@ void lt_ui_init(struct lt_ui *ui, enum kattr_prof_sort sort, bool reverse)
 	memcpy(ui->cols, d, sizeof(ui->cols[0]) * ui->ncols);
 }
 
-bool lt_column_sort(enum lt_column_id c, enum kattr_prof_sort *key)
+bool lt_column_sort(enum lt_column_id c, enum kattr_profile_sort *key)
 {
 	switch (c) {
-	case LT_COL_CORRECT: *key = KATTR_PROF_SORT_CORRECT; return true;
-	case LT_COL_INCORRECT: *key = KATTR_PROF_SORT_INCORRECT; return true;
-	case LT_COL_MISS: *key = KATTR_PROF_SORT_PERCENT; return true;
-	case LT_COL_RATE: *key = KATTR_PROF_SORT_RATE; return true;
-	case LT_COL_FUNCTION: *key = KATTR_PROF_SORT_FUNCTION; return true;
+	case LT_COL_CORRECT: *key = KATTR_PROFILE_SORT_CORRECT; return true;
+	case LT_COL_INCORRECT: *key = KATTR_PROFILE_SORT_INCORRECT; return true;
+	case LT_COL_MISS: *key = KATTR_PROFILE_SORT_PERCENT; return true;
+	case LT_COL_RATE: *key = KATTR_PROFILE_SORT_RATE; return true;
+	case LT_COL_FUNCTION: *key = KATTR_PROFILE_SORT_FUNCTION; return true;
 	case LT_COL_LOCATION: case LT_COL_FILE:
-		*key = KATTR_PROF_SORT_FILE;
+		*key = KATTR_PROFILE_SORT_FILE;
 		return true;
 	default:
 		return false;
@@ -47,7 +47,7 @@ bool lt_parse_delay(const char *s, double *delay)
 	return tool_parse_seconds(s, LT_DELAY_MIN, LT_DELAY_MAX, delay);
 }
 
-static size_t column_of(enum kattr_prof_sort k)
+static size_t column_of(enum kattr_profile_sort k)
 {
 	for (size_t i = 0; i < lt_sort_ncolumns; i++)
 		if (lt_sort_columns[i] == k)
@@ -66,7 +66,7 @@ static unsigned int k_sort_left(struct lt_ui *ui, int key)
 	size_t c = column_of(ui->sort);
 
 	(void)key;
-	if (ui->sort != KATTR_PROF_SORT_TOTAL && c > 0)
+	if (ui->sort != KATTR_PROFILE_SORT_TOTAL && c > 0)
 		c--;
 	ui->sort = lt_sort_columns[c];
 	return LT_REDO_SORT | LT_REDO_DRAW;
@@ -77,7 +77,7 @@ static unsigned int k_sort_right(struct lt_ui *ui, int key)
 	size_t c = column_of(ui->sort);
 
 	(void)key;
-	if (ui->sort != KATTR_PROF_SORT_TOTAL && c + 1 < lt_sort_ncolumns)
+	if (ui->sort != KATTR_PROFILE_SORT_TOTAL && c + 1 < lt_sort_ncolumns)
 		c++;
 	ui->sort = lt_sort_columns[c];
 	return LT_REDO_SORT | LT_REDO_DRAW;

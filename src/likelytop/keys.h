@@ -47,7 +47,7 @@ enum lt_screen {
 enum lt_edit { LT_EDIT_FILTER, LT_EDIT_DELAY, LT_EDIT_MIN };
 
 struct lt_ui {
-	enum kattr_prof_sort sort;
+	enum kattr_profile_sort sort;
 	bool reverse;
 	bool frozen;
 	enum lt_screen screen;
@@ -67,15 +67,15 @@ struct lt_ui {
 };
 
 /* Sort by incorrect, or reversed; the default columns. */
-void lt_ui_init(struct lt_ui *ui, enum kattr_prof_sort sort, bool reverse);
+void lt_ui_init(struct lt_ui *ui, enum kattr_profile_sort sort, bool reverse);
 /* The sort key column c sorts by, or false if none. */
-bool lt_column_sort(enum lt_column_id c, enum kattr_prof_sort *key);
+bool lt_column_sort(enum lt_column_id c, enum kattr_profile_sort *key);
 /* Seconds between LT_DELAY_MIN and LT_DELAY_MAX, the whole string. */
 bool lt_parse_delay(const char *s, double *delay);
 /* Handle one key; returns a mask of enum lt_redo. */
 unsigned int lt_ui_key(struct lt_ui *ui, int key);
 /* The sort keys '<' and '>' walk through, in column order. */
-extern const enum kattr_prof_sort lt_sort_columns[];
+extern const enum kattr_profile_sort lt_sort_columns[];
 extern const size_t lt_sort_ncolumns;
 
 /* One help line per binding, for the help screen (NULL-terminated). */

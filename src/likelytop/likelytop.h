@@ -20,7 +20,7 @@ struct lt_opts {
 	enum lt_out_format format;
 	bool format_set;	/* --format or -J given */
 	const char *textfile;	/* --textfile DIR */
-	enum kattr_prof_sort sort;
+	enum kattr_profile_sort sort;
 	bool reverse;
 	uint64_t min_total;
 	bool wrong_only;
@@ -85,7 +85,7 @@ const char *lt_strerror(int e);
  * refusals (suggest/cli.c); exits 1 on failure. */
 int lt_suggest_main(struct lt_app *app);
 /* The live view's p key: the patch for e, or why none (malloc'ed). */
-char *lt_suggest_text(struct lt_app *app, const struct kattr_prof_entry *e);
+char *lt_suggest_text(struct lt_app *app, const struct kattr_profile_entry *e);
 
 /* The ncurses live view; returns the exit status. */
 int lt_view_run(struct lt_app *app);

@@ -30,7 +30,7 @@ void lt_model_free(struct lt_model *m)
 	free(m->rows);
 	free(m->top);
 	free(m->top_idx);
-	kattr_prof_table_free(m->table);
+	kattr_profile_table_free(m->table);
 	for (size_t i = 0; i < LT_HIST_SITES; i++) {
 		free(m->hist[i].function);
 		free(m->hist[i].file);
@@ -72,19 +72,19 @@ static int make_shown(struct lt_model *m)
 {
 	int ret = make_shown_entries(m);	/* (wrong zeroed) */
 
-	const struct kattr_prof_entry *e = m->shown.entries;
+	const struct kattr_profile_entry *e = m->shown.entries;
 	size_t wrong = 0;
 
-	if (m->shown.format == KATTR_PROF_FMT_ALL)	/* no hints: none wrong */
+	if (m->shown.format == KATTR_PROFILE_FMT_ALL)	/* no hints: none wrong */
 		return ret;
 	if (!m->shown_owns) {	/* the snapshot's own entries: counted */
 		m->wrong = kattr_profile_wrong(m->raw);
 		return ret;
 	}
-	/* kattr_prof_entry_is_wrong() inline: a call a site was a twentieth
+	/* kattr_profile_entry_is_wrong() inline: a call a site was a twentieth
 	 * of a live view's refresh of 200,000 sites (perf) */
 	for (size_t i = 0; i < m->shown.n; i++)
-		wrong += e[i].hint != KATTR_PROF_HINT_NONE &&
+		wrong += e[i].hint != KATTR_PROFILE_HINT_NONE &&
 			 e[i].incorrect > e[i].correct;
 	m->wrong = wrong;
 	return ret;
@@ -94,8 +94,8 @@ static int make_shown(struct lt_model *m)
 static int update_table(struct lt_model *m, char *buf, size_t len,
 			size_t *bad)
 {
-	struct kattr_prof_table *t;
-	int ret = kattr_prof_table_parse_buf(buf, len, KATTR_PROF_FMT_UNKNOWN,
+	struct kattr_profile_table *t;
+	int ret = kattr_profile_table_parse_buf(buf, len, KATTR_PROFILE_FMT_UNKNOWN,
 					     &t);
 
 	if (ret < 0)
@@ -103,10 +103,10 @@ static int update_table(struct lt_model *m, char *buf, size_t len,
 	if (bad)
 		*bad = t->bad_rows;
 	if (!t->n && t->bad_rows) {	/* a header and garbage: nothing parses */
-		kattr_prof_table_free(t);
+		kattr_profile_table_free(t);
 		return -EBADMSG;
 	}
-	kattr_prof_table_free(m->table);
+	kattr_profile_table_free(m->table);
 	m->table = t;
 	m->shown.format = t->format;
 	m->shown.n = t->n;
@@ -163,12 +163,12 @@ int lt_model_update(struct lt_model *m, char *buf, size_t len,
 	return make_shown(m);
 }
 
-static bool zero_rates(struct kattr_prof_entry *entries, size_t n)
+static bool zero_rates(struct kattr_profile_entry *entries, size_t n)
 {
 	bool changed = false;
 
 	for (size_t i = 0; i < n; i++) {
-		struct kattr_prof_entry *e = &entries[i];
+		struct kattr_profile_entry *e = &entries[i];
 
 		if (e->has_rate && !e->d_correct && !e->d_incorrect)
 			continue;
@@ -236,14 +236,14 @@ int lt_model_entries(struct lt_model *m)
 
 /* lt_model_select() of a live model's first k rows: entries made for
  * them only. */
-static int select_top(struct lt_model *m, const struct kattr_prof_filter *f,
-		      enum kattr_prof_sort key, bool reverse, size_t k)
+static int select_top(struct lt_model *m, const struct kattr_profile_filter *f,
+		      enum kattr_profile_sort key, bool reverse, size_t k)
 {
 	size_t matched;
 	int ret;
 
 	if (k > m->top_cap) {
-		struct kattr_prof_entry *t = realloc(m->top, k * sizeof(*t));
+		struct kattr_profile_entry *t = realloc(m->top, k * sizeof(*t));
 		size_t *x;
 
 		if (t)
@@ -261,19 +261,19 @@ static int select_top(struct lt_model *m, const struct kattr_prof_filter *f,
 	m->nrows = matched;
 	m->sorted = k < matched ? k : matched;
 	for (size_t i = 0; i < m->sorted; i++) {
-		kattr_profile_entry(m->raw, m->top_idx[i], &m->top[i]);
+		kattr_profile_entry_get(m->raw, m->top_idx[i], &m->top[i]);
 		m->rows[i] = &m->top[i];
 	}
 	return 0;
 }
 
-int lt_model_select(struct lt_model *m, const struct kattr_prof_filter *f,
-		    enum kattr_prof_sort key, bool reverse, size_t k)
+int lt_model_select(struct lt_model *m, const struct kattr_profile_filter *f,
+		    enum kattr_profile_sort key, bool reverse, size_t k)
 {
 	int ret;
 
 	if (m->shown.n > m->rows_cap) {
-		const struct kattr_prof_entry **r;
+		const struct kattr_profile_entry **r;
 
 		r = realloc(m->rows, m->shown.n * sizeof(*r));
 		if (!r)
@@ -287,21 +287,21 @@ int lt_model_select(struct lt_model *m, const struct kattr_prof_filter *f,
 	if ((ret = lt_model_entries(m)) < 0)
 		return ret;
 	if (m->shown.n)
-		m->nrows = kattr_prof_select_entries(m->shown.entries, m->shown.n,
+		m->nrows = kattr_profile_select_entries(m->shown.entries, m->shown.n,
 						     f, m->rows);
-	kattr_prof_sort_top(m->rows, m->nrows, key, reverse, k);
+	kattr_profile_sort_top(m->rows, m->nrows, key, reverse, k);
 	m->sorted = k && k < m->nrows ? k : m->nrows;
 	return 0;
 }
 
-static bool hist_is(const struct lt_hist *h, const struct kattr_prof_entry *e)
+static bool hist_is(const struct lt_hist *h, const struct kattr_profile_entry *e)
 {
 	return h->function && h->line == e->line && h->hint == e->hint &&
 	       !strcmp(h->function, e->function) && !strcmp(h->file, e->file);
 }
 
 const struct lt_hist *lt_model_history(const struct lt_model *m,
-				       const struct kattr_prof_entry *e)
+				       const struct kattr_profile_entry *e)
 {
 	for (size_t i = 0; i < LT_HIST_SITES; i++)
 		if (hist_is(&m->hist[i], e))
@@ -309,7 +309,7 @@ const struct lt_hist *lt_model_history(const struct lt_model *m,
 	return NULL;
 }
 
-static void record_one(struct lt_model *m, const struct kattr_prof_entry *e)
+static void record_one(struct lt_model *m, const struct kattr_profile_entry *e)
 {
 	struct lt_hist *h = (struct lt_hist *)lt_model_history(m, e);
 
@@ -344,7 +344,7 @@ static void record_one(struct lt_model *m, const struct kattr_prof_entry *e)
 }
 
 void lt_model_record(struct lt_model *m, size_t n,
-		     const struct kattr_prof_entry *pin)
+		     const struct kattr_profile_entry *pin)
 {
 	if (n > m->sorted)	/* rows beyond are not in order (not set) */
 		n = m->sorted;
@@ -356,23 +356,23 @@ void lt_model_record(struct lt_model *m, size_t n,
 		record_one(m, m->rows[i]);
 }
 
-const struct kattr_prof_entry *lt_model_find(const struct lt_model *m,
+const struct kattr_profile_entry *lt_model_find(const struct lt_model *m,
 					     const char *function,
 					     const char *file, unsigned int line,
-					     enum kattr_prof_hint hint)
+					     enum kattr_profile_hint hint)
 {
 	struct lt_model *mm = (struct lt_model *)m;	/* found: a cache */
 
 	for (size_t i = 0; !m->shown.entries && i < m->shown.n; i++) {
-		struct kattr_prof_entry *e = &mm->found;
+		struct kattr_profile_entry *e = &mm->found;
 
-		kattr_profile_entry(m->raw, i, e);
+		kattr_profile_entry_get(m->raw, i, e);
 		if (e->line == line && e->hint == hint &&
 		    !strcmp(e->function, function) && !strcmp(e->file, file))
 			return e;
 	}
 	for (size_t i = 0; m->shown.entries && i < m->shown.n; i++) {
-		const struct kattr_prof_entry *e = &m->shown.entries[i];
+		const struct kattr_profile_entry *e = &m->shown.entries[i];
 
 		if (e->line == line && e->hint == hint &&
 		    !strcmp(e->function, function) && !strcmp(e->file, file))

@@ -19,7 +19,7 @@ struct lt_hist {
 	char *function;		/* NULL: free slot */
 	char *file;
 	unsigned int line;
-	enum kattr_prof_hint hint;
+	enum kattr_profile_hint hint;
 	float rate[LT_HIST_LEN];	/* ring */
 	unsigned int n, head;
 	unsigned long used;	/* generation last recorded */
@@ -28,11 +28,11 @@ struct lt_hist {
 /* What is displayed: the latest snapshot's entries, or a copy of them
  * rebased on the zero base.  In a live model (lazy) with no zero base,
  * entries is NULL until lt_model_entries() makes them: the n sites are
- * the raw snapshot's, read with kattr_profile_entry(). */
+ * the raw snapshot's, read with kattr_profile_entry_get(). */
 struct lt_shown {
-	enum kattr_prof_format format;
+	enum kattr_profile_format format;
 	size_t n;
-	struct kattr_prof_entry *entries;
+	struct kattr_profile_entry *entries;
 };
 
 struct lt_model {
@@ -44,11 +44,11 @@ struct lt_model {
 	double t_raw;			/* when raw was read (seconds) */
 	double t_base;
 	unsigned long generation;	/* snapshots taken */
-	enum kattr_prof_format prev_format;
+	enum kattr_profile_format prev_format;
 	bool format_changed;		/* the last update changed format */
 	bool counters64;		/* the source counts in 64 bits (user
 					 * space): a decrease is a reset */
-	const struct kattr_prof_entry **rows;	/* selected and sorted */
+	const struct kattr_profile_entry **rows;	/* selected and sorted */
 	size_t nrows;
 	size_t sorted;			/* rows[0..sorted) are in order */
 	size_t rows_cap;
@@ -57,16 +57,16 @@ struct lt_model {
 	 * table instead (a third of the memory; no rates, nothing above
 	 * but shown.format and shown.n is filled). */
 	bool compact;
-	struct kattr_prof_table *table;
+	struct kattr_profile_table *table;
 	/* A live view's model: each snapshot parsed into compact sites
 	 * (kattr_profile_parse_live()); lt_model_select() with k > 0 makes
 	 * entries for the k first rows only (top), rows[sorted..nrows) are
 	 * then not set.  Zeroed, the snapshots' entries are made. */
 	bool lazy;
-	struct kattr_prof_entry *top;
+	struct kattr_profile_entry *top;
 	size_t *top_idx;
 	size_t top_cap;
-	struct kattr_prof_entry found;	/* lt_model_find()'s, lazy */
+	struct kattr_profile_entry found;	/* lt_model_find()'s, lazy */
 };
 
 void lt_model_init(struct lt_model *m);
@@ -95,22 +95,22 @@ int lt_model_unzero(struct lt_model *m);
  * Fill rows from shown with filter f, sorted; with k > 0 only the first k
  * rows are in order (m->sorted says how many are).  -ENOMEM.
  */
-int lt_model_select(struct lt_model *m, const struct kattr_prof_filter *f,
-		    enum kattr_prof_sort key, bool reverse, size_t k);
+int lt_model_select(struct lt_model *m, const struct kattr_profile_filter *f,
+		    enum kattr_profile_sort key, bool reverse, size_t k);
 /* shown.entries made (a live model's, for a pass over every site).
  * -ENOMEM. */
 int lt_model_entries(struct lt_model *m);
 /* Record the rates of the first n rows (and of pin, if not NULL). */
 void lt_model_record(struct lt_model *m, size_t n,
-		     const struct kattr_prof_entry *pin);
+		     const struct kattr_profile_entry *pin);
 /* The history of a site, or NULL. */
 const struct lt_hist *lt_model_history(const struct lt_model *m,
-				       const struct kattr_prof_entry *e);
+				       const struct kattr_profile_entry *e);
 /* The displayed entry that is the same site as the history slot h. */
-const struct kattr_prof_entry *lt_model_find(const struct lt_model *m,
+const struct kattr_profile_entry *lt_model_find(const struct lt_model *m,
 					     const char *function,
 					     const char *file, unsigned int line,
-					     enum kattr_prof_hint hint);
+					     enum kattr_profile_hint hint);
 
 /*
  * Draw values v[0..n) (oldest first) as a sparkline of n cells into out

@@ -141,7 +141,7 @@ static char *put_pad_dec1(char *p, double v, int width)
 
 static bool is_all(const struct lt_out_meta *m)
 {
-	return m->format == KATTR_PROF_FMT_ALL;
+	return m->format == KATTR_PROFILE_FMT_ALL;
 }
 
 /*
@@ -228,20 +228,20 @@ void lt_out_columns_help(FILE *fp)
 
 /* Cell text of column c for e (no padding); returns the end. */
 static char *put_cell(char *p, enum lt_column_id c,
-		      const struct kattr_prof_entry *e, bool raw)
+		      const struct kattr_profile_entry *e, bool raw)
 {
 	switch (c) {
 	case LT_COL_MARK:
-		*p++ = kattr_prof_entry_is_wrong(e) ? '!' : raw ? '-' : ' ';
+		*p++ = kattr_profile_entry_is_wrong(e) ? '!' : raw ? '-' : ' ';
 		return p;
 	case LT_COL_HINT:
-		return stpcpy(p, kattr_prof_hint_name(e->hint));
+		return stpcpy(p, kattr_profile_hint_name(e->hint));
 	case LT_COL_CORRECT:
 		return put_u64(p, e->correct);
 	case LT_COL_INCORRECT:
 		return put_u64(p, e->incorrect);
 	case LT_COL_MISS: {
-		double pct = kattr_prof_entry_pct(e);
+		double pct = kattr_profile_entry_pct(e);
 
 		if (pct_near_100(pct))
 			return p + sprintf(p, "%.2f", pct_cut2(pct));
@@ -308,7 +308,7 @@ struct widths {
  * calls before inlining them.
  */
 static inline __attribute__((always_inline)) void
-fetch_ahead(const struct kattr_prof_entry *const *rows, size_t i, size_t n)
+fetch_ahead(const struct kattr_profile_entry *const *rows, size_t i, size_t n)
 {
 	if (i + 16 < n)
 		__builtin_prefetch(rows[i + 16]);
@@ -319,23 +319,23 @@ fetch_ahead(const struct kattr_prof_entry *const *rows, size_t i, size_t n)
 }
 
 /* The rows to print: pointers to entries (a live model's), or a table's
- * sites in its order (a batch pass: kattr_prof_table_order()). */
+ * sites in its order (a batch pass: kattr_profile_table_order()). */
 struct lt_rows {
-	const struct kattr_prof_entry *const *v;	/* NULL: t's */
-	const struct kattr_prof_table *t;
+	const struct kattr_profile_entry *const *v;	/* NULL: t's */
+	const struct kattr_profile_table *t;
 	size_t n;
 };
 
 /* Row i, those ahead fetched meanwhile: v's entry, or the table's site
  * made an entry in *tmp. */
-static inline __attribute__((always_inline)) const struct kattr_prof_entry *
-row_at(const struct lt_rows *r, size_t i, struct kattr_prof_entry *tmp)
+static inline __attribute__((always_inline)) const struct kattr_profile_entry *
+row_at(const struct lt_rows *r, size_t i, struct kattr_profile_entry *tmp)
 {
 	if (r->v) {
 		fetch_ahead(r->v, i, r->n);
 		return r->v[i];
 	}
-	kattr_prof_table_entry(r->t, i, tmp);
+	kattr_profile_table_entry(r->t, i, tmp);
 	return tmp;
 }
 
@@ -349,8 +349,8 @@ static void measure(const struct lt_rows *r, const bool *need,
 
 	memset(m, 0, sizeof(*m));
 	for (size_t i = 0; i < r->n; i++) {
-		struct kattr_prof_entry tmp;
-		const struct kattr_prof_entry *e = row_at(r, i, &tmp);
+		struct kattr_profile_entry tmp;
+		const struct kattr_profile_entry *e = row_at(r, i, &tmp);
 		size_t w;
 
 		if (e->correct > m->correct)
@@ -364,7 +364,7 @@ static void measure(const struct lt_rows *r, const bool *need,
 		if (e->has_rate && !e->reset && e->rate > m->rate)
 			m->rate = e->rate;
 		m->reset |= e->reset;
-		w = strlen(kattr_prof_hint_name(e->hint));
+		w = strlen(kattr_profile_hint_name(e->hint));
 		if (w > m->hint)
 			m->hint = w;
 		if (names && (w = name_width(e->function)) > m->function)
@@ -497,9 +497,9 @@ static int text_header(FILE *fp, const struct lt_out_meta *meta,
 	struct tm tm;
 
 	for (size_t i = 0; i < r->n; i++) {
-		struct kattr_prof_entry tmp;
+		struct kattr_profile_entry tmp;
 
-		wrong += kattr_prof_entry_is_wrong(row_at(r, i, &tmp));
+		wrong += kattr_profile_entry_is_wrong(row_at(r, i, &tmp));
 	}
 	localtime_r(&t, &tm);
 	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", &tm);
@@ -509,7 +509,7 @@ static int text_header(FILE *fp, const struct lt_out_meta *meta,
 		return -ENOMEM;
 	tool_esc(source, meta->source, 0);
 	fprintf(fp, "likelytop - %s - %s (%s) - %zu sites, %zu shown, %zu wrong hint%s",
-		tbuf, source, kattr_prof_format_name(meta->format),
+		tbuf, source, kattr_profile_format_name(meta->format),
 		meta->sites, r->n, wrong, wrong == 1 ? "" : "s");
 	free(source);
 	if (meta->bad_rows)
@@ -571,7 +571,7 @@ static inline char *pad_left(char *p, size_t w, size_t width)
 
 /* One cell of row e in column c, padded to width (0: not padded). */
 static inline char *text_cell(char *p, enum lt_column_id c,
-			      const struct kattr_prof_entry *e, size_t width,
+			      const struct kattr_profile_entry *e, size_t width,
 			      bool raw)
 {
 	char tmp[64], *q;
@@ -613,7 +613,7 @@ static inline char *text_cell(char *p, enum lt_column_id c,
 /* Row e's cells at p (room enough), padded to the widths; returns the
  * end of the row, its '\n' written. */
 static char *text_row(char *p, const struct text_table *tt,
-		      const struct kattr_prof_entry *e)
+		      const struct kattr_profile_entry *e)
 {
 	for (size_t k = 0; k < tt->ncols; k++) {
 		if (k)
@@ -647,8 +647,8 @@ static int write_text(FILE *fp, const struct lt_out_meta *meta,
 	if (!meta->noheadings && text_header(fp, meta, &tt, r) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < r->n; i++) {
-		struct kattr_prof_entry tmp;
-		const struct kattr_prof_entry *e = row_at(r, i, &tmp);
+		struct kattr_profile_entry tmp;
+		const struct kattr_profile_entry *e = row_at(r, i, &tmp);
 		/* escapes take at most 4 bytes a byte; a row names its file
 		 * at most twice (FILE, LOCATION) per column given */
 		size_t need = 4 * (strlen(e->function) + strlen(e->file)) *
@@ -705,9 +705,9 @@ static int write_csv(FILE *fp, const struct lt_out_meta *meta,
 	if (meta->iteration <= 1 && !meta->noheadings)
 		fputs("iteration,hint,correct,incorrect,miss_pct,constant,function,file,line,rate,reset\n", fp);
 	for (size_t i = 0; i < r->n; i++) {
-		struct kattr_prof_entry tmp;
-		const struct kattr_prof_entry *e = row_at(r, i, &tmp);
-		double pct = kattr_prof_entry_pct(e);
+		struct kattr_profile_entry tmp;
+		const struct kattr_profile_entry *e = row_at(r, i, &tmp);
+		double pct = kattr_profile_entry_pct(e);
 		size_t need;
 		char *p;
 
@@ -717,7 +717,7 @@ static int write_csv(FILE *fp, const struct lt_out_meta *meta,
 			return -ENOMEM;
 		p = put_u64(line, meta->iteration);
 		*p++ = ',';
-		p = stpcpy(p, kattr_prof_hint_name(e->hint));
+		p = stpcpy(p, kattr_profile_hint_name(e->hint));
 		*p++ = ',';
 		p = put_u64(p, e->correct);
 		*p++ = ',';
@@ -760,13 +760,13 @@ static char *json_num(char *p, double v, int decimals)
 }
 
 /* One row's object into p (room: 6 bytes per name byte and 256). */
-static char *json_row(char *p, const struct kattr_prof_entry *e,
+static char *json_row(char *p, const struct kattr_profile_entry *e,
 		      const char *fn, const char *file)
 {
-	double pct = kattr_prof_entry_pct(e);
+	double pct = kattr_profile_entry_pct(e);
 
 	p = stpcpy(p, "{\"hint\":\"");
-	p = stpcpy(p, kattr_prof_hint_name(e->hint));
+	p = stpcpy(p, kattr_profile_hint_name(e->hint));
 	p = stpcpy(p, "\",\"correct\":");
 	p = put_u64(p, e->correct);
 	p = stpcpy(p, ",\"incorrect\":");
@@ -808,8 +808,8 @@ static int write_json(FILE *fp, const struct lt_out_meta *meta,
 	(void)meta;
 	fputc('[', fp);
 	for (size_t i = 0; i < r->n; i++) {
-		struct kattr_prof_entry tmp;
-		const struct kattr_prof_entry *e = row_at(r, i, &tmp);
+		struct kattr_profile_entry tmp;
+		const struct kattr_profile_entry *e = row_at(r, i, &tmp);
 		const char *fn, *file;
 		char *p;
 
@@ -837,8 +837,8 @@ static int write_json(FILE *fp, const struct lt_out_meta *meta,
 /* The order sites are merged in: one series per label set. */
 static int site_cmp(const void *pa, const void *pb)
 {
-	const struct kattr_prof_entry *a = *(const struct kattr_prof_entry *const *)pa;
-	const struct kattr_prof_entry *b = *(const struct kattr_prof_entry *const *)pb;
+	const struct kattr_profile_entry *a = *(const struct kattr_profile_entry *const *)pa;
+	const struct kattr_profile_entry *b = *(const struct kattr_profile_entry *const *)pb;
 	int c = strcmp(a->file, b->file);
 
 	if (c == 0)
@@ -856,7 +856,7 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 }
 
 /* One counter family: a sample per site (incorrect: its misses). */
-static int metric_family(struct tool_om *om, const struct kattr_prof_entry **s,
+static int metric_family(struct tool_om *om, const struct kattr_profile_entry **s,
 			 size_t n, bool incorrect, bool all)
 {
 	static const char *const help[2][2] = {
@@ -874,7 +874,7 @@ static int metric_family(struct tool_om *om, const struct kattr_prof_entry **s,
 		char line[24];
 		struct tool_om_label l[] = {
 			{ "function", s[i]->function }, { "file", s[i]->file },
-			{ "line", line }, { "hint", kattr_prof_hint_name(s[i]->hint) },
+			{ "line", line }, { "hint", kattr_profile_hint_name(s[i]->hint) },
 		};
 
 		/* Sites of one line and hint (two likely() on a line) are
@@ -891,9 +891,9 @@ static int metric_family(struct tool_om *om, const struct kattr_prof_entry **s,
  * as labels, in the dialect d. */
 static int write_metrics(FILE *fp, enum tool_om_dialect d,
 			 const struct lt_out_meta *meta,
-			 const struct kattr_prof_entry *const *rows, size_t n)
+			 const struct kattr_profile_entry *const *rows, size_t n)
 {
-	const struct kattr_prof_entry **s = malloc((n ? n : 1) * sizeof(*s));
+	const struct kattr_profile_entry **s = malloc((n ? n : 1) * sizeof(*s));
 	struct tool_om om;
 	int ret;
 
@@ -941,7 +941,7 @@ static int write_rows(FILE *fp, enum lt_out_format f,
 }
 
 int lt_out_write(FILE *fp, enum lt_out_format f, const struct lt_out_meta *meta,
-		 const struct kattr_prof_entry *const *rows, size_t n)
+		 const struct kattr_profile_entry *const *rows, size_t n)
 {
 	struct lt_rows r = { .v = rows, .n = n };
 
@@ -950,7 +950,7 @@ int lt_out_write(FILE *fp, enum lt_out_format f, const struct lt_out_meta *meta,
 
 int lt_out_write_table(FILE *fp, enum lt_out_format f,
 		       const struct lt_out_meta *meta,
-		       const struct kattr_prof_table *t)
+		       const struct kattr_profile_table *t)
 {
 	struct lt_rows r = { .t = t, .n = t->shown };
 

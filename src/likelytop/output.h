@@ -22,7 +22,7 @@ enum lt_column_id {
 
 struct lt_out_meta {
 	const char *source;	/* source name */
-	enum kattr_prof_format format;
+	enum kattr_profile_format format;
 	unsigned long iteration;	/* from 1 */
 	size_t sites;		/* before filtering */
 	size_t bad_rows;
@@ -38,12 +38,12 @@ int lt_out_parse(const char *name, enum lt_out_format *f);
 /* Write one iteration's rows; -errno of a failed write (-EPIPE, -ENOSPC,
  * -EBADF; -EIO if unknown), -ENOMEM. */
 int lt_out_write(FILE *fp, enum lt_out_format f, const struct lt_out_meta *meta,
-		 const struct kattr_prof_entry *const *rows, size_t n);
+		 const struct kattr_profile_entry *const *rows, size_t n);
 /* The same for a table's sites shown, in its order (a batch pass); text,
  * CSV and JSON only (-EINVAL for the metrics formats). */
 int lt_out_write_table(FILE *fp, enum lt_out_format f,
 		       const struct lt_out_meta *meta,
-		       const struct kattr_prof_table *t);
+		       const struct kattr_profile_table *t);
 
 /*
  * -o LIST: comma-separated column names (any case), "+LIST" for the

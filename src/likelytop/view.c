@@ -36,7 +36,7 @@ struct view {
 	/* The site shown in details (copied: snapshots come and go). */
 	char *pin_function, *pin_file;
 	unsigned int pin_line;
-	enum kattr_prof_hint pin_hint;
+	enum kattr_profile_hint pin_hint;
 };
 
 /* Rows the screen can reach without another sort: what is shown, the
@@ -52,7 +52,7 @@ static size_t rows_needed(const struct view *v)
 static void select_rows_k(struct view *v, size_t k)
 {
 	struct lt_app *a = v->app;
-	struct kattr_prof_filter f = {
+	struct kattr_profile_filter f = {
 		.substr = v->ui.filter, .min_total = v->ui.min_total,
 		.wrong_only = v->ui.wrong_only,
 	};
@@ -68,7 +68,7 @@ static void select_rows(struct view *v)
 	select_rows_k(v, rows_needed(v));
 }
 
-static const struct kattr_prof_entry *pinned(struct view *v)
+static const struct kattr_profile_entry *pinned(struct view *v)
 {
 	if (!v->pin_function)
 		return NULL;
@@ -78,7 +78,7 @@ static const struct kattr_prof_entry *pinned(struct view *v)
 
 static void pin(struct view *v)
 {
-	const struct kattr_prof_entry *e;
+	const struct kattr_profile_entry *e;
 
 	if (v->ui.list.sel >= v->app->model.nrows)
 		return;
@@ -116,12 +116,12 @@ static void draw_header(struct view *v)
 	localtime_r(&t, &tm);
 	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", &tm);
 	snprintf(line, sizeof(line), "likelytop - %s - %s (%s)", tbuf, a->src.name,
-		 kattr_prof_format_name(p->format));
+		 kattr_profile_format_name(p->format));
 	term_put_words(0, line, " ");
 	o = (size_t)snprintf(line, sizeof(line),
 		"%zu sites, %zu shown, %zu wrong hint%s | sort: %s%s | every %gs%s%s",
 		p->n, a->model.nrows, wrong, wrong == 1 ? "" : "s",
-		kattr_prof_sort_name(v->ui.sort),
+		kattr_profile_sort_name(v->ui.sort),
 		v->ui.reverse ? " (reversed)" : "", a->o.delay,
 		v->ui.frozen ? " | FROZEN" : "",
 		a->model.base ? " | zeroed" : "");
@@ -136,7 +136,7 @@ static void draw_header(struct view *v)
 	term_put_words(1, line, " ");
 	move(2, 0);
 	clrtoeol();
-	if (!a->status[0] && !a->child_gone && v->ui.sort == KATTR_PROF_SORT_RATE &&
+	if (!a->status[0] && !a->child_gone && v->ui.sort == KATTR_PROFILE_SORT_RATE &&
 	    !v->ui.reverse && a->model.nrows &&
 	    (!a->model.rows[0]->has_rate || a->model.rows[0]->rate == 0)) {
 		/* the highest rate is none or 0: the order is the tie-break */
@@ -162,7 +162,7 @@ static int count_cols(uint64_t v, int width)
 	return (int)strlen(buf);
 }
 
-static void rate_text(char *buf, size_t size, const struct kattr_prof_entry *e)
+static void rate_text(char *buf, size_t size, const struct kattr_profile_entry *e)
 {
 	if (e->reset)	/* a counter went down: a restart, no rate */
 		snprintf(buf, size, "reset");
@@ -178,13 +178,13 @@ static void measure_rows(struct view *v, size_t from, size_t to, int *wide,
 			 int *narrow)
 {
 	const struct lt_model *m = &v->app->model;
-	bool all = m->shown.format == KATTR_PROF_FMT_ALL;
+	bool all = m->shown.format == KATTR_PROFILE_FMT_ALL;
 	uint64_t mc = 0, mi = 0, mk = 0, ml = 0;
 	int fn = 0, file = 0, loc = 0, rate = 0, hint = 0;
 	char buf[32];
 
 	for (size_t r = from; r < to && r < m->nrows; r++) {
-		const struct kattr_prof_entry *e = m->rows[r];
+		const struct kattr_profile_entry *e = m->rows[r];
 		int f = term_cols(TERM_NAME(e->file));
 
 		mc = e->correct > mc ? e->correct : mc;
@@ -193,7 +193,7 @@ static void measure_rows(struct view *v, size_t from, size_t to, int *wide,
 		ml = e->line > ml ? e->line : ml;
 		rate_text(buf, sizeof(buf), e);
 		rate = max_int(rate, (int)strlen(buf));
-		hint = max_int(hint, (int)strlen(kattr_prof_hint_name(e->hint)));
+		hint = max_int(hint, (int)strlen(kattr_profile_hint_name(e->hint)));
 		fn = max_int(fn, term_cols(TERM_NAME(e->function)));
 		file = max_int(file, f);
 		loc = max_int(loc, f + 1 + snprintf(buf, sizeof(buf), "%u", e->line));
@@ -229,7 +229,7 @@ static void lay_out(struct view *v, struct lt_layout *l)
  * scrolled off either side by '<' and '>' at the edges. */
 static void draw_titles(struct view *v, int y, const struct lt_layout *l)
 {
-	bool all = v->app->model.shown.format == KATTR_PROF_FMT_ALL;
+	bool all = v->app->model.shown.format == KATTR_PROFILE_FMT_ALL;
 
 	attron(A_REVERSE);
 	move(y, 0);
@@ -237,7 +237,7 @@ static void draw_titles(struct view *v, int y, const struct lt_layout *l)
 		mvaddch(y, i, ' ');
 	for (size_t i = 0; i < l->n; i++) {
 		const char *t = lt_out_column_title(l->id[i], all);
-		enum kattr_prof_sort key;
+		enum kattr_profile_sort key;
 		bool s = lt_column_sort(l->id[i], &key) && key == v->ui.sort;
 
 		if (s)
@@ -254,7 +254,7 @@ static void draw_titles(struct view *v, int y, const struct lt_layout *l)
 
 /* One cell of e, as wide as its column, into buf. */
 static void cell(struct view *v, char *buf, size_t size,
-		 const struct kattr_prof_entry *e, enum lt_column_id c, int width,
+		 const struct kattr_profile_entry *e, enum lt_column_id c, int width,
 		 size_t from)
 {
 	char tmp[320];
@@ -262,13 +262,13 @@ static void cell(struct view *v, char *buf, size_t size,
 
 	switch (c) {
 	case LT_COL_MARK:
-		snprintf(buf, size, "%c", kattr_prof_entry_is_wrong(e) ? '!' : ' ');
+		snprintf(buf, size, "%c", kattr_profile_entry_is_wrong(e) ? '!' : ' ');
 		return;
 	case LT_COL_HINT:
-		snprintf(buf, size, "%s", kattr_prof_hint_name(e->hint));
+		snprintf(buf, size, "%s", kattr_profile_hint_name(e->hint));
 		return;
 	case LT_COL_MISS:
-		lt_fmt_pct(tmp, sizeof(tmp), kattr_prof_entry_pct(e));
+		lt_fmt_pct(tmp, sizeof(tmp), kattr_profile_entry_pct(e));
 		break;
 	case LT_COL_RATE:
 		rate_text(tmp, sizeof(tmp), e);
@@ -300,11 +300,11 @@ static void cell(struct view *v, char *buf, size_t size,
 	snprintf(buf, size, "%*s", width, tmp);
 }
 
-static void draw_row(struct view *v, int y, const struct kattr_prof_entry *e,
+static void draw_row(struct view *v, int y, const struct kattr_profile_entry *e,
 		     bool selected, const struct lt_layout *l)
 {
 	char buf[4 * 512 + 8];
-	bool wrong = kattr_prof_entry_is_wrong(e);
+	bool wrong = kattr_profile_entry_is_wrong(e);
 
 	if (selected)
 		attron(A_REVERSE);
@@ -371,7 +371,7 @@ static void draw_help(struct view *v)
 /* f: every column, shown ones checked, the cursor on ui.field. */
 static void draw_fields(struct view *v)
 {
-	bool all = v->app->model.shown.format == KATTR_PROF_FMT_ALL;
+	bool all = v->app->model.shown.format == KATTR_PROFILE_FMT_ALL;
 
 	term_put(3, 0, "Columns (as -o): Up Down move, space toggles, f or Esc: back");
 	clrtoeol();
@@ -396,7 +396,7 @@ static void draw_fields(struct view *v)
 }
 
 /* A few lines around file:line under -S DIR, opened beneath DIR. */
-static void draw_source(struct view *v, int y, const struct kattr_prof_entry *e)
+static void draw_source(struct view *v, int y, const struct kattr_profile_entry *e)
 {
 	const char *dir = v->app->o.srcdir, *rel = e->file;
 	struct kattr_mount *m;
@@ -451,7 +451,7 @@ static void draw_gone(struct view *v, int y)
 
 static void draw_detail(struct view *v)
 {
-	const struct kattr_prof_entry *e = pinned(v);
+	const struct kattr_profile_entry *e = pinned(v);
 	const struct lt_hist *h;
 	char pct[16], spark[3 * LT_HIST_LEN + 1];
 	float vals[LT_HIST_LEN];
@@ -461,17 +461,17 @@ static void draw_detail(struct view *v)
 		draw_gone(v, y);
 		return;
 	}
-	lt_fmt_pct(pct, sizeof(pct), kattr_prof_entry_pct(e));
+	lt_fmt_pct(pct, sizeof(pct), kattr_profile_entry_pct(e));
 	term_put(y++, 0, "%s()  %s:%u", TERM_NAME(e->function), TERM_NAME(e->file), e->line);
-	term_put(y++, 2, "hint        %s%s", kattr_prof_hint_name(e->hint),
-		 kattr_prof_entry_is_wrong(e) ? "  (wrong more often than right)" : "");
-	term_put(y++, 2, "%-11s %llu", e->hint == KATTR_PROF_HINT_NONE ?
+	term_put(y++, 2, "hint        %s%s", kattr_profile_hint_name(e->hint),
+		 kattr_profile_entry_is_wrong(e) ? "  (wrong more often than right)" : "");
+	term_put(y++, 2, "%-11s %llu", e->hint == KATTR_PROFILE_HINT_NONE ?
 		 "not taken" : "correct", (unsigned long long)e->correct);
-	term_put(y++, 2, "%-11s %llu", e->hint == KATTR_PROF_HINT_NONE ?
+	term_put(y++, 2, "%-11s %llu", e->hint == KATTR_PROFILE_HINT_NONE ?
 		 "taken" : "incorrect", (unsigned long long)e->incorrect);
 	term_put(y++, 2, "total       %llu",
-		 (unsigned long long)kattr_prof_entry_total(e));
-	term_put(y++, 2, "%-11s %s", e->hint == KATTR_PROF_HINT_NONE ?
+		 (unsigned long long)kattr_profile_entry_total(e));
+	term_put(y++, 2, "%-11s %s", e->hint == KATTR_PROFILE_HINT_NONE ?
 		 "taken %" : "miss %", pct);
 	if (e->has_constant)
 		term_put(y++, 2, "constant    %llu", (unsigned long long)e->constant);
@@ -516,7 +516,7 @@ static void draw_suggest(struct view *v)
 {
 	/* (every site's entry: a site's rows are summed) */
 	int made = lt_model_entries(&v->app->model);
-	const struct kattr_prof_entry *e = made < 0 ? NULL : pinned(v);
+	const struct kattr_profile_entry *e = made < 0 ? NULL : pinned(v);
 	char *text;
 	int y = 3;
 
@@ -544,7 +544,7 @@ static void draw_suggest(struct view *v)
 static void callers_open(struct view *v)
 {
 	static char why[1100];
-	const struct kattr_prof_entry *e;
+	const struct kattr_profile_entry *e;
 	struct lt_klive_site ks;
 
 	if (v->ui.screen != LT_SCREEN_CALLERS) {
@@ -568,7 +568,7 @@ static void callers_open(struct view *v)
 /* c: the callers of the pinned site, read again at each refresh. */
 static void draw_callers(struct view *v)
 {
-	const struct kattr_prof_entry *e = pinned(v);
+	const struct kattr_profile_entry *e = pinned(v);
 	char path[PATH_MAX], *text;
 	int y = 3;
 

@@ -200,7 +200,7 @@ static bool is_script(int fd)
 }
 
 /* The ids after the exec: a set-id program (on a suid mount) changes them. */
-static void setid_ids(int fd, struct kattr_rgproc *p)
+static void setid_ids(int fd, struct kattr_proc *p)
 {
 	struct statvfs vfs;
 	struct stat st;
@@ -238,7 +238,7 @@ static bool exe_before(const struct kattr_rgconf *conf, size_t r)
  */
 static bool on_exec(struct atexec *a, pid_t pid, int fd, bool last)
 {
-	static struct kattr_rgproc p;	/* 5 KiB: not on the stack */
+	static struct kattr_proc p;	/* 5 KiB: not on the stack */
 	char path[PATH_MAX], self[64], comm[17];
 	const char *base;
 	struct seen *s = &a->seen[(unsigned)pid % SEEN_SLOTS];
@@ -266,19 +266,19 @@ static bool on_exec(struct atexec *a, pid_t pid, int fd, bool last)
 	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	memset(comm, 0, sizeof(comm));
 	memcpy(comm, base, strnlen(base, 15));
-	script = a->has_exe || (a->needs & KATTR_RGPROC_IDS) ? is_script(fd) : false;
+	script = a->has_exe || (a->needs & KATTR_PROC_IDS) ? is_script(fd) : false;
 	*s = (struct seen){ .pid = known ? pid : 0, .key = key,
 			    .final = !(script && a->has_exe) };
 	if (!may_match(a->conf, comm))
 		return true;
 	a->st.classified++;
-	if (a->needs & KATTR_RGPROC_IDS) {
-		if (kattr_proc_read_at(tool_root(), pid, KATTR_RGPROC_IDS, &p) < 0)
+	if (a->needs & KATTR_PROC_IDS) {
+		if (kattr_proc_read_at(tool_root(), pid, KATTR_PROC_IDS, &p) < 0)
 			return true;	/* gone (killed while it waited) */
 		if (!script)
 			setid_ids(fd, &p);
 	} else {
-		memset(&p, 0, offsetof(struct kattr_rgproc, exe) + 1);
+		memset(&p, 0, offsetof(struct kattr_proc, exe) + 1);
 	}
 	p.pid = pid;
 	memcpy(p.comm, comm, sizeof(comm));

@@ -739,7 +739,7 @@ static int run_dump(struct rgctl *ctx, int argc, char **argv)
 	c.groups = xcalloc(n + 1, sizeof(*c.groups));
 	for (size_t i = 0; i < n; i++) {
 		struct kattr_rgconf_group *g;
-		const char *why;
+		struct kattr_why why = { 0 };
 
 		if (v[i].depth == 0)
 			continue;
@@ -748,7 +748,7 @@ static int run_dump(struct rgctl *ctx, int argc, char **argv)
 			if (!left++)
 				tool_warn("dump: left out '%s' (%s) and any other group whose name "
 					  "rgctl cannot use; apply leaves such groups alone",
-					  TOOL_Q(v[i].name), why);
+					  TOOL_Q(v[i].name), why.text);
 			continue;
 		}
 		g = &c.groups[c.ngroups++];

@@ -501,7 +501,7 @@ static void own(struct cls *c, pid_t pid, const char *comm, int r, const char *r
  */
 static void classify(struct cls *c, pid_t pid, const char *reason)
 {
-	struct kattr_rgproc p;
+	struct kattr_proc p;
 	struct pnode *n = node(c, pid);
 	char why[96];
 	int r;
@@ -608,7 +608,7 @@ static const char *record_exe(const struct cls *c, const struct xrec *x)
  */
 static bool by_record(struct cls *c, pid_t pid, bool gone)
 {
-	static struct kattr_rgproc p;
+	static struct kattr_proc p;
 	struct pnode *n = node(c, pid);
 	const struct xrec *x = c->tx ? find_exit(c, pid, n->start) : NULL;
 	size_t gi;
@@ -672,11 +672,11 @@ static void exe_ids_init(struct cls *c)
 }
 
 /* --at-exec: what the program will be matched rule r (atexec.c). */
-static void place_at_exec(void *data, const struct kattr_rgproc *p, int r)
+static void place_at_exec(void *data, const struct kattr_proc *p, int r)
 {
 	struct cls *c = data;
 	struct pnode *n = node(c, p->pid);
-	struct kattr_rgproc q;
+	struct kattr_proc q;
 
 	if (!n)
 		return;
@@ -691,7 +691,7 @@ static void place_at_exec(void *data, const struct kattr_rgproc *p, int r)
 
 static int by_start(const void *a, const void *b)
 {
-	const struct kattr_rgproc *x = a, *y = b;
+	const struct kattr_proc *x = a, *y = b;
 
 	if (x->starttime != y->starttime)
 		return x->starttime < y->starttime ? -1 : 1;
@@ -701,7 +701,7 @@ static int by_start(const void *a, const void *b)
 /* The processes of /proc, read for the rules (kernel threads left out). */
 struct proc_list {
 	struct cls *c;
-	struct kattr_rgproc *v;
+	struct kattr_proc *v;
 	size_t n, cap;
 };
 
@@ -726,7 +726,7 @@ static int proc_list_add(pid_t pid, void *data)
  * added under their parent in /proc, those gone unseen (!fresh) removed.
  * Returns how many started unseen.
  */
-static size_t sync_map(struct cls *c, const struct kattr_rgproc *ps, size_t n,
+static size_t sync_map(struct cls *c, const struct kattr_proc *ps, size_t n,
 		       bool fresh)
 {
 	size_t unseen = 0;
@@ -768,7 +768,7 @@ static size_t sync_map(struct cls *c, const struct kattr_rgproc *ps, size_t n,
 }
 
 /* Each process of ps into the group the rules or its ancestors give it. */
-static void place_all(struct cls *c, const struct kattr_rgproc *ps, size_t n,
+static void place_all(struct cls *c, const struct kattr_proc *ps, size_t n,
 		      const char *why, bool fresh)
 {
 	/* The rules first, then the descendants of each process in a group
@@ -1071,9 +1071,9 @@ static void reload(struct cls *c)
 	int ret;
 
 	rgctl_sd_notify("RELOADING=1");
-	ret = kattr_rgconf_parse_file(c->file, &n, err, sizeof(err));
+	ret = kattr_rgconf_parse_file(c->file, &n, &(struct kattr_why)KATTR_WHY_BUF(err));
 	if (ret == 0)
-		ret = kattr_rgconf_resolve(n, err, sizeof(err));
+		ret = kattr_rgconf_resolve(n, &(struct kattr_why)KATTR_WHY_BUF(err));
 	if (ret == 0 && n->backend &&
 	    strcmp(n->backend, kattr_rg_backend_name(kattr_rg_backend_of(c->rg))) != 0) {
 		snprintf(err, sizeof(err), "%s: backend %s differs from the running %s",

@@ -74,9 +74,9 @@ const struct rgctl_cmd rgctl_cmd_delete = {
 /* Die with the message for a create refused before the tree is touched. */
 static void create_refused(struct kattr_rg *rg, const char *group,
 			   const char *shares, int err,
-			   const struct kattr_rg_reason *r)
+			   const struct kattr_why *r)
 {
-	switch (r->what) {
+	switch (r->code) {
 	case KATTR_RG_WHY_ROOT:
 		tool_die(EXIT_FAIL, "cannot create the root group: %s", r->text);
 	case KATTR_RG_WHY_NAME:
@@ -89,17 +89,17 @@ static void create_refused(struct kattr_rg *rg, const char *group,
 			 kattr_rg_backend_name(kattr_rg_backend_of(rg)), r->text);
 	default:
 		tool_die(EXIT_FAIL, "cannot create '%s': %s", TOOL_Q(group),
-			 kattr_rg_reason_text(r, err));
+			 kattr_why_text(r, err));
 	}
 }
 
 /* Die with the message for a create that failed. */
 static void create_failed(struct kattr_rg *rg, const char *group, int err,
-			  const struct kattr_rg_reason *r)
+			  const struct kattr_why *r)
 {
 	char cause[3 * 4096];
 
-	switch (r->what) {
+	switch (r->code) {
 	case KATTR_RG_WHY_PARENT:
 		tool_die(EXIT_FAIL, "cannot create '%s': %s (use -p)", TOOL_Q(group),
 			 r->text);
@@ -110,7 +110,7 @@ static void create_failed(struct kattr_rg *rg, const char *group, int err,
 				 TOOL_Q(group), cause);
 		}
 		tool_die(EXIT_FAIL, "cannot create '%s' with shares: %s has no %s (%s); nothing was created",
-			 TOOL_Q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg),
+			 TOOL_Q(group), kattr_rg_root(rg), kattr_rg_share_file(rg),
 			 rgctl_no_shares_why(rg));
 	case KATTR_RG_WHY_NONE:
 		tool_die(EXIT_FAIL, "cannot create '%s': %s", TOOL_Q(group),
@@ -143,9 +143,13 @@ static void create_check(struct rgctl *ctx, struct kattr_rg *rg,
 			 const char *group, const char *shares,
 			 const char *res, unsigned int flags)
 {
+	const struct kattr_rg_create_args ca = {
+		.flags = KATTR_RG_CHECK, .shares = shares, .res = res,
+	};
 	struct kattr_rg_cpu_path done = { 0 };
-	struct kattr_rg_reason why;
-	int ret = kattr_rg_create_check(rg, group, shares, res, &why);
+	char text[192];
+	struct kattr_why why = KATTR_WHY_BUF(text);
+	int ret = kattr_rg_create(rg, group, &ca, &why);
 
 	if (ret < 0)
 		create_refused(rg, group, shares, ret, &why);
@@ -284,7 +288,12 @@ static void create_options(int argc, char **argv, struct create_args *a)
 static int create_groups(struct kattr_rg *rg, char **groups, int n,
 			 struct create_args *a, struct kattr_rg_cpu_path *done)
 {
-	struct kattr_rg_reason why;
+	const struct kattr_rg_create_args ca = {
+		.flags = a->flags, .shares = a->shares, .res = a->res,
+		.enabled = done,
+	};
+	char text[192];
+	struct kattr_why why = KATTR_WHY_BUF(text);
 	int ret;
 
 	for (int i = 0; i < n; i++) {
@@ -296,7 +305,7 @@ static int create_groups(struct kattr_rg *rg, char **groups, int n,
 				 kattr_rg_name_depth(groups[i]) - 1;
 		rgctl_step_delay();
 		kattr_rgjournal_steps(a->j, a->from[i], a->from[i + 1]);
-		ret = kattr_rg_create_why(rg, groups[i], a->flags, a->shares, a->res, done, &why);
+		ret = kattr_rg_create(rg, groups[i], &ca, &why);
 		rgctl_step_done();
 		if (ret < 0 && i > 0)
 			create_undo(rg, groups, a->existing, i, done);

@@ -334,7 +334,7 @@ static void print_json(struct kattr_rg *rg, const struct kattr_rg_info *v,
 	struct rgctl_json_hier h = {
 		.backend = kattr_rg_backend_name(kattr_rg_backend_of(rg)),
 		.root = kattr_rg_root(rg),
-		.shares_file = kattr_rg_shares_file(rg),
+		.shares_file = kattr_rg_share_file(rg),
 		.rgcs = kattr_rg_backend_of(rg) == KATTR_RG_RGCS,
 	};
 	json_object *o = rgctl_json_list(&h, v, n, missing.what);

@@ -134,7 +134,8 @@ struct kattr_rgres_value *rgctl_res_parse(char *const *args, size_t n)
 		tool_die(EXIT_FAIL, "cannot read the machine's memory and CPUs: %s",
 			 tool_strerror(-ret));
 	for (size_t i = 0; i < n; i++) {
-		const char *why = NULL, *eq = strchr(args[i], '=');
+		const char *eq = strchr(args[i], '=');
+		struct kattr_why why = { 0 };
 		char name[64];
 
 		ret = kattr_rgres_parse_assign(args[i], &l, &v[i], &why);
@@ -146,7 +147,7 @@ struct kattr_rgres_value *rgctl_res_parse(char *const *args, size_t n)
 			tool_die(EXIT_USAGE, "'%s' is not KEY=VALUE", TOOL_Q(args[i]));
 		if (ret < 0)
 			tool_die(EXIT_USAGE, "invalid value '%s' for %s: %s",
-				 TOOL_Q(eq + 1), v[i].res->key, why);
+				 TOOL_Q(eq + 1), v[i].res->key, why.text);
 	}
 	return v;
 }
@@ -158,8 +159,9 @@ static void cause(struct kattr_rgres_group *g, const struct kattr_rgres *res,
 		  int err, const char *group, char *buf, size_t size)
 {
 	char where[4096];
-	const char *why = NULL;
-	int ret = kattr_rgres_where(g, res, where, sizeof(where), &why);
+	struct kattr_why w = { 0 };
+	int ret = kattr_rgres_where(g, res, where, sizeof(where), &w);
+	const char *why = w.text;
 
 	if (err == -EOPNOTSUPP || ret == -EOPNOTSUPP)
 		snprintf(buf, size, "%s", why ? why : tool_strerror(-err));

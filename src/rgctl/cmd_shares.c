@@ -48,7 +48,7 @@ static int show(struct rgctl *ctx, struct kattr_rg *rg, const char *group,
 {
 	struct kattr_rg_share *v;
 	size_t n;
-	int ret = kattr_rg_shares_get(rg, group, &v, &n);
+	int ret = kattr_rg_share_get(rg, group, &v, &n);
 	json_object *o = NULL, *a = NULL;
 	char cause[3 * 4096], text[256];
 	bool any = false;
@@ -59,7 +59,7 @@ static int show(struct rgctl *ctx, struct kattr_rg *rg, const char *group,
 	}
 	if (ret == -EOPNOTSUPP)
 		tool_die(EXIT_FAIL, "'%s' has no shares: %s has no %s there (%s)",
-			 TOOL_Q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg),
+			 TOOL_Q(group), kattr_rg_root(rg), kattr_rg_share_file(rg),
 			 rgctl_no_shares_why(rg));
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot read the shares of '%s': %s",
@@ -129,7 +129,7 @@ static void set_failed(struct kattr_rg *rg, const char *group,
 	}
 	if (ret == -EOPNOTSUPP)
 		tool_die(EXIT_FAIL, "cannot set the shares of '%s': %s has no %s there (%s)",
-			 TOOL_Q(group), kattr_rg_root(rg), kattr_rg_shares_file(rg),
+			 TOOL_Q(group), kattr_rg_root(rg), kattr_rg_share_file(rg),
 			 rgctl_no_shares_why(rg));
 	if (ret == -EINVAL)
 		tool_die(EXIT_FAIL, "cannot set the shares of '%s' to '%s': the kernel refused the value (invalid argument)",
@@ -140,7 +140,8 @@ static void set_failed(struct kattr_rg *rg, const char *group,
 
 static int run_shares(struct rgctl *ctx, int argc, char **argv)
 {
-	const char *res = NULL, *group, *value, *why = NULL;
+	const char *res = NULL, *group, *value;
+	struct kattr_why why = { 0 };
 	struct kattr_rg_cpu_path done = { 0 };
 	bool no_enable = false;
 	char buf[256];
@@ -175,14 +176,14 @@ static int run_shares(struct rgctl *ctx, int argc, char **argv)
 	 * The value and the group are checked first: nothing is enabled for
 	 * a write that cannot succeed, and a failed write disables it again.
 	 */
-	ret = kattr_rg_shares_format(kattr_rg_backend_of(rg), value, res, buf,
+	ret = kattr_rg_share_format(kattr_rg_backend_of(rg), value, res, buf,
 				     sizeof(buf), &why);
 	if (ret == 0 && !kattr_rg_name_is_root(group))
 		ret = kattr_rg_exists(rg, group);
 	if (ret == 0 && !kattr_rg_name_is_root(group))
 		rgctl_cpu_enable(rg, group, no_enable, &done, "nothing was changed");
 	if (ret == 0)
-		ret = kattr_rg_shares_set(rg, group, value, res, &why);
+		ret = kattr_rg_share_set(rg, group, value, res, &why);
 	if (ret < 0 && done.n) {
 		int u = kattr_rg_cpu_undo(rg, &done);
 
@@ -190,7 +191,7 @@ static int run_shares(struct rgctl *ctx, int argc, char **argv)
 			tool_warn("could not disable cpu again: %s", rgctl_strerror(u));
 	}
 	if (ret < 0)
-		set_failed(rg, group, value, ret, why);
+		set_failed(rg, group, value, ret, why.text);
 	rgctl_cpu_report(rg, &done);
 	return EXIT_OK;
 }

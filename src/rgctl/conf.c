@@ -16,12 +16,12 @@ static struct kattr_rgconf *load(const char *file)
 	char err[1024];
 	int ret;
 
-	ret = kattr_rgconf_parse_file(file, &c, err, sizeof(err));
+	ret = kattr_rgconf_parse_file(file, &c, &(struct kattr_why)KATTR_WHY_BUF(err));
 	if (ret == -EOPNOTSUPP)
 		tool_die(EXIT_FAIL, "rgctl was built without libconfig: configuration files are not supported");
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "%s", err);
-	ret = kattr_rgconf_resolve(c, err, sizeof(err));
+	ret = kattr_rgconf_resolve(c, &(struct kattr_why)KATTR_WHY_BUF(err));
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "%s", err);
 	return c;

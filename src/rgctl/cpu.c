@@ -34,13 +34,13 @@ void rgctl_cpu_why(struct kattr_rg *rg, const char *group, char *buf,
 	if (!kattr_rg_has_shares(rg)) {
 		snprintf(buf, size, "%s has no %s (cgroup v2 without the cpu controller: "
 			 "cpu is not in its cgroup.controllers)", kattr_rg_root(rg),
-			 kattr_rg_shares_file(rg));
+			 kattr_rg_share_file(rg));
 		return;
 	}
 	if (kattr_rg_cpu_missing(rg, group, &miss) < 0 || miss.n == 0) {
 		kattr_rg_cpu_path_free(&miss);
 		snprintf(buf, size, "%s has no %s there", kattr_rg_root(rg),
-			 kattr_rg_shares_file(rg));
+			 kattr_rg_share_file(rg));
 		return;
 	}
 	/* Name the deepest group that exists: the parent, when it does. */
@@ -49,12 +49,12 @@ void rgctl_cpu_why(struct kattr_rg *rg, const char *group, char *buf,
 		deepest--;
 	if (deepest == 0)
 		snprintf(buf, size, "cpu is not enabled in %s, so there is no %s below it",
-			 rgctl_subtree_file(rg, miss.groups[0]), kattr_rg_shares_file(rg));
+			 rgctl_subtree_file(rg, miss.groups[0]), kattr_rg_share_file(rg));
 	else
 		snprintf(buf, size, "cpu is not enabled in %s (nor above it from %s down), "
 			 "so there is no %s below it",
 			 rgctl_subtree_file(rg, miss.groups[deepest]),
-			 rgctl_subtree_file(rg, miss.groups[0]), kattr_rg_shares_file(rg));
+			 rgctl_subtree_file(rg, miss.groups[0]), kattr_rg_share_file(rg));
 	kattr_rg_cpu_path_free(&miss);
 }
 

@@ -172,11 +172,11 @@ struct kattr_rg *rgctl_rg(struct rgctl *ctx)
 
 void rgctl_check_group(const char *group, bool allow_root)
 {
-	const char *why = NULL;
+	struct kattr_why why = { 0 };
 
 	if (kattr_rg_name_check(group, allow_root, &why) < 0)
 		tool_die(EXIT_USAGE, "invalid group name '%s': %s", TOOL_Q(group),
-			 why);
+			 why.text);
 }
 
 int rgctl_parse_pid(const char *arg, pid_t *pid)
@@ -201,5 +201,5 @@ json_object *rgctl_json_share(const struct kattr_rg *rg,
 			      const struct kattr_rg_share *s)
 {
 	return rgctl_json_share_of(kattr_rg_backend_of(rg) == KATTR_RG_RGCS,
-				   kattr_rg_shares_file(rg), s);
+				   kattr_rg_share_file(rg), s);
 }

@@ -87,13 +87,15 @@ static int stop_requested(void *arg)
 }
 
 static int mark_ours(void *arg, struct kattr_rg *rg, const char *group,
-		     const char **why)
+		     struct kattr_why *why)
 {
 	int ret = rgctl_own_mark(rg, group);
 
 	(void)arg;
-	if (ret < 0 && why)
-		*why = "cannot mark it as made by rgctl";
+	if (ret < 0 && why) {
+		why->code = KATTR_WHY_INVALID;
+		why->text = "cannot mark it as made by rgctl";
+	}
 	return ret;
 }
 

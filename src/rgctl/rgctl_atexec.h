@@ -16,7 +16,7 @@
 struct atexec;
 
 /* What the program will be (p) matched rule r: put it in its group now. */
-typedef void (*atexec_place_fn)(void *data, const struct kattr_rgproc *p, int r);
+typedef void (*atexec_place_fn)(void *data, const struct kattr_proc *p, int r);
 
 struct atexec_stats {
 	unsigned long events;		/* permission events answered */

@@ -20,10 +20,10 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void render_and_check(const struct kattr_profile *p, const char *source,
-			     unsigned long iteration, enum kattr_prof_sort key)
+			     unsigned long iteration, enum kattr_profile_sort key)
 {
-	const struct kattr_prof_entry **rows = malloc((p->n ? p->n : 1) * sizeof(*rows));
-	struct kattr_prof_filter f = { 0 };
+	const struct kattr_profile_entry **rows = malloc((p->n ? p->n : 1) * sizeof(*rows));
+	struct kattr_profile_filter f = { 0 };
 	struct lt_out_meta meta = {
 		.source = source, .format = p->format, .iteration = iteration,
 		.sites = p->n, .bad_rows = p->bad_rows, .time = 0,
@@ -33,8 +33,8 @@ static void render_and_check(const struct kattr_profile *p, const char *source,
 
 	if (!rows)
 		return;
-	n = kattr_prof_select(p, &f, rows);
-	kattr_prof_sort(rows, n, key, false);
+	n = kattr_profile_select(p, &f, rows);
+	kattr_profile_sort(rows, n, key, false);
 	for (int fmt = LT_OUT_TEXT; fmt <= LT_OUT_JSON; fmt++) {
 		char *buf = NULL;
 		size_t len = 0;
@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint8_t *nul = memchr(data, 0, size);
 	size_t la = nul ? (size_t)(nul - data) : size;
 	struct kattr_profile *a = NULL, *b = NULL;
-	enum kattr_prof_sort key = size ? (enum kattr_prof_sort)(data[0] % KATTR_PROF_SORT_COUNT_) : 0;
+	enum kattr_profile_sort key = size ? (enum kattr_profile_sort)(data[0] % KATTR_PROFILE_SORT_COUNT_) : 0;
 	char source[64];
 	size_t sl = la < sizeof(source) - 1 ? la : sizeof(source) - 1;
 

@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *name = malloc(size + 1);
-	const char *why = NULL;
+	struct kattr_why why = { 0 };
 
 	if (!name)
 		return 0;
@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (const char *c = strtok(name, "/"); c; c = strtok(NULL, "/"))
 			if (!strcmp(c, "..") || !strcmp(c, "."))
 				abort();
-	} else if (!why) {
+	} else if (!why.text) {
 		abort();
 	}
 	free(name);

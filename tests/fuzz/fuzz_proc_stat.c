@@ -1,5 +1,5 @@
 /* libFuzzer: the /proc/PID/stat and /proc/PID/status parsers classify and
- * whereis read every process through (kattr_rgproc_parse_stat, _status).
+ * whereis read every process through (kattr_proc_parse_stat, _status).
  * The first byte picks the parser; the rest is the file's text.  Checks:
  * comm stays terminated within its array, ngroups within its bound, and a
  * parse that succeeds on stat sets a ppid that is not negative. */
@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct kattr_rgproc p;
+	struct kattr_proc p;
 	char *text;
 	int r;
 
@@ -27,11 +27,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size - 1] = '\0';		/* the readers hand over NUL-terminated text */
 	memset(&p, 0, sizeof(p));
 	if (data[0] & 1) {
-		r = kattr_rgproc_parse_status(text, &p);
-		if (p.ngroups > KATTR_RGPROC_MAX_GROUPS)
+		r = kattr_proc_parse_status(text, &p);
+		if (p.ngroups > KATTR_PROC_MAX_GROUPS)
 			abort();
 	} else {
-		r = kattr_rgproc_parse_stat(text, &p);
+		r = kattr_proc_parse_stat(text, &p);
 		if (r == 0 && p.ppid < 0)
 			abort();
 	}

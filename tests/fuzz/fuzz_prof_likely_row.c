@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *line = malloc(size + 1), *ref = malloc(size + 1);
-	struct kattr_prof_entry e, r;
+	struct kattr_profile_entry e, r;
 	int ret;
 
 	if (!line || !ref) {
@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(line, data, size);
 	line[size] = '\0';
 	memcpy(ref, line, size + 1);
-	ret = kattr_prof_parse_likely_row(line, &e);
+	ret = kattr_profile_parse_likely_row(line, &e);
 	if ((ret == 0) != (ref_likely_row(ref, &r) == 0))
 		abort();	/* the fast parser and the reference disagree */
 	if (ret == 0) {
@@ -36,8 +36,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
 				abort();	/* would reach a terminal */
 		if (!e.function[0] || !e.file[0] || strstr(e.function, "()@:") ||
-		    (e.hint != KATTR_PROF_HINT_LIKELY &&
-		     e.hint != KATTR_PROF_HINT_UNLIKELY))
+		    (e.hint != KATTR_PROFILE_HINT_LIKELY &&
+		     e.hint != KATTR_PROFILE_HINT_UNLIKELY))
 			abort();
 	}
 	free(line);

@@ -1,4 +1,4 @@
-/* libFuzzer: kattr_prof_table_*() against the profile: any input parsed as
+/* libFuzzer: kattr_profile_table_*() against the profile: any input parsed as
  * a table must give kattr_profile_parse_buf()'s sites, and ordered, the
  * reference sort's order for every key, direction and a few filters
  * (tests/lib/profile/table_check.h). */

@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *line, *ref;
-	struct kattr_prof_entry e, r;
+	struct kattr_profile_entry e, r;
 	bool all;
 	int r1, r2;
 
@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(line, data + 1, size - 1);
 	line[size - 1] = '\0';
 	memcpy(ref, line, size);
-	r1 = kattr_prof_parse_trace_row(line, all, &e);
+	r1 = kattr_profile_parse_trace_row(line, all, &e);
 	r2 = ref_trace_row(ref, all, &r);
 	if ((r1 == 0) != (r2 == 0))
 		abort();

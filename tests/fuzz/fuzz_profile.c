@@ -12,8 +12,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct kattr_profile *a = NULL, *b = NULL;
-	const struct kattr_prof_entry **v;
-	struct kattr_prof_filter f = { .substr = "a", .min_total = 1 };
+	const struct kattr_profile_entry **v;
+	struct kattr_profile_filter f = { .substr = "a", .min_total = 1 };
 
 	if (kattr_profile_parse((const char *)data, size, 0, &a) < 0)
 		return 0;
@@ -32,10 +32,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)kattr_profile_rebase(a, b);
 	v = malloc((b->n ? b->n : 1) * sizeof(*v));
 	if (v) {
-		size_t n = kattr_prof_select(b, &f, v);
+		size_t n = kattr_profile_select(b, &f, v);
 
-		for (int k = 0; k < KATTR_PROF_SORT_COUNT_; k++)
-			kattr_prof_sort(v, n, (enum kattr_prof_sort)k, k & 1);
+		for (int k = 0; k < KATTR_PROFILE_SORT_COUNT_; k++)
+			kattr_profile_sort(v, n, (enum kattr_profile_sort)k, k & 1);
 		free(v);
 	}
 	kattr_profile_free(a);

@@ -155,14 +155,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			size_t wrong = 0;
 
 			for (size_t i = 0; i < fast->n; i++) {
-				const struct kattr_prof_entry *f = &fast->entries[i];
-				const struct kattr_prof_entry *s = &slow->entries[i];
+				const struct kattr_profile_entry *f = &fast->entries[i];
+				const struct kattr_profile_entry *s = &slow->entries[i];
 
 				if (!ref_same_entry(f, s) || f->has_rate != s->has_rate ||
 				    f->reset != s->reset || f->d_correct != s->d_correct ||
 				    f->d_incorrect != s->d_incorrect || f->rate != s->rate)
 					abort();
-				wrong += kattr_prof_entry_is_wrong(f);
+				wrong += kattr_profile_entry_is_wrong(f);
 			}
 			if (fast->n != slow->n || kattr_profile_wrong(fast) != wrong)
 				abort();

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct kattr_rg_share *sh;
 	struct kattr_rg_stat *st = NULL;
 	char *text, buf[256], *path;
-	const char *why = NULL;
+	struct kattr_why why = { 0 };
 	size_t n = 0;
 	pid_t *pids, pid;
 	int ret;
@@ -44,14 +44,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 1:
 	case 2:
 	case 3:
-		ret = kattr_rg_shares_format((enum kattr_rg_backend)(data[0] % 8),
+		ret = kattr_rg_share_format((enum kattr_rg_backend)(data[0] % 8),
 					     text, (data[0] & 0x80) ? "numtasks" : NULL,
 					     buf, sizeof(buf), &why);
 		if (ret == 0) {
 			check_printable(buf);
 			if (data[0] % 8 == KATTR_RG_RGCS && strncmp(buf, "res=", 4))
 				abort();
-		} else if (!why) {
+		} else if (!why.text) {
 			abort();
 		}
 		break;

@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct kattr_rgconf *c = NULL, *d = NULL;
-	struct kattr_rgproc p;
+	struct kattr_proc p;
 	char err[256];
 	char *text, *t1, *t2;
 
@@ -23,10 +23,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	if (kattr_rgconf_parse_string(text, "fuzz", &c, err, sizeof(err)) == 0) {
+	if (kattr_rgconf_parse_string(text, "fuzz", &c, &(struct kattr_why)KATTR_WHY_BUF(err)) == 0) {
 		t1 = kattr_rgconf_format(c);
 		if (t1) {
-			if (kattr_rgconf_parse_string(t1, "fuzz", &d, err, sizeof(err)) != 0)
+			if (kattr_rgconf_parse_string(t1, "fuzz", &d, &(struct kattr_why)KATTR_WHY_BUF(err)) != 0)
 				abort();	/* the formatter wrote what cannot be read */
 			t2 = kattr_rgconf_format(d);
 			if (t2 && strcmp(t1, t2) != 0)

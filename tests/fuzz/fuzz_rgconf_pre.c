@@ -78,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	if (kattr_rgconf_preprocess(text, main_file, true, &out, err, sizeof(err)) == 0) {
+	if (kattr_rgconf_preprocess(text, main_file, true, &out, &(struct kattr_why)KATTR_WHY_BUF(err)) == 0) {
 		if (count_lines(out.text) != out.lines)
 			abort();	/* the line map and the text disagree */
 		for (unsigned int i = 0; i < out.lines; i++)

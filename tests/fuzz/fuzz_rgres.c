@@ -22,7 +22,7 @@ static const struct kattr_rgres_limits lim = {
 static void check_file_texts(const struct kattr_rgres_value *v)
 {
 	char buf[1024];
-	const char *why = NULL;
+	struct kattr_why why = { 0 };
 
 	for (int b = KATTR_RG_RGCS; b <= KATTR_RG_CGROUP2; b++) {
 		const struct kattr_rgres_file *f = &v->res->be[b];
@@ -34,7 +34,7 @@ static void check_file_texts(const struct kattr_rgres_value *v)
 			if (!files[i] || (b == KATTR_RG_RGCS && i == 1))
 				continue;
 			ret = kattr_rgres_file_text(files[i], v, buf, sizeof(buf), &why);
-			if (ret == -ERANGE && !why)
+			if (ret == -ERANGE && !why.text)
 				abort();
 			for (const char *p = buf; ret == 0 && *p; p++)
 				if (!isprint((unsigned char)*p))
@@ -46,11 +46,11 @@ static void check_file_texts(const struct kattr_rgres_value *v)
 static void user_value(const char *text)
 {
 	struct kattr_rgres_value v, back;
-	const char *why = NULL;
+	struct kattr_why why = { 0 };
 	char t1[1024], t2[1024];
 
 	if (kattr_rgres_parse_assign(text, &lim, &v, &why) < 0) {
-		if (!why)
+		if (!why.text)
 			abort();
 		return;
 	}

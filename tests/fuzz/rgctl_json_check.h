@@ -303,7 +303,7 @@ static inline int rgc_dump(const struct rgc_in *in, char *why, size_t size)
 	struct kattr_rgconf c = { .backend = (char *)backends[in->num[0] & 3], .groups = g };
 	struct kattr_rgconf *back = NULL;
 	char shares[RGC_MAX][24], err[256];
-	const char *no;
+	struct kattr_why no = { 0 };
 	char *text;
 	int ret = 0;
 
@@ -333,7 +333,7 @@ static inline int rgc_dump(const struct rgc_in *in, char *why, size_t size)
 	text = kattr_rgconf_format(&c);
 	if (!text)
 		return 0;
-	if (kattr_rgconf_parse_string(text, "dump", &back, err, sizeof(err)) < 0) {
+	if (kattr_rgconf_parse_string(text, "dump", &back, &(struct kattr_why)KATTR_WHY_BUF(err)) < 0) {
 		ret = wf_fail(why, size, "dump: does not read back: %s", err);
 		free(text);
 		return ret;

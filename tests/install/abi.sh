@@ -91,6 +91,21 @@ fail_each "%s is exported (declared in lib/include/kattr/%s) but libkattr(3) doe
 		while read -r s; do printf '%s\n' "$s $(header_of "$s" | sed 's,.*/,,')"; done)
 fail_each "%s is a function libkattr(3) documents but libkattr.so does not export: drop its entry, or export it" \
 	< <(comm -23 "$t/doc_functions" "$t/exported")
+# Each export carries the version node the map lists it in ("name NODE"),
+# and the current node is KATTR_1 (issue 25's names): a function renamed
+# or changed goes in a new node, never back into an old one.
+perl -ne 'if (/^\s*(KATTR_[\w.]+)\s*\{/) { $n = $1 } elsif (/\}/) { $n = "" }
+	s,/\*.*?\*/,,g; print "$1 $n\n" if $n && /^\s*(kattr_\w+)\s*;/' "$map" |
+	sort >"$t/listed_nodes"
+nm -D --defined-only "$so" | awk '$2 != "A" && $3 ~ /@@/ { split($3, v, "@@"); print v[1], v[2] }' |
+	sort >"$t/exported_nodes"
+fail_each "%s is exported in node %s, not the one lib/libkattr.map lists it in" \
+	< <(comm -13 "$t/listed_nodes" "$t/exported_nodes")
+grep -q '^KATTR_1 {' "$map" && ok || fail "lib/libkattr.map has no KATTR_1 node (issue 25's renamed exports)"
+for s in kattr_rg_create kattr_why_text kattr_name_check kattr_proc_foreach kattr_rg_share_set; do
+	grep -qx "$s KATTR_1" "$t/exported_nodes" && ok ||
+		fail "$s is not exported in node KATTR_1 (issue 25: changed since KATTR_0)"
+done
 n=$(wc -l <"$t/exported")
 [ "$n" -le "$max_exports" ] && ok ||
 	fail "libkattr.so exports $n functions, more than $max_exports (issue 25): a function only the suite's tools need goes in lib/include-private/kattr/"

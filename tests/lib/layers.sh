@@ -75,6 +75,6 @@ compile '#include "kattr/private_rgconf.h"
 int f(void) { return kattr_rg_parse_pid("1", 0); }' PROC RG RGCONF && ok ||
 	fail "rgconf/ does not compile with the layers below it: $(head -3 "$t/err")"
 compile '#include "kattr/private_proc.h"
-int f(void) { return kattr_rg_proc_foreach(0, 0, 0); }' PROC && ok ||
+int f(void) { return kattr_proc_foreach(0, 0, 0); }' PROC && ok ||
 	fail "proc/ does not compile with its own header: $(head -3 "$t/err")"
 finish

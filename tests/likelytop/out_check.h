@@ -56,7 +56,7 @@ static int lt_check_text(const char *buf, size_t len, size_t n, char *why,
 }
 
 static int lt_check_csv(const char *buf, size_t len,
-			const struct kattr_prof_entry *const *rows, size_t n,
+			const struct kattr_profile_entry *const *rows, size_t n,
 			bool header, char *why, size_t size)
 {
 	static char f6[1 << 16], f7[1 << 16];
@@ -79,7 +79,7 @@ static int lt_check_csv(const char *buf, size_t len,
 		if (rec - header >= n)
 			return wf_fail(why, size, "csv: more records than rows");
 		{
-			const struct kattr_prof_entry *e = rows[rec - header];
+			const struct kattr_profile_entry *e = rows[rec - header];
 
 			if (strlen(e->function) < sizeof(f6) - 1 &&
 			    wf_utf8(e->function, strlen(e->function)) &&
@@ -100,7 +100,7 @@ static int lt_check_csv(const char *buf, size_t len,
 }
 
 static int lt_check_json(const char *buf, size_t len,
-			 const struct kattr_prof_entry *const *rows, size_t n,
+			 const struct kattr_profile_entry *const *rows, size_t n,
 			 char *why, size_t size)
 {
 	json_object *a;
@@ -115,7 +115,7 @@ static int lt_check_json(const char *buf, size_t len,
 	}
 	for (size_t i = 0; i < n; i++) {
 		json_object *o = json_object_array_get_idx(a, i), *v;
-		const struct kattr_prof_entry *e = rows[i];
+		const struct kattr_profile_entry *e = rows[i];
 		const char *name[2] = { "function", "file" };
 		const char *want[2] = { e->function, e->file };
 
@@ -146,7 +146,7 @@ out:
 static inline int lt_check_output(enum lt_out_format f,
 				  const struct lt_out_meta *meta,
 				  const char *buf, size_t len,
-				  const struct kattr_prof_entry *const *rows,
+				  const struct kattr_profile_entry *const *rows,
 				  size_t n, char *why, size_t size)
 {
 	switch (f) {

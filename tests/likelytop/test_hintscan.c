@@ -170,7 +170,7 @@ static void test_p_key(void **state)
 	struct lt_ui ui;
 
 	(void)state;
-	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
+	lt_ui_init(&ui, KATTR_PROFILE_SORT_INCORRECT, false);
 	assert_int_equal(lt_ui_key(&ui, 'p'), LT_REDO_NONE);	/* no rows */
 	ui.list.nrows = 3;
 	assert_int_equal(lt_ui_key(&ui, 'p'), LT_REDO_PIN | LT_REDO_DRAW);

@@ -13,7 +13,7 @@ static void quit_and_unknown(void **state)
 	struct lt_ui ui;
 
 	(void)state;
-	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
+	lt_ui_init(&ui, KATTR_PROFILE_SORT_INCORRECT, false);
 	assert_int_equal(lt_ui_key(&ui, 'q'), LT_REDO_QUIT);
 	assert_int_equal(lt_ui_key(&ui, 'x'), LT_REDO_NONE);
 	assert_true(lt_ui_key(&ui, ' ') & LT_REDO_COLLECT);
@@ -26,28 +26,28 @@ static void sort_columns(void **state)
 	struct lt_ui ui;
 
 	(void)state;
-	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
+	lt_ui_init(&ui, KATTR_PROFILE_SORT_INCORRECT, false);
 	assert_true(lt_ui_key(&ui, '>') & LT_REDO_SORT);
-	assert_int_equal(ui.sort, KATTR_PROF_SORT_PERCENT);
+	assert_int_equal(ui.sort, KATTR_PROFILE_SORT_PERCENT);
 	lt_ui_key(&ui, '>');
-	assert_int_equal(ui.sort, KATTR_PROF_SORT_RATE);
+	assert_int_equal(ui.sort, KATTR_PROFILE_SORT_RATE);
 	lt_ui_key(&ui, '>');
 	lt_ui_key(&ui, '>');
-	assert_int_equal(ui.sort, KATTR_PROF_SORT_FILE);
+	assert_int_equal(ui.sort, KATTR_PROFILE_SORT_FILE);
 	lt_ui_key(&ui, '>');		/* stops at the last column */
-	assert_int_equal(ui.sort, KATTR_PROF_SORT_FILE);
+	assert_int_equal(ui.sort, KATTR_PROFILE_SORT_FILE);
 	for (int i = 0; i < 10; i++)
 		lt_ui_key(&ui, '<');
-	assert_int_equal(ui.sort, KATTR_PROF_SORT_CORRECT);
+	assert_int_equal(ui.sort, KATTR_PROFILE_SORT_CORRECT);
 	assert_false(ui.reverse);
 	assert_true(lt_ui_key(&ui, 'R') & LT_REDO_SORT);
 	assert_true(ui.reverse);
 	lt_ui_key(&ui, 'I');
 	assert_false(ui.reverse);
 	/* total has no column: the walk starts from incorrect */
-	lt_ui_init(&ui, KATTR_PROF_SORT_TOTAL, false);
+	lt_ui_init(&ui, KATTR_PROFILE_SORT_TOTAL, false);
 	lt_ui_key(&ui, '>');
-	assert_int_equal(ui.sort, KATTR_PROF_SORT_INCORRECT);
+	assert_int_equal(ui.sort, KATTR_PROFILE_SORT_INCORRECT);
 }
 
 static void filter_editing(void **state)
@@ -55,7 +55,7 @@ static void filter_editing(void **state)
 	struct lt_ui ui;
 
 	(void)state;
-	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
+	lt_ui_init(&ui, KATTR_PROFILE_SORT_INCORRECT, false);
 	lt_ui_key(&ui, '/');
 	assert_true(ui.edit.on);
 	/* While typing, bindings do not fire: 'q' is a letter. */
@@ -88,7 +88,7 @@ static void screens_and_freeze(void **state)
 	struct lt_ui ui;
 
 	(void)state;
-	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
+	lt_ui_init(&ui, KATTR_PROFILE_SORT_INCORRECT, false);
 	lt_ui_key(&ui, 'Z');
 	assert_true(ui.frozen);
 	lt_ui_key(&ui, 'Z');
@@ -114,7 +114,7 @@ static void selection(void **state)
 	struct lt_ui ui;
 
 	(void)state;
-	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
+	lt_ui_init(&ui, KATTR_PROFILE_SORT_INCORRECT, false);
 	ui.list.nrows = 100;
 	ui.list.page = 10;
 	lt_ui_key(&ui, TUI_KEY_UP);
@@ -198,7 +198,7 @@ static void delay_keys(void **state)
 	struct lt_ui ui;
 
 	(void)state;
-	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
+	lt_ui_init(&ui, KATTR_PROFILE_SORT_INCORRECT, false);
 	ui.delay = 2;
 	assert_int_equal(lt_ui_key(&ui, 'd'), LT_REDO_DRAW);
 	assert_true(ui.edit.on && ui.edit.what == LT_EDIT_DELAY);
@@ -238,7 +238,7 @@ static void htop_keys(void **state)
 	struct lt_ui ui;
 
 	(void)state;
-	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
+	lt_ui_init(&ui, KATTR_PROFILE_SORT_INCORRECT, false);
 	lt_ui_key(&ui, TUI_KEY_F1);
 	assert_int_equal(ui.screen, LT_SCREEN_HELP);
 	assert_int_equal(lt_ui_key(&ui, TUI_KEY_F10), LT_REDO_QUIT);
@@ -247,7 +247,7 @@ static void htop_keys(void **state)
 	assert_true(ui.edit.on && ui.edit.what != LT_EDIT_DELAY);
 	lt_ui_key(&ui, TUI_KEY_ESC);
 	assert_int_equal(lt_ui_key(&ui, TUI_KEY_F6), LT_REDO_SORT | LT_REDO_DRAW);
-	assert_int_equal(ui.sort, KATTR_PROF_SORT_PERCENT);
+	assert_int_equal(ui.sort, KATTR_PROFILE_SORT_PERCENT);
 	assert_int_equal(lt_ui_key(&ui, TUI_KEY_LEFT), LT_REDO_NONE);
 	lt_ui_key(&ui, TUI_KEY_RIGHT);
 	lt_ui_key(&ui, TUI_KEY_RIGHT);
@@ -291,7 +291,7 @@ static void wrong_only_and_min_total(void **state)
 	struct lt_ui ui;
 
 	(void)state;
-	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
+	lt_ui_init(&ui, KATTR_PROFILE_SORT_INCORRECT, false);
 	assert_true(lt_ui_key(&ui, 'w') & LT_REDO_SORT);
 	assert_true(ui.wrong_only);
 	lt_ui_key(&ui, 'w');
@@ -320,14 +320,14 @@ static void model_zero_and_history(void **state)
 	(void)state;
 	lt_model_init(&m);
 	assert_int_equal(lt_model_update(&m, strdup(SNAP1), strlen(SNAP1), 10.0, NULL), 0);
-	assert_int_equal(lt_model_select(&m, NULL, KATTR_PROF_SORT_INCORRECT, false, 0), 0);
+	assert_int_equal(lt_model_select(&m, NULL, KATTR_PROFILE_SORT_INCORRECT, false, 0), 0);
 	assert_int_equal(m.nrows, 2);
 	assert_string_equal(m.rows[0]->function, "kfree");
 	assert_false(m.rows[0]->has_rate);
 	assert_int_equal(lt_model_zero(&m, 10.0), 0);
 	assert_int_equal(m.shown.entries[0].incorrect, 0);
 	assert_int_equal(lt_model_update(&m, strdup(SNAP2), strlen(SNAP2), 12.0, NULL), 0);
-	lt_model_select(&m, NULL, KATTR_PROF_SORT_INCORRECT, false, 0);
+	lt_model_select(&m, NULL, KATTR_PROFILE_SORT_INCORRECT, false, 0);
 	/* counts since z: kfree +200 wrong, main_loop +0 wrong */
 	assert_string_equal(m.rows[0]->function, "kfree");
 	assert_int_equal(m.rows[0]->incorrect, 200);
@@ -344,7 +344,7 @@ static void model_zero_and_history(void **state)
 	/* z again: the totals (kfree's 200 since z are 67521 in all). */
 	assert_int_equal(lt_model_unzero(&m), 0);
 	assert_null(m.base);
-	lt_model_select(&m, NULL, KATTR_PROF_SORT_INCORRECT, false, 0);
+	lt_model_select(&m, NULL, KATTR_PROFILE_SORT_INCORRECT, false, 0);
 	assert_true(m.rows[0]->incorrect > 200);
 	/* A snapshot that does not parse keeps the previous one. */
 	assert_int_equal(lt_model_update(&m, strdup("junk\n"), 5, 13.0, NULL), -ENODATA);
@@ -363,14 +363,14 @@ static void model_unchanged_no_rate(void **state)
 	assert_int_equal(lt_model_update(&m, strdup(SNAP1), strlen(SNAP1), 10.0, NULL), 0);
 	lt_model_unchanged(&m, 11.0);
 	lt_model_unchanged(&m, 12.0);
-	lt_model_select(&m, NULL, KATTR_PROF_SORT_INCORRECT, false, 0);
+	lt_model_select(&m, NULL, KATTR_PROFILE_SORT_INCORRECT, false, 0);
 	for (size_t i = 0; i < m.nrows; i++)
 		assert_false(m.rows[i]->has_rate);
 	assert_int_equal(lt_model_update(&m, strdup(SNAP2), strlen(SNAP2), 13.0, NULL), 0);
-	lt_model_select(&m, NULL, KATTR_PROF_SORT_INCORRECT, false, 0);
+	lt_model_select(&m, NULL, KATTR_PROFILE_SORT_INCORRECT, false, 0);
 	assert_true(m.rows[0]->has_rate && m.rows[0]->rate > 0);
 	assert_true(lt_model_unchanged(&m, 14.0));
-	lt_model_select(&m, NULL, KATTR_PROF_SORT_INCORRECT, false, 0);
+	lt_model_select(&m, NULL, KATTR_PROFILE_SORT_INCORRECT, false, 0);
 	assert_true(m.rows[0]->has_rate);
 	assert_true(m.rows[0]->rate == 0);
 	lt_model_free(&m);
@@ -400,7 +400,7 @@ static void field_chooser(void **state)
 	size_t n;
 
 	(void)state;
-	lt_ui_init(&ui, KATTR_PROF_SORT_INCORRECT, false);
+	lt_ui_init(&ui, KATTR_PROFILE_SORT_INCORRECT, false);
 	lt_out_columns_default(&n);
 	assert_int_equal(ui.ncols, n);
 	assert_true(lt_ui_key(&ui, 'f') & LT_REDO_DRAW);

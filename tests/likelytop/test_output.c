@@ -51,7 +51,7 @@ static void random_name(char *out, size_t cap)
 }
 
 static char *render(enum lt_out_format f, const struct lt_out_meta *meta,
-		    const struct kattr_prof_entry *const *rows, size_t n,
+		    const struct kattr_profile_entry *const *rows, size_t n,
 		    size_t *len)
 {
 	char *buf = NULL;
@@ -84,7 +84,7 @@ static json_object *ref_fixed(double v, int decimals)
 	return json_object_new_double_s(strtod(buf, NULL), buf);
 }
 
-static char *ref_json(const struct kattr_prof_entry *const *rows, size_t n)
+static char *ref_json(const struct kattr_profile_entry *const *rows, size_t n)
 {
 	char *buf = NULL;
 	size_t len;
@@ -93,14 +93,14 @@ static char *ref_json(const struct kattr_prof_entry *const *rows, size_t n)
 	assert_non_null(fp);
 	fputc('[', fp);
 	for (size_t i = 0; i < n; i++) {
-		const struct kattr_prof_entry *e = rows[i];
-		double pct = kattr_prof_entry_pct(e);
+		const struct kattr_profile_entry *e = rows[i];
+		double pct = kattr_profile_entry_pct(e);
 		char fn[512], file[512];
 		json_object *o = json_object_new_object();
 
 		tool_utf8_repair_into(fn, e->function);
 		tool_utf8_repair_into(file, e->file);
-		json_object_object_add(o, "hint", json_object_new_string(kattr_prof_hint_name(e->hint)));
+		json_object_object_add(o, "hint", json_object_new_string(kattr_profile_hint_name(e->hint)));
 		json_object_object_add(o, "correct", json_object_new_uint64(e->correct));
 		json_object_object_add(o, "incorrect", json_object_new_uint64(e->incorrect));
 		json_object_object_add(o, "miss_pct", pct >= 0 ? ref_fixed(pct, 2) : NULL);
@@ -127,8 +127,8 @@ static void random_rows_well_formed(void **state)
 {
 	enum { N = 24 };
 	static char names[N][2][128];
-	struct kattr_prof_entry e[N];
-	const struct kattr_prof_entry *rows[N];
+	struct kattr_profile_entry e[N];
+	const struct kattr_profile_entry *rows[N];
 	char why[256];
 
 	(void)state;
@@ -136,7 +136,7 @@ static void random_rows_well_formed(void **state)
 		size_t n = next() % (N + 1);
 		struct lt_out_meta meta = {
 			.source = round & 1 ? "prof\x1b]0;owned\x07\xff.txt" : "p",
-			.format = (enum kattr_prof_format)(next() % 3 + 1),
+			.format = (enum kattr_profile_format)(next() % 3 + 1),
 			.iteration = next() % 3 + 1, .sites = n, .time = 0,
 		};
 
@@ -146,7 +146,7 @@ static void random_rows_well_formed(void **state)
 			random_name(names[i][1], sizeof(names[i][1]));
 			e[i].function = names[i][0];
 			e[i].file = names[i][1];
-			e[i].hint = (enum kattr_prof_hint)(next() % 4);
+			e[i].hint = (enum kattr_profile_hint)(next() % 4);
 			e[i].correct = next() >> (next() % 64);
 			e[i].incorrect = next() >> (next() % 64);
 			e[i].has_constant = next() & 1;
@@ -187,13 +187,13 @@ static void random_rows_well_formed(void **state)
 /* The exact forms: a reset, \xNN in text, U+FFFD in CSV and JSON. */
 static void reset_and_replacements(void **state)
 {
-	struct kattr_prof_entry e = {
-		.hint = KATTR_PROF_HINT_LIKELY, .correct = 12, .incorrect = 3,
+	struct kattr_profile_entry e = {
+		.hint = KATTR_PROFILE_HINT_LIKELY, .correct = 12, .incorrect = 3,
 		.reset = true, .d_incorrect = 3,
 		.function = "f\x1b[2J\xff", .file = "a,\"\xc3\xa9\".c", .line = 7,
 	};
-	const struct kattr_prof_entry *rows[] = { &e };
-	struct lt_out_meta meta = { .source = "s", .format = KATTR_PROF_FMT_LIKELY_PROF,
+	const struct kattr_profile_entry *rows[] = { &e };
+	struct lt_out_meta meta = { .source = "s", .format = KATTR_PROFILE_FMT_LIKELY_PROF,
 				    .iteration = 2, .sites = 1 };
 	size_t len;
 	char *out;
@@ -223,12 +223,12 @@ static void reset_and_replacements(void **state)
  * rounds and the fuzz target rely on). */
 static void checker_refuses(void **state)
 {
-	struct kattr_prof_entry e = {
-		.hint = KATTR_PROF_HINT_UNLIKELY, .correct = 5, .incorrect = 9,
+	struct kattr_profile_entry e = {
+		.hint = KATTR_PROFILE_HINT_UNLIKELY, .correct = 5, .incorrect = 9,
 		.function = "kfree", .file = "mm/slab.c", .line = 3,
 	};
-	const struct kattr_prof_entry *rows[] = { &e };
-	struct lt_out_meta meta = { .source = "s", .format = KATTR_PROF_FMT_LIKELY_PROF,
+	const struct kattr_profile_entry *rows[] = { &e };
+	struct lt_out_meta meta = { .source = "s", .format = KATTR_PROFILE_FMT_LIKELY_PROF,
 				    .iteration = 2, .sites = 1 };
 	static const char *const bad_csv[] = {
 		"2,unlikely,5,9,64.29,,kfree,\"mm/slab.c,3,,\n",	/* open quote */

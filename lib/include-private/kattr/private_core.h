@@ -14,6 +14,7 @@
 #define KATTR_PRIVATE_CORE_H
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -46,6 +47,23 @@ struct kattr_mount {
  * elem bytes each, capacity *cap doubled as needed, from 8); 0 or -ENOMEM
  * (*v is then unchanged and still the caller's to free).
  */
+/*
+ * Fill why (may be NULL) and return err: code and the static text, or
+ * with kattr_why_fmt() (_vfmt()) fmt's words in why's buf (short, static, when it
+ * has none).  kattr_why_clear() empties it (code 0, text NULL).
+ */
+int kattr_why_set(struct kattr_why *why, int code, int err,
+		  const char *text);
+int kattr_why_fmt(struct kattr_why *why, int code, int err,
+		  const char *short_text, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+int kattr_why_vfmt(struct kattr_why *why, int code, int err,
+		   const char *short_text, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
+void kattr_why_clear(struct kattr_why *why);
+/* A lower layer's static words (may be NULL: why untouched) into why
+ * (KATTR_WHY_INVALID); returns err. */
+int kattr_why_words(struct kattr_why *why, int err, const char *words);
 int kattr_grow(void **v, size_t *cap, size_t n, size_t elem);
 
 /* ---- the library's string helpers, written once ------------------------ */

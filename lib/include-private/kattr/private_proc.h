@@ -31,12 +31,12 @@
  * Fill p from the text of /proc/PID/status (Name, PPid, Uid, Gid,
  * Groups lines).  -EINVAL when a needed line is missing or malformed.
  */
-int kattr_rgproc_parse_status(const char *text, struct kattr_rgproc *p);
+int kattr_proc_parse_status(const char *text, struct kattr_proc *p);
 /*
  * Fill comm, ppid, starttime and kthread from the text of /proc/PID/stat (comm may
  * hold spaces and parentheses).  -EINVAL when malformed.
  */
-int kattr_rgproc_parse_stat(const char *text, struct kattr_rgproc *p);
+int kattr_proc_parse_stat(const char *text, struct kattr_proc *p);
 
 
 /* ---- proc: /proc/PID/cgroup (cgroup.c) ----------------------------- */
@@ -56,13 +56,13 @@ struct kattr_pid_vec {
 	pid_t *v;
 	size_t n, cap;
 };
-/* Append id to the struct kattr_pid_vec data (a kattr_rg_proc_foreach cb). */
+/* Append id to the struct kattr_pid_vec data (a kattr_proc_foreach cb). */
 int kattr_pid_vec_add(pid_t id, void *data);
 /* The thread ids of process pid, from /proc/PID/task beneath root (NULL:
  * the default root); -ESRCH: none. */
 int kattr_proc_tids(const struct kattr_root *root, pid_t pid, pid_t **tids,
 		    size_t *n);
-/* kattr_rg_proc_foreach() beneath root (NULL: the default root). */
+/* kattr_proc_foreach() beneath root (NULL: the default root). */
 int kattr_proc_foreach_at(const struct kattr_root *root, pid_t pid,
 			  int (*cb)(pid_t id, void *data), void *data);
 bool kattr_pid_in(const pid_t *v, size_t n, pid_t p);

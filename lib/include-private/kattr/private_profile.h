@@ -23,10 +23,10 @@
 /* ---- profile (kattr/profile.h): rows, counters, matching, sorting --- */
 
 /* Parse one row in place (line without its newline, NUL-terminated). */
-int kattr_prof_parse_likely_row(char *line,
-				struct kattr_prof_entry *e);
-int kattr_prof_parse_trace_row(char *line, bool all,
-			       struct kattr_prof_entry *e);
+int kattr_profile_parse_likely_row(char *line,
+				struct kattr_profile_entry *e);
+int kattr_profile_parse_trace_row(char *line, bool all,
+			       struct kattr_profile_entry *e);
 
 /*
  * b - a for a counter of the given width (32 or 64 bits).  A counter that
@@ -35,7 +35,7 @@ int kattr_prof_parse_trace_row(char *line, bool all,
  * half its range (2^31) is taken as a wrap (serial number arithmetic,
  * RFC 1982); a larger one is a reset too.
  */
-uint64_t kattr_prof_counter_delta(uint64_t a, uint64_t b,
+uint64_t kattr_profile_counter_delta(uint64_t a, uint64_t b,
 				  unsigned int bits);
 
 /*
@@ -52,14 +52,14 @@ int kattr_profile_match(const struct kattr_profile *prev,
  * function, file, line and hint, so the order is total and stable across
  * refreshes.  Sites never evaluated sort last by percent.
  */
-void kattr_prof_sort(const struct kattr_prof_entry **v, size_t n,
-		     enum kattr_prof_sort key, bool reverse);
+void kattr_profile_sort(const struct kattr_profile_entry **v, size_t n,
+		     enum kattr_profile_sort key, bool reverse);
 /* The same order by one comparison sort (qsort_r): the reference the
- * radix passes of kattr_prof_sort() are tested against. */
-void kattr_prof_sort_ref(const struct kattr_prof_entry **v, size_t n,
-			 enum kattr_prof_sort key, bool reverse);
+ * radix passes of kattr_profile_sort() are tested against. */
+void kattr_profile_sort_ref(const struct kattr_profile_entry **v, size_t n,
+			 enum kattr_profile_sort key, bool reverse);
 
-bool kattr_prof_filter_match(const struct kattr_prof_filter *f,
-			     const struct kattr_prof_entry *e);
+bool kattr_profile_filter_match(const struct kattr_profile_filter *f,
+			     const struct kattr_profile_entry *e);
 
 #endif /* KATTR_PRIVATE_PROFILE_H */

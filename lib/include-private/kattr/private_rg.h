@@ -95,11 +95,11 @@ struct kattr_rgres_vec {
 /*
  * The text written to file (a backend's file of v->res: "cpu.shares",
  * "cpu.cfs_period_us", "io.bfq.weight", "blkio.throttle.read_bps_device",
- * RGCS "shares"...) for v.  -ERANGE with *why when v has no equivalent in
+ * RGCS "shares"...) for v.  -ERANGE with why saying so when v has no equivalent in
  * that file (blkio.weight beyond io.weight 200), -ENAMETOOLONG.
  */
 int kattr_rgres_file_text(const char *file, const struct kattr_rgres_value *v,
-			  char *buf, size_t size, const char **why);
+			  char *buf, size_t size, struct kattr_why *why);
 /* Read file's text into v (v->res set; cpu.max v1: once per file). */
 int kattr_rgres_file_parse(const char *file, const char *text,
 			   struct kattr_rgres_value *v);

@@ -25,22 +25,21 @@
 
 /*
  * Parse text (named file in messages).  On a syntax or schema error
- * returns -EINVAL with err set to "FILE:LINE: KEY: reason" (or
+ * returns -EINVAL with why's text (in its buf) set to "FILE:LINE: KEY: reason" (or
  * "FILE:LINE: reason" for a syntax error).  Unknown keys are errors.
  * Every integer is read as 64 bits and range-checked (libconfig 1.5 would
  * cut a plain one to 32).  @include is refused here (no file is read).
  * -ENOMEM, or -EOPNOTSUPP without libconfig.
  */
 int kattr_rgconf_parse_string(const char *text, const char *file,
-			      struct kattr_rgconf **out,
-			      char *err, size_t errsz);
+			      struct kattr_rgconf **out, struct kattr_why *why);
 
 /*
  * The preprocessor alone (lib/rgconf/pre.c, what parsing runs first):
  * text (named file) with @include expanded (when allow_include; relative
  * to file's directory) and every integer literal made 64-bit.  out->text
  * has out->lines lines; line i+1 is line out->line[i] of out->where[i].
- * 0, or -errno with err set (-ERANGE: an integer past 64 bits).  For the
+ * 0, or -errno with why's text set (-ERANGE: an integer past 64 bits).  For the
  * fuzz target and the tests.
  */
 struct kattr_rgconf_pre_out {
@@ -50,7 +49,7 @@ struct kattr_rgconf_pre_out {
 	unsigned int *line;
 };
 int kattr_rgconf_preprocess(const char *text, const char *file, bool allow_include,
-			    struct kattr_rgconf_pre_out *out, char *err, size_t errsz);
+			    struct kattr_rgconf_pre_out *out, struct kattr_why *why);
 void kattr_rgconf_pre_out_free(struct kattr_rgconf_pre_out *out);
 
 #endif /* KATTR_PRIVATE_RGCONF_H */

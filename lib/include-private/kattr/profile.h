@@ -26,31 +26,31 @@
 extern "C" {
 #endif
 
-enum kattr_prof_format {
-	KATTR_PROF_FMT_UNKNOWN = 0,
-	KATTR_PROF_FMT_LIKELY_PROF,	/* /proc/likely_prof, user-space profiles */
-	KATTR_PROF_FMT_ANNOTATED,	/* tracefs trace_stat/branch_annotated */
-	KATTR_PROF_FMT_ALL,		/* tracefs trace_stat/branch_all */
+enum kattr_profile_format {
+	KATTR_PROFILE_FMT_UNKNOWN = 0,
+	KATTR_PROFILE_FMT_LIKELY_PROF,	/* /proc/likely_prof, user-space profiles */
+	KATTR_PROFILE_FMT_ANNOTATED,	/* tracefs trace_stat/branch_annotated */
+	KATTR_PROFILE_FMT_ALL,		/* tracefs trace_stat/branch_all */
 };
 
-enum kattr_prof_hint {
-	KATTR_PROF_HINT_NONE = 0,	/* branch_all: a plain if, no hint */
-	KATTR_PROF_HINT_LIKELY,
-	KATTR_PROF_HINT_UNLIKELY,
+enum kattr_profile_hint {
+	KATTR_PROFILE_HINT_NONE = 0,	/* branch_all: a plain if, no hint */
+	KATTR_PROFILE_HINT_LIKELY,
+	KATTR_PROFILE_HINT_UNLIKELY,
 	/* branch_annotated: a likely() or an unlikely(), the kernel does
 	 * not say which; correct/incorrect are still exact. */
-	KATTR_PROF_HINT_ANNOTATED,
+	KATTR_PROFILE_HINT_ANNOTATED,
 };
 
 /*
  * One profiled site.  For a hinted site correct/incorrect count how often
  * the hint was right/wrong (likely(): correct = # True; unlikely():
- * correct = # False).  For KATTR_PROF_HINT_NONE (branch_all) there is no
+ * correct = # False).  For KATTR_PROFILE_HINT_NONE (branch_all) there is no
  * hint: correct counts "not taken" and incorrect counts "taken", in the
- * kernel's miss/hit order, so kattr_prof_entry_pct() is the taken rate.
+ * kernel's miss/hit order, so kattr_profile_entry_pct() is the taken rate.
  */
-struct kattr_prof_entry {
-	enum kattr_prof_hint hint;
+struct kattr_profile_entry {
+	enum kattr_profile_hint hint;
 	bool has_constant;	/* the source records constant evaluations */
 	bool has_rate;		/* delta/rate are valid (see kattr_profile_diff) */
 	bool reset;		/* a counter went down since the previous
@@ -69,11 +69,11 @@ struct kattr_prof_entry {
 struct kattr_profile_priv;
 
 struct kattr_profile {
-	enum kattr_prof_format format;
+	enum kattr_profile_format format;
 	bool has_header;	/* a header line of a known format was seen */
 	unsigned int counter_bits;	/* 32 (likely_prof) or 64: wrap width */
 	size_t n;		/* entries */
-	struct kattr_prof_entry *entries;
+	struct kattr_profile_entry *entries;
 	size_t rows;		/* non-header, non-blank lines seen */
 	size_t bad_rows;	/* of those, skipped as malformed */
 	/* The library's own: the text the names point into, what the next
@@ -84,19 +84,19 @@ struct kattr_profile {
 };
 
 /* Largest input kattr_profile_parse() accepts (-EFBIG beyond). */
-#define KATTR_PROF_MAX_INPUT	KATTR_READ_MAX
+#define KATTR_PROFILE_MAX_INPUT	KATTR_READ_MAX
 
 /*
  * Parse len bytes of text (need not be NUL-terminated; may hold any
  * bytes) in the format fmt, or detected from the header line (else from
- * the first row's shape) when fmt is KATTR_PROF_FMT_UNKNOWN.  Malformed
+ * the first row's shape) when fmt is KATTR_PROFILE_FMT_UNKNOWN.  Malformed
  * rows are skipped and counted in bad_rows.  Returns 0 with *out set
  * (free with kattr_profile_free()), even when rows were skipped;
  * -ENODATA when there is neither a known header nor a valid row (empty
  * input, garbage), -ENOMEM, -EFBIG.
  */
 int kattr_profile_parse(const char *text, size_t len,
-				  enum kattr_prof_format fmt,
+				  enum kattr_profile_format fmt,
 				  struct kattr_profile **out);
 /*
  * The same on a malloc'ed buffer of at least len + 1 bytes, parsed in
@@ -104,12 +104,12 @@ int kattr_profile_parse(const char *text, size_t len,
  * copy of large snapshots.
  */
 int kattr_profile_parse_buf(char *buf, size_t len,
-				      enum kattr_prof_format fmt,
+				      enum kattr_profile_format fmt,
 				      struct kattr_profile **out);
 /*
  * The same, for the next snapshot of the source prev was parsed from
  * (prev may be NULL): the result is what kattr_profile_parse_buf() gives
- * with KATTR_PROF_FMT_UNKNOWN, only faster when most sites are where they
+ * with KATTR_PROFILE_FMT_UNKNOWN, only faster when most sites are where they
  * were (a live view re-reading 200,000 sites a second).  Rows naming the
  * same site as prev's row at the same place counted from the end are
  * compared with it instead of re-validated, and when every site of prev
@@ -120,18 +120,18 @@ int kattr_profile_parse_next(const struct kattr_profile *prev,
 				       struct kattr_profile **out);
 void kattr_profile_free(struct kattr_profile *p);
 
-const char *kattr_prof_format_name(enum kattr_prof_format f);
+const char *kattr_profile_format_name(enum kattr_profile_format f);
 /* "likely", "unlikely", "annotated", "none". */
-const char *kattr_prof_hint_name(enum kattr_prof_hint h);
+const char *kattr_profile_hint_name(enum kattr_profile_hint h);
 
 /* correct + incorrect (saturating). */
-uint64_t kattr_prof_entry_total(const struct kattr_prof_entry *e);
+uint64_t kattr_profile_entry_total(const struct kattr_profile_entry *e);
 /* incorrect * 100 / total, or -1 when the site was never evaluated. */
-double kattr_prof_entry_pct(const struct kattr_prof_entry *e);
+double kattr_profile_entry_pct(const struct kattr_profile_entry *e);
 /* A hinted site whose hint was wrong more often than right. */
-bool kattr_prof_entry_is_wrong(const struct kattr_prof_entry *e);
+bool kattr_profile_entry_is_wrong(const struct kattr_profile_entry *e);
 /*
- * How many entries of p kattr_prof_entry_is_wrong() says yes to, counted
+ * How many entries of p kattr_profile_entry_is_wrong() says yes to, counted
  * as p was parsed (kattr_profile_rebase() counts again): a live view's
  * "N wrong hints" without a pass over 200,000 entries.
  */
@@ -165,17 +165,17 @@ int kattr_profile_parse_diff(const struct kattr_profile *prev,
  * rates), for a live view: the same entries, but kept in compact sites
  * (40 bytes a site, 56 with rates, instead of 80), the names in the text
  * as it came.  Its entries field stays NULL until kattr_profile_entries()
- * makes the entries; read them with kattr_profile_entry(), rank them with
+ * makes the entries; read them with kattr_profile_entry_get(), rank them with
  * kattr_profile_top(); kattr_profile_diff(), _rebase*(), _match() and
- * kattr_prof_select() take it only once its entries are made.  It can be
+ * kattr_profile_select() take it only once its entries are made.  It can be
  * the prev of any parse.  Errors as kattr_profile_parse_diff()'s.
  */
 int kattr_profile_parse_live(const struct kattr_profile *prev,
 				       char *buf, size_t len, double seconds,
 				       struct kattr_profile **out);
 /* Entry i (< p->n) of p into *e: of a live profile, made from its site. */
-void kattr_profile_entry(const struct kattr_profile *p, size_t i,
-				   struct kattr_prof_entry *e);
+void kattr_profile_entry_get(const struct kattr_profile *p, size_t i,
+				   struct kattr_profile_entry *e);
 /* A live profile's entries made (p->entries; from then on they are what
  * counts).  0 when p has them; -ENOMEM. */
 int kattr_profile_entries(struct kattr_profile *p);
@@ -201,22 +201,22 @@ int kattr_profile_rebase(const struct kattr_profile *base,
  */
 int kattr_profile_rebase_into(const struct kattr_profile *base,
 					const struct kattr_profile *cur,
-					struct kattr_prof_entry *out);
+					struct kattr_profile_entry *out);
 
-enum kattr_prof_sort {
-	KATTR_PROF_SORT_INCORRECT = 0,
-	KATTR_PROF_SORT_CORRECT,
-	KATTR_PROF_SORT_PERCENT,
-	KATTR_PROF_SORT_TOTAL,
-	KATTR_PROF_SORT_RATE,
-	KATTR_PROF_SORT_FUNCTION,
-	KATTR_PROF_SORT_FILE,
-	KATTR_PROF_SORT_COUNT_
+enum kattr_profile_sort {
+	KATTR_PROFILE_SORT_INCORRECT = 0,
+	KATTR_PROFILE_SORT_CORRECT,
+	KATTR_PROFILE_SORT_PERCENT,
+	KATTR_PROFILE_SORT_TOTAL,
+	KATTR_PROFILE_SORT_RATE,
+	KATTR_PROFILE_SORT_FUNCTION,
+	KATTR_PROFILE_SORT_FILE,
+	KATTR_PROFILE_SORT_COUNT_
 };
 
 /* Sort key names as the tools spell them; -EINVAL for an unknown name. */
-int kattr_prof_sort_parse(const char *name, enum kattr_prof_sort *key);
-const char *kattr_prof_sort_name(enum kattr_prof_sort key);
+int kattr_profile_sort_parse(const char *name, enum kattr_profile_sort *key);
+const char *kattr_profile_sort_name(enum kattr_profile_sort key);
 
 /*
  * Order the first k entries (0: all) of the n pointers in v: numbers
@@ -227,81 +227,81 @@ const char *kattr_prof_sort_name(enum kattr_prof_sort key);
  * showing 40 rows of 200,000 sites pays O(n log k), mostly one integer
  * compare per entry.
  */
-void kattr_prof_sort_top(const struct kattr_prof_entry **v, size_t n,
-				   enum kattr_prof_sort key, bool reverse,
+void kattr_profile_sort_top(const struct kattr_profile_entry **v, size_t n,
+				   enum kattr_profile_sort key, bool reverse,
 				   size_t k);
 
-struct kattr_prof_filter {
+struct kattr_profile_filter {
 	const char *substr;	/* in function or file; NULL or "": any */
 	uint64_t min_total;	/* correct + incorrect at least this */
-	bool wrong_only;	/* kattr_prof_entry_is_wrong() */
+	bool wrong_only;	/* kattr_profile_entry_is_wrong() */
 };
 
 /*
  * Put pointers to the entries of p that match f (NULL: all) into v
  * (p->n elements) and return how many.
  */
-size_t kattr_prof_select(const struct kattr_profile *p,
-				   const struct kattr_prof_filter *f,
-				   const struct kattr_prof_entry **v);
+size_t kattr_profile_select(const struct kattr_profile *p,
+				   const struct kattr_profile_filter *f,
+				   const struct kattr_profile_entry **v);
 /* The same on the n entries at entries (v: n elements). */
-size_t kattr_prof_select_entries(const struct kattr_prof_entry *entries,
+size_t kattr_profile_select_entries(const struct kattr_profile_entry *entries,
 					   size_t n,
-					   const struct kattr_prof_filter *f,
-					   const struct kattr_prof_entry **v);
+					   const struct kattr_profile_filter *f,
+					   const struct kattr_profile_entry **v);
 /*
  * The indexes of p's first k sites (k > 0) among those matching f (NULL:
- * all), in kattr_prof_sort_top()'s order, into idx[0..min(k, *matched));
+ * all), in kattr_profile_sort_top()'s order, into idx[0..min(k, *matched));
  * *matched: how many match.  No entry is made but for ties and the k
  * kept.  -ENOMEM.
  */
 int kattr_profile_top(const struct kattr_profile *p,
-				const struct kattr_prof_filter *f,
-				enum kattr_prof_sort key, bool reverse, size_t k,
+				const struct kattr_profile_filter *f,
+				enum kattr_profile_sort key, bool reverse, size_t k,
 				size_t *idx, size_t *matched);
 
 /*
  * A profile read once (a batch pass): what kattr_profile_parse_buf()
- * gives, kept in 32 bytes a site instead of a struct kattr_prof_entry's
+ * gives, kept in 32 bytes a site instead of a struct kattr_profile_entry's
  * 80, selected and sorted through an index of 8 bytes a site, and handed
  * out one entry at a time.  A 200,000-site snapshot and its order take
  * 8 MB besides the text instead of 24.  Never diffed: no entry has a rate.
  */
-struct kattr_prof_table_priv;
+struct kattr_profile_table_priv;
 
-struct kattr_prof_table {
-	enum kattr_prof_format format;
+struct kattr_profile_table {
+	enum kattr_profile_format format;
 	bool has_header;
 	unsigned int counter_bits;
 	size_t n;		/* sites */
 	size_t rows;		/* as in struct kattr_profile */
 	size_t bad_rows;
-	size_t shown;		/* sites kattr_prof_table_entry() hands out:
-				 * n, or those kattr_prof_table_order() kept */
-	struct kattr_prof_table_priv *priv;
+	size_t shown;		/* sites kattr_profile_table_entry() hands out:
+				 * n, or those kattr_profile_table_order() kept */
+	struct kattr_profile_table_priv *priv;
 };
 
 /* kattr_profile_parse_buf() into a table (buf taken over; freed on error
  * too).  The same errors. */
-int kattr_prof_table_parse_buf(char *buf, size_t len,
-					 enum kattr_prof_format fmt,
-					 struct kattr_prof_table **out);
+int kattr_profile_table_parse_buf(char *buf, size_t len,
+					 enum kattr_profile_format fmt,
+					 struct kattr_profile_table **out);
 /*
- * Keep the sites matching f (NULL: all) in the order kattr_prof_sort_top()
+ * Keep the sites matching f (NULL: all) in the order kattr_profile_sort_top()
  * gives them with k = 0 (the same order, ties included); t->shown says how
  * many.  -ENOMEM (the order is then the input's, unfiltered).
  */
-int kattr_prof_table_order(struct kattr_prof_table *t,
-				     const struct kattr_prof_filter *f,
-				     enum kattr_prof_sort key, bool reverse);
+int kattr_profile_table_order(struct kattr_profile_table *t,
+				     const struct kattr_profile_filter *f,
+				     enum kattr_profile_sort key, bool reverse);
 /*
  * The i-th site shown (i < t->shown) into *e, as kattr_profile_parse_buf()
  * makes its entry (names pointing into the table).  Reading them in turn
  * is the fast way: the sites a few places ahead are fetched meanwhile.
  */
-void kattr_prof_table_entry(const struct kattr_prof_table *t,
-				      size_t i, struct kattr_prof_entry *e);
-void kattr_prof_table_free(struct kattr_prof_table *t);
+void kattr_profile_table_entry(const struct kattr_profile_table *t,
+				      size_t i, struct kattr_profile_entry *e);
+void kattr_profile_table_free(struct kattr_profile_table *t);
 
 #ifdef __cplusplus
 }

@@ -66,20 +66,20 @@ struct kattr_rgconf {
 };
 
 /* Read and parse path (sysroot not applied: a user's file).  -errno of
- * the read with err naming the file; -EINVAL for anything but a regular
+ * the read with why naming the file; -EINVAL for anything but a regular
  * file (opened without blocking: a FIFO is refused, not read).
  * @include "PATH" (at the start of a line) reads PATH the same way,
  * relative to the including file's directory, at most 10 levels deep;
  * messages name the included file and its line. */
 int kattr_rgconf_parse_file(const char *path, struct kattr_rgconf **out,
-				      char *err, size_t errsz);
+			    struct kattr_why *why);
 void kattr_rgconf_free(struct kattr_rgconf *c);
 
 /*
  * Resolve user and group names of the rules (getpwnam/getgrnam).
- * -ENOENT with err "FILE:LINE: rules[N].user: no such user 'x'".
+ * -ENOENT with why "FILE:LINE: rules[N].user: no such user 'x'".
  */
-int kattr_rgconf_resolve(struct kattr_rgconf *c, char *err, size_t errsz);
+int kattr_rgconf_resolve(struct kattr_rgconf *c, struct kattr_why *why);
 
 /* The configuration in the file format (malloc'ed), NULL on ENOMEM. */
 char *kattr_rgconf_format(const struct kattr_rgconf *c);
@@ -90,12 +90,12 @@ kattr_rgconf_find_group(const struct kattr_rgconf *c, const char *name);
 
 /* ---- rule matching (the process: kattr/rgproc.h) -------------------------------------- */
 
-/* What the rules of c look at (kattr_rgproc_what bits). */
+/* What the rules of c look at (kattr_proc_what bits). */
 unsigned int kattr_rgconf_needs(const struct kattr_rgconf *c);
 
 /* Index of the first rule that matches p, or -1 (kernel threads: -1). */
 int kattr_rgconf_match(const struct kattr_rgconf *c,
-				 const struct kattr_rgproc *p);
+				 const struct kattr_proc *p);
 
 #ifdef __cplusplus
 }

@@ -126,7 +126,7 @@ struct kattr_rgplan_ops {
 	int (*cpu_undo)(void *arg, struct kattr_rg *rg,
 			struct kattr_rg_cpu_path *done);
 	int (*shares_set)(void *arg, struct kattr_rg *rg, const char *group,
-			  const char *shares, const char **why);
+			  const char *shares, struct kattr_why *why);
 	int (*delete)(void *arg, struct kattr_rg *rg, const char *group);
 	int (*members)(void *arg, struct kattr_rg *rg, const char *group,
 		       pid_t **tids, size_t *n);
@@ -142,16 +142,17 @@ struct kattr_rgplan_ops {
 	/* the caller's: mark a group made (or re-made) as its own (why: the
 	 * words for a failure, may be NULL) */
 	int (*mark)(void *arg, struct kattr_rg *rg, const char *group,
-		    const char **why);
+		    struct kattr_why *why);
 	/* the caller's: an id kept with a deleted group (step->ino) */
 	unsigned long long (*ino)(void *arg, struct kattr_rg *rg, const char *group);
 	/* before each step and after the last: nonzero (a signal number)
 	 * stops the run, which then undoes what it did */
 	int (*stop)(void *arg);
-	/* tests: fail step i before it, after it, or its undo (-errno, *why) */
-	int (*before)(void *arg, size_t i, const char **why);
-	int (*after)(void *arg, size_t i, const char **why);
-	int (*before_undo)(void *arg, size_t i, const char **why);
+	/* tests: fail step i before it, after it, or its undo (-errno, why:
+	 * the run keeps the text of the last words given) */
+	int (*before)(void *arg, size_t i, struct kattr_why *why);
+	int (*after)(void *arg, size_t i, struct kattr_why *why);
+	int (*before_undo)(void *arg, size_t i, struct kattr_why *why);
 	void *arg;
 	/* where the run writes its intent (NULL: nowhere): each step as it
 	 * starts, each undo as it ends (kattr_rgjournal_create()) */
@@ -352,7 +353,7 @@ int kattr_rgplan_res_build(struct kattr_rg *rg, const struct kattr_rgconf_group 
 			   bool fresh, struct kattr_rgplan_res *out,
 			   struct kattr_rgplan_fail *f);
 /*
- * Whether group's shares already equal want (kattr_rg_shares_format()'s
+ * Whether group's shares already equal want (kattr_rg_share_format()'s
  * text); *old (malloc'ed, may stay NULL) gets the current value as text,
  * on RGCS only the keys want sets.  1, 0, or -errno.
  */

@@ -24,36 +24,36 @@
 extern "C" {
 #endif
 
-#define KATTR_RGPROC_MAX_GROUPS 256
+#define KATTR_PROC_MAX_GROUPS 256
 
 /* What rules look at in a process. */
-struct kattr_rgproc {
+struct kattr_proc {
 	pid_t pid;
 	char comm[17];
 	char exe[4096];		/* "" when unknown (kernel thread, gone) */
 	uint32_t uid, gid;	/* effective ids */
-	uint32_t groups[KATTR_RGPROC_MAX_GROUPS];
+	uint32_t groups[KATTR_PROC_MAX_GROUPS];
 	size_t ngroups;
 	pid_t ppid;
 	uint64_t starttime;	/* clock ticks after boot (stat field 22) */
 	bool kthread;		/* a kernel thread: never moved */
 };
 
-/* What kattr_rgproc_read() reads beyond /proc/PID/stat. */
-enum kattr_rgproc_what {
-	KATTR_RGPROC_IDS = 1u << 0,	/* status: uid, gid, groups */
-	KATTR_RGPROC_EXE = 1u << 1,	/* the exe link */
-	KATTR_RGPROC_ALL = KATTR_RGPROC_IDS | KATTR_RGPROC_EXE,
+/* What kattr_proc_read() reads beyond /proc/PID/stat. */
+enum kattr_proc_what {
+	KATTR_PROC_IDS = 1u << 0,	/* status: uid, gid, groups */
+	KATTR_PROC_EXE = 1u << 1,	/* the exe link */
+	KATTR_PROC_ALL = KATTR_PROC_IDS | KATTR_PROC_EXE,
 };
 /*
  * Read process pid from <sysroot>/proc: stat always (comm, ppid, kernel
  * thread), and what asks for more.  -ESRCH when it is gone.
  */
-int kattr_rgproc_read(pid_t pid, unsigned int what,
-				struct kattr_rgproc *p);
+int kattr_proc_read(pid_t pid, unsigned int what,
+				struct kattr_proc *p);
 /* The same beneath root (NULL: the default root). */
 int kattr_proc_read_at(const struct kattr_root *root, pid_t pid,
-		       unsigned int what, struct kattr_rgproc *p);
+		       unsigned int what, struct kattr_proc *p);
 /*
  * A pid as the user typed it: plain decimal digits, no sign, no spaces, no
  * leading zero (RGCS would read "010" as octal 8, "0x10" as 16), > 0 and

@@ -119,18 +119,18 @@ struct kattr_rgres_value {
 /*
  * Parse VALUE for setting name (a key or an alias, see kattr_rgres_find())
  * into *out, checked against l (may be NULL: no machine-dependent check).
- * -ENOENT: unknown name; -EINVAL: malformed; -ERANGE: out of range; *why
+ * -ENOENT: unknown name; -EINVAL: malformed; -ERANGE: out of range; why
  * says which in words.  No I/O.
  */
 int kattr_rgres_parse(const char *name, const char *value,
 				const struct kattr_rgres_limits *l,
 				struct kattr_rgres_value *out,
-				const char **why);
+				struct kattr_why *why);
 /* "KEY=VALUE" split and parsed as above. */
 int kattr_rgres_parse_assign(const char *text,
 				       const struct kattr_rgres_limits *l,
 				       struct kattr_rgres_value *out,
-				       const char **why);
+				       struct kattr_why *why);
 /*
  * v as rgctl shows it (and kattr_rgres_parse() reads back to the same
  * value): "1G", "50%", "20ms/50ms", "0-3", "8:0 rbps=1M wiops=max", "-"
@@ -160,16 +160,16 @@ void kattr_rgres_close(struct kattr_rgres_group *g);
 
 /*
  * Where res lives for the group: the file as a path the user can read
- * (into buf).  0; -EOPNOTSUPP: no equivalent on this backend (*why);
+ * (into buf).  0; -EOPNOTSUPP: no equivalent on this backend (why);
  * -ENODEV: the controller's hierarchy is not mounted (cgroup v1) or not
- * available at the root (cgroup v2, *why); -ENOENT: the group has no
+ * available at the root (cgroup v2, why); -ENOENT: the group has no
  * directory in that hierarchy; -ENXIO: the group exists but has no such
  * file (cgroup v2: the controller is not enabled above it; io.weight: no
  * weight-aware I/O scheduler).
  */
 int kattr_rgres_where(struct kattr_rgres_group *g,
 				const struct kattr_rgres *res, char *buf,
-				size_t size, const char **why);
+				size_t size, struct kattr_why *why);
 
 /*
  * Read res from the kernel's own file(s) into *vals (malloc'ed; io.max:

@@ -40,7 +40,7 @@ int kattr_rg_probe(const struct kattr_root *r, const char *root,
 		   enum kattr_rg_backend *kind);
 
 /* The file that holds shares ("shares", "cpu.shares", "cpu.weight"). */
-const char *kattr_rg_shares_file(const struct kattr_rg *rg);
+const char *kattr_rg_share_file(const struct kattr_rg *rg);
 
 /* Number of components ("db/batch" = 2, root = 0). */
 unsigned int kattr_rg_name_depth(const char *group);
@@ -48,7 +48,7 @@ unsigned int kattr_rg_name_depth(const char *group);
 /*
  * cgroup v2: groups whose cgroup.subtree_control got (or lacks) the cpu
  * controller, top-down, "/" for the root.  After a failed
- * kattr_rg_cpu_enable() or kattr_rg_create_enable(), failed names the
+ * kattr_rg_cpu_enable() or kattr_rg_create() (KATTR_RG_ENABLE), failed names the
  * group whose cgroup.subtree_control refused (-EBUSY: it has member
  * processes, which cgroup v2 forbids below the root for a group with
  * controllers enabled for its children), else NULL.
@@ -84,47 +84,6 @@ int kattr_rg_cpu_undo(struct kattr_rg *rg,
 		      struct kattr_rg_cpu_path *done);
 
 /*
- * Why creating a group failed, in words the caller can print after
- * "cannot create 'G': " (kattr_rg_create_check(), kattr_rg_create_why()),
- * instead of errno values that mean several things.  what says which
- * check refused; text is empty for KATTR_RG_WHY_NONE (then only the
- * -errno tells).
- */
-enum kattr_rg_why {
-	KATTR_RG_WHY_NONE = 0,
-	KATTR_RG_WHY_ROOT,	/* the root group (always exists, never deleted) */
-	KATTR_RG_WHY_NAME,	/* the group name is invalid */
-	KATTR_RG_WHY_RES,	/* a controller (res) given outside RGCS */
-	KATTR_RG_WHY_SHARES,	/* the shares value is invalid */
-	KATTR_RG_WHY_DEPTH,	/* RGCS: deeper than KATTR_RG_RGCS_DEPTH */
-	KATTR_RG_WHY_NO_SHARES,	/* no shares file where they would be set */
-	KATTR_RG_WHY_PARENT,	/* a parent group is missing */
-	KATTR_RG_WHY_EXISTS,	/* the group exists already */
-	KATTR_RG_WHY_ATTR,	/* an attribute file has the group's name */
-	KATTR_RG_WHY_ATTR_ABOVE, /* a component of the name is an attribute file */
-	KATTR_RG_WHY_HOOK,	/* kattr_rg_on_create()'s hook refused the new group */
-	KATTR_RG_WHY_HIER,	/* cgroup v1: another hierarchy refused the group */
-};
-struct kattr_rg_reason {
-	enum kattr_rg_why what;
-	char text[192];
-};
-/* r's words, or strerror(-err) when r has none. */
-const char *kattr_rg_reason_text(const struct kattr_rg_reason *r,
-				 int err);
-
-/*
- * Everything kattr_rg_create() checks before it touches the tree: the
- * name (KATTR_RG_WHY_ROOT, _NAME: -EINVAL), res only on RGCS (_RES:
- * -EINVAL), the shares value (_SHARES: -EINVAL, -ERANGE) and the RGCS
- * depth (_DEPTH: -EMLINK), in that order.
- * shares and res may be NULL.  0, or -errno with *r filled in.
- */
-int kattr_rg_create_check(const struct kattr_rg *rg,
-			  const char *group, const char *shares,
-			  const char *res, struct kattr_rg_reason *r);
-
-/*
  * Extended attribute name of a group's directory: kattr_rg_fxattr_*() on
  * a descriptor from kattr_rg_group_open(), kattr_rg_xattr_*() open group
  * (beneath the root, no symlink followed) for the one call.  _get copies
@@ -145,12 +104,12 @@ int kattr_rg_xattr_set(struct kattr_rg *rg, const char *group,
 		       size_t size, int flags);
 
 /*
- * A hook on creation: kattr_rg_create*() call fn on every directory they
+ * A hook on creation: kattr_rg_create() calls fn on every directory they
  * make (the group and, with KATTR_RG_PARENTS, each parent made), right
  * after its mkdir, with its directory opened beneath the root (fd, no
  * symlink followed, closed after the call) and its name.  fn returning
- * -errno fails the creation: what was made is removed again, and the
- * reason is KATTR_RG_WHY_HOOK.  It is how a caller marks what it made in
+ * -errno fails the creation: what was made is removed again, and why's
+ * code is KATTR_RG_WHY_HOOK.  It is how a caller marks what it made in
  * the same step (an extended attribute).  fn NULL: no hook.
  */
 typedef int (*kattr_rg_made_fn)(int fd, const char *group, void *data);
@@ -158,31 +117,7 @@ void kattr_rg_on_create(struct kattr_rg *rg, kattr_rg_made_fn fn,
 			void *data);
 
 /*
- * kattr_rg_create() that, with KATTR_RG_ENABLE and shares on cgroup v2,
- * enables cpu along the path (kattr_rg_cpu_enable(), also in the parents
- * it makes) before writing cpu.weight.  done (may be NULL without
- * KATTR_RG_ENABLE) gets the groups where cpu was enabled; all or nothing:
- * when any step fails, the enabling is undone and the groups made are
- * removed, and done->failed names the group that refused, if any.
- */
-int kattr_rg_create_enable(struct kattr_rg *rg, const char *group,
-			   unsigned int flags, const char *shares,
-			   const char *res,
-			   struct kattr_rg_cpu_path *done);
-
-/*
- * kattr_rg_create_enable() that says why it failed in *r (may be NULL):
- * besides kattr_rg_create_check()'s, KATTR_RG_WHY_NO_SHARES
- * (-EOPNOTSUPP), _PARENT (-ENXIO), _EXISTS and _ATTR (-EEXIST),
- * _ATTR_ABOVE (-ENOTDIR); KATTR_RG_WHY_NONE for other errors.
- */
-int kattr_rg_create_why(struct kattr_rg *rg, const char *group,
-			unsigned int flags, const char *shares,
-			const char *res, struct kattr_rg_cpu_path *done,
-			struct kattr_rg_reason *r);
-
-/*
- * Creating many groups: on, the kattr_rg_create*() calls that follow hold
+ * Creating many groups: on, the kattr_rg_create() calls that follow hold
  * the parent of the last group made open in each place a group is made,
  * so that groups with the same parent cost one mkdir(2) per place (and
  * their parents are not looked for again); off (and kattr_rg_close())

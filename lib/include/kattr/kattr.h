@@ -172,16 +172,44 @@ KATTR_API unsigned long kattr_mount_magic(const struct kattr_mount *m);
 /* The O_PATH directory descriptor of the handle (owned by it). */
 KATTR_API int kattr_mount_fd(const struct kattr_mount *m);
 
+/* ---- error detail ------------------------------------------------------ */
+
+/*
+ * Why a call failed, in words: the one convention of the library for
+ * detail beyond -errno.  A call that can say more takes a struct
+ * kattr_why * as its last argument (NULL: not wanted); the caller owns
+ * it.  On failure code says which check refused (0: none, the -errno
+ * alone tells; the values are the call's, listed in its header, 1 =
+ * KATTR_WHY_INVALID for the checks that have one kind of refusal) and
+ * text the words a caller prints after "cannot ...: " (NULL with code
+ * 0).  text is static, or, where the words name things (a hierarchy, a
+ * depth), written into the caller's buf of size bytes (cut to size);
+ * without a buf (NULL, as { 0 } leaves it) such words are a static
+ * shorter form.  Nothing fixed-size is frozen here: buf is the caller's.
+ */
+struct kattr_why {
+	int code;
+	const char *text;
+	char *buf;
+	size_t size;
+};
+#define KATTR_WHY_NONE		0
+#define KATTR_WHY_INVALID	1
+/* A struct kattr_why with the array b (char b[N]) as its buffer. */
+#define KATTR_WHY_BUF(b)	{ .code = 0, .text = NULL, .buf = (b), .size = sizeof(b) }
+/* w's words (w may be NULL), or strerror(-err) when it has none. */
+KATTR_API const char *kattr_why_text(const struct kattr_why *w, int err);
+
 /* ---- names ------------------------------------------------------------- */
 
 /*
  * Check a relative name such as "db/batch" before it touches any tree:
  * no leading '/', no empty, "." or ".." component, only printable ASCII
  * other than '/' inside components, at most 255 bytes per component and
- * at most 4095 in all.  Returns 0, or -EINVAL with *why (if why is not
- * NULL) set to a static English reason.
+ * at most 4095 in all.  Returns 0, or -EINVAL with why (may be NULL)
+ * saying how (KATTR_WHY_INVALID, static English words).
  */
-KATTR_API int kattr_name_check(const char *rel, const char **why);
+KATTR_API int kattr_name_check(const char *rel, struct kattr_why *why);
 
 /*
  * Open rel beneath the handle ("" or "." is the handle's root) with

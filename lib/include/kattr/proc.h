@@ -26,7 +26,7 @@ extern "C" {
  * on, anything else stops the walk and is returned.  -ESRCH when PID is
  * gone.
  */
-KATTR_API int kattr_rg_proc_foreach(pid_t pid, int (*cb)(pid_t id, void *data),
+KATTR_API int kattr_proc_foreach(pid_t pid, int (*cb)(pid_t id, void *data),
 				    void *data);
 
 #ifdef __cplusplus

@@ -94,10 +94,10 @@ KATTR_API bool kattr_rg_has_shares(const struct kattr_rg *rg);
 /*
  * Check a group name before it touches any tree: kattr_name_check() plus
  * "/" and "" for the root group (allowed only when allow_root).  -EINVAL
- * with *why set.
+ * with why (may be NULL) saying how.
  */
 KATTR_API int kattr_rg_name_check(const char *group, bool allow_root,
-				  const char **why);
+				  struct kattr_why *why);
 /* True for "/" and "": the root group. */
 KATTR_API bool kattr_rg_name_is_root(const char *group);
 
@@ -108,12 +108,13 @@ KATTR_API bool kattr_rg_name_is_root(const char *group);
  * child_shares_divisor= (and optionally res=, which must then equal res if
  * res is given) with integers -3, -2, -1 or >= 0; res (NULL: "cpu") names
  * the controller and "res=<res>" always leads the output.  -EINVAL
- * (malformed), -ERANGE (out of range), -ENAMETOOLONG (buf too small); *why
- * is set on error.
+ * (malformed), -ERANGE (out of range), -ENAMETOOLONG (buf too small);
+ * why (may be NULL) says how.
  */
-KATTR_API int kattr_rg_shares_format(enum kattr_rg_backend b,
-				     const char *value, const char *res,
-				     char *buf, size_t size, const char **why);
+KATTR_API int kattr_rg_share_format(enum kattr_rg_backend b,
+				    const char *value, const char *res,
+				    char *buf, size_t size,
+				    struct kattr_why *why);
 
 /* One controller's shares. */
 struct kattr_rg_share {
@@ -137,13 +138,14 @@ enum kattr_rg_share_keys {
 	KATTR_RG_SHARE_SHORT = 1u << 3,
 };
 /*
- * Validate a shares VALUE for backend b as kattr_rg_shares_format() does,
+ * Validate a shares VALUE for backend b as kattr_rg_share_format() does,
  * into *out (res resolved: "cpu" by default), and *keys (may be NULL) the
- * RGCS keys it sets (0 on cgroups).  -EINVAL, -ERANGE with *why set.
+ * RGCS keys it sets (0 on cgroups).  -EINVAL, -ERANGE with why (may be
+ * NULL) saying how.
  */
 KATTR_API int kattr_rg_share_parse(enum kattr_rg_backend b, const char *value,
 				   const char *res, struct kattr_rg_share *out,
-				   unsigned int *keys, const char **why);
+				   unsigned int *keys, struct kattr_why *why);
 /*
  * One share as text into buf: cgroups "1024"; RGCS as the backend takes
  * it back, "res=cpu" and each key in keys ("res=cpu,min_shares=0,..."),
@@ -192,9 +194,9 @@ enum kattr_rg_flags {
 	KATTR_RG_RECURSIVE = 1u << 1,	/* delete: child groups too */
 	KATTR_RG_THREADS = 1u << 2,	/* attach/members: whole processes
 					 * (attach) / threads (members) */
-	KATTR_RG_ENABLE = 1u << 3,	/* the suite's own create variant (not
-					 * kattr_rg_create(), which ignores it):
-					 * cgroup v2, enable cpu along the path */
+	KATTR_RG_ENABLE = 1u << 3,	/* create, the suite's tools: cgroup v2,
+					 * enable cpu along the path */
+	KATTR_RG_CHECK = 1u << 4,	/* create: only check, touch nothing */
 };
 
 /*
@@ -222,18 +224,60 @@ KATTR_API int kattr_rg_group_open(struct kattr_rg *rg, const char *group,
 /* Whether the group exists (0), -ENOENT, -ENOTDIR, -ELOOP, ... */
 KATTR_API int kattr_rg_exists(struct kattr_rg *rg, const char *group);
 /*
- * Create group.  With KATTR_RG_PARENTS missing parents are made and an
- * existing group is not an error.  shares (may be NULL) is validated
- * before anything is made and written afterwards; if that write fails,
- * every directory made is removed again.  res as for
- * kattr_rg_shares_format().  -EEXIST: the group exists (without
- * KATTR_RG_PARENTS); -ENXIO: a parent is missing (without
- * KATTR_RG_PARENTS); -EMLINK: too deep for RGCS; -EOPNOTSUPP: shares
- * given where the group has none.
+ * Why kattr_rg_create() refused, in struct kattr_why's code: which check,
+ * its words after "cannot create 'G': " in the text.
+ */
+enum kattr_rg_why {
+	KATTR_RG_WHY_NONE = 0,	/* no words: the -errno tells */
+	KATTR_RG_WHY_ROOT,	/* the root group (always exists, never deleted) */
+	KATTR_RG_WHY_NAME,	/* the group name is invalid */
+	KATTR_RG_WHY_RES,	/* a controller (res) given outside RGCS */
+	KATTR_RG_WHY_SHARES,	/* the shares value is invalid */
+	KATTR_RG_WHY_DEPTH,	/* RGCS: deeper than KATTR_RG_RGCS_DEPTH */
+	KATTR_RG_WHY_NO_SHARES,	/* no shares file where they would be set */
+	KATTR_RG_WHY_PARENT,	/* a parent group is missing */
+	KATTR_RG_WHY_EXISTS,	/* the group exists already */
+	KATTR_RG_WHY_ATTR,	/* an attribute file has the group's name */
+	KATTR_RG_WHY_ATTR_ABOVE, /* a component of the name is an attribute file */
+	KATTR_RG_WHY_HOOK,	/* the suite's creation hook refused the new group */
+	KATTR_RG_WHY_HIER,	/* cgroup v1: another hierarchy refused the group */
+};
+
+/* The suite's tools' record of where cpu was enabled (private). */
+struct kattr_rg_cpu_path;
+
+/* What kattr_rg_create() makes; { 0 } (or args NULL): a plain group. */
+struct kattr_rg_create_args {
+	unsigned int flags;	/* KATTR_RG_PARENTS, KATTR_RG_CHECK,
+				 * KATTR_RG_ENABLE */
+	const char *shares;	/* validated first, written last; NULL: none */
+	const char *res;	/* RGCS controller, as for
+				 * kattr_rg_share_format(); NULL: "cpu" */
+	struct kattr_rg_cpu_path *enabled; /* KATTR_RG_ENABLE: the suite's
+				 * tools' record (required); else NULL */
+};
+
+/*
+ * Create group, the one call.  With KATTR_RG_PARENTS missing parents are
+ * made and an existing group is not an error.  shares (may be NULL) is
+ * validated before anything is made and written afterwards; if that
+ * write fails, every directory made is removed again.  With KATTR_RG_CHECK
+ * only what is checked before the tree is touched: the name (ROOT, NAME:
+ * -EINVAL), res only on RGCS (RES: -EINVAL), the shares value (SHARES:
+ * -EINVAL, -ERANGE) and the RGCS depth (DEPTH: -EMLINK), in that order.
+ * Creating also fails with -EOPNOTSUPP (NO_SHARES: shares given where the
+ * group has none), -ENXIO (PARENT: a parent is missing, without
+ * KATTR_RG_PARENTS), -EEXIST (EXISTS: the group exists, without
+ * KATTR_RG_PARENTS; ATTR: an attribute file has its name), -ENOTDIR
+ * (ATTR_ABOVE), and on cgroup v1 HIER when another hierarchy refused it.
+ * why (may be NULL) gets the code (KATTR_RG_WHY_*) and the words;
+ * KATTR_RG_WHY_NONE for other errors.  KATTR_RG_ENABLE (cgroup v2, with
+ * shares): enable cpu along the path first, recorded in args->enabled
+ * and undone on failure.
  */
 KATTR_API int kattr_rg_create(struct kattr_rg *rg, const char *group,
-			      unsigned int flags, const char *shares,
-			      const char *res);
+			      const struct kattr_rg_create_args *args,
+			      struct kattr_why *why);
 /*
  * Delete group after moving its members to the parent (RGCS does that
  * itself).  KATTR_RG_RECURSIVE: child groups first, deepest first.
@@ -244,12 +288,12 @@ KATTR_API int kattr_rg_delete(struct kattr_rg *rg, const char *group,
 			      unsigned int flags);
 
 /* Shares of group (an array: RGCS has one entry per controller). */
-KATTR_API int kattr_rg_shares_get(struct kattr_rg *rg, const char *group,
+KATTR_API int kattr_rg_share_get(struct kattr_rg *rg, const char *group,
 				  struct kattr_rg_share **out, size_t *n);
-/* Validate (kattr_rg_shares_format) and write in one write(2). */
-KATTR_API int kattr_rg_shares_set(struct kattr_rg *rg, const char *group,
-				  const char *value, const char *res,
-				  const char **why);
+/* Validate (kattr_rg_share_format) and write in one write(2). */
+KATTR_API int kattr_rg_share_set(struct kattr_rg *rg, const char *group,
+				 const char *value, const char *res,
+				 struct kattr_why *why);
 
 /*
  * Move tasks into group.  Each pid is written in its own write(2);

@@ -99,7 +99,7 @@ static void close_live(void)
 
 int lt_suggest_main(struct lt_app *a)
 {
-	struct kattr_prof_filter f = { .substr = a->o.filter };
+	struct kattr_profile_filter f = { .substr = a->o.filter };
 	struct lt_suggestions sg;
 	struct lt_suggest_opts so;
 	struct lt_suggest *s;
@@ -114,9 +114,9 @@ int lt_suggest_main(struct lt_app *a)
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot open the source tree %s: %s",
 			 a->o.suggest, lt_strerror(ret));
-	ret = lt_model_select(&a->model, &f, KATTR_PROF_SORT_FILE, false, 0);
+	ret = lt_model_select(&a->model, &f, KATTR_PROFILE_SORT_FILE, false, 0);
 	if (ret == 0)
-		ret = lt_suggest_all(s, (const struct kattr_prof_entry *const *)a->model.rows,
+		ret = lt_suggest_all(s, (const struct kattr_profile_entry *const *)a->model.rows,
 				     a->model.nrows, &sg);
 	lt_suggest_close(s);
 	if (ret < 0)
@@ -142,10 +142,10 @@ int lt_suggest_main(struct lt_app *a)
 	return 0;
 }
 
-char *lt_suggest_text(struct lt_app *a, const struct kattr_prof_entry *e)
+char *lt_suggest_text(struct lt_app *a, const struct kattr_profile_entry *e)
 {
 	const char *dir = a->o.srcdir ? a->o.srcdir : a->o.suggest;
-	const struct kattr_prof_entry **v;
+	const struct kattr_profile_entry **v;
 	struct lt_suggest_opts so;
 	char *text = NULL;
 	int ret;

@@ -56,7 +56,7 @@ struct site {
 	const char *function;
 	const char *file;
 	unsigned int line;
-	enum kattr_prof_hint hint;
+	enum kattr_profile_hint hint;
 	uint64_t correct, incorrect;
 	size_t rows;
 	/* located */
@@ -76,8 +76,8 @@ char *lts_strndup_clean(const char *s, size_t n);
 double lts_site_pct(const struct site *st);
 const char *lts_fmt_pct(char *buf, size_t size, double pct);
 const char *lts_kind_name(enum lt_hint_kind k);
-enum lt_hint_kind lts_kind_of(enum kattr_prof_hint h);
-int lts_gather(const struct kattr_prof_entry *const *rows, size_t n,
+enum lt_hint_kind lts_kind_of(enum kattr_profile_hint h);
+int lts_gather(const struct kattr_profile_entry *const *rows, size_t n,
 	       struct site **out, size_t *nout);
 void lts_site_free(struct site *st);
 void lts_sort_located(struct site **ok, size_t n);

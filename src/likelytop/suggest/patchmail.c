@@ -286,7 +286,7 @@ int lts_make_patch(struct lt_suggest *s, const struct site *const *g,
 	prof = s->o.profile ? s->o.profile : "?";
 	wrap(f, "Profile: ", "", prof, strlen(prof));
 	fprintf(f, "(%s format), read by likelytop --suggest.\n\n",
-		kattr_prof_format_name(s->o.format));
+		kattr_profile_format_name(s->o.format));
 	fprintf(f, "Signed-off-by: %s\n---\n", PLACEHOLDER);
 	fprintf(f, " %s | %zu %s\n", g[0]->rel, 2 * changed,
 		"+-");

@@ -96,7 +96,7 @@ static int refuse(struct lt_suggestions *sg, const struct site *st,
 	r->site = NULL;
 	if (fn && file &&
 	    asprintf(&r->site, "%s() %s:%u (%s, %s%% of %llu missed)", fn,
-		     file, st->line, kattr_prof_hint_name(st->hint),
+		     file, st->line, kattr_profile_hint_name(st->hint),
 		     lts_fmt_pct(pct, sizeof(pct), lts_site_pct(st)),
 		     (unsigned long long)(st->correct + st->incorrect)) < 0)
 		r->site = NULL;
@@ -131,7 +131,7 @@ static int drop_overlaps(struct site **ok, size_t *n, struct lt_suggestions *sg)
 }
 
 int lt_suggest_all(struct lt_suggest *s,
-		   const struct kattr_prof_entry *const *rows, size_t n,
+		   const struct kattr_profile_entry *const *rows, size_t n,
 		   struct lt_suggestions *sg)
 {
 	struct site *v, **ok;
@@ -172,8 +172,8 @@ int lt_suggest_all(struct lt_suggest *s,
 }
 
 int lt_suggest_site(struct lt_suggest *s,
-		    const struct kattr_prof_entry *const *rows, size_t n,
-		    const struct kattr_prof_entry *e, char **text)
+		    const struct kattr_profile_entry *const *rows, size_t n,
+		    const struct kattr_profile_entry *e, char **text)
 {
 	struct site *v, *st = NULL;
 	struct lt_patch p = { 0 };
@@ -190,7 +190,7 @@ int lt_suggest_site(struct lt_suggest *s,
 		if (v[i].line == e->line && v[i].hint == e->hint &&
 		    !strcmp(v[i].file, e->file))
 			st = &v[i];
-	if (!st || e->hint == KATTR_PROF_HINT_NONE)
+	if (!st || e->hint == KATTR_PROFILE_HINT_NONE)
 		why = "a plain if: no hint to change";
 	else if (st->correct + st->incorrect < s->o.min_total)
 		ret = asprintf(text, "nothing to suggest: %llu evaluations, fewer than --min-total %llu",

@@ -40,11 +40,11 @@ const char *lts_kind_name(enum lt_hint_kind k)
 	return k == LT_HINT_LIKELY ? "likely" : "unlikely";
 }
 
-enum lt_hint_kind lts_kind_of(enum kattr_prof_hint h)
+enum lt_hint_kind lts_kind_of(enum kattr_profile_hint h)
 {
-	if (h == KATTR_PROF_HINT_LIKELY)
+	if (h == KATTR_PROFILE_HINT_LIKELY)
 		return LT_HINT_LIKELY;
-	if (h == KATTR_PROF_HINT_UNLIKELY)
+	if (h == KATTR_PROFILE_HINT_UNLIKELY)
 		return LT_HINT_UNLIKELY;
 	return LT_HINT_ANY;
 }
@@ -62,7 +62,7 @@ static int cmp_site(const void *a, const void *b)
 }
 
 /* The hinted rows as sites, duplicates summed, sorted by file and line. */
-int lts_gather(const struct kattr_prof_entry *const *rows, size_t n,
+int lts_gather(const struct kattr_profile_entry *const *rows, size_t n,
 	       struct site **out, size_t *nout)
 {
 	struct site *v = calloc(n ? n : 1, sizeof(*v));
@@ -71,9 +71,9 @@ int lts_gather(const struct kattr_prof_entry *const *rows, size_t n,
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		const struct kattr_prof_entry *e = rows[i];
+		const struct kattr_profile_entry *e = rows[i];
 
-		if (e->hint == KATTR_PROF_HINT_NONE || !e->file || !e->function)
+		if (e->hint == KATTR_PROFILE_HINT_NONE || !e->file || !e->function)
 			continue;
 		v[k].function = e->function;
 		v[k].file = e->file;

@@ -30,7 +30,7 @@ struct lt_suggest_opts {
 	double min_miss;	/* percent */
 	double flip_miss;	/* percent */
 	const char *profile;	/* where the profile came from (the body) */
-	enum kattr_prof_format format;
+	enum kattr_profile_format format;
 	const char *version;	/* the signature line */
 	/*
 	 * The callers of a site (function, file and line as the profile
@@ -70,7 +70,7 @@ void lt_suggest_close(struct lt_suggest *s);
 
 /* Patches for every wrong hint of rows.  0 or -ENOMEM. */
 int lt_suggest_all(struct lt_suggest *s,
-		   const struct kattr_prof_entry *const *rows, size_t n,
+		   const struct kattr_profile_entry *const *rows, size_t n,
 		   struct lt_suggestions *out);
 /*
  * The suggestion for the site of e (its rows among rows summed): the
@@ -78,8 +78,8 @@ int lt_suggest_all(struct lt_suggest *s,
  * 0 or -ENOMEM.
  */
 int lt_suggest_site(struct lt_suggest *s,
-		    const struct kattr_prof_entry *const *rows, size_t n,
-		    const struct kattr_prof_entry *e, char **text);
+		    const struct kattr_profile_entry *const *rows, size_t n,
+		    const struct kattr_profile_entry *e, char **text);
 void lt_suggestions_free(struct lt_suggestions *sg);
 
 /*

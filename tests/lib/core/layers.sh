@@ -44,7 +44,7 @@ compile '#include "kattr/private_core.h"
 int f(void) { return kattr_rg_open(0, 0, 0); }' &&
 	fail "core sees kattr_rg_open (a layer above) through private_core.h" || ok
 compile '#include "kattr/private_sys.h"
-int f(void) { return kattr_prof_parse_likely_row(0, 0); }' &&
+int f(void) { return kattr_profile_parse_likely_row(0, 0); }' &&
 	fail "sys sees the profile layer through private_sys.h" || ok
 compile '#include "kattr/private.h"' &&
 	fail "kattr/private.h (every layer) compiles inside lib/" || ok

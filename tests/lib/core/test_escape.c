@@ -186,8 +186,10 @@ static int attack(const struct hostile *h, const char *root_arg)
 	}
 	if (kattr_rg_open(b, root_arg, &rg) < 0)
 		return 0;
-	wins += kattr_rg_create(rg, "escaped", KATTR_RG_PARENTS, NULL, NULL) == 0;
-	wins += kattr_rg_shares_set(rg, "/", value, NULL, NULL) == 0;
+	wins += kattr_rg_create(rg, "escaped",
+				&(const struct kattr_rg_create_args){ .flags = KATTR_RG_PARENTS },
+				NULL) == 0;
+	wins += kattr_rg_share_set(rg, "/", value, NULL, NULL) == 0;
 	kattr_rg_close(rg);
 	return wins;
 }
@@ -303,7 +305,7 @@ static void in_tree_symlinks_work(void **state)
 		assert_string_equal(canon, "/real/cpu");
 		free(canon);
 		assert_int_equal(kattr_rg_open(KATTR_RG_CGROUP1, NULL, &rg), 0);
-		assert_int_equal(kattr_rg_shares_set(rg, "/", "4096", NULL, NULL), 0);
+		assert_int_equal(kattr_rg_share_set(rg, "/", "4096", NULL, NULL), 0);
 		kattr_rg_close(rg);
 		assert_int_equal(kattr_set_sysroot(NULL), 0);
 	}

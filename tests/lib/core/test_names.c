@@ -14,13 +14,14 @@ static void accepts_plain_names(void **state)
 
 static void expect_refused(const char *name, const char *word)
 {
-	const char *why = NULL;
+	struct kattr_why why = { 0 };
 
 	assert_int_equal(kattr_name_check(name, &why), -EINVAL);
-	assert_non_null(why);
-	if (!strstr(why, word))
+	assert_non_null(why.text);
+	assert_int_equal(why.code, KATTR_WHY_INVALID);
+	if (!strstr(why.text, word))
 		fail_msg("reason for '%s' is '%s', expected it to mention '%s'",
-			 name, why, word);
+			 name, why.text, word);
 }
 
 static void refuses_bad_names(void **state)

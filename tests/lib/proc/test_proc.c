@@ -59,68 +59,68 @@ static void proc_cgroup(void **state)
 
 static void status_parse(void **state)
 {
-	struct kattr_rgproc p = { .pid = 42 };
+	struct kattr_proc p = { .pid = 42 };
 	const char *st =
 		"Name:\tbash\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t42\n"
 		"PPid:\t41\nUid:\t1000\t33\t33\t33\nGid:\t100\t101\t101\t101\n"
 		"FDSize:\t256\nGroups:\t4 24 27 \nNStgid:\t42\n";
 
-	assert_int_equal(kattr_rgproc_parse_status(st, &p), 0);
+	assert_int_equal(kattr_proc_parse_status(st, &p), 0);
 	assert_int_equal(p.uid, 33);
 	assert_int_equal(p.gid, 101);
 	assert_int_equal(p.ppid, 41);
 	assert_int_equal(p.ngroups, 3);
 	assert_int_equal(p.groups[2], 27);
 	assert_false(p.kthread);
-	assert_int_equal(kattr_rgproc_parse_status("PPid:\t2\nUid:\t0\t0\t0\t0\n"
+	assert_int_equal(kattr_proc_parse_status("PPid:\t2\nUid:\t0\t0\t0\t0\n"
 						   "Gid:\t0\t0\t0\t0\nGroups:\n", &p), 0);
 	assert_true(p.kthread);
 	assert_int_equal(p.ngroups, 0);
-	assert_int_equal(kattr_rgproc_parse_status("PPid:\t1\nUid:\t0\n", &p), -EINVAL);
-	assert_int_equal(kattr_rgproc_parse_status("", &p), -EINVAL);
+	assert_int_equal(kattr_proc_parse_status("PPid:\t1\nUid:\t0\n", &p), -EINVAL);
+	assert_int_equal(kattr_proc_parse_status("", &p), -EINVAL);
 }
 
 static void read_self(void **state)
 {
-	struct kattr_rgproc p;
+	struct kattr_proc p;
 
-	assert_int_equal(kattr_rgproc_read(getpid(), KATTR_RGPROC_ALL, &p), 0);
+	assert_int_equal(kattr_proc_read(getpid(), KATTR_PROC_ALL, &p), 0);
 	assert_int_equal(p.uid, geteuid());
 	assert_false(p.kthread);
 	assert_int_equal(p.ppid, getppid());
 	assert_string_equal(p.comm, "test_lib_proc");
 	assert_non_null(strstr(p.exe, "test_lib_proc"));
-	assert_int_equal(kattr_rgproc_read(0x3ffffff0, 0, &p), -ESRCH);
+	assert_int_equal(kattr_proc_read(0x3ffffff0, 0, &p), -ESRCH);
 	/* only stat: no exe, no ids */
 	p.uid = 12345;
-	assert_int_equal(kattr_rgproc_read(getpid(), 0, &p), 0);
+	assert_int_equal(kattr_proc_read(getpid(), 0, &p), 0);
 	assert_string_equal(p.comm, "test_lib_proc");
 	assert_string_equal(p.exe, "");
 	assert_int_equal(p.uid, 0);
 	/* kthreadd is a kernel thread */
-	assert_int_equal(kattr_rgproc_read(2, KATTR_RGPROC_ALL, &p), 0);
+	assert_int_equal(kattr_proc_read(2, KATTR_PROC_ALL, &p), 0);
 	assert_true(p.kthread);
 	assert_string_equal(p.exe, "");
 }
 
 static void stat_parse(void **state)
 {
-	struct kattr_rgproc p;
+	struct kattr_proc p;
 
 	memset(&p, 0, sizeof(p));
-	assert_int_equal(kattr_rgproc_parse_stat(
+	assert_int_equal(kattr_proc_parse_stat(
 		"42 (a) b (c)) S 41 42 42 0 -1 4194560 100 0 0 0 5 6 0 0 20 0 1 0 "
 		"987654 1000 200", &p), 0);
 	assert_int_equal(p.starttime, 987654);
 	assert_string_equal(p.comm, "a) b (c)");
 	assert_int_equal(p.ppid, 41);
 	assert_false(p.kthread);
-	assert_int_equal(kattr_rgproc_parse_stat(
+	assert_int_equal(kattr_proc_parse_stat(
 		"2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 0 0 0 0 20 0 1 0 3 0", &p), 0);
 	assert_true(p.kthread);
-	assert_int_equal(kattr_rgproc_parse_stat("2 kthreadd S 0", &p), -EINVAL);
-	assert_int_equal(kattr_rgproc_parse_stat("2 (x) S", &p), -EINVAL);
-	assert_int_equal(kattr_rgproc_parse_stat("2 (x) S 0 0 0 0 -1 2129984 0 0", &p), -EINVAL);
+	assert_int_equal(kattr_proc_parse_stat("2 kthreadd S 0", &p), -EINVAL);
+	assert_int_equal(kattr_proc_parse_stat("2 (x) S", &p), -EINVAL);
+	assert_int_equal(kattr_proc_parse_stat("2 (x) S 0 0 0 0 -1 2129984 0 0", &p), -EINVAL);
 }
 
 int main(void)

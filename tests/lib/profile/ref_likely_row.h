@@ -2,7 +2,7 @@
  * A reference parser for one /proc/likely_prof row: the format's rules
  * written one byte at a time, as plainly as possible, for the tests and
  * fuzz targets that check the library's fast parser against it.  Same
- * contract as kattr_prof_parse_likely_row(); see lib/profile/parse.c.
+ * contract as kattr_profile_parse_likely_row(); see lib/profile/parse.c.
  */
 #ifndef REF_LIKELY_ROW_H
 #define REF_LIKELY_ROW_H
@@ -43,7 +43,7 @@ static inline bool ref_number(char **s, uint64_t *v)
 	return true;
 }
 
-static inline int ref_likely_row(char *line, struct kattr_prof_entry *e)
+static inline int ref_likely_row(char *line, struct kattr_profile_entry *e)
 {
 	char *p = line, *func, *sep, *file, *at = NULL;
 	uint64_t t, f, ln;
@@ -102,15 +102,15 @@ static inline int ref_likely_row(char *line, struct kattr_prof_entry *e)
 	e->function = func;
 	e->file = file;
 	e->line = (unsigned int)ln;
-	e->hint = likely ? KATTR_PROF_HINT_LIKELY : KATTR_PROF_HINT_UNLIKELY;
+	e->hint = likely ? KATTR_PROFILE_HINT_LIKELY : KATTR_PROFILE_HINT_UNLIKELY;
 	e->correct = likely ? t : f;
 	e->incorrect = likely ? f : t;
 	return 0;
 }
 
 /* Two parsed entries say the same thing. */
-static inline bool ref_same_entry(const struct kattr_prof_entry *a,
-			   const struct kattr_prof_entry *b)
+static inline bool ref_same_entry(const struct kattr_profile_entry *a,
+			   const struct kattr_profile_entry *b)
 {
 	return a->hint == b->hint && a->correct == b->correct &&
 	       a->incorrect == b->incorrect && a->constant == b->constant &&

@@ -2,7 +2,7 @@
  * A reference parser for one tracefs branch_annotated / branch_all row,
  * written the plain way (split on blanks, then check each token), for the
  * tests and fuzz targets that check the library's one-pass parser against
- * it.  Same contract as kattr_prof_parse_trace_row(); see lib/profile/parse.c.
+ * it.  Same contract as kattr_profile_parse_trace_row(); see lib/profile/parse.c.
  */
 #ifndef REF_TRACE_ROW_H
 #define REF_TRACE_ROW_H
@@ -15,7 +15,7 @@ static inline bool ref_whole(char *s, uint64_t *v)
 	return ref_number(&s, v) && !*s;
 }
 
-static inline int ref_trace_row(char *line, bool all, struct kattr_prof_entry *e)
+static inline int ref_trace_row(char *line, bool all, struct kattr_profile_entry *e)
 {
 	char *tok[7], *p = line, *slash;
 	uint64_t a, b, c = 0, pct, ln;
@@ -63,7 +63,7 @@ static inline int ref_trace_row(char *line, bool all, struct kattr_prof_entry *e
 	e->function = tok[3];
 	e->file = tok[4];
 	e->line = (unsigned int)ln;
-	e->hint = all ? KATTR_PROF_HINT_NONE : KATTR_PROF_HINT_ANNOTATED;
+	e->hint = all ? KATTR_PROFILE_HINT_NONE : KATTR_PROFILE_HINT_ANNOTATED;
 	e->correct = a;
 	e->incorrect = b;
 	e->constant = c;

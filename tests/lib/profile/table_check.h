@@ -1,7 +1,7 @@
-/* kattr_prof_table_*() against the profile they stand for: the same text
+/* kattr_profile_table_*() against the profile they stand for: the same text
  * parsed by kattr_profile_parse_buf() must give the same sites, and
- * kattr_prof_table_order() the order kattr_prof_select() and the reference
- * sort kattr_prof_sort_ref() give, for every key, direction and a few
+ * kattr_profile_table_order() the order kattr_profile_select() and the reference
+ * sort kattr_profile_sort_ref() give, for every key, direction and a few
  * filters.  Shared by test_profile.c and tests/fuzz/fuzz_prof_table.c. */
 #ifndef TABLE_CHECK_H
 #define TABLE_CHECK_H
@@ -14,8 +14,8 @@
 #include "kattr/private.h"
 #include "ref_likely_row.h"
 
-static inline bool table_same_site(const struct kattr_prof_entry *a,
-				   const struct kattr_prof_entry *b)
+static inline bool table_same_site(const struct kattr_profile_entry *a,
+				   const struct kattr_profile_entry *b)
 {
 	return a->line == b->line && a->hint == b->hint &&
 	       !strcmp(a->function, b->function) && !strcmp(a->file, b->file);
@@ -24,26 +24,26 @@ static inline bool table_same_site(const struct kattr_prof_entry *a,
 /* t's order against p's entries selected by f and sorted by the reference:
  * the same site at each place (entries tied under the reference order are
  * the same site with the same key), the same counts when the key is one. */
-static inline const char *table_check_order(struct kattr_prof_table *t,
+static inline const char *table_check_order(struct kattr_profile_table *t,
 					    const struct kattr_profile *p,
-					    const struct kattr_prof_filter *f,
-					    const struct kattr_prof_entry **v)
+					    const struct kattr_profile_filter *f,
+					    const struct kattr_profile_entry **v)
 {
-	for (int key = 0; key < KATTR_PROF_SORT_COUNT_; key++) {
+	for (int key = 0; key < KATTR_PROFILE_SORT_COUNT_; key++) {
 		for (int rev = 0; rev < 2; rev++) {
-			size_t n = kattr_prof_select(p, f, v);
-			bool named = key == KATTR_PROF_SORT_FUNCTION ||
-				     key == KATTR_PROF_SORT_FILE;
+			size_t n = kattr_profile_select(p, f, v);
+			bool named = key == KATTR_PROFILE_SORT_FUNCTION ||
+				     key == KATTR_PROFILE_SORT_FILE;
 
-			if (kattr_prof_table_order(t, f, (enum kattr_prof_sort)key, rev) < 0)
-				return "kattr_prof_table_order() failed";
+			if (kattr_profile_table_order(t, f, (enum kattr_profile_sort)key, rev) < 0)
+				return "kattr_profile_table_order() failed";
 			if (t->shown != n)
 				return "another number of sites selected";
-			kattr_prof_sort_ref(v, n, (enum kattr_prof_sort)key, rev);
+			kattr_profile_sort_ref(v, n, (enum kattr_profile_sort)key, rev);
 			for (size_t i = 0; i < n; i++) {
-				struct kattr_prof_entry e;
+				struct kattr_profile_entry e;
 
-				kattr_prof_table_entry(t, i, &e);
+				kattr_profile_table_entry(t, i, &e);
 				if (!table_same_site(&e, v[i]) ||
 				    (!named && (e.correct != v[i]->correct ||
 						e.incorrect != v[i]->incorrect)))
@@ -58,12 +58,12 @@ static inline const char *table_check_order(struct kattr_prof_table *t,
  * profile, else what differs. */
 static inline const char *table_check(const char *text, size_t len)
 {
-	static const struct kattr_prof_filter filters[] = {
+	static const struct kattr_profile_filter filters[] = {
 		{ .substr = "a", .min_total = 1 }, { .wrong_only = true },
 	};
 	struct kattr_profile *p = NULL;
-	struct kattr_prof_table *t = NULL;
-	const struct kattr_prof_entry **v;
+	struct kattr_profile_table *t = NULL;
+	const struct kattr_profile_entry **v;
 	const char *why = NULL;
 	char *b1 = malloc(len + 1), *b2 = malloc(len + 1);
 	int r1, r2;
@@ -76,10 +76,10 @@ static inline const char *table_check(const char *text, size_t len)
 	memcpy(b1, text, len);
 	memcpy(b2, text, len);
 	r1 = kattr_profile_parse_buf(b1, len, 0, &p);
-	r2 = kattr_prof_table_parse_buf(b2, len, 0, &t);
+	r2 = kattr_profile_table_parse_buf(b2, len, 0, &t);
 	if (r1 != r2 || r1 < 0) {
 		kattr_profile_free(p);
-		kattr_prof_table_free(t);
+		kattr_profile_table_free(t);
 		return r1 != r2 ? "another return value" : NULL;
 	}
 	if (t->format != p->format || t->has_header != p->has_header ||
@@ -87,9 +87,9 @@ static inline const char *table_check(const char *text, size_t len)
 	    t->shown != p->n || t->rows != p->rows || t->bad_rows != p->bad_rows)
 		why = "another profile";
 	for (size_t i = 0; !why && i < p->n; i++) {
-		struct kattr_prof_entry e;
+		struct kattr_profile_entry e;
 
-		kattr_prof_table_entry(t, i, &e);
+		kattr_profile_table_entry(t, i, &e);
 		if (!ref_same_entry(&e, &p->entries[i]) || e.has_rate ||
 		    e.reset || e.d_correct || e.d_incorrect || e.rate != 0 ||
 		    e.has_rate != p->entries[i].has_rate)
@@ -103,7 +103,7 @@ static inline const char *table_check(const char *text, size_t len)
 	}
 	free(v);
 	kattr_profile_free(p);
-	kattr_prof_table_free(t);
+	kattr_profile_table_free(t);
 	return why;
 }
 

@@ -15,7 +15,7 @@ static size_t count_wrong(const struct kattr_profile *p)
 	size_t n = 0;
 
 	for (size_t i = 0; i < p->n; i++)
-		n += kattr_prof_entry_is_wrong(&p->entries[i]);
+		n += kattr_profile_entry_is_wrong(&p->entries[i]);
 	return n;
 }
 
@@ -40,7 +40,7 @@ static const char ALL_SAMPLE[] =
 	"     300      100  25 do_thing                       thing.c              10\n"
 	"       0       50 100 always                         thing.c              20\n";
 
-static struct kattr_profile *parse(const char *s, enum kattr_prof_format f)
+static struct kattr_profile *parse(const char *s, enum kattr_profile_format f)
 {
 	struct kattr_profile *p = NULL;
 
@@ -51,17 +51,17 @@ static struct kattr_profile *parse(const char *s, enum kattr_prof_format f)
 
 static void likely_prof_reference_rows(void **state)
 {
-	struct kattr_profile *p = parse(LIKELY_SAMPLE, KATTR_PROF_FMT_UNKNOWN);
-	const struct kattr_prof_entry *e = p->entries;
+	struct kattr_profile *p = parse(LIKELY_SAMPLE, KATTR_PROFILE_FMT_UNKNOWN);
+	const struct kattr_profile_entry *e = p->entries;
 
 	(void)state;
-	assert_int_equal(p->format, KATTR_PROF_FMT_LIKELY_PROF);
+	assert_int_equal(p->format, KATTR_PROFILE_FMT_LIKELY_PROF);
 	assert_true(p->has_header);
 	assert_int_equal(p->n, 3);
 	assert_int_equal(p->bad_rows, 0);
 	assert_int_equal(p->counter_bits, 32);
 	/* unlikely: correct = # False, incorrect = # True */
-	assert_int_equal(e[0].hint, KATTR_PROF_HINT_UNLIKELY);
+	assert_int_equal(e[0].hint, KATTR_PROFILE_HINT_UNLIKELY);
 	assert_int_equal(e[0].correct, 3);
 	assert_int_equal(e[0].incorrect, 0);
 	assert_string_equal(e[0].function, "tcp_sacktag_write_queue");
@@ -70,16 +70,16 @@ static void likely_prof_reference_rows(void **state)
 	assert_false(e[0].has_constant);
 	assert_int_equal(e[1].incorrect, 5050);
 	assert_int_equal(e[1].correct, 0);
-	assert_true(kattr_prof_entry_is_wrong(&e[1]));
+	assert_true(kattr_profile_entry_is_wrong(&e[1]));
 	/* likely: correct = # True, incorrect = # False */
-	assert_int_equal(e[2].hint, KATTR_PROF_HINT_LIKELY);
+	assert_int_equal(e[2].hint, KATTR_PROFILE_HINT_LIKELY);
 	assert_int_equal(e[2].correct, 0);
 	assert_int_equal(e[2].incorrect, 1945);
 	assert_string_equal(e[2].function, "audit_free");
 	assert_string_equal(e[2].file, "kernel/auditsc.c");
 	assert_int_equal(e[2].line, 715);
-	assert_true(kattr_prof_entry_is_wrong(&e[2]));
-	assert_false(kattr_prof_entry_is_wrong(&e[0]));
+	assert_true(kattr_profile_entry_is_wrong(&e[2]));
+	assert_false(kattr_profile_entry_is_wrong(&e[0]));
 	kattr_profile_free(p);
 }
 
@@ -93,34 +93,34 @@ static void likely_prof_edge_rows(void **state)
 		"[+- ] Type | # True | # False | Function:Filename@Line\n"
 		" unlikely |4294967295|        1\tkfree()@:/home/u/my@src/slab.c@3380\n"
 		"-likely   |       10|       20\tf()@:a.c@1\r\n";
-	struct kattr_profile *p = parse(s, KATTR_PROF_FMT_UNKNOWN);
+	struct kattr_profile *p = parse(s, KATTR_PROFILE_FMT_UNKNOWN);
 
 	(void)state;
 	assert_int_equal(p->n, 2);
 	assert_int_equal(p->entries[0].incorrect, 4294967295ULL);
 	assert_string_equal(p->entries[0].file, "/home/u/my@src/slab.c");
 	assert_int_equal(p->entries[0].line, 3380);
-	assert_true(kattr_prof_entry_is_wrong(&p->entries[0]));
+	assert_true(kattr_profile_entry_is_wrong(&p->entries[0]));
 	assert_int_equal(p->entries[1].line, 1);
 	kattr_profile_free(p);
 
-	p = parse("Likely Profiling Results\n", KATTR_PROF_FMT_UNKNOWN);
+	p = parse("Likely Profiling Results\n", KATTR_PROFILE_FMT_UNKNOWN);
 	assert_int_equal(p->n, 0);
-	assert_int_equal(p->format, KATTR_PROF_FMT_LIKELY_PROF);
+	assert_int_equal(p->format, KATTR_PROFILE_FMT_LIKELY_PROF);
 	kattr_profile_free(p);
 }
 
 static void annotated_reference_rows(void **state)
 {
-	struct kattr_profile *p = parse(ANNOTATED_SAMPLE, KATTR_PROF_FMT_UNKNOWN);
-	const struct kattr_prof_entry *e = p->entries;
+	struct kattr_profile *p = parse(ANNOTATED_SAMPLE, KATTR_PROFILE_FMT_UNKNOWN);
+	const struct kattr_profile_entry *e = p->entries;
 
 	(void)state;
-	assert_int_equal(p->format, KATTR_PROF_FMT_ANNOTATED);
+	assert_int_equal(p->format, KATTR_PROFILE_FMT_ANNOTATED);
 	assert_int_equal(p->n, 3);
 	assert_int_equal(p->bad_rows, 0);
 	assert_int_equal(p->counter_bits, 64);
-	assert_int_equal(e[0].hint, KATTR_PROF_HINT_ANNOTATED);
+	assert_int_equal(e[0].hint, KATTR_PROFILE_HINT_ANNOTATED);
 	assert_int_equal(e[0].correct, 0);
 	assert_int_equal(e[0].incorrect, 17127);
 	assert_string_equal(e[0].function, "ip_neigh_for_gw");
@@ -130,24 +130,24 @@ static void annotated_reference_rows(void **state)
 	assert_int_equal(e[1].correct, 5);
 	assert_int_equal(e[1].constant, 12);
 	assert_int_equal(e[1].incorrect, 3);
-	assert_int_equal((int)kattr_prof_entry_pct(&e[1]), 37);
-	assert_true(kattr_prof_entry_pct(&e[2]) < 0);
+	assert_int_equal((int)kattr_profile_entry_pct(&e[1]), 37);
+	assert_true(kattr_profile_entry_pct(&e[2]) < 0);
 	kattr_profile_free(p);
 }
 
 static void all_branches_rows(void **state)
 {
-	struct kattr_profile *p = parse(ALL_SAMPLE, KATTR_PROF_FMT_UNKNOWN);
+	struct kattr_profile *p = parse(ALL_SAMPLE, KATTR_PROFILE_FMT_UNKNOWN);
 
 	(void)state;
-	assert_int_equal(p->format, KATTR_PROF_FMT_ALL);
+	assert_int_equal(p->format, KATTR_PROFILE_FMT_ALL);
 	assert_int_equal(p->n, 2);
-	assert_int_equal(p->entries[0].hint, KATTR_PROF_HINT_NONE);
+	assert_int_equal(p->entries[0].hint, KATTR_PROFILE_HINT_NONE);
 	assert_int_equal(p->entries[0].correct, 300);	/* not taken */
 	assert_int_equal(p->entries[0].incorrect, 100);	/* taken */
-	assert_int_equal((int)kattr_prof_entry_pct(&p->entries[0]), 25);
+	assert_int_equal((int)kattr_profile_entry_pct(&p->entries[0]), 25);
 	/* No hint, so never "wrong". */
-	assert_false(kattr_prof_entry_is_wrong(&p->entries[1]));
+	assert_false(kattr_profile_entry_is_wrong(&p->entries[1]));
 	kattr_profile_free(p);
 }
 
@@ -201,7 +201,7 @@ static void bad_input(void **state)
 	strcpy(longline, " likely   |        1|        2\t");
 	memset(longline + strlen(longline), 'f', n);
 	strcpy(longline + 31 + n, "()@:a.c@9\n");
-	p = parse(longline, KATTR_PROF_FMT_LIKELY_PROF);
+	p = parse(longline, KATTR_PROFILE_FMT_LIKELY_PROF);
 	assert_int_equal(p->n, 1);
 	assert_int_equal(strlen(p->entries[0].function), n);
 	kattr_profile_free(p);
@@ -261,27 +261,27 @@ static void headerless_rows(void **state)
 
 	(void)state;
 	p = parse(" likely   |        7|        2\tf()@:a.c@1\n", 0);
-	assert_int_equal(p->format, KATTR_PROF_FMT_LIKELY_PROF);
+	assert_int_equal(p->format, KATTR_PROFILE_FMT_LIKELY_PROF);
 	assert_int_equal(p->entries[0].correct, 7);
 	kattr_profile_free(p);
 	p = parse("       4        2  33 f a.c 3\n", 0);
-	assert_int_equal(p->format, KATTR_PROF_FMT_ANNOTATED);
+	assert_int_equal(p->format, KATTR_PROFILE_FMT_ANNOTATED);
 	kattr_profile_free(p);
 }
 
 static void counter_wrap(void **state)
 {
 	(void)state;
-	assert_int_equal(kattr_prof_counter_delta(5, 9, 32), 4);
-	assert_int_equal(kattr_prof_counter_delta(4294967290ULL, 5, 32), 11);
-	assert_int_equal(kattr_prof_counter_delta(4294967295ULL, 0, 32), 1);
+	assert_int_equal(kattr_profile_counter_delta(5, 9, 32), 4);
+	assert_int_equal(kattr_profile_counter_delta(4294967290ULL, 5, 32), 11);
+	assert_int_equal(kattr_profile_counter_delta(4294967295ULL, 0, 32), 1);
 	/* A 64-bit counter going down was reset: count from zero. */
-	assert_int_equal(kattr_prof_counter_delta(100, 7, 64), 7);
+	assert_int_equal(kattr_profile_counter_delta(100, 7, 64), 7);
 	/* A 32-bit one too, unless the step is a plausible wrap (< 2^31):
 	 * 1,829,768 -> 12 is a restart, not 4,293,137,540 new events. */
-	assert_int_equal(kattr_prof_counter_delta(1829768, 12, 32), 12);
-	assert_int_equal(kattr_prof_counter_delta(1u << 31, 0, 32), 0);
-	assert_int_equal(kattr_prof_counter_delta((1u << 31) + 1, 0, 32),
+	assert_int_equal(kattr_profile_counter_delta(1829768, 12, 32), 12);
+	assert_int_equal(kattr_profile_counter_delta(1u << 31, 0, 32), 0);
+	assert_int_equal(kattr_profile_counter_delta((1u << 31) + 1, 0, 32),
 			 (1u << 31) - 1);
 }
 
@@ -301,14 +301,14 @@ static void counter_wrap_or_reset(void **state)
 		a = x & UINT32_MAX;
 		d = (x >> 32) & ((1ull << 31) - 1);
 		b = (a + d) & UINT32_MAX;
-		assert_int_equal(kattr_prof_counter_delta(a, b, 32), d);
+		assert_int_equal(kattr_profile_counter_delta(a, b, 32), d);
 		/* a step of at least 2^31 back is no wrap */
 		b = (a + d + (1ull << 31)) & UINT32_MAX;
 		if (b < a)
-			assert_int_equal(kattr_prof_counter_delta(a, b, 32), b);
+			assert_int_equal(kattr_profile_counter_delta(a, b, 32), b);
 		/* 64 bits: any step back is a reset */
 		if (a + d < x)
-			assert_int_equal(kattr_prof_counter_delta(x, a + d, 64),
+			assert_int_equal(kattr_profile_counter_delta(x, a + d, 64),
 					 a + d);
 	}
 }
@@ -351,7 +351,7 @@ static void diff_reset(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(before) / sizeof(before[0]); i++) {
 		struct kattr_profile *pa = parse(before[i], 0), *pb = parse(after[i], 0);
-		const struct kattr_prof_entry *e = pb->entries;
+		const struct kattr_profile_entry *e = pb->entries;
 
 		assert_int_equal(pa->format, pb->format);
 		assert_int_equal(kattr_profile_diff(pa, pb, 1.0), 0);
@@ -389,7 +389,7 @@ static void diff_and_rates(void **state)
 		" likely   |       15|        0\tdup()@:c.c@3\n"
 		" likely   |       17|        0\tdup()@:c.c@3\n";
 	struct kattr_profile *pa = parse(a, 0), *pb = parse(b, 0);
-	const struct kattr_prof_entry *e = pb->entries;
+	const struct kattr_profile_entry *e = pb->entries;
 
 	(void)state;
 	assert_int_equal(kattr_profile_diff(pa, pb, 2.0), 0);
@@ -465,52 +465,52 @@ static const char SORT_SAMPLE[] =
 	" unlikely |       50|      500\tc_fn()@:x.c@9\n"	/* 9%   t550 */
 	" unlikely |        0|        0\td_fn()@:x.c@1\n";	/* X    t0   */
 
-static void expect_order(struct kattr_profile *p, enum kattr_prof_sort k,
+static void expect_order(struct kattr_profile *p, enum kattr_profile_sort k,
 			 bool rev, const char *want)
 {
-	const struct kattr_prof_entry *v[8];
+	const struct kattr_profile_entry *v[8];
 	char got[16] = "";
-	size_t n = kattr_prof_select(p, NULL, v);
+	size_t n = kattr_profile_select(p, NULL, v);
 
-	kattr_prof_sort(v, n, k, rev);
+	kattr_profile_sort(v, n, k, rev);
 	for (size_t i = 0; i < n; i++)
 		got[i] = v[i]->function[0];
 	got[n] = '\0';
 	if (strcmp(got, want))
-		fail_msg("sort %s%s: got %s, want %s", kattr_prof_sort_name(k),
+		fail_msg("sort %s%s: got %s, want %s", kattr_profile_sort_name(k),
 			 rev ? " reversed" : "", got, want);
 }
 
 static void every_sort(void **state)
 {
 	struct kattr_profile *p = parse(SORT_SAMPLE, 0);
-	enum kattr_prof_sort k;
+	enum kattr_profile_sort k;
 
 	(void)state;
 	/* unlikely c: correct = # False = 500, incorrect = # True = 50 */
-	expect_order(p, KATTR_PROF_SORT_INCORRECT, false, "cabd");
-	expect_order(p, KATTR_PROF_SORT_INCORRECT, true, "dbac");
-	expect_order(p, KATTR_PROF_SORT_CORRECT, false, "cbad");
-	expect_order(p, KATTR_PROF_SORT_PERCENT, false, "abcd");
-	expect_order(p, KATTR_PROF_SORT_TOTAL, false, "cbad");
-	expect_order(p, KATTR_PROF_SORT_FUNCTION, false, "abcd");
-	expect_order(p, KATTR_PROF_SORT_FUNCTION, true, "dcba");
-	expect_order(p, KATTR_PROF_SORT_FILE, false, "dcab");
+	expect_order(p, KATTR_PROFILE_SORT_INCORRECT, false, "cabd");
+	expect_order(p, KATTR_PROFILE_SORT_INCORRECT, true, "dbac");
+	expect_order(p, KATTR_PROFILE_SORT_CORRECT, false, "cbad");
+	expect_order(p, KATTR_PROFILE_SORT_PERCENT, false, "abcd");
+	expect_order(p, KATTR_PROFILE_SORT_TOTAL, false, "cbad");
+	expect_order(p, KATTR_PROFILE_SORT_FUNCTION, false, "abcd");
+	expect_order(p, KATTR_PROFILE_SORT_FUNCTION, true, "dcba");
+	expect_order(p, KATTR_PROFILE_SORT_FILE, false, "dcab");
 	/* No rates yet: all equal, so the site order decides. */
-	expect_order(p, KATTR_PROF_SORT_RATE, false, "abcd");
+	expect_order(p, KATTR_PROFILE_SORT_RATE, false, "abcd");
 	p->entries[3].has_rate = true;
 	p->entries[3].rate = 3;
 	p->entries[0].has_rate = true;
 	p->entries[0].rate = 1;
-	expect_order(p, KATTR_PROF_SORT_RATE, false, "dbac");
-	expect_order(p, KATTR_PROF_SORT_RATE, true, "cabd");
+	expect_order(p, KATTR_PROFILE_SORT_RATE, false, "dbac");
+	expect_order(p, KATTR_PROFILE_SORT_RATE, true, "cabd");
 
-	assert_int_equal(kattr_prof_sort_parse("percent", &k), 0);
-	assert_int_equal(k, KATTR_PROF_SORT_PERCENT);
-	assert_int_equal(kattr_prof_sort_parse("bogus", &k), -EINVAL);
-	for (int i = 0; i < KATTR_PROF_SORT_COUNT_; i++) {
-		assert_int_equal(kattr_prof_sort_parse(
-			kattr_prof_sort_name((enum kattr_prof_sort)i), &k), 0);
+	assert_int_equal(kattr_profile_sort_parse("percent", &k), 0);
+	assert_int_equal(k, KATTR_PROFILE_SORT_PERCENT);
+	assert_int_equal(kattr_profile_sort_parse("bogus", &k), -EINVAL);
+	for (int i = 0; i < KATTR_PROFILE_SORT_COUNT_; i++) {
+		assert_int_equal(kattr_profile_sort_parse(
+			kattr_profile_sort_name((enum kattr_profile_sort)i), &k), 0);
 		assert_int_equal(k, i);
 	}
 	kattr_profile_free(p);
@@ -518,20 +518,20 @@ static void every_sort(void **state)
 
 /* 0 when a and b are the same site with the same counts (a duplicate
  * row may come in either order). */
-static int cmp_site_of(const struct kattr_prof_entry *a,
-		       const struct kattr_prof_entry *b)
+static int cmp_site_of(const struct kattr_profile_entry *a,
+		       const struct kattr_profile_entry *b)
 {
 	return a->line != b->line || a->hint != b->hint ||
 	       a->correct != b->correct || a->incorrect != b->incorrect ||
 	       strcmp(a->function, b->function) || strcmp(a->file, b->file);
 }
 
-/* kattr_prof_sort_top(): the first k entries equal a full sort's. */
+/* kattr_profile_sort_top(): the first k entries equal a full sort's. */
 static void sort_top_k(void **state)
 {
 	enum { N = 3000 };
 	char *text = malloc(N * 80 + 64), *p = text;
-	const struct kattr_prof_entry **full, **top;
+	const struct kattr_profile_entry **full, **top;
 	struct kattr_profile *prof;
 	unsigned int seed = 7;
 	char seen[N];
@@ -551,20 +551,20 @@ static void sort_top_k(void **state)
 	top = malloc(N * sizeof(*top));
 	assert_non_null(full);
 	assert_non_null(top);
-	for (int key = 0; key < KATTR_PROF_SORT_COUNT_; key++) {
+	for (int key = 0; key < KATTR_PROFILE_SORT_COUNT_; key++) {
 		for (int rev = 0; rev < 2; rev++) {
 			static const size_t ks[] = { 1, 2, 9, 40, 1000, N - 1, N };
 
-			kattr_prof_select(prof, NULL, full);
-			kattr_prof_sort(full, N, (enum kattr_prof_sort)key, rev);
+			kattr_profile_select(prof, NULL, full);
+			kattr_profile_sort(full, N, (enum kattr_profile_sort)key, rev);
 			for (size_t j = 0; j < sizeof(ks) / sizeof(ks[0]); j++) {
-				kattr_prof_select(prof, NULL, top);
-				kattr_prof_sort_top(top, N, (enum kattr_prof_sort)key,
+				kattr_profile_select(prof, NULL, top);
+				kattr_profile_sort_top(top, N, (enum kattr_profile_sort)key,
 						    rev, ks[j]);
 				for (size_t i = 0; i < ks[j]; i++)
 					if (top[i] != full[i])
 						fail_msg("sort %s%s top %zu: row %zu differs",
-							 kattr_prof_sort_name((enum kattr_prof_sort)key),
+							 kattr_profile_sort_name((enum kattr_profile_sort)key),
 							 rev ? " reversed" : "", ks[j], i);
 				/* the others are all still there */
 				memset(seen, 0, N);
@@ -573,17 +573,17 @@ static void sort_top_k(void **state)
 				for (size_t i = 0; i < N; i++)
 					if (seen[i] != 1)
 						fail_msg("sort %s top %zu: entry %zu seen %d times",
-							 kattr_prof_sort_name((enum kattr_prof_sort)key),
+							 kattr_profile_sort_name((enum kattr_profile_sort)key),
 							 ks[j], i, seen[i]);
 			}
 			/* worst first: every entry displaces the heap's top */
 			for (size_t i = 0; i < N; i++)
 				top[i] = full[N - 1 - i];
-			kattr_prof_sort_top(top, N, (enum kattr_prof_sort)key, rev, 40);
+			kattr_profile_sort_top(top, N, (enum kattr_profile_sort)key, rev, 40);
 			for (size_t i = 0; i < 40; i++)
 				if (top[i] != full[i])
 					fail_msg("sort %s%s top 40 of reversed input: row %zu differs",
-						 kattr_prof_sort_name((enum kattr_prof_sort)key),
+						 kattr_profile_sort_name((enum kattr_profile_sort)key),
 						 rev ? " reversed" : "", i);
 		}
 	}
@@ -593,14 +593,14 @@ static void sort_top_k(void **state)
 	kattr_profile_free(prof);
 }
 
-/* kattr_prof_sort()'s radix passes give the reference comparison sort's
+/* kattr_profile_sort()'s radix passes give the reference comparison sort's
  * order: every key, both directions, counts across all 8 bytes, long runs
  * of ties (every rate 0), duplicate sites. */
 static void sort_radix_same_as_ref(void **state)
 {
 	enum { N = 5000 };
 	char *text = malloc(N * 100 + 64), *p = text;
-	const struct kattr_prof_entry **got, **want;
+	const struct kattr_profile_entry **got, **want;
 	struct kattr_profile *prof;
 	uint64_t seed = 11;
 
@@ -623,17 +623,17 @@ static void sort_radix_same_as_ref(void **state)
 	want = malloc(N * sizeof(*want));
 	assert_non_null(got);
 	assert_non_null(want);
-	for (int key = 0; key < KATTR_PROF_SORT_COUNT_; key++) {
+	for (int key = 0; key < KATTR_PROFILE_SORT_COUNT_; key++) {
 		for (int rev = 0; rev < 2; rev++) {
-			size_t n = kattr_prof_select(prof, NULL, got);
+			size_t n = kattr_profile_select(prof, NULL, got);
 
-			kattr_prof_select(prof, NULL, want);
-			kattr_prof_sort(got, n, (enum kattr_prof_sort)key, rev);
-			kattr_prof_sort_ref(want, n, (enum kattr_prof_sort)key, rev);
+			kattr_profile_select(prof, NULL, want);
+			kattr_profile_sort(got, n, (enum kattr_profile_sort)key, rev);
+			kattr_profile_sort_ref(want, n, (enum kattr_profile_sort)key, rev);
 			for (size_t i = 0; i < n; i++)
 				if (cmp_site_of(got[i], want[i]))
 					fail_msg("sort %s%s: row %zu differs from the reference",
-						 kattr_prof_sort_name((enum kattr_prof_sort)key),
+						 kattr_profile_sort_name((enum kattr_profile_sort)key),
 						 rev ? " reversed" : "", i);
 		}
 	}
@@ -673,13 +673,13 @@ static void likely_row_matches_reference(void **state)
 				 t & 1 ? '+' : ' ', counts[t], counts[f], sites[s]);
 
 		for (int cut = n; cut >= 0; cut -= (cut > n - 12 ? 1 : 7)) {
-			struct kattr_prof_entry e = { 0 }, r = { 0 };
+			struct kattr_profile_entry e = { 0 }, r = { 0 };
 			int r1, r2;
 
 			memcpy(a, line, (size_t)cut);
 			a[cut] = '\0';
 			memcpy(b, a, (size_t)cut + 1);
-			r1 = kattr_prof_parse_likely_row(a, &e);
+			r1 = kattr_profile_parse_likely_row(a, &e);
 			r2 = ref_likely_row(b, &r);
 			rows++;
 			if ((r1 == 0) != (r2 == 0))
@@ -723,7 +723,7 @@ static void check_parse_diff(const struct kattr_profile *prev,
 	assert_int_equal(fast->counter_bits, slow->counter_bits);
 	assert_int_equal(kattr_profile_wrong(fast), count_wrong(slow));
 	for (size_t i = 0; i < fast->n; i++) {
-		const struct kattr_prof_entry *f = &fast->entries[i], *s = &slow->entries[i];
+		const struct kattr_profile_entry *f = &fast->entries[i], *s = &slow->entries[i];
 
 		if (!ref_same_entry(f, s) || f->has_rate != s->has_rate ||
 		    f->reset != s->reset || f->d_correct != s->d_correct ||
@@ -776,8 +776,8 @@ static void check_live(const char *text1, const char *text2, size_t n)
 	/* rebased on an earlier snapshot (a zero base): l[4], l[5] as parsed */
 	for (int b = 0; b < 4; b++)
 		for (int c = 4; c < 6; c++) {
-			struct kattr_prof_entry *x = calloc(r[c]->n + 1, sizeof(*x));
-			struct kattr_prof_entry *y = calloc(r[c]->n + 1, sizeof(*y));
+			struct kattr_profile_entry *x = calloc(r[c]->n + 1, sizeof(*x));
+			struct kattr_profile_entry *y = calloc(r[c]->n + 1, sizeof(*y));
 
 			assert_non_null(x);
 			assert_non_null(y);
@@ -908,13 +908,13 @@ static void trace_row_matches_reference(void **state)
 		n += snprintf(line + n, sizeof(line) - (size_t)n, "%s", tails[t]);
 		for (int cut = n; cut >= 0; cut -= (cut > n - 6 ? 1 : 11)) {
 			for (int all = 0; all <= 1; all++) {
-				struct kattr_prof_entry e = { 0 }, r = { 0 };
+				struct kattr_profile_entry e = { 0 }, r = { 0 };
 				int r1, r2;
 
 				memcpy(a, line, (size_t)cut);
 				a[cut] = '\0';
 				memcpy(b, a, (size_t)cut + 1);
-				r1 = kattr_prof_parse_trace_row(a, all, &e);
+				r1 = kattr_profile_parse_trace_row(a, all, &e);
 				r2 = ref_trace_row(b, all, &r);
 				rows++;
 				if ((r1 == 0) != (r2 == 0))
@@ -934,7 +934,7 @@ static void trace_row_matches_reference(void **state)
 
 /* Random small profiles, many sites alike (ties of every key, one site on
  * several rows, names sharing their first 8 bytes): a live profile's
- * first k in kattr_prof_sort_top()'s order, in every format. */
+ * first k in kattr_profile_sort_top()'s order, in every format. */
 static void live_top_ties(void **state)
 {
 	static const char *const fn[] = {
@@ -1120,30 +1120,30 @@ static void parse_next_same_as_parse(void **state)
 static void filters(void **state)
 {
 	struct kattr_profile *p = parse(SORT_SAMPLE, 0);
-	const struct kattr_prof_entry *v[8];
-	struct kattr_prof_filter f = { 0 };
+	const struct kattr_profile_entry *v[8];
+	struct kattr_profile_filter f = { 0 };
 
 	(void)state;
 	f.substr = "y.c";
-	assert_int_equal(kattr_prof_select(p, &f, v), 1);
+	assert_int_equal(kattr_profile_select(p, &f, v), 1);
 	assert_string_equal(v[0]->function, "a_fn");
 	f.substr = "_fn";
-	assert_int_equal(kattr_prof_select(p, &f, v), 4);
+	assert_int_equal(kattr_profile_select(p, &f, v), 4);
 	f.substr = "c_f";
-	assert_int_equal(kattr_prof_select(p, &f, v), 1);
+	assert_int_equal(kattr_profile_select(p, &f, v), 1);
 	f.substr = NULL;
 	f.wrong_only = true;
-	assert_int_equal(kattr_prof_select(p, &f, v), 1);
+	assert_int_equal(kattr_profile_select(p, &f, v), 1);
 	assert_string_equal(v[0]->function, "a_fn");
 	f.wrong_only = false;
 	f.min_total = 100;
-	assert_int_equal(kattr_prof_select(p, &f, v), 2);
+	assert_int_equal(kattr_profile_select(p, &f, v), 2);
 	kattr_profile_free(p);
 }
 
 /* kattr_profile_rebase_into() leaves cur as it is and gives what
- * kattr_profile_rebase() makes of cur; kattr_prof_select_entries() selects
- * from an entry array as kattr_prof_select() does from the profile. */
+ * kattr_profile_rebase() makes of cur; kattr_profile_select_entries() selects
+ * from an entry array as kattr_profile_select() does from the profile. */
 static void rebase_into_and_select_entries(void **state)
 {
 	static const char a[] =
@@ -1157,9 +1157,9 @@ static void rebase_into_and_select_entries(void **state)
 		"-likely   |        0|       10\tg()@:b.c@2\n";
 	struct kattr_profile *pa = parse(a, 0), *pb = parse(b, 0);
 	struct kattr_profile *pc = parse(b, 0);
-	const struct kattr_prof_entry *v1[3], *v2[3];
-	struct kattr_prof_entry out[3];
-	struct kattr_prof_filter f = { .wrong_only = true };
+	const struct kattr_profile_entry *v1[3], *v2[3];
+	struct kattr_profile_entry out[3];
+	struct kattr_profile_filter f = { .wrong_only = true };
 
 	(void)state;
 	assert_int_equal(kattr_profile_rebase_into(pa, pb, out), 0);
@@ -1172,11 +1172,11 @@ static void rebase_into_and_select_entries(void **state)
 	}
 	assert_int_equal(out[1].correct, 7);	/* # False 10 - 3 */
 	assert_int_equal(out[1].incorrect, 4);
-	assert_int_equal(kattr_prof_select_entries(pc->entries, pc->n, &f, v1),
-			 kattr_prof_select(pc, &f, v2));
-	assert_int_equal(kattr_prof_select_entries(out, 3, &f, v1), 1);
+	assert_int_equal(kattr_profile_select_entries(pc->entries, pc->n, &f, v1),
+			 kattr_profile_select(pc, &f, v2));
+	assert_int_equal(kattr_profile_select_entries(out, 3, &f, v1), 1);
 	assert_ptr_equal(v1[0], &out[2]);
-	assert_int_equal(kattr_prof_select_entries(out, 3, NULL, v1), 3);
+	assert_int_equal(kattr_profile_select_entries(out, 3, NULL, v1), 3);
 	kattr_profile_free(pa);
 	kattr_profile_free(pb);
 	kattr_profile_free(pc);
@@ -1200,7 +1200,7 @@ static void chain_of_snapshots(void **state)
 	/* b after a, c after b, s after a (b's sibling) */
 	static const int after[] = { -1, 0, 1, 0 };
 	struct kattr_profile *p[4], *alone[4];
-	struct kattr_prof_entry out1[4], out2[4];
+	struct kattr_profile_entry out1[4], out2[4];
 	size_t i1[4], i2[4];
 
 	(void)state;
@@ -1235,15 +1235,15 @@ static void chain_of_snapshots(void **state)
 
 /* Text of n random rows in format fmt (any count width, ties of small
  * counts, duplicate sites) for the table checks. */
-static char *random_profile(int n, enum kattr_prof_format fmt, uint64_t seed)
+static char *random_profile(int n, enum kattr_profile_format fmt, uint64_t seed)
 {
 	char *text = malloc((size_t)n * 120 + 128), *p = text;
 
 	assert_non_null(text);
-	if (fmt == KATTR_PROF_FMT_LIKELY_PROF)
+	if (fmt == KATTR_PROFILE_FMT_LIKELY_PROF)
 		p += sprintf(p, "Likely Profiling Results\n");
 	else
-		p += sprintf(p, "%s\n", fmt == KATTR_PROF_FMT_ALL ?
+		p += sprintf(p, "%s\n", fmt == KATTR_PROFILE_FMT_ALL ?
 			     " miss hit %% Function File Line" :
 			     " correct incorrect %% Function File Line");
 	for (int i = 0; i < n; i++) {
@@ -1256,11 +1256,11 @@ static char *random_profile(int n, enum kattr_prof_format fmt, uint64_t seed)
 		c = (seed >> 13) % 5;
 		fn = (unsigned int)(seed >> 40) % 300;
 		file = (unsigned int)(seed >> 50) % 5;
-		if (fmt == KATTR_PROF_FMT_LIKELY_PROF)
+		if (fmt == KATTR_PROFILE_FMT_LIKELY_PROF)
 			p += sprintf(p, " %s |%9llu|%9llu\tfn%u()@:d/%u.c@%d\n",
 				     seed & 1 ? "likely  " : "unlikely", t, f,
 				     fn, file, i % 900);
-		else if (fmt == KATTR_PROF_FMT_ALL)
+		else if (fmt == KATTR_PROFILE_FMT_ALL)
 			p += sprintf(p, "%8llu %8llu %3d fn%u d/%u.c %d\n", t, f,
 				     (int)(seed % 101), fn, file, i % 900);
 		else
@@ -1280,7 +1280,7 @@ static void expect_table(const char *text, size_t len)
 		fail_msg("table: %s, for:\n%.300s", why, text);
 }
 
-/* kattr_prof_table_*(): the same sites as kattr_profile_parse_buf(), in
+/* kattr_profile_table_*(): the same sites as kattr_profile_parse_buf(), in
  * the reference sort's order for every key, direction and filter. */
 static void table_same_as_profile(void **state)
 {
@@ -1293,11 +1293,11 @@ static void table_same_as_profile(void **state)
 		"Likely Profiling Results\n", "", "garbage\n\n\x01\n",
 		HDR R1 R2 R3 R1 R1, "not a row\n" R2 "  \n" R3,
 	};
-	static const enum kattr_prof_format fmts[] = {
-		KATTR_PROF_FMT_LIKELY_PROF, KATTR_PROF_FMT_ANNOTATED,
-		KATTR_PROF_FMT_ALL,
+	static const enum kattr_profile_format fmts[] = {
+		KATTR_PROFILE_FMT_LIKELY_PROF, KATTR_PROFILE_FMT_ANNOTATED,
+		KATTR_PROFILE_FMT_ALL,
 	};
-	struct kattr_prof_table *t;
+	struct kattr_profile_table *t;
 	char *buf;
 
 	(void)state;
@@ -1313,12 +1313,12 @@ static void table_same_as_profile(void **state)
 	/* the text kept is its names: a table needs no more */
 	buf = strdup(LIKELY_SAMPLE);
 	assert_non_null(buf);
-	assert_int_equal(kattr_prof_table_parse_buf(buf, strlen(buf), 0, &t), 0);
+	assert_int_equal(kattr_profile_table_parse_buf(buf, strlen(buf), 0, &t), 0);
 	assert_int_equal(t->n, 3);
-	kattr_prof_table_free(t);
+	kattr_profile_table_free(t);
 	buf = strdup("");
 	assert_non_null(buf);
-	assert_int_equal(kattr_prof_table_parse_buf(buf, 0, 0, &t), -ENODATA);
+	assert_int_equal(kattr_profile_table_parse_buf(buf, 0, 0, &t), -ENODATA);
 }
 
 int main(void)

@@ -13,6 +13,24 @@
 #include "kattr/private.h"
 #include "kattr/rgplan.h"
 
+/* kattr_rg_create() with its arguments spelled out, as a test reads best. */
+static int create_why(struct kattr_rg *rg, const char *group,
+		      unsigned int flags, const char *shares, const char *res,
+		      struct kattr_why *why)
+{
+	const struct kattr_rg_create_args a = {
+		.flags = flags, .shares = shares, .res = res,
+	};
+
+	return kattr_rg_create(rg, group, &a, why);
+}
+
+static int create5(struct kattr_rg *rg, const char *group,
+		   unsigned int flags, const char *shares, const char *res)
+{
+	return create_why(rg, group, flags, shares, res, NULL);
+}
+
 static void backend_names(void **state)
 {
 	enum kattr_rg_backend b;
@@ -31,7 +49,7 @@ static void backend_names(void **state)
 
 static void names(void **state)
 {
-	const char *why = NULL;
+	struct kattr_why why = { 0 };
 	char longc[300];
 
 	(void)state;
@@ -40,7 +58,7 @@ static void names(void **state)
 	assert_int_equal(kattr_rg_name_check("/", true, &why), 0);
 	assert_int_equal(kattr_rg_name_check("/", false, &why), -EINVAL);
 	assert_int_equal(kattr_rg_name_check("../x", true, &why), -EINVAL);
-	assert_non_null(strstr(why, ".."));
+	assert_non_null(strstr(why.text, ".."));
 	assert_int_equal(kattr_rg_name_check("a/../b", true, &why), -EINVAL);
 	assert_int_equal(kattr_rg_name_check("/db", true, &why), -EINVAL);
 	assert_int_equal(kattr_rg_name_check("a//b", true, &why), -EINVAL);
@@ -62,14 +80,14 @@ static void names(void **state)
 #define FMT(b, v, res, want_ret, want)                                       \
 	do {                                                                 \
 		char buf_[256] = "";                                         \
-		const char *why_ = NULL;                                     \
-		int r_ = kattr_rg_shares_format(b, v, res, buf_,             \
+		struct kattr_why why_ = { 0 };                               \
+		int r_ = kattr_rg_share_format(b, v, res, buf_,             \
 						sizeof(buf_), &why_);        \
 		assert_int_equal(r_, want_ret);                              \
 		if (r_ == 0)                                                 \
 			assert_string_equal(buf_, want);                     \
 		else                                                         \
-			assert_non_null(why_);                               \
+			assert_non_null(why_.text);                          \
 	} while (0)
 
 static void shares_cgroup(void **state)
@@ -287,16 +305,16 @@ static void open_from_sysroot(void **state)
 	assert_int_equal(kattr_rg_backend_of(rg), KATTR_RG_CGROUP1);
 	assert_string_equal(kattr_rg_root(rg), "/sys/fs/cgroup/cpu");
 	assert_true(kattr_rg_has_shares(rg));
-	assert_int_equal(kattr_rg_shares_get(rg, "db", &sh, &n), 0);
+	assert_int_equal(kattr_rg_share_get(rg, "db", &sh, &n), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(sh[0].value, 512);
 	free(sh);
-	assert_int_equal(kattr_rg_shares_set(rg, "db", "2048", NULL, NULL), 0);
-	assert_int_equal(kattr_rg_shares_get(rg, "db", &sh, &n), 0);
+	assert_int_equal(kattr_rg_share_set(rg, "db", "2048", NULL, NULL), 0);
+	assert_int_equal(kattr_rg_share_get(rg, "db", &sh, &n), 0);
 	assert_int_equal(sh[0].value, 2048);
 	free(sh);
-	assert_int_equal(kattr_rg_shares_set(rg, "db", "1", NULL, NULL), -ERANGE);
-	assert_int_equal(kattr_rg_shares_get(rg, "nope", &sh, &n), -ENOENT);
+	assert_int_equal(kattr_rg_share_set(rg, "db", "1", NULL, NULL), -ERANGE);
+	assert_int_equal(kattr_rg_share_get(rg, "nope", &sh, &n), -ENOENT);
 	assert_int_equal(kattr_rg_list(rg, "/", &info, &n), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(info[0].name, "/");
@@ -307,16 +325,16 @@ static void open_from_sysroot(void **state)
 	kattr_rg_list_free(info, n);
 	assert_int_equal(kattr_rg_delete(rg, "/", 0), -EPERM);
 	/* create validates shares before it makes anything */
-	assert_int_equal(kattr_rg_create(rg, "web", 0, "1", NULL), -ERANGE);
+	assert_int_equal(create5(rg, "web", 0, "1", NULL), -ERANGE);
 	assert_int_equal(kattr_rg_exists(rg, "web"), -ENOENT);
-	assert_int_equal(kattr_rg_create(rg, "a/b", 0, NULL, NULL), -ENXIO);
+	assert_int_equal(create5(rg, "a/b", 0, NULL, NULL), -ENXIO);
 	assert_int_equal(kattr_rg_exists(rg, "a"), -ENOENT);
-	assert_int_equal(kattr_rg_create(rg, "db", 0, NULL, NULL), -EEXIST);
+	assert_int_equal(create5(rg, "db", 0, NULL, NULL), -EEXIST);
 	kattr_rg_close(rg);
 
 	assert_int_equal(kattr_rg_open(KATTR_RG_CGROUP2, NULL, &rg), 0);
 	assert_false(kattr_rg_has_shares(rg));
-	assert_int_equal(kattr_rg_shares_get(rg, "/", &sh, &n), -EOPNOTSUPP);
+	assert_int_equal(kattr_rg_share_get(rg, "/", &sh, &n), -EOPNOTSUPP);
 	kattr_rg_close(rg);
 	assert_int_equal(kattr_rg_open(KATTR_RG_RGCS, NULL, &rg), -ENOENT);
 	assert_int_equal(kattr_rg_open(KATTR_RG_AUTO, "/tmp", &rg), -EMEDIUMTYPE);
@@ -361,7 +379,8 @@ static int spans(const char *root, const char *g)
 static void v1_spans_from_sysroot(void **state)
 {
 	char *root = tu_mkdtemp(), mi[PATH_MAX], buf[128];
-	struct kattr_rg_reason r;
+	char rb[192];
+	struct kattr_why r = KATTR_WHY_BUF(rb);
 	struct kattr_rg *rg;
 
 	(void)state;
@@ -389,7 +408,7 @@ static void v1_spans_from_sysroot(void **state)
 
 	assert_int_equal(kattr_rg_open(KATTR_RG_AUTO, NULL, &rg), 0);
 	assert_int_equal(kattr_rg_backend_of(rg), KATTR_RG_CGROUP1);
-	assert_int_equal(kattr_rg_create(rg, "g", 0, NULL, NULL), 0);
+	assert_int_equal(create5(rg, "g", 0, NULL, NULL), 0);
 	assert_int_equal(spans(root, "g"), 4);
 	assert_false(is_dir(root, "sys/fs/cgroup/cpuset/g"));
 	assert_false(is_dir(root, "mnt/mem2/g") && !is_dir(root, "sys/fs/cgroup/memory/g"));
@@ -397,10 +416,10 @@ static void v1_spans_from_sysroot(void **state)
 	assert_string_equal(buf, "");
 	/* a fault in the third hierarchy (a file of that name): none made */
 	tu_write_file(root, "sys/fs/cgroup/memory/g/x", "");
-	memset(&r, 0, sizeof(r));
-	assert_int_equal(kattr_rg_create_why(rg, "g/x", 0, NULL, NULL, NULL, &r),
+	r.code = -1;
+	assert_int_equal(create_why(rg, "g/x", 0, NULL, NULL, &r),
 			 -EEXIST);
-	assert_int_equal(r.what, KATTR_RG_WHY_ATTR);
+	assert_int_equal(r.code, KATTR_RG_WHY_ATTR);
 	assert_non_null(strstr(r.text, "memory"));
 	assert_false(is_dir(root, "sys/fs/cgroup/cpu/g/x"));
 	assert_false(is_dir(root, "sys/fs/cgroup/cpuacct/g/x"));
@@ -410,7 +429,7 @@ static void v1_spans_from_sysroot(void **state)
 	assert_string_equal(buf, "cpuacct, memory, pids");
 	assert_int_equal(kattr_rg_missing(rg, "nope", buf, sizeof(buf)), -ENOENT);
 	/* a child of it: the parent completed where it lacks a directory */
-	assert_int_equal(kattr_rg_create(rg, "lone/kid", 0, NULL, NULL), 0);
+	assert_int_equal(create5(rg, "lone/kid", 0, NULL, NULL), 0);
 	assert_int_equal(spans(root, "lone/kid"), 4);
 	assert_int_equal(kattr_rg_missing(rg, "lone", buf, sizeof(buf)), 0);
 	/* delete: every hierarchy; what is below it in another one too */
@@ -426,7 +445,7 @@ static void v1_spans_from_sysroot(void **state)
 	/* --root at a group made in cpu only: the others are not spanned */
 	assert_int_equal(kattr_rg_open(KATTR_RG_CGROUP1, "/sys/fs/cgroup/cpu/only",
 				       &rg), 0);
-	assert_int_equal(kattr_rg_create(rg, "x", 0, NULL, NULL), 0);
+	assert_int_equal(create5(rg, "x", 0, NULL, NULL), 0);
 	assert_int_equal(spans(root, "only/x"), 1);
 	assert_int_equal(kattr_rg_missing(rg, "x", buf, sizeof(buf)), 0);
 	assert_int_equal(kattr_rg_delete(rg, "x", 0), 0);
@@ -483,7 +502,8 @@ static void v1_batch_from_sysroot(void **state)
 {
 	static const char *const h[] = { "cpuacct", "memory", "pids" };
 	char *root = tu_mkdtemp(), rel[PATH_MAX];
-	struct kattr_rg_reason r;
+	char rb[192];
+	struct kattr_why r = KATTR_WHY_BUF(rb);
 	struct kattr_rg *rg;
 	ino_t hooked = 0;
 
@@ -511,7 +531,7 @@ static void v1_batch_from_sysroot(void **state)
 		char g[32];
 
 		snprintf(g, sizeof(g), "b/g%d", i);
-		assert_int_equal(kattr_rg_create(rg, g, 0, NULL, NULL), 0);
+		assert_int_equal(create5(rg, g, 0, NULL, NULL), 0);
 		assert_int_equal(spans(root, g), 4);
 		snprintf(rel, sizeof(rel), "sys/fs/cgroup/cpu/%s", g);
 		assert_true(hooked == ino_of(root, rel));
@@ -522,7 +542,7 @@ static void v1_batch_from_sysroot(void **state)
 	tree_op(rmdir, root, "sys/fs/cgroup/memory/b/g3");
 	tree_op(rmdir, root, "sys/fs/cgroup/memory/b");
 	tree_op(mkdir_0755, root, "sys/fs/cgroup/memory/b");
-	assert_int_equal(kattr_rg_create(rg, "b/g4", 0, NULL, NULL), 0);
+	assert_int_equal(create5(rg, "b/g4", 0, NULL, NULL), 0);
 	assert_int_equal(spans(root, "b/g4"), 4);
 	/* removed from pids only: made there again, as without a batch */
 	for (int i = 1; i <= 4; i++) {
@@ -530,17 +550,17 @@ static void v1_batch_from_sysroot(void **state)
 		tree_op(rmdir, root, rel);
 	}
 	tree_op(rmdir, root, "sys/fs/cgroup/pids/b");
-	assert_int_equal(kattr_rg_create(rg, "b/g5", 0, NULL, NULL), 0);
+	assert_int_equal(create5(rg, "b/g5", 0, NULL, NULL), 0);
 	assert_int_equal(spans(root, "b/g5"), 4);
 	/* an error and its reason are the batchless ones */
-	memset(&r, 0, sizeof(r));
-	assert_int_equal(kattr_rg_create_why(rg, "b/g5", 0, NULL, NULL, NULL, &r),
+	r.code = -1;
+	assert_int_equal(create_why(rg, "b/g5", 0, NULL, NULL, &r),
 			 -EEXIST);
-	assert_int_equal(r.what, KATTR_RG_WHY_EXISTS);
+	assert_int_equal(r.code, KATTR_RG_WHY_EXISTS);
 	/* deleted through the handle, then made again */
 	assert_int_equal(kattr_rg_delete(rg, "b/g1", 0), 0);
 	assert_int_equal(spans(root, "b/g1"), 0);
-	assert_int_equal(kattr_rg_create(rg, "b/g1", 0, NULL, NULL), 0);
+	assert_int_equal(create5(rg, "b/g1", 0, NULL, NULL), 0);
 	assert_int_equal(spans(root, "b/g1"), 4);
 	/* held: a parent renamed meanwhile gets the next group (as if the
 	 * batch had run before the rename); its hook is given that one */
@@ -551,15 +571,15 @@ static void v1_batch_from_sysroot(void **state)
 		snprintf(to, sizeof(to), "%s/sys/fs/cgroup/cpu/b2", root);
 		assert_int_equal(rename(from, to), 0);
 	}
-	assert_int_equal(kattr_rg_create(rg, "b/g6", 0, NULL, NULL), 0);
+	assert_int_equal(create5(rg, "b/g6", 0, NULL, NULL), 0);
 	assert_true(is_dir(root, "sys/fs/cgroup/cpu/b2/g6"));
 	assert_true(hooked == ino_of(root, "sys/fs/cgroup/cpu/b2/g6"));
 	/* the batch over: by name, and b is gone from cpu */
 	kattr_rg_create_batch(rg, false);
-	assert_int_equal(kattr_rg_create(rg, "b/g7", 0, NULL, NULL), -ENXIO);
+	assert_int_equal(create5(rg, "b/g7", 0, NULL, NULL), -ENXIO);
 	assert_int_equal(spans(root, "b/g7"), 0);
 	kattr_rg_create_batch(rg, true);	/* closed with the handle */
-	assert_int_equal(kattr_rg_create(rg, "b2/g7", 0, NULL, NULL), 0);
+	assert_int_equal(create5(rg, "b2/g7", 0, NULL, NULL), 0);
 	kattr_rg_close(rg);
 	assert_int_equal(kattr_set_sysroot(NULL), 0);
 	tu_rmtree(root);
@@ -608,11 +628,11 @@ static void rgcs_from_sysroot(void **state)
 	assert_string_equal(group, "/");
 	free(group);
 	assert_int_equal(kattr_rg_whereis(rg, 5, &group), -ESRCH);
-	assert_int_equal(kattr_rg_shares_get(rg, "db", &sh, &n), 0);
+	assert_int_equal(kattr_rg_share_get(rg, "db", &sh, &n), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(sh[1].min_shares, 10);
 	free(sh);
-	assert_int_equal(kattr_rg_shares_set(rg, "db", "min_shares=20", NULL, NULL), 0);
+	assert_int_equal(kattr_rg_share_set(rg, "db", "min_shares=20", NULL, NULL), 0);
 	{
 		char *text;
 
@@ -625,7 +645,7 @@ static void rgcs_from_sysroot(void **state)
 	assert_int_equal(n, 3);
 	kattr_rg_stats_free(st, n);
 	/* the depth limit is checked before anything is made */
-	assert_int_equal(kattr_rg_create(rg, "a/b/c/d/e/f", KATTR_RG_PARENTS,
+	assert_int_equal(create5(rg, "a/b/c/d/e/f", KATTR_RG_PARENTS,
 					 NULL, NULL), -EMLINK);
 	assert_int_equal(kattr_rg_exists(rg, "a"), -ENOENT);
 	kattr_rg_close(rg);
@@ -647,7 +667,7 @@ static void rgcs_from_sysroot(void **state)
 static void share_text(void **state)
 {
 	struct kattr_rg_share s;
-	const char *why = NULL;
+	struct kattr_why why = { 0 };
 	unsigned int keys = 99;
 	char buf[128];
 
@@ -662,7 +682,7 @@ static void share_text(void **state)
 	assert_string_equal(buf, "1024");
 	assert_int_equal(kattr_rg_share_parse(KATTR_RG_CGROUP2, "0", NULL, &s,
 					      &keys, &why), -ERANGE);
-	assert_string_equal(why, "out of range");
+	assert_string_equal(why.text, "out of range");
 	assert_int_equal(kattr_rg_share_parse(KATTR_RG_RGCS,
 					      "max_shares=50,res=numtasks", NULL,
 					      &s, &keys, &why), 0);
@@ -688,8 +708,8 @@ static void share_text(void **state)
 					      &s, &keys, &why), -ERANGE);
 	assert_int_equal(kattr_rg_share_parse(KATTR_RG_RGCS, "cpu", NULL, &s, &keys,
 					      &why), -EINVAL);
-	assert_non_null(why);
-	/* parse then text is what kattr_rg_shares_format() writes */
+	assert_non_null(why.text);
+	/* parse then text is what kattr_rg_share_format() writes */
 	assert_int_equal(kattr_rg_share_parse(KATTR_RG_RGCS,
 					      "child_shares_divisor=4,min_shares=-1",
 					      "cpu", &s, &keys, NULL), 0);
@@ -733,43 +753,56 @@ static void v1_tree_free(char *root)
 
 #define WHY(call, want_ret, want_what)                                       \
 	do {                                                                 \
-		struct kattr_rg_reason r_;                                   \
-		memset(&r_, 0x55, sizeof(r_));                               \
+		char b_[192];                                                \
+		struct kattr_why r_ = KATTR_WHY_BUF(b_);                     \
+		r_.code = 0x55;                                              \
 		assert_int_equal(call, want_ret);                            \
-		assert_int_equal(r_.what, want_what);                        \
+		assert_int_equal(r_.code, want_what);                        \
 		if (want_what != KATTR_RG_WHY_NONE)                          \
-			assert_true(r_.text[0] != '\0');                     \
+			assert_true(r_.text && r_.text[0]);                     \
 	} while (0)
 
-/* kattr_rg_create_check() and kattr_rg_create_why(): a reason each. */
+/* kattr_rg_create(): a reason each, with KATTR_RG_CHECK and without. */
 static void create_reasons(void **state)
 {
-	struct kattr_rg_reason r;
+	char rb[192];
+	struct kattr_why r = KATTR_WHY_BUF(rb);
 	char *root = v1_tree();
 	struct kattr_rg *rg;
 
 	(void)state;
 	assert_int_equal(kattr_rg_open(KATTR_RG_CGROUP1, NULL, &rg), 0);
-	WHY(kattr_rg_create_check(rg, "/", NULL, NULL, &r_), -EINVAL, KATTR_RG_WHY_ROOT);
-	WHY(kattr_rg_create_check(rg, "../x", NULL, NULL, &r_), -EINVAL, KATTR_RG_WHY_NAME);
-	WHY(kattr_rg_create_check(rg, "web", "100", "cpu", &r_), -EINVAL, KATTR_RG_WHY_RES);
-	WHY(kattr_rg_create_check(rg, "web", "1", NULL, &r_), -ERANGE, KATTR_RG_WHY_SHARES);
-	WHY(kattr_rg_create_check(rg, "a/b/c/d/e/f/g", "100", NULL, &r_), 0, KATTR_RG_WHY_NONE);
-	WHY(kattr_rg_create_why(rg, "a/b", 0, NULL, NULL, NULL, &r_), -ENXIO, KATTR_RG_WHY_PARENT);
-	WHY(kattr_rg_create_why(rg, "db", 0, NULL, NULL, NULL, &r_), -EEXIST, KATTR_RG_WHY_EXISTS);
-	WHY(kattr_rg_create_why(rg, "file", 0, NULL, NULL, NULL, &r_), -EEXIST, KATTR_RG_WHY_ATTR);
-	WHY(kattr_rg_create_why(rg, "file/x", KATTR_RG_PARENTS, NULL, NULL, NULL, &r_),
+	WHY(create_why(rg, "/", KATTR_RG_CHECK, NULL, NULL, &r_), -EINVAL, KATTR_RG_WHY_ROOT);
+	WHY(create_why(rg, "../x", KATTR_RG_CHECK, NULL, NULL, &r_), -EINVAL, KATTR_RG_WHY_NAME);
+	WHY(create_why(rg, "web", KATTR_RG_CHECK, "100", "cpu", &r_), -EINVAL, KATTR_RG_WHY_RES);
+	WHY(create_why(rg, "web", KATTR_RG_CHECK, "1", NULL, &r_), -ERANGE, KATTR_RG_WHY_SHARES);
+	WHY(create_why(rg, "a/b/c/d/e/f/g", KATTR_RG_CHECK, "100", NULL, &r_), 0, KATTR_RG_WHY_NONE);
+	WHY(create_why(rg, "a/b", 0, NULL, NULL, &r_), -ENXIO, KATTR_RG_WHY_PARENT);
+	WHY(create_why(rg, "db", 0, NULL, NULL, &r_), -EEXIST, KATTR_RG_WHY_EXISTS);
+	WHY(create_why(rg, "file", 0, NULL, NULL, &r_), -EEXIST, KATTR_RG_WHY_ATTR);
+	WHY(create_why(rg, "file/x", KATTR_RG_PARENTS, NULL, NULL, &r_),
 	    -ENOTDIR, KATTR_RG_WHY_ATTR_ABOVE);
 	/* nothing was made by the refused ones */
 	assert_int_equal(kattr_rg_exists(rg, "web"), -ENOENT);
 	assert_int_equal(kattr_rg_exists(rg, "a"), -ENOENT);
 	/* a directory in a captured tree has no cpu.shares: made, then removed */
-	WHY(kattr_rg_create_why(rg, "web", 0, "2048", NULL, NULL, &r_), -EOPNOTSUPP,
+	WHY(create_why(rg, "web", 0, "2048", NULL, &r_), -EOPNOTSUPP,
 	    KATTR_RG_WHY_NO_SHARES);
 	assert_int_equal(kattr_rg_exists(rg, "web"), -ENOENT);
-	assert_int_equal(kattr_rg_create_why(rg, "web", 0, NULL, NULL, NULL, &r), 0);
+	assert_int_equal(create_why(rg, "web", 0, NULL, NULL, &r), 0);
 	assert_int_equal(kattr_rg_exists(rg, "web"), 0);
-	assert_string_equal(kattr_rg_reason_text(&r, -ENOENT), strerror(ENOENT));
+	assert_string_equal(kattr_why_text(&r, -ENOENT), strerror(ENOENT));
+	/* struct kattr_why without a buf: the static words; NULL: none wanted */
+	{
+		struct kattr_why w = { 0 };
+
+		assert_int_equal(create_why(rg, "a/b", 0, NULL, NULL, &w), -ENXIO);
+		assert_int_equal(w.code, KATTR_RG_WHY_PARENT);
+		assert_string_equal(w.text, "its parent group does not exist");
+		assert_string_equal(kattr_why_text(&w, -ENXIO), w.text);
+		assert_int_equal(create_why(rg, "a/b", 0, NULL, NULL, NULL), -ENXIO);
+		assert_string_equal(kattr_why_text(NULL, -ENXIO), strerror(ENXIO));
+	}
 	kattr_rg_close(rg);
 	v1_tree_free(root);
 }
@@ -903,15 +936,15 @@ static void proc_pids(void **state)
 	int n = 0, ret;
 
 	(void)state;
-	assert_int_equal(kattr_rg_proc_foreach(0, count_pid, &n), 0);
+	assert_int_equal(kattr_proc_foreach(0, count_pid, &n), 0);
 	assert_int_equal(n, 3);		/* ours, 4242, 77; not "sys" */
 	n = 0;
-	assert_int_equal(kattr_rg_proc_foreach(77, count_pid, &n), 0);
+	assert_int_equal(kattr_proc_foreach(77, count_pid, &n), 0);
 	assert_int_equal(n, 1);
 	n = 0;
-	ret = kattr_rg_proc_foreach(4242, count_pid, &n);
+	ret = kattr_proc_foreach(4242, count_pid, &n);
 	assert_true(ret == 7);		/* the callback stopped the walk */
-	assert_int_equal(kattr_rg_proc_foreach(5, count_pid, &n), -ESRCH);
+	assert_int_equal(kattr_proc_foreach(5, count_pid, &n), -ESRCH);
 	v1_tree_free(root);
 }
 

@@ -132,15 +132,15 @@ static void table_of_values(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
 		const struct good_bad *c = &cases[i];
 		struct kattr_rgres_value v, back;
-		const char *why = NULL;
+		struct kattr_why why = { 0 };
 		char text[256];
 		int ret = kattr_rgres_parse(c->name, c->value, &lim, &v, &why);
 
 		if (ret != c->ret)
 			fail_msg("%s=%s: %d, expected %d (%s)", c->name, c->value,
-				 ret, c->ret, why ? why : "");
+				 ret, c->ret, why.text ? why.text : "");
 		if (ret < 0) {
-			assert_non_null(why);
+			assert_non_null(why.text);
 			continue;
 		}
 		assert_int_equal(kattr_rgres_text(&v, text, sizeof(text)), 0);
@@ -185,7 +185,7 @@ static void lookup_and_suggest(void **state)
 static void assign(void **state)
 {
 	struct kattr_rgres_value v;
-	const char *why;
+	struct kattr_why why = { 0 };
 
 	(void)state;
 	assert_int_equal(kattr_rgres_parse_assign("MemoryMax=1G", &lim, &v, &why), 0);
@@ -203,7 +203,7 @@ static void file_text(const char *name, const char *value, const char *file,
 		      const char *want, const char *back)
 {
 	struct kattr_rgres_value v, r;
-	const char *why = NULL;
+	struct kattr_why why = { 0 };
 	char buf[256];
 
 	assert_int_equal(kattr_rgres_parse(name, value, &lim, &v, &why), 0);
@@ -224,7 +224,7 @@ static void file_text(const char *name, const char *value, const char *file,
 static void backend_files(void **state)
 {
 	struct kattr_rgres_value v;
-	const char *why;
+	struct kattr_why why = { 0 };
 	char buf[64];
 
 	(void)state;
@@ -277,7 +277,7 @@ static void io_files(void **state)
 	const struct kattr_rgres *io = kattr_rgres_find("io.max", NULL);
 	struct kattr_rgres_vec vals = { 0 };
 	struct kattr_rgres_value v;
-	const char *why;
+	struct kattr_why why = { 0 };
 	char buf[128];
 
 	(void)state;

@@ -16,7 +16,7 @@
 static void build(struct kattr_rgplan *p)
 {
 	struct kattr_rgplan_step *s;
-	const char *why;
+	struct kattr_why why = { 0 };
 
 	memset(p, 0, sizeof(*p));
 	assert_int_equal(kattr_rgplan_add(p, KATTR_RGPLAN_CREATE, "new group", &s), 0);

@@ -156,7 +156,7 @@ static int f_create(void *arg, struct kattr_rg *rg, const char *group,
 }
 
 static int f_shares_set(void *arg, struct kattr_rg *rg, const char *group,
-			const char *shares, const char **why)
+			const char *shares, struct kattr_why *why)
 {
 	struct fx *f = arg;
 	char path[PATH_MAX];
@@ -228,31 +228,31 @@ static int f_delete(void *arg, struct kattr_rg *rg, const char *group)
 
 /* ---- the faults ------------------------------------------------------------- */
 
-static int f_before(void *arg, size_t i, const char **why)
+static int f_before(void *arg, size_t i, struct kattr_why *why)
 {
 	struct fx *f = arg;
 
-	*why = "injected before";
+	kattr_why_set(why, KATTR_WHY_INVALID, 0, "injected before");
 	if (i + 1 == f->kill_before)
 		raise(SIGKILL);
 	return i + 1 == f->fail_before ? -EIO : 0;
 }
 
-static int f_after(void *arg, size_t i, const char **why)
+static int f_after(void *arg, size_t i, struct kattr_why *why)
 {
 	struct fx *f = arg;
 
-	*why = "injected after";
+	kattr_why_set(why, KATTR_WHY_INVALID, 0, "injected after");
 	if (i + 1 == f->kill_after)
 		raise(SIGKILL);
 	return i + 1 == f->fail_after ? -EIO : 0;
 }
 
-static int f_before_undo(void *arg, size_t i, const char **why)
+static int f_before_undo(void *arg, size_t i, struct kattr_why *why)
 {
 	struct fx *f = arg;
 
-	*why = "injected undo";
+	kattr_why_set(why, KATTR_WHY_INVALID, 0, "injected undo");
 	if (i + 1 == f->kill_undo)
 		raise(SIGKILL);
 	return i + 1 == f->fail_undo ? -EIO : 0;
@@ -543,7 +543,7 @@ static void no_undo_keeps(void **state)
 }
 
 /* Undo starts: from then on the attach op refuses every thread. */
-static int refuse_attach(void *arg, size_t i, const char **why)
+static int refuse_attach(void *arg, size_t i, struct kattr_why *why)
 {
 	struct fx *f = arg;
 

@@ -32,7 +32,7 @@ static struct kattr_rgconf *parse_ok(const char *text)
 {
 	struct kattr_rgconf *c = NULL;
 	char err[512] = "";
-	int r = kattr_rgconf_parse_string(text, "t.conf", &c, err, sizeof(err));
+	int r = kattr_rgconf_parse_string(text, "t.conf", &c, &(struct kattr_why)KATTR_WHY_BUF(err));
 
 	if (r)
 		print_message("unexpected error: %s\n", err);
@@ -74,7 +74,7 @@ static void expect_error(const char *text, const char *want)
 	struct kattr_rgconf *c = NULL;
 	char err[512] = "";
 
-	int r = kattr_rgconf_parse_string(text, "t.conf", &c, err, sizeof(err));
+	int r = kattr_rgconf_parse_string(text, "t.conf", &c, &(struct kattr_why)KATTR_WHY_BUF(err));
 
 	if (r != -EINVAL)
 		print_message("accepted: %s\n", text);
@@ -170,8 +170,7 @@ static void integers_are_64_bit(void **state)
 		snprintf(text, sizeof(text), "groups = (\n{ name = \"a\"; %s; });\n",
 			 cases[i].text);
 		c = NULL;
-		assert_int_equal(kattr_rgconf_parse_string(text, "t.conf", &c, err,
-							   sizeof(err)), -EINVAL);
+		assert_int_equal(kattr_rgconf_parse_string(text, "t.conf", &c, &(struct kattr_why)KATTR_WHY_BUF(err)), -EINVAL);
 		if (strncmp(err, "t.conf:2: ", 10) || !strstr(err, cases[i].want))
 			print_message("%s: got '%s'\n", cases[i].text, err);
 		assert_int_equal(strncmp(err, "t.conf:2: ", 10), 0);
@@ -181,8 +180,7 @@ static void integers_are_64_bit(void **state)
 		snprintf(text, sizeof(text), "groups = ({ name = \"a\"; });\n"
 			 "rules = (\n{ group = \"a\"; %s; });\n", ids[i].text);
 		c = NULL;
-		assert_int_equal(kattr_rgconf_parse_string(text, "t.conf", &c, err,
-							   sizeof(err)), -EINVAL);
+		assert_int_equal(kattr_rgconf_parse_string(text, "t.conf", &c, &(struct kattr_why)KATTR_WHY_BUF(err)), -EINVAL);
 		if (strncmp(err, "t.conf:3: ", 10) || !strstr(err, ids[i].want))
 			print_message("%s: got '%s'\n", ids[i].text, err);
 		assert_int_equal(strncmp(err, "t.conf:3: ", 10), 0);
@@ -235,7 +233,7 @@ static void integers_random(void **state)
 			 "rules = ({ group = \"a\"; uid = %s%lld; });",
 			 i % 8 == 3 && v >= 0 ? "+" : "", v);
 		c = NULL;
-		r = kattr_rgconf_parse_string(text, "t.conf", &c, err, sizeof(err));
+		r = kattr_rgconf_parse_string(text, "t.conf", &c, &(struct kattr_why)KATTR_WHY_BUF(err));
 		if (v >= 0 && v < 4294967295LL) {
 			assert_int_equal(r, 0);
 			assert_int_equal(c->rules[0].uid, (uint32_t)v);
@@ -273,7 +271,7 @@ static void includes(void **state)
 	write_at(dir, "main.conf", "groups = (\n  @include \"sub/g.inc\"\n"
 		 "  { name = \"x\"; }\n);\nrules = (\n{ group = \"web\"; comm = \"w\"; });\n",
 		 path, sizeof(path));
-	assert_int_equal(kattr_rgconf_parse_file(path, &c, err, sizeof(err)), 0);
+	assert_int_equal(kattr_rgconf_parse_file(path, &c, &(struct kattr_why)KATTR_WHY_BUF(err)), 0);
 	assert_int_equal(c->ngroups, 3);
 	assert_string_equal(c->groups[0].name, "db");
 	assert_int_equal(c->groups[0].line, 2);
@@ -291,34 +289,34 @@ static void includes(void **state)
 		 path, sizeof(path));
 	write_at(dir, "bad.conf", "groups = (\n@include \"sub/bad.inc\"\n);\n", path,
 		 sizeof(path));
-	assert_int_equal(kattr_rgconf_parse_file(path, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(kattr_rgconf_parse_file(path, &c, &(struct kattr_why)KATTR_WHY_BUF(err)), -EINVAL);
 	assert_non_null(strstr(err, "/sub/bad.inc:2: groups[2].uid: unknown key"));
 	write_at(dir, "sub/syn.inc", "{ name = \"a\"; },\n\n{ name = }", path, sizeof(path));
 	write_at(dir, "syn.conf", "groups = (\n@include \"sub/syn.inc\"\n);\n", path,
 		 sizeof(path));
-	assert_int_equal(kattr_rgconf_parse_file(path, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(kattr_rgconf_parse_file(path, &c, &(struct kattr_why)KATTR_WHY_BUF(err)), -EINVAL);
 	assert_non_null(strstr(err, "/sub/syn.inc:3: syntax error"));
 	/* a FIFO, a directory, a missing file, a cycle: refused, nothing hangs */
 	alarm(10);
 	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
 	assert_int_equal(mkfifo(fifo, 0600), 0);
-	assert_int_equal(kattr_rgconf_parse_file(fifo, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(kattr_rgconf_parse_file(fifo, &c, &(struct kattr_why)KATTR_WHY_BUF(err)), -EINVAL);
 	assert_non_null(strstr(err, "fifo: not a regular file (a FIFO)"));
 	write_at(dir, "f.conf", "groups = (\n\n @include \"fifo\"\n);\n", path, sizeof(path));
-	assert_int_equal(kattr_rgconf_parse_file(path, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(kattr_rgconf_parse_file(path, &c, &(struct kattr_why)KATTR_WHY_BUF(err)), -EINVAL);
 	assert_non_null(strstr(err, "f.conf:3: @include: "));
 	assert_non_null(strstr(err, "/fifo: not a regular file (a FIFO)"));
-	assert_int_equal(kattr_rgconf_parse_file(sub, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(kattr_rgconf_parse_file(sub, &c, &(struct kattr_why)KATTR_WHY_BUF(err)), -EINVAL);
 	assert_non_null(strstr(err, "sub: not a regular file (a directory)"));
 	write_at(dir, "d.conf", "@include \"sub\"\n", path, sizeof(path));
-	assert_int_equal(kattr_rgconf_parse_file(path, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(kattr_rgconf_parse_file(path, &c, &(struct kattr_why)KATTR_WHY_BUF(err)), -EINVAL);
 	assert_non_null(strstr(err, "not a regular file (a directory)"));
 	write_at(dir, "m.conf", "@include \"nope.inc\"\n", path, sizeof(path));
-	assert_int_equal(kattr_rgconf_parse_file(path, &c, err, sizeof(err)), -ENOENT);
+	assert_int_equal(kattr_rgconf_parse_file(path, &c, &(struct kattr_why)KATTR_WHY_BUF(err)), -ENOENT);
 	assert_non_null(strstr(err, "m.conf:1: @include: "));
 	assert_non_null(strstr(err, "nope.inc: No such file or directory"));
 	write_at(dir, "loop.conf", "@include \"loop.conf\"\n", path, sizeof(path));
-	assert_int_equal(kattr_rgconf_parse_file(path, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(kattr_rgconf_parse_file(path, &c, &(struct kattr_why)KATTR_WHY_BUF(err)), -EINVAL);
 	assert_non_null(strstr(err, "more than 10 includes deep"));
 	alarm(0);
 	tu_rmtree(dir);
@@ -331,15 +329,15 @@ static void file_errors(void **state)
 	char err[512], *dir = tu_mkdtemp(), path[512];
 
 	snprintf(path, sizeof(path), "%s/nope.conf", dir);
-	assert_int_equal(kattr_rgconf_parse_file(path, &c, err, sizeof(err)), -ENOENT);
+	assert_int_equal(kattr_rgconf_parse_file(path, &c, &(struct kattr_why)KATTR_WHY_BUF(err)), -ENOENT);
 	assert_non_null(strstr(err, "nope.conf: No such file"));
 	tu_write_file(dir, "bad.conf", "groups = (\n{ name = \"a\"; x = 1; });\n");
 	snprintf(path, sizeof(path), "%s/bad.conf", dir);
-	assert_int_equal(kattr_rgconf_parse_file(path, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(kattr_rgconf_parse_file(path, &c, &(struct kattr_why)KATTR_WHY_BUF(err)), -EINVAL);
 	assert_non_null(strstr(err, "bad.conf:2: groups[1].x: unknown key"));
 	tu_write_file(dir, "good.conf", example);
 	snprintf(path, sizeof(path), "%s/good.conf", dir);
-	assert_int_equal(kattr_rgconf_parse_file(path, &c, err, sizeof(err)), 0);
+	assert_int_equal(kattr_rgconf_parse_file(path, &c, &(struct kattr_why)KATTR_WHY_BUF(err)), 0);
 	assert_string_equal(c->file, path);
 	kattr_rgconf_free(c);
 	tu_rmtree(dir);
@@ -434,10 +432,10 @@ static void matching(void **state)
 		" { group = \"d\"; user = \"root\"; },\n"
 		" { group = \"e\"; gid = 27; unix_group = \"root\"; }\n"
 		");\n");
-	struct kattr_rgproc p;
+	struct kattr_proc p;
 	char err[256];
 
-	assert_int_equal(kattr_rgconf_needs(c), KATTR_RGPROC_ALL);
+	assert_int_equal(kattr_rgconf_needs(c), KATTR_PROC_ALL);
 	memset(&p, 0, sizeof(p));
 	p.uid = 70;
 	p.gid = 1000;
@@ -453,7 +451,7 @@ static void matching(void **state)
 	/* names match only once resolved */
 	p.uid = 0;
 	assert_int_equal(kattr_rgconf_match(c, &p), -1);
-	assert_int_equal(kattr_rgconf_resolve(c, err, sizeof(err)), 0);
+	assert_int_equal(kattr_rgconf_resolve(c, &(struct kattr_why)KATTR_WHY_BUF(err)), 0);
 	assert_int_equal(kattr_rgconf_match(c, &p), 3);
 	p.uid = 5;
 	/* gid 27 and unix group root (0): effective or supplementary */
@@ -473,7 +471,7 @@ static void matching(void **state)
 	c = parse_ok("groups = ({ name = \"a\"; });\n"
 		     "rules = ({ group = \"a\"; comm = \"x\"; },\n"
 		     " { group = \"a\"; user = \"no-such-user-here\"; });");
-	assert_int_equal(kattr_rgconf_resolve(c, err, sizeof(err)), -ENOENT);
+	assert_int_equal(kattr_rgconf_resolve(c, &(struct kattr_why)KATTR_WHY_BUF(err)), -ENOENT);
 	assert_string_equal(err, "t.conf:3: rules[2].user: no such user 'no-such-user-here'");
 	kattr_rgconf_free(c);
 }

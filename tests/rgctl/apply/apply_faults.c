@@ -113,34 +113,39 @@ void rgctl_step_delay(void)
 	delay();
 }
 
-static int before(void *arg, size_t i, const char **why)
+/* A fault: -EIO, why its words. */
+static int injected(struct kattr_why *why, const char *text)
+{
+	why->code = KATTR_WHY_INVALID;
+	why->text = text;
+	return -EIO;
+}
+
+static int before(void *arg, size_t i, struct kattr_why *why)
 {
 	(void)arg;
 	delay();
 	if (i + 1 != fail_step || fail_after)
 		return 0;
-	*why = "failure injected by " FAIL_STEP_ENV;
-	return -EIO;
+	return injected(why, "failure injected by " FAIL_STEP_ENV);
 }
 
-static int after(void *arg, size_t i, const char **why)
+static int after(void *arg, size_t i, struct kattr_why *why)
 {
 	(void)arg;
 	clock_gettime(CLOCK_MONOTONIC, &t_last);
 	if (i + 1 != fail_step || !fail_after)
 		return 0;
-	*why = "failure injected by " FAIL_STEP_ENV " after the step";
-	return -EIO;
+	return injected(why, "failure injected by " FAIL_STEP_ENV " after the step");
 }
 
-static int before_undo(void *arg, size_t i, const char **why)
+static int before_undo(void *arg, size_t i, struct kattr_why *why)
 {
 	(void)arg;
 	delay();
 	if (i + 1 != fail_undo)
 		return 0;
-	*why = "failure injected by " FAIL_UNDO_ENV;
-	return -EIO;
+	return injected(why, "failure injected by " FAIL_UNDO_ENV);
 }
 
 void rgctl_apply_faults(struct kattr_rgplan_ops *ops)
