@@ -203,7 +203,9 @@ int kattr_rg_open_at(const struct kattr_root *root, enum kattr_rg_backend b,
  * A handle on rg's group as the root of its own, the hierarchy rg opened
  * not looked up again (no mount table read): what a tool uses to narrow
  * the tree detection found to a subtree (rgctl: its delegated one on a
- * systemd host).  The group is opened beneath rg's root as any group is;
+ * systemd host).  The group's name is checked as any group's (no "..",
+ * not the root), its path resolved beneath the struct kattr_root rg was
+ * opened beneath and its filesystem checked to be cgroup v2, as rg's was;
  * rg may be closed afterwards.  cgroup v2 only (-EOPNOTSUPP: v1 spans
  * hierarchies, RGCS has one level); -EINVAL a bad name, -ENOENT none.
  */
