@@ -24,7 +24,24 @@ trap 'kill -- -$kbuild 2>/dev/null' EXIT
 # each section's header says how long the run has taken so far
 section() { printf '\n==== %s ==== (at %d s)\n' "$*" "$SECONDS"; }
 ctest_in() {	# ctest_in DIR: run every test there
-	(cd "$1" && ctest --output-on-failure --timeout 600 "${@:2}") || status=1
+	(cd "$1" && ctest --output-on-failure --timeout 600 "${@:2}") && return
+	status=1
+	failed_checks "$1"
+}
+# failed_checks DIR: after ctest's summary (the part of a long log read
+# first), each failed test's failed checks, a few lines each: what failed,
+# not only which test
+failed_checks() {
+	local t=$1/Testing/Temporary n
+	[ -r "$t/LastTestsFailed.log" ] && [ -r "$t/LastTest.log" ] || return 0
+	echo "the failed checks (from $t/LastTest.log):"
+	while IFS=: read -r _ n; do
+		awk -v n="$n" '
+			$0 ~ "^[0-9]+/[0-9]+ Test: " n "$" { on = 1; next }
+			on && /^[0-9]+\/[0-9]+ Test: / { on = 0 }
+			on && !/^Command: / && /FAIL|ERROR|Sanitizer|runtime error|Timeout|Killed|Aborted/ && k < 8 { print "  " n ": " substr($0, 1, 300); k++ }
+			END { if (!k) print "  " n ": (no failed check printed; see the log)" }' "$t/LastTest.log"
+	done <"$t/LastTestsFailed.log"
 }
 
 section "build: every WITH_* option off"
