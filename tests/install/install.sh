@@ -2,7 +2,8 @@
 # a working pkg-config file and the man pages where GNUInstallDirs says;
 # the bash completions where bash-completion's pkg-config file says (under
 # the prefix); a program builds against the installed library both ways; the shared
-# library exports only kattr_* symbols.
+# library exports only kattr_* symbols; the sonames: libkattr.so.1,
+# liblikelyprof.so.0.
 . "$SRC_DIR/tests/cli/lib.sh"
 command -v pkg-config >/dev/null || skip_test "pkg-config is not installed"
 dest=$(mktemp -d)
@@ -18,13 +19,28 @@ for f in sbin/rgctl sbin/likelytop bin/splicebench include/kattr/kattr.h \
 	share/bash-completion/completions/splicebench; do
 	[ -e "$dest/$f" ] && ok || fail "$f not installed"
 done
-so=$(find "$dest" -name 'libkattr.so.0*' -type f | head -1)
+so=$(find "$dest" -name 'libkattr.so.*' -type f | head -1)
 a=$(find "$dest" -name 'libkattr.a' | head -1)
 pc=$(find "$dest" -name 'libkattr.pc' | head -1)
 [ -n "$so" ] && ok || fail "libkattr.so not installed"
 [ -n "$a" ] && ok || fail "libkattr.a not installed"
 [ -n "$pc" ] && ok || fail "libkattr.pc not installed"
 [ -n "$so" ] && [ -n "$pc" ] || finish
+
+# Each shared library's ELF SONAME, read from the link a program is built
+# against (libNAME.so), and the soname's own link installed beside it.
+# libkattr.so.1: the release with KATTR_1 removed names from KATTR_0
+# (lib/libkattr.map), an ABI break; liblikelyprof did not change.
+if command -v readelf >/dev/null; then
+	for want in libkattr.so.1 liblikelyprof.so.0; do
+		dev=$(find "$dest" -name "${want%.so.*}.so" | head -1)
+		got=$(readelf -d "$dev" 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]$/\1/p')
+		[ "$got" = "$want" ] && ok || fail "${dev:-${want%.so.*}.so (not installed)}: SONAME '$got', not $want"
+		[ -e "$(dirname "$dev")/$want" ] && ok || fail "$want (the soname's link) not installed"
+	done
+else
+	echo "note: readelf (binutils) is not installed: the sonames are not checked"
+fi
 
 bad=$(nm -D --defined-only "$so" | awk '$2 ~ /[TDBR]/ && $3 !~ /^kattr_/ {print $3}')
 [ -z "$bad" ] && ok || fail "libkattr.so exports non-kattr symbols: $bad"
