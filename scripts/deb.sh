@@ -26,7 +26,7 @@ lintian --fail-on error,warning --pedantic "$out"/kattr_*.changes >"$out/lintian
 	bad "lintian: $(grep -E '^[EW]:' "$out/lintian.log" | head -10)"
 say "lintian: $(grep -c '^E:' "$out/lintian.log") errors, $(grep -c '^W:' "$out/lintian.log") warnings, $(grep -c '^[IP]:' "$out/lintian.log") notes"
 
-pkgs="rgctl likelytop splicebench libkattr0 libkattr-dev liblikelyprof0 liblikelyprof-dev"
+pkgs="rgctl likelytop splicebench libkattr1 libkattr-dev liblikelyprof0 liblikelyprof-dev"
 for p in $pkgs; do
 	if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
 		say "skipped the install test: $p is already installed here"
