@@ -24,10 +24,13 @@
 # (d) the same __d_alloc case with --mechanism stream: the kprobe without
 #     hist triggers, streamed from trace_pipe_raw and counted in likelytop,
 #     against the same independent count and tolerance.
-# (e) a hist trigger the kernel refuses (`dfd == -100` on an int, fetched
-#     as s32, written unsigned: out of the kernel's range for a signed field)
-#     falls back to streaming with a note; the counts agree with a kprobe
-#     of this test's own; --mechanism hist fails instead.
+# (e) a signed argument: `dfd == -100` on an int, fetched as s32 (signed:1
+#     in its format), compared as signed and written `arg == -100`, which
+#     the kernel takes: counted in the kernel, agreeing with a kprobe of
+#     this test's own.  Then a hist trigger the kernel refuses (made so
+#     by tests/likelytop/no_hist.c, preloaded: every filtered hist trigger
+#     written is refused with EINVAL): likelytop falls back to streaming
+#     with a note, the counts agree again; --mechanism hist fails instead.
 # (f) the live view's c key (tmux) on __d_alloc with -S: the kprobe, the
 #     filter from the source, d_make_root's NULL names counted live; Esc
 #     and SIGTERM leave tracefs as it was.
@@ -229,13 +232,10 @@ expect_rc 1 "a function kprobes cannot reach"
 expect_match "$err" "cannot add the kprobe event" "says why"
 check_state "the kprobe refusals"
 
-# ---- (e) a hist trigger the kernel refuses: streamed instead, with a note ----
+# ---- (e) a signed argument; a hist trigger the kernel refuses ----
 # do_filp_open(int dfd, ...) of 6.1's fs/namei.c with a hint of this test's
-# own, `unlikely(dfd == -100)` (AT_FDCWD, where exec's opens are): dfd is
-# fetched as s32, and -100 written unsigned, as likelytop's filters are
-# (arg == 0xffffffffffffff9c), is a filter the kernel refuses on a
-# signed field.  Counts against a kprobe of this test's own (`dfd == -100`
-# on the same field, which the kernel takes).
+# own, `unlikely(dfd == -100)` (AT_FDCWD, where exec's opens are).  Counts
+# against a kprobe of this test's own (`dfd == -100` on the same field).
 {
 	echo 'struct file *do_filp_open(int dfd, struct filename *pathname, const struct open_flags *op)'
 	echo '{'
@@ -243,41 +243,50 @@ check_state "the kprobe refusals"
 } >src/fs/namei.c
 echo "p:ltcheck_$$/filp do_filp_open call_site=\$stack0:x64 dfd=\$arg1:s32" >>"$T/kprobe_events" &&
 	mine+=("kp:ltcheck_$$/filp")
-mkinst "ltcheck-fc-$$" "ltcheck_$$/filp" ""
-mkinst "ltcheck-fw-$$" "ltcheck_$$/filp" "dfd == -100"
-( end=$((SECONDS + 5)); while [ $SECONDS -lt $end ]; do /bin/true; done ) &
-gen=$!
-SPAWNED+=($gen)
-"$LT" --callers fs/namei.c:3 -S src -b -n 1 -d 3 -J >e.json 2>e.err
-rc=$?
-wait $gen
-for i in "ltcheck-fc-$$" "ltcheck-fw-$$"; do echo 0 >"$T/instances/$i/events/ltcheck_$$/filp/enable"; done
-expect_rc 0 "--callers fs/namei.c:3 (a filter the kernel refuses)"
-cat e.err
-expect_eq "$(jq -c '[.site.mechanism, .site.wrong_when, .lost]' e.json)" \
-	'["kprobe+stream","arg == 0xffffffffffffff9c",0]' "the refused histogram: streamed, the filter, nothing lost"
-expect_match "$(jq -r .site.probe e.json)" 'arg=\$arg1:s32$' "dfd fetched as s32"
-expect_match "$(jq -r .site.note e.json)" '^the kernel refused the histogram \(.*refused .* if arg == 0xffffffffffffff9c.*\): every call streamed' "site.note says why"
-expect_match "$(cat e.err)" "note: the kernel refused the histogram" "and standard error"
-n=$(lost "ltcheck-fc-$$" "ltcheck-fw-$$")
-[ "$n" = 0 ] && ok || fail "the independent do_filp_open count lost $n events"
-start=$(jq -r .start e.json) end=$(jq -r .end e.json)
+NO_HIST=$BUILD_DIR/tests/likelytop/lt_no_hist.so
+[ -r "$NO_HIST" ] || fail "no $NO_HIST (the build's test shim)"
 ftot() { indep "$1" filp "$start" "$end" | awk '$1 == "@edge" { e = $2; next } { s += $2 } END { print "total", s + 0; print "@edge", e + 0 }'; }
-ftot "ltcheck-fc-$$" >ec.indep
-ftot "ltcheck-fw-$$" >ew.indep
-printf 'total %s\n@edge 0\n' "$(jq .calls e.json)" >ec.lt
-printf 'total %s\n@edge 0\n' "$(jq .wrong e.json)" >ew.lt
-compare "do_filp_open calls (refused hist, streamed)" ec.lt ec.indep
-compare "do_filp_open wrong, dfd == -100 (refused hist, streamed)" ew.lt ew.indep
-expect_match "$(jq .wrong e.json)" '^[1-9][0-9]*$' "opens at AT_FDCWD counted as wrong"
-jq -c '{calls, wrong, top: [.callers[:5][] | [.caller, .calls, .wrong]]}' e.json
-for i in "ltcheck-fc-$$" "ltcheck-fw-$$"; do rmdir "$T/instances/$i"; done
+filp_case() {	# filp_case NAME MECHANISM [PRELOAD]: one window against the kprobe
+	local name=$1 mech=$2 pre=${3:-} i n
+	mkinst "ltcheck-fc-$$" "ltcheck_$$/filp" ""
+	mkinst "ltcheck-fw-$$" "ltcheck_$$/filp" "dfd == -100"
+	( end=$((SECONDS + 5)); while [ $SECONDS -lt $end ]; do /bin/true; done ) &
+	gen=$!
+	SPAWNED+=($gen)
+	LD_PRELOAD=$pre "$LT" --callers fs/namei.c:3 -S src -b -n 1 -d 3 -J >e.json 2>e.err
+	rc=$?
+	wait $gen
+	for i in "ltcheck-fc-$$" "ltcheck-fw-$$"; do echo 0 >"$T/instances/$i/events/ltcheck_$$/filp/enable"; done
+	expect_rc 0 "--callers fs/namei.c:3 ($name)"
+	cat e.err
+	expect_eq "$(jq -c '[.site.mechanism, .site.wrong_when, .lost]' e.json)" \
+		"[\"$mech\",\"arg == -100\",0]" "$name: the mechanism, the filter as the kernel takes it on a signed field, nothing lost"
+	expect_match "$(jq -r .site.probe e.json)" 'arg=\$arg1:s32$' "$name: dfd fetched as s32"
+	n=$(lost "ltcheck-fc-$$" "ltcheck-fw-$$")
+	[ "$n" = 0 ] && ok || fail "$name: the independent do_filp_open count lost $n events"
+	start=$(jq -r .start e.json) end=$(jq -r .end e.json)
+	ftot "ltcheck-fc-$$" >ec.indep
+	ftot "ltcheck-fw-$$" >ew.indep
+	printf 'total %s\n@edge 0\n' "$(jq .calls e.json)" >ec.lt
+	printf 'total %s\n@edge 0\n' "$(jq .wrong e.json)" >ew.lt
+	compare "do_filp_open calls ($name)" ec.lt ec.indep
+	compare "do_filp_open wrong, dfd == -100 ($name)" ew.lt ew.indep
+	expect_match "$(jq .wrong e.json)" '^[1-9][0-9]*$' "$name: opens at AT_FDCWD counted as wrong"
+	jq -c '{calls, wrong, top: [.callers[:5][] | [.caller, .calls, .wrong]]}' e.json
+	for i in "ltcheck-fc-$$" "ltcheck-fw-$$"; do rmdir "$T/instances/$i"; done
+	mine=("kp:ltcheck_$$/filp")
+}
+filp_case "a signed argument" kprobe+hist
+expect_eq "$(jq -r '.site.note // ""' e.json)" "" "a signed argument: no note (nothing refused)"
+filp_case "the histogram refused" kprobe+stream "$NO_HIST"
+expect_match "$(jq -r .site.note e.json)" '^the kernel refused the histogram \(.*refused .* if arg == -100.*\): every call streamed' "site.note says why"
+expect_match "$(cat e.err)" "note: the kernel refused the histogram" "and standard error"
 echo "-:ltcheck_$$/filp" >>"$T/kprobe_events"
 mine=()
 check_state "the refused histogram"
-run "$LT" --callers fs/namei.c:3 -S src --mechanism hist -b -n 1 -d 0.5 -J
+LD_PRELOAD=$NO_HIST run "$LT" --callers fs/namei.c:3 -S src --mechanism hist -b -n 1 -d 0.5 -J
 expect_rc 1 "--mechanism hist where the kernel refuses the trigger"
-expect_match "$err" "trigger refused '.* if arg == 0xffffffffffffff9c'" "says what the kernel refused"
+expect_match "$err" "trigger refused '.* if arg == -100'" "says what the kernel refused"
 check_state "--mechanism hist refused"
 
 # ---- (f) the live view's c key on a function without a tracepoint ----
