@@ -176,6 +176,23 @@ mkdir -p src/fs mnt
 } >src/fs/dcache.c
 echo "p:ltcheck_$$/d_alloc __d_alloc call_site=\$stack0:x64 name=\$arg2:x64" >>"$T/kprobe_events" &&
 	mine+=("kp:ltcheck_$$/d_alloc")
+# totals_agree JSON EVENT CALLS_INST WRONG_INST CALLS_NAME WRONG_NAME:
+# likelytop's totals against the two instances of this test's own, in the
+# window JSON reports (they print addresses, likelytop names them)
+totals_agree() {
+	local j=$1 ev=$2 n start end i
+	n=$(lost "$3" "$4")
+	[ "$n" = 0 ] && ok || fail "$5: the independent count lost $n events"
+	start=$(jq -r .start "$j") end=$(jq -r .end "$j")
+	for i in 3 4; do
+		indep "${!i}" "$ev" "$start" "$end" |
+			awk '$1 == "@edge" { e = $2; next } { s += $2 } END { print "total", s + 0; print "@edge", e + 0 }' >"t$i.indep"
+	done
+	printf 'total %s\n@edge 0\n' "$(jq .calls "$j")" >t3.lt
+	printf 'total %s\n@edge 0\n' "$(jq .wrong "$j")" >t4.lt
+	compare "$5" t3.lt t3.indep
+	compare "$6" t4.lt t4.indep
+}
 kprobe_case() {	# kprobe_case MECH: --mechanism MECH against the second kprobe
 	local mech=$1 n start end dmr mounts
 	mkinst "ltcheck-kp-$$" "ltcheck_$$/d_alloc" ""
@@ -196,17 +213,7 @@ kprobe_case() {	# kprobe_case MECH: --mechanism MECH against the second kprobe
 	expect_eq "$(jq -c '[.site.function, .site.mechanism, .site.hint, .site.wrong_when, .lost]' b.json)" \
 		'["__d_alloc","kprobe+'"$mech"'","unlikely(!name)","arg == 0",0]' "$mech: the site, its mechanism, the filter, nothing lost"
 	expect_match "$(jq -r .site.probe b.json)" '^p:likelytop_[0-9]+/__d_alloc __d_alloc call_site=\$stack0:x64 arg=\$arg2:x64$' "the kprobe fetches the 2nd argument"
-	n=$(lost "ltcheck-kp-$$" "ltcheck-kpw-$$")
-	[ "$n" = 0 ] && ok || fail "the independent kprobe count lost $n events"
-	start=$(jq -r .start b.json) end=$(jq -r .end b.json)
-	# totals (the second kprobe prints addresses, likelytop names them)
-	tot() { indep "$1" d_alloc "$start" "$end" | awk '$1 == "@edge" { e = $2; next } { s += $2 } END { print "total", s + 0; print "@edge", e + 0 }'; }
-	tot "ltcheck-kp-$$" >bc.indep
-	tot "ltcheck-kpw-$$" >bw.indep
-	printf 'total %s\n@edge 0\n' "$(jq .calls b.json)" >bc.lt
-	printf 'total %s\n@edge 0\n' "$(jq .wrong b.json)" >bw.lt
-	compare "__d_alloc calls ($mech)" bc.lt bc.indep
-	compare "__d_alloc wrong, name NULL ($mech)" bw.lt bw.indep
+	totals_agree b.json d_alloc "ltcheck-kp-$$" "ltcheck-kpw-$$" "__d_alloc calls ($mech)" "__d_alloc wrong, name NULL ($mech)"
 	dmr=$(jq '[.callers[] | select(.caller | startswith("d_make_root+")) | .wrong] | add // 0' b.json)
 	echo "$mech: tmpfs mounts: $mounts; wrong from d_make_root: $dmr (of $(jq .wrong b.json))"
 	[ "$dmr" -gt 0 ] && [ "$dmr" -le "$mounts" ] && ok || fail "$mech: d_make_root's NULL names: $dmr, mounts $mounts"
@@ -245,7 +252,6 @@ echo "p:ltcheck_$$/filp do_filp_open call_site=\$stack0:x64 dfd=\$arg1:s32" >>"$
 	mine+=("kp:ltcheck_$$/filp")
 NO_HIST=$BUILD_DIR/tests/likelytop/lt_no_hist.so
 [ -r "$NO_HIST" ] || fail "no $NO_HIST (the build's test shim)"
-ftot() { indep "$1" filp "$start" "$end" | awk '$1 == "@edge" { e = $2; next } { s += $2 } END { print "total", s + 0; print "@edge", e + 0 }'; }
 filp_case() {	# filp_case NAME MECHANISM [PRELOAD]: one window against the kprobe
 	local name=$1 mech=$2 pre=${3:-} i n
 	mkinst "ltcheck-fc-$$" "ltcheck_$$/filp" ""
@@ -262,15 +268,7 @@ filp_case() {	# filp_case NAME MECHANISM [PRELOAD]: one window against the kprob
 	expect_eq "$(jq -c '[.site.mechanism, .site.wrong_when, .lost]' e.json)" \
 		"[\"$mech\",\"arg == -100\",0]" "$name: the mechanism, the filter as the kernel takes it on a signed field, nothing lost"
 	expect_match "$(jq -r .site.probe e.json)" 'arg=\$arg1:s32$' "$name: dfd fetched as s32"
-	n=$(lost "ltcheck-fc-$$" "ltcheck-fw-$$")
-	[ "$n" = 0 ] && ok || fail "$name: the independent do_filp_open count lost $n events"
-	start=$(jq -r .start e.json) end=$(jq -r .end e.json)
-	ftot "ltcheck-fc-$$" >ec.indep
-	ftot "ltcheck-fw-$$" >ew.indep
-	printf 'total %s\n@edge 0\n' "$(jq .calls e.json)" >ec.lt
-	printf 'total %s\n@edge 0\n' "$(jq .wrong e.json)" >ew.lt
-	compare "do_filp_open calls ($name)" ec.lt ec.indep
-	compare "do_filp_open wrong, dfd == -100 ($name)" ew.lt ew.indep
+	totals_agree e.json filp "ltcheck-fc-$$" "ltcheck-fw-$$" "do_filp_open calls ($name)" "do_filp_open wrong, dfd == -100 ($name)"
 	expect_match "$(jq .wrong e.json)" '^[1-9][0-9]*$' "$name: opens at AT_FDCWD counted as wrong"
 	jq -c '{calls, wrong, top: [.callers[:5][] | [.caller, .calls, .wrong]]}' e.json
 	for i in "ltcheck-fc-$$" "ltcheck-fw-$$"; do rmdir "$T/instances/$i"; done
