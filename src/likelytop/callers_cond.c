@@ -271,12 +271,20 @@ static int parse_call(struct parser *p, const char *name, size_t nlen,
 	if (macros[m].lo2 <= macros[m].hi2) {
 		struct lt_span two = { macros[m].lo2 ^ p->bias, macros[m].hi2 ^ p->bias };
 
-		out->set.span[1] = two;
-		if (two.lo < out->set.span[0].lo) {	/* kept sorted */
-			out->set.span[1] = out->set.span[0];
-			out->set.span[0] = two;
+		struct lt_span *one = &out->set.span[0];
+
+		if (two.hi != UINT64_MAX && two.hi + 1 == one->lo)	/* adjacent: one span */
+			one->lo = two.lo;
+		else if (one->hi != UINT64_MAX && one->hi + 1 == two.lo)
+			one->hi = two.hi;
+		else if (two.lo < one->lo) {	/* kept sorted */
+			out->set.span[1] = *one;
+			*one = two;
+			out->set.nspan = 2;
+		} else {
+			out->set.span[1] = two;
+			out->set.nspan = 2;
 		}
-		out->set.nspan = 2;
 	}
 	out->kind = N_SET;
 	return 0;
