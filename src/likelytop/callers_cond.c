@@ -16,6 +16,7 @@
 #include "callers_cond.h"
 
 #define ERR_LO (UINT64_MAX - 4094)	/* (unsigned long)-MAX_ERRNO */
+#define SIGN_BIT (UINT64_C(1) << 63)
 #define DEPTH_MAX 64
 
 enum tok { T_END, T_IDENT, T_NUM, T_NOT, T_LP, T_RP, T_STAR, T_MINUS,
@@ -28,6 +29,7 @@ struct parser {
 	size_t tstart, tlen;	/* the current token's text */
 	uint64_t num;
 	int depth;
+	uint64_t bias;		/* SIGN_BIT when signed: a value's key is value ^ bias */
 	char *why;
 	size_t whysize;
 };
@@ -142,6 +144,8 @@ static void set_one(struct lt_cond *c, uint64_t lo, uint64_t hi)
 
 bool lt_cond_true(const struct lt_cond *c, uint64_t v)
 {
+	if (c->sign)
+		v ^= SIGN_BIT;
 	for (size_t i = 0; i < c->nspan; i++)
 		if (v >= c->span[i].lo && v <= c->span[i].hi)
 			return true;
@@ -171,7 +175,7 @@ void lt_cond_negate(struct lt_cond *c)
 	c->nspan = n;
 }
 
-/* var OP k as a set. */
+/* var OP k as a set (k a key: the value ^ the parser's bias). */
 static void set_compare(struct lt_cond *c, enum tok op, uint64_t k)
 {
 	switch (op) {
@@ -222,7 +226,7 @@ static int as_set(struct parser *p, struct node *n)
 	if (n->kind == N_CONST)
 		return fail(p, "the condition is a constant, not a test on an argument");
 	if (n->kind == N_VAR) {
-		set_compare(&n->set, T_NE, 0);
+		set_compare(&n->set, T_NE, p->bias);
 		n->kind = N_SET;
 	}
 	return 0;
@@ -262,11 +266,25 @@ static int parse_call(struct parser *p, const char *name, size_t nlen,
 		return as_set(p, out);
 	if (out->kind != N_VAR)
 		return fail(p, "%s() of something other than an argument", macros[m].name);
-	set_one(&out->set, macros[m].lo1, macros[m].hi1);
+	/* each span is all of one sign: as keys, still a span */
+	set_one(&out->set, macros[m].lo1 ^ p->bias, macros[m].hi1 ^ p->bias);
 	if (macros[m].lo2 <= macros[m].hi2) {
-		out->set.span[1].lo = macros[m].lo2;
-		out->set.span[1].hi = macros[m].hi2;
-		out->set.nspan = 2;
+		struct lt_span two = { macros[m].lo2 ^ p->bias, macros[m].hi2 ^ p->bias };
+
+		struct lt_span *one = &out->set.span[0];
+
+		if (two.hi != UINT64_MAX && two.hi + 1 == one->lo)	/* adjacent: one span */
+			one->lo = two.lo;
+		else if (one->hi != UINT64_MAX && one->hi + 1 == two.lo)
+			one->hi = two.hi;
+		else if (two.lo < one->lo) {	/* kept sorted */
+			out->set.span[1] = *one;
+			*one = two;
+			out->set.nspan = 2;
+		} else {
+			out->set.span[1] = two;
+			out->set.nspan = 2;
+		}
 	}
 	out->kind = N_SET;
 	return 0;
@@ -375,7 +393,7 @@ static int parse_unary(struct parser *p, struct node *out)
 	} else if (out->kind == N_CONST) {
 		out->value = !out->value;
 	} else if (out->kind == N_VAR) {
-		set_compare(&out->set, T_EQ, 0);
+		set_compare(&out->set, T_EQ, p->bias);
 		out->kind = N_SET;
 	} else {
 		lt_cond_negate(&out->set);
@@ -409,15 +427,16 @@ static int parse_expr(struct parser *p, struct node *out)
 	} else {
 		return fail(p, "a comparison that is not between an argument and a constant");
 	}
-	set_compare(&out->set, op, out->value);
+	set_compare(&out->set, op, out->value ^ p->bias);
 	out->kind = N_SET;
 	return 0;
 }
 
-int lt_cond_parse(const char *text, size_t len, struct lt_cond *c,
-		  char *why, size_t whysize)
+int lt_cond_parse(const char *text, size_t len, unsigned int flags,
+		  struct lt_cond *c, char *why, size_t whysize)
 {
-	struct parser p = { .s = text, .len = len, .why = why, .whysize = whysize };
+	struct parser p = { .s = text, .len = len, .why = why, .whysize = whysize,
+			    .bias = flags & LT_COND_SIGNED ? SIGN_BIT : 0 };
 	struct node n;
 	int ret;
 
@@ -432,13 +451,20 @@ int lt_cond_parse(const char *text, size_t len, struct lt_cond *c,
 			   (int)(p.tlen ? p.tlen : 1), p.s + p.tstart);
 	if (ret == 0)
 		ret = as_set(&p, &n);
-	if (ret == 0)
+	if (ret == 0) {
 		*c = n.set;
+		c->sign = flags & LT_COND_SIGNED;
+	}
 	return ret;
 }
 
-static char *put_num(char *q, uint64_t v)
+/* The value of key k: a negative signed value in decimal ("-22"). */
+static char *put_num(char *q, const struct lt_cond *c, uint64_t k)
 {
+	uint64_t v = c->sign ? k ^ SIGN_BIT : k;
+
+	if (c->sign && (v & SIGN_BIT))
+		return q + sprintf(q, "%" PRId64, (int64_t)v);
 	return q + sprintf(q, v > 0xffff ? "0x%" PRIx64 : "%" PRIu64, v);
 }
 
@@ -459,14 +485,14 @@ int lt_cond_filter(const struct lt_cond *c, const char *field, char *buf,
 		if (s->lo == 0 && s->hi == UINT64_MAX)
 			q = tmp;	/* always true: no filter */
 		else if (s->lo == s->hi)
-			q = put_num(q + sprintf(q, "%s == ", field), s->lo);
+			q = put_num(q + sprintf(q, "%s == ", field), c, s->lo);
 		else if (s->lo == 0)
-			q = put_num(q + sprintf(q, "%s <= ", field), s->hi);
+			q = put_num(q + sprintf(q, "%s <= ", field), c, s->hi);
 		else if (s->hi == UINT64_MAX)
-			q = put_num(q + sprintf(q, "%s >= ", field), s->lo);
+			q = put_num(q + sprintf(q, "%s >= ", field), c, s->lo);
 		else {
-			q = put_num(q + sprintf(q, "(%s >= ", field), s->lo);
-			q = put_num(q + sprintf(q, " && %s <= ", field), s->hi);
+			q = put_num(q + sprintf(q, "(%s >= ", field), c, s->lo);
+			q = put_num(q + sprintf(q, " && %s <= ", field), c, s->hi);
 			*q++ = ')';
 		}
 	}

@@ -337,9 +337,14 @@ int lt_kern_open(struct lt_kern *k, enum lt_mech mech, char *why, size_t whysize
 		return -ENOENT;
 	}
 	if (k->hist)
-		return lt_trace_format(&k->trace, s->sys, s->event,
-				       s->split ? s->field : NULL, why, whysize);
-	return prepare_stream(k, why, whysize);
+		ret = lt_trace_format(&k->trace, s->sys, s->event,
+				      s->split ? s->field : NULL, why, whysize);
+	else
+		ret = prepare_stream(k, why, whysize);
+	/* the field decides how the kernel compares it: so do we */
+	if (ret == 0 && s->split && k->trace.arg.is_signed)
+		lt_site_signed(&k->site);
+	return ret;
 }
 
 /* The histograms set, and read once: the window starts at that reading. */

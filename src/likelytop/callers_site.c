@@ -35,8 +35,11 @@ static const struct known *find_known(const char *fn)
 	return NULL;
 }
 
-/* hint: "likely(C)", "unlikely(C)" or a bare C (taken as unlikely). */
-static void set_condition(struct lt_site *s, const char *hint)
+/*
+ * hint: "likely(C)", "unlikely(C)" or a bare C (taken as unlikely);
+ * flags: lt_cond_parse()'s.
+ */
+static void set_condition(struct lt_site *s, const char *hint, unsigned int flags)
 {
 	const char *c = hint;
 	size_t len = strlen(hint);
@@ -56,8 +59,9 @@ static void set_condition(struct lt_site *s, const char *hint)
 		c += 9;
 		len -= 10;
 	}
-	snprintf(s->hint, sizeof(s->hint), "%s", hint);
-	s->split = lt_cond_parse(c, len, &s->cond, s->why, sizeof(s->why)) == 0;
+	if (hint != s->hint)
+		snprintf(s->hint, sizeof(s->hint), "%s", hint);
+	s->split = lt_cond_parse(c, len, flags, &s->cond, s->why, sizeof(s->why)) == 0;
 	if (s->split && s->likely)	/* likely(C) is wrong when C is false */
 		lt_cond_negate(&s->cond);
 }
@@ -193,7 +197,7 @@ static int from_source(struct lt_site *s, const char *file, unsigned int line,
 	for (char *p = hint; *p; p++)	/* one line */
 		if (isspace((unsigned char)*p))
 			*p = ' ';
-	set_condition(s, hint);
+	set_condition(s, hint, 0);
 	snprintf(s->hint_from, sizeof(s->hint_from), "%.300s:%u", file, line);
 	ret = 0;
 out:
@@ -215,20 +219,31 @@ static bool has_word(const char *d, size_t len, const char *w)
 	return false;
 }
 
-/* The kprobe fetch type for a parameter declared as d (len bytes). */
+/*
+ * The kprobe fetch type for a parameter declared as d (len bytes): the
+ * width, and signed (s32, s64) or not, as the kernel's filter will
+ * compare the field (a pointer, and a typedef not known here, as the
+ * whole register, unsigned).
+ */
 static const char *fetch_type(const char *d, size_t len)
 {
 	static const char *const wide[] = { "long", "u64", "s64", "size_t", "ssize_t",
 		"loff_t", "off_t", "ktime_t", "sector_t", "pgoff_t", "phys_addr_t",
-		"dma_addr_t", "uintptr_t" };
+		"dma_addr_t", "uintptr_t", "time64_t" };
+	static const char *const swide[] = { "s64", "ssize_t", "loff_t", "off_t",
+		"ktime_t", "time64_t" };
 	static const char *const u32w[] = { "unsigned", "u32", "u16", "u8", "gfp_t",
 		"fmode_t", "uint" };
 
 	if (memchr(d, '*', len) || memchr(d, '[', len))
 		return "x64";
+	for (size_t i = 0; i < sizeof(swide) / sizeof(swide[0]); i++)
+		if (has_word(d, len, swide[i]))
+			return "s64";
 	for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
-		if (has_word(d, len, wide[i]))
-			return "x64";
+		if (has_word(d, len, wide[i]))	/* long: signed unless unsigned */
+			return has_word(d, len, "long") && !has_word(d, len, "unsigned") ?
+			       "s64" : "x64";
 	if (has_word(d, len, "bool") || has_word(d, len, "_Bool"))
 		return "u8";
 	for (size_t i = 0; i < sizeof(u32w) / sizeof(u32w[0]); i++)
@@ -344,10 +359,10 @@ int lt_site_resolve(struct lt_site *s, const char *site, const char *srcdir,
 		s->field = "arg";	/* the kprobe event's (callers_kprobe.h) */
 	}
 	if (condition) {
-		set_condition(s, condition);
+		set_condition(s, condition, 0);
 		snprintf(s->hint_from, sizeof(s->hint_from), "--condition");
 	} else if (!s->hint[0] && k && k->hint) {
-		set_condition(s, k->hint);
+		set_condition(s, k->hint, 0);
 		snprintf(s->hint_from, sizeof(s->hint_from), "%s", k->from);
 	} else if (!s->hint[0]) {
 		snprintf(s->why, sizeof(s->why), "no hint known for %s (give --condition)",
@@ -377,7 +392,7 @@ int lt_site_resolve_user(struct lt_site *s, const char *site, const char *srcdir
 		return -EINVAL;
 	}
 	if (condition) {
-		set_condition(s, condition);
+		set_condition(s, condition, 0);
 		snprintf(s->hint_from, sizeof(s->hint_from), "--condition");
 	} else if (!s->hint[0]) {
 		snprintf(s->why, sizeof(s->why),
@@ -385,4 +400,10 @@ int lt_site_resolve_user(struct lt_site *s, const char *site, const char *srcdir
 			 s->function);
 	}
 	return 0;
+}
+
+void lt_site_signed(struct lt_site *s)
+{
+	if (s->split && !s->cond.sign)
+		set_condition(s, s->hint, LT_COND_SIGNED);
 }

@@ -45,4 +45,12 @@ int lt_site_resolve(struct lt_site *s, const char *site, const char *srcdir,
 int lt_site_resolve_user(struct lt_site *s, const char *site, const char *srcdir,
 			 const char *condition);
 
+/*
+ * The tested argument is signed (its event field says "signed:1"): the
+ * condition read again, its values compared as signed numbers (x < 0
+ * true for -1; the filter writes -100, not 0xffffffffffffff9c, which the
+ * kernel refuses on a signed field).
+ */
+void lt_site_signed(struct lt_site *s);
+
 #endif

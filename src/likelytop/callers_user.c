@@ -711,6 +711,8 @@ static void setup_uprobe(struct urun *r)
 				       argno ? "arg" : NULL, why, sizeof(why));
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "%s", why);
+	if (r->site.split && r->trace.arg.is_signed)
+		lt_site_signed(&r->site);
 	ret = only_pid(r);
 	if (ret < 0)
 		tool_die(EXIT_FAIL, "cannot limit %s/%s to pid %d: %s", LT_TRACEFS,

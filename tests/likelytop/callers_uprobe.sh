@@ -52,8 +52,8 @@ start_prog() {
 	wait_until 10 "[ -s $tmp/pid.$1 ]" || fail "callers_prog did not start"
 	ppid_=$(cat "$tmp/pid.$1")
 }
-wait_enabled() {	# wait_enabled LTPID: until its uprobe is enabled in its instance
-	wait_until 20 "[ \"\$(cat $T/instances/likelytop-$1/events/likelytop_$1/hinted/enable 2>/dev/null)\" = 1 ]"
+wait_enabled() {	# wait_enabled LTPID [FUNCTION]: until its uprobe is enabled in its instance
+	wait_until 20 "[ \"\$(cat $T/instances/likelytop-$1/events/likelytop_$1/${2:-hinted}/enable 2>/dev/null)\" = 1 ]"
 }
 
 line=$(grep -n 'if (unlikely(!p))' "$SRC_DIR/tests/likelytop/callers_prog.c" | cut -d: -f1)
@@ -93,6 +93,27 @@ agree() {	# agree N SITE WRONG_WHEN ARGS...: one traced run, against the exact c
 agree 20000 "callers_prog.c:$line" "p == 0" -S "$SRC_DIR/tests/likelytop"
 agree 5000 hinted "arg1 == 0" --condition 'unlikely(!arg1)'
 check_state "a run"
+
+# a signed argument: sdiff(int x), unlikely(x < 0), 8N calls, N negative.
+# The uprobe fetches x as s32 (its format says signed:1), so x < 0 is
+# compared as signed: N wrong (compared unsigned, x < 0 is never true)
+SPROG=$BUILD_DIR/tests/likelytop/lt_callers_sprog
+sline=$(grep -n 'if (unlikely(x < 0))' "$SRC_DIR/tests/likelytop/callers_sprog.c" | cut -d: -f1)
+rm -f "$tmp/sgo"
+"$SPROG" 4000 "$tmp/sgo" >"$tmp/spid" &
+progs+=($!)
+wait_until 10 "[ -s $tmp/spid ]" || fail "callers_sprog did not start"
+"$LT" --callers "callers_sprog.c:$sline" -S "$SRC_DIR/tests/likelytop" -p "$(cat "$tmp/spid")" \
+	--uprobe -b -n 1 -d 60 -J >"$tmp/s.json" 2>"$tmp/s.err" &
+lt=$!
+wait_enabled $lt sdiff || fail "sdiff: the uprobe was not enabled: $(cat "$tmp/s.err")"
+touch "$tmp/sgo"
+wait $lt
+rc=$? err=$(cat "$tmp/s.err")
+expect_rc 0 "--callers on a signed argument"
+expect_eq "$(jq -c '[.calls, .wrong, .site.wrong_when, .lost]' "$tmp/s.json")" \
+	'[32000,4000,"x <= -1",0]' "x < 0 on an int: the negative calls are the wrong ones"
+check_state "the signed argument"
 
 # a condition on a name that is no argument known: calls only
 start_prog 100

@@ -25,16 +25,21 @@
 
 #define ERR_LO "0xfffffffffffff001"
 
-static void filter_is(const char *cond, const char *want)
+static void filter_as(const char *cond, unsigned int flags, const char *want)
 {
 	struct lt_cond c;
 	char why[128], f[256];
 
-	if (lt_cond_parse(cond, strlen(cond), &c, why, sizeof(why)) < 0)
+	if (lt_cond_parse(cond, strlen(cond), flags, &c, why, sizeof(why)) < 0)
 		fail_msg("'%s' refused: %s", cond, why);
 	assert_int_equal(lt_cond_filter(&c, "ptr", f, sizeof(f)), 0);
 	if (strcmp(f, want))
 		fail_msg("'%s': filter '%s', expected '%s'", cond, f, want);
+}
+
+static void filter_is(const char *cond, const char *want)
+{
+	filter_as(cond, 0, want);
 }
 
 static void test_conditions(void **state)
@@ -68,12 +73,73 @@ static void test_conditions(void **state)
 	filter_is("!(x < 0)", "");
 }
 
+/*
+ * A signed argument (an int, a long: the event field says signed:1):
+ * x < 0 holds for negative values, and the filter writes them as the
+ * kernel reads a signed field's constant (-100; 0xffffffffffffff9c is
+ * refused there).
+ */
+static void test_signed(void **state)
+{
+	static const int64_t probe[] = { INT64_MIN, -4096, -101, -100, -99, -1, 0, 1,
+					 4, 5, 6, 100, INT64_MAX };
+	struct lt_cond c;
+
+	(void)state;
+	filter_as("x < 0", LT_COND_SIGNED, "ptr <= -1");
+	filter_as("!(x < 0)", LT_COND_SIGNED, "ptr >= 0");
+	filter_as("x >= 0", LT_COND_SIGNED, "ptr >= 0");
+	filter_as("dfd == -100", LT_COND_SIGNED, "ptr == -100");
+	filter_as("dfd != -100", LT_COND_SIGNED, "ptr <= -101 || ptr >= -99");
+	filter_as("x == 0xffffffffffffff9c", LT_COND_SIGNED, "ptr == -100");
+	filter_as("x > -5", LT_COND_SIGNED, "ptr >= -4");
+	filter_as("-5 < x", LT_COND_SIGNED, "ptr >= -4");
+	filter_as("!x", LT_COND_SIGNED, "ptr == 0");
+	filter_as("x", LT_COND_SIGNED, "ptr <= -1 || ptr >= 1");
+	filter_as("x < 100000", LT_COND_SIGNED, "ptr <= 0x1869f");
+	filter_as("IS_ERR_VALUE(x)", LT_COND_SIGNED, "(ptr >= -4095 && ptr <= -1)");
+	filter_as("IS_ERR_OR_NULL(x)", LT_COND_SIGNED, "(ptr >= -4095 && ptr <= 0)");
+	filter_as("!IS_ERR_OR_NULL(x)", LT_COND_SIGNED, "ptr <= -4096 || ptr >= 1");
+	/* a site read again as signed: its hint, negated for likely() */
+	{
+		struct lt_site st;
+		char f[256];
+
+		assert_int_equal(lt_site_resolve(&st, "somefn", NULL, "likely(arg1 >= 0)"), 0);
+		assert_true(st.split);
+		assert_int_equal(lt_cond_filter(&st.cond, st.field, f, sizeof(f)), 0);
+		assert_string_equal(f, "arg == 0 && arg == 1");	/* unsigned: never wrong */
+		lt_site_signed(&st);
+		assert_true(st.split && st.cond.sign && st.likely);
+		assert_string_equal(st.hint, "likely(arg1 >= 0)");
+		assert_int_equal(lt_cond_filter(&st.cond, st.field, f, sizeof(f)), 0);
+		assert_string_equal(f, "arg <= -1");
+		lt_site_signed(&st);	/* once is enough */
+		assert_int_equal(lt_cond_filter(&st.cond, st.field, f, sizeof(f)), 0);
+		assert_string_equal(f, "arg <= -1");
+	}
+	/* unsigned, as before: no value is below 0 */
+	filter_as("x < 0", 0, "ptr == 0 && ptr == 1");
+	/* the evaluation agrees with the order of signed numbers */
+	for (size_t i = 0; i < sizeof(probe) / sizeof(probe[0]); i++) {
+		assert_int_equal(lt_cond_parse("x < 0", 5, LT_COND_SIGNED, &c, NULL, 0), 0);
+		assert_true(c.sign);
+		assert_int_equal(lt_cond_true(&c, (uint64_t)probe[i]), probe[i] < 0);
+		assert_int_equal(lt_cond_parse("x > -100", 8, LT_COND_SIGNED, &c, NULL, 0), 0);
+		assert_int_equal(lt_cond_true(&c, (uint64_t)probe[i]), probe[i] > -100);
+		lt_cond_negate(&c);
+		assert_int_equal(lt_cond_true(&c, (uint64_t)probe[i]), probe[i] <= -100);
+		assert_int_equal(lt_cond_parse("x <= 5", 6, LT_COND_SIGNED, &c, NULL, 0), 0);
+		assert_int_equal(lt_cond_true(&c, (uint64_t)probe[i]), probe[i] <= 5);
+	}
+}
+
 static void refused(const char *cond, const char *why_part)
 {
 	struct lt_cond c;
 	char why[256];
 
-	if (lt_cond_parse(cond, strlen(cond), &c, why, sizeof(why)) == 0)
+	if (lt_cond_parse(cond, strlen(cond), 0, &c, why, sizeof(why)) == 0)
 		fail_msg("'%s' accepted", cond);
 	if (!strstr(why, why_part))
 		fail_msg("'%s': reason '%s' lacks '%s'", cond, why, why_part);
@@ -101,7 +167,7 @@ static void test_eval_matches_filter(void **state)
 	struct lt_cond c;
 
 	(void)state;
-	assert_int_equal(lt_cond_parse("IS_ERR_OR_NULL(p)", 17, &c, NULL, 0), 0);
+	assert_int_equal(lt_cond_parse("IS_ERR_OR_NULL(p)", 17, 0, &c, NULL, 0), 0);
 	for (size_t i = 0; i < sizeof(probe) / sizeof(probe[0]); i++) {
 		bool in = probe[i] == 0 || probe[i] >= ~0ULL - 4094;
 
@@ -336,6 +402,27 @@ static void test_site_from_source(void **state)
 	assert_int_equal(lt_site_resolve(&s, "slab.c:11", dir, NULL), 0);
 	assert_string_equal(s.function, "m");
 	assert_int_equal(s.argpos, 1);
+	assert_string_equal(s.argtype, "s64");	/* long: signed, all 64 bits */
+	unlink(path);
+	/* 64-bit types: signed or not, as the kernel will compare them */
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("int w(unsigned long a, ssize_t b, size_t c, loff_t d, u64 e, long long f)\n{\n"
+	      "\tif (unlikely(a < 0)) x();\n\tif (unlikely(b < 0)) x();\n"
+	      "\tif (unlikely(c < 0)) x();\n\tif (unlikely(d < 0)) x();\n"
+	      "\tif (unlikely(e < 0)) x();\n\tif (unlikely(f < 0)) x();\n}\n", fp);
+	fclose(fp);
+	{
+		static const char *const want[] = { "x64", "s64", "x64", "s64", "x64", "s64" };
+		char at[16];
+
+		for (unsigned int i = 0; i < 6; i++) {
+			snprintf(at, sizeof(at), "slab.c:%u", i + 3);
+			assert_int_equal(lt_site_resolve(&s, at, dir, NULL), 0);
+			assert_int_equal(s.argpos, i + 1);
+			assert_string_equal(s.argtype, want[i]);
+		}
+	}
 	unlink(path);
 	rmdir(dir);
 }
@@ -389,6 +476,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conditions),
+		cmocka_unit_test(test_signed),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_eval_matches_filter),
 		cmocka_unit_test(test_format),

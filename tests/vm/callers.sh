@@ -24,10 +24,13 @@
 # (d) the same __d_alloc case with --mechanism stream: the kprobe without
 #     hist triggers, streamed from trace_pipe_raw and counted in likelytop,
 #     against the same independent count and tolerance.
-# (e) a hist trigger the kernel refuses (`dfd == -100` on an int, fetched
-#     as s32, written unsigned: out of the kernel's range for a signed field)
-#     falls back to streaming with a note; the counts agree with a kprobe
-#     of this test's own; --mechanism hist fails instead.
+# (e) a signed argument: `dfd == -100` on an int, fetched as s32 (signed:1
+#     in its format), compared as signed and written `arg == -100`, which
+#     the kernel takes: counted in the kernel, agreeing with a kprobe of
+#     this test's own.  Then a hist trigger the kernel refuses (made so
+#     by tests/likelytop/no_hist.c, preloaded: every filtered hist trigger
+#     written is refused with EINVAL): likelytop falls back to streaming
+#     with a note, the counts agree again; --mechanism hist fails instead.
 # (f) the live view's c key (tmux) on __d_alloc with -S: the kprobe, the
 #     filter from the source, d_make_root's NULL names counted live; Esc
 #     and SIGTERM leave tracefs as it was.
@@ -173,6 +176,23 @@ mkdir -p src/fs mnt
 } >src/fs/dcache.c
 echo "p:ltcheck_$$/d_alloc __d_alloc call_site=\$stack0:x64 name=\$arg2:x64" >>"$T/kprobe_events" &&
 	mine+=("kp:ltcheck_$$/d_alloc")
+# totals_agree JSON EVENT CALLS_INST WRONG_INST CALLS_NAME WRONG_NAME:
+# likelytop's totals against the two instances of this test's own, in the
+# window JSON reports (they print addresses, likelytop names them)
+totals_agree() {
+	local j=$1 ev=$2 n start end i
+	n=$(lost "$3" "$4")
+	[ "$n" = 0 ] && ok || fail "$5: the independent count lost $n events"
+	start=$(jq -r .start "$j") end=$(jq -r .end "$j")
+	for i in 3 4; do
+		indep "${!i}" "$ev" "$start" "$end" |
+			awk '$1 == "@edge" { e = $2; next } { s += $2 } END { print "total", s + 0; print "@edge", e + 0 }' >"t$i.indep"
+	done
+	printf 'total %s\n@edge 0\n' "$(jq .calls "$j")" >t3.lt
+	printf 'total %s\n@edge 0\n' "$(jq .wrong "$j")" >t4.lt
+	compare "$5" t3.lt t3.indep
+	compare "$6" t4.lt t4.indep
+}
 kprobe_case() {	# kprobe_case MECH: --mechanism MECH against the second kprobe
 	local mech=$1 n start end dmr mounts
 	mkinst "ltcheck-kp-$$" "ltcheck_$$/d_alloc" ""
@@ -193,17 +213,7 @@ kprobe_case() {	# kprobe_case MECH: --mechanism MECH against the second kprobe
 	expect_eq "$(jq -c '[.site.function, .site.mechanism, .site.hint, .site.wrong_when, .lost]' b.json)" \
 		'["__d_alloc","kprobe+'"$mech"'","unlikely(!name)","arg == 0",0]' "$mech: the site, its mechanism, the filter, nothing lost"
 	expect_match "$(jq -r .site.probe b.json)" '^p:likelytop_[0-9]+/__d_alloc __d_alloc call_site=\$stack0:x64 arg=\$arg2:x64$' "the kprobe fetches the 2nd argument"
-	n=$(lost "ltcheck-kp-$$" "ltcheck-kpw-$$")
-	[ "$n" = 0 ] && ok || fail "the independent kprobe count lost $n events"
-	start=$(jq -r .start b.json) end=$(jq -r .end b.json)
-	# totals (the second kprobe prints addresses, likelytop names them)
-	tot() { indep "$1" d_alloc "$start" "$end" | awk '$1 == "@edge" { e = $2; next } { s += $2 } END { print "total", s + 0; print "@edge", e + 0 }'; }
-	tot "ltcheck-kp-$$" >bc.indep
-	tot "ltcheck-kpw-$$" >bw.indep
-	printf 'total %s\n@edge 0\n' "$(jq .calls b.json)" >bc.lt
-	printf 'total %s\n@edge 0\n' "$(jq .wrong b.json)" >bw.lt
-	compare "__d_alloc calls ($mech)" bc.lt bc.indep
-	compare "__d_alloc wrong, name NULL ($mech)" bw.lt bw.indep
+	totals_agree b.json d_alloc "ltcheck-kp-$$" "ltcheck-kpw-$$" "__d_alloc calls ($mech)" "__d_alloc wrong, name NULL ($mech)"
 	dmr=$(jq '[.callers[] | select(.caller | startswith("d_make_root+")) | .wrong] | add // 0' b.json)
 	echo "$mech: tmpfs mounts: $mounts; wrong from d_make_root: $dmr (of $(jq .wrong b.json))"
 	[ "$dmr" -gt 0 ] && [ "$dmr" -le "$mounts" ] && ok || fail "$mech: d_make_root's NULL names: $dmr, mounts $mounts"
@@ -229,13 +239,10 @@ expect_rc 1 "a function kprobes cannot reach"
 expect_match "$err" "cannot add the kprobe event" "says why"
 check_state "the kprobe refusals"
 
-# ---- (e) a hist trigger the kernel refuses: streamed instead, with a note ----
+# ---- (e) a signed argument; a hist trigger the kernel refuses ----
 # do_filp_open(int dfd, ...) of 6.1's fs/namei.c with a hint of this test's
-# own, `unlikely(dfd == -100)` (AT_FDCWD, where exec's opens are): dfd is
-# fetched as s32, and -100 written unsigned, as likelytop's filters are
-# (arg == 0xffffffffffffff9c), is a filter the kernel refuses on a
-# signed field.  Counts against a kprobe of this test's own (`dfd == -100`
-# on the same field, which the kernel takes).
+# own, `unlikely(dfd == -100)` (AT_FDCWD, where exec's opens are).  Counts
+# against a kprobe of this test's own (`dfd == -100` on the same field).
 {
 	echo 'struct file *do_filp_open(int dfd, struct filename *pathname, const struct open_flags *op)'
 	echo '{'
@@ -243,41 +250,41 @@ check_state "the kprobe refusals"
 } >src/fs/namei.c
 echo "p:ltcheck_$$/filp do_filp_open call_site=\$stack0:x64 dfd=\$arg1:s32" >>"$T/kprobe_events" &&
 	mine+=("kp:ltcheck_$$/filp")
-mkinst "ltcheck-fc-$$" "ltcheck_$$/filp" ""
-mkinst "ltcheck-fw-$$" "ltcheck_$$/filp" "dfd == -100"
-( end=$((SECONDS + 5)); while [ $SECONDS -lt $end ]; do /bin/true; done ) &
-gen=$!
-SPAWNED+=($gen)
-"$LT" --callers fs/namei.c:3 -S src -b -n 1 -d 3 -J >e.json 2>e.err
-rc=$?
-wait $gen
-for i in "ltcheck-fc-$$" "ltcheck-fw-$$"; do echo 0 >"$T/instances/$i/events/ltcheck_$$/filp/enable"; done
-expect_rc 0 "--callers fs/namei.c:3 (a filter the kernel refuses)"
-cat e.err
-expect_eq "$(jq -c '[.site.mechanism, .site.wrong_when, .lost]' e.json)" \
-	'["kprobe+stream","arg == 0xffffffffffffff9c",0]' "the refused histogram: streamed, the filter, nothing lost"
-expect_match "$(jq -r .site.probe e.json)" 'arg=\$arg1:s32$' "dfd fetched as s32"
-expect_match "$(jq -r .site.note e.json)" '^the kernel refused the histogram \(.*refused .* if arg == 0xffffffffffffff9c.*\): every call streamed' "site.note says why"
+NO_HIST=$BUILD_DIR/tests/likelytop/lt_no_hist.so
+[ -r "$NO_HIST" ] || fail "no $NO_HIST (the build's test shim)"
+filp_case() {	# filp_case NAME MECHANISM [PRELOAD]: one window against the kprobe
+	local name=$1 mech=$2 pre=${3:-} i n
+	mkinst "ltcheck-fc-$$" "ltcheck_$$/filp" ""
+	mkinst "ltcheck-fw-$$" "ltcheck_$$/filp" "dfd == -100"
+	( end=$((SECONDS + 5)); while [ $SECONDS -lt $end ]; do /bin/true; done ) &
+	gen=$!
+	SPAWNED+=($gen)
+	LD_PRELOAD=$pre "$LT" --callers fs/namei.c:3 -S src -b -n 1 -d 3 -J >e.json 2>e.err
+	rc=$?
+	wait $gen
+	for i in "ltcheck-fc-$$" "ltcheck-fw-$$"; do echo 0 >"$T/instances/$i/events/ltcheck_$$/filp/enable"; done
+	expect_rc 0 "--callers fs/namei.c:3 ($name)"
+	cat e.err
+	expect_eq "$(jq -c '[.site.mechanism, .site.wrong_when, .lost]' e.json)" \
+		"[\"$mech\",\"arg == -100\",0]" "$name: the mechanism, the filter as the kernel takes it on a signed field, nothing lost"
+	expect_match "$(jq -r .site.probe e.json)" 'arg=\$arg1:s32$' "$name: dfd fetched as s32"
+	totals_agree e.json filp "ltcheck-fc-$$" "ltcheck-fw-$$" "do_filp_open calls ($name)" "do_filp_open wrong, dfd == -100 ($name)"
+	expect_match "$(jq .wrong e.json)" '^[1-9][0-9]*$' "$name: opens at AT_FDCWD counted as wrong"
+	jq -c '{calls, wrong, top: [.callers[:5][] | [.caller, .calls, .wrong]]}' e.json
+	for i in "ltcheck-fc-$$" "ltcheck-fw-$$"; do rmdir "$T/instances/$i"; done
+	mine=("kp:ltcheck_$$/filp")
+}
+filp_case "a signed argument" kprobe+hist
+expect_eq "$(jq -r '.site.note // ""' e.json)" "" "a signed argument: no note (nothing refused)"
+filp_case "the histogram refused" kprobe+stream "$NO_HIST"
+expect_match "$(jq -r .site.note e.json)" '^the kernel refused the histogram \(.*refused .* if arg == -100.*\): every call streamed' "site.note says why"
 expect_match "$(cat e.err)" "note: the kernel refused the histogram" "and standard error"
-n=$(lost "ltcheck-fc-$$" "ltcheck-fw-$$")
-[ "$n" = 0 ] && ok || fail "the independent do_filp_open count lost $n events"
-start=$(jq -r .start e.json) end=$(jq -r .end e.json)
-ftot() { indep "$1" filp "$start" "$end" | awk '$1 == "@edge" { e = $2; next } { s += $2 } END { print "total", s + 0; print "@edge", e + 0 }'; }
-ftot "ltcheck-fc-$$" >ec.indep
-ftot "ltcheck-fw-$$" >ew.indep
-printf 'total %s\n@edge 0\n' "$(jq .calls e.json)" >ec.lt
-printf 'total %s\n@edge 0\n' "$(jq .wrong e.json)" >ew.lt
-compare "do_filp_open calls (refused hist, streamed)" ec.lt ec.indep
-compare "do_filp_open wrong, dfd == -100 (refused hist, streamed)" ew.lt ew.indep
-expect_match "$(jq .wrong e.json)" '^[1-9][0-9]*$' "opens at AT_FDCWD counted as wrong"
-jq -c '{calls, wrong, top: [.callers[:5][] | [.caller, .calls, .wrong]]}' e.json
-for i in "ltcheck-fc-$$" "ltcheck-fw-$$"; do rmdir "$T/instances/$i"; done
 echo "-:ltcheck_$$/filp" >>"$T/kprobe_events"
 mine=()
 check_state "the refused histogram"
-run "$LT" --callers fs/namei.c:3 -S src --mechanism hist -b -n 1 -d 0.5 -J
+LD_PRELOAD=$NO_HIST run "$LT" --callers fs/namei.c:3 -S src --mechanism hist -b -n 1 -d 0.5 -J
 expect_rc 1 "--mechanism hist where the kernel refuses the trigger"
-expect_match "$err" "trigger refused '.* if arg == 0xffffffffffffff9c'" "says what the kernel refused"
+expect_match "$err" "trigger refused '.* if arg == -100'" "says what the kernel refused"
 check_state "--mechanism hist refused"
 
 # ---- (f) the live view's c key on a function without a tracepoint ----
