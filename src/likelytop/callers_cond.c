@@ -142,6 +142,35 @@ static void set_one(struct lt_cond *c, uint64_t lo, uint64_t hi)
 	c->nspan = 1;
 }
 
+/*
+ * Spans sorted and those that touch or overlap joined: the form negate()
+ * and the filter expect (as keys, IS_ERR_OR_NULL's two spans of a signed
+ * argument, -4095..-1 and 0, are one).
+ */
+static void set_norm(struct lt_cond *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 1; i < c->nspan; i++)	/* a few spans: insertion */
+		for (size_t j = i; j && c->span[j].lo < c->span[j - 1].lo; j--) {
+			struct lt_span t = c->span[j];
+
+			c->span[j] = c->span[j - 1];
+			c->span[j - 1] = t;
+		}
+	for (size_t i = 0; i < c->nspan; i++) {
+		struct lt_span *last = n ? &c->span[n - 1] : NULL;
+
+		if (last && (last->hi == UINT64_MAX || c->span[i].lo <= last->hi + 1)) {
+			if (c->span[i].hi > last->hi)
+				last->hi = c->span[i].hi;
+		} else {
+			c->span[n++] = c->span[i];
+		}
+	}
+	c->nspan = n;
+}
+
 bool lt_cond_true(const struct lt_cond *c, uint64_t v)
 {
 	if (c->sign)
@@ -268,24 +297,10 @@ static int parse_call(struct parser *p, const char *name, size_t nlen,
 		return fail(p, "%s() of something other than an argument", macros[m].name);
 	/* each span is all of one sign: as keys, still a span */
 	set_one(&out->set, macros[m].lo1 ^ p->bias, macros[m].hi1 ^ p->bias);
-	if (macros[m].lo2 <= macros[m].hi2) {
-		struct lt_span two = { macros[m].lo2 ^ p->bias, macros[m].hi2 ^ p->bias };
-
-		struct lt_span *one = &out->set.span[0];
-
-		if (two.hi != UINT64_MAX && two.hi + 1 == one->lo)	/* adjacent: one span */
-			one->lo = two.lo;
-		else if (one->hi != UINT64_MAX && one->hi + 1 == two.lo)
-			one->hi = two.hi;
-		else if (two.lo < one->lo) {	/* kept sorted */
-			out->set.span[1] = *one;
-			*one = two;
-			out->set.nspan = 2;
-		} else {
-			out->set.span[1] = two;
-			out->set.nspan = 2;
-		}
-	}
+	if (macros[m].lo2 <= macros[m].hi2)
+		out->set.span[out->set.nspan++] = (struct lt_span){
+			macros[m].lo2 ^ p->bias, macros[m].hi2 ^ p->bias };
+	set_norm(&out->set);
 	out->kind = N_SET;
 	return 0;
 }
