@@ -124,6 +124,25 @@ static void parse_sizes(const char *arg, struct sb_config *cfg)
 	}
 }
 
+/*
+ * SPLICE_F_GIFT hands over whole pages: a gift of part of a page can only
+ * be copied, so a gift size that is not a whole number of pages measures
+ * nothing the flag promises (the buffers are page-aligned by mmap).
+ */
+static void check_gift_sizes(const struct sb_config *cfg)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	int i;
+
+	if (!(cfg->modes & (1u << SB_GIFT)))
+		return;
+	for (i = 0; i < cfg->nsizes; i++)
+		if (cfg->sizes[i] % page)
+			tool_usage_error("invalid chunk size %llu for gift: SPLICE_F_GIFT gives whole pages, so a gift size must be a multiple of the %llu-byte page (or leave gift out of --mode)",
+					 (unsigned long long)cfg->sizes[i],
+					 (unsigned long long)page);
+}
+
 /* --runs N, 1 to SB_MAX_RUNS. */
 static int parse_runs(const char *arg)
 {
@@ -261,6 +280,7 @@ static void finish_args(const struct args *a)
 
 	if (cfg->total && cfg->seconds > 0)
 		tool_usage_error("--total and --time exclude each other");
+	check_gift_sizes(cfg);
 	if (*a->fmt != SB_TABLE && (a->columns || a->t->noheadings || a->t->raw))
 		tool_usage_error("--output, --output-all, --noheadings and --raw shape the table; CSV and JSON always carry every field");
 	/* Progress only where someone watches it, never into a log file. */

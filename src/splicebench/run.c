@@ -754,9 +754,17 @@ static int point_run(const struct sb_config *cfg, struct point *p, int run)
 		c.nchunks = (cfg->total + r->size - 1) / r->size;
 	ret = setup(&c, r);
 	if (ret == 0) {
+		struct sb_run *out = run < 0 ? &tmp : &p->runs[run];
+
 		p->huge_ok &= r->huge;
-		ret = one_run(&c, run < 0 ? &tmp : &p->runs[run], r->why,
-			      sizeof(r->why));
+		ret = one_run(&c, out, r->why, sizeof(r->why));
+		/* A run that moved nothing has no rate: never 0.00 GB/s. */
+		if (ret == 0 && !out->bytes) {
+			snprintf(r->why, sizeof(r->why),
+				 "no data moved: the run ended before its first chunk arrived (--time %g s is too short)",
+				 cfg->seconds);
+			ret = -ENODATA;
+		}
 		r->pipe_size = c.pipe_size;
 	}
 	teardown(&c);

@@ -18,6 +18,28 @@ for args in "--mode splice" "--mode copy," "--consumer tee" "--consumer file:" \
 	[ -z "$out" ] && ok || fail "splicebench $args wrote to stdout"
 done
 
+# SPLICE_F_GIFT gives whole pages: a gift size that is not one is a usage
+# error naming the size and the page; the same size without gift runs.
+page=$(getconf PAGESIZE)
+for size in 16 4104 $((page / 2)); do
+	for modes in gift copy,gift ""; do
+		run "$bin" ${modes:+--mode $modes} --size "$size" --total 1M --runs 1
+		expect_rc 2 "--mode ${modes:-(all)} --size $size"
+		expect_match "$err" "invalid chunk size $size for gift: .* multiple of the $page-byte page" \
+			"--mode ${modes:-(all)} --size $size message"
+		[ -z "$out" ] && ok || fail "--size $size for gift wrote to stdout"
+	done
+done
+run "$bin" --mode copy,vmsplice --size 4104 --total 1M --runs 1 -q
+expect_rc 0 "--size 4104 without gift"
+
+# A run too short to move a byte has no rate: refused, never 0.00 GB/s.
+run "$bin" --mode copy --size 64K --time 0.0000001 --runs 1 -q --format json
+expect_rc 1 "--time 0.0000001"
+expect_match "$err" "copy 64K: no data moved: .*--time 1e-07 s is too short" "no data moved message"
+g=$(printf '%s' "$out" | jq -r '.results[0].median_gbps // "none"')
+[ "$g" = none ] && ok || fail "a 0-byte run reported $g GB/s"
+
 ncpu=$(nproc --all)
 run "$bin" "${small[@]}" --pin 0,$((ncpu + 3))
 expect_rc 1 "--pin to a CPU we may not use"
