@@ -189,6 +189,10 @@ static bool plan_option(int c, const char *arg, struct args *a)
 		if (sb_parse_seconds(arg, &cfg->seconds) < 0)
 			tool_usage_error("invalid --time '%s': seconds, more than 0 and at most 86400",
 					 arg);
+		/* shorter, a run is its thread start-up and one chunk */
+		if (cfg->seconds < SB_MIN_SECONDS)
+			tool_usage_error("invalid --time '%s': too short to measure anything but the start of a run; at least %g seconds",
+					 arg, SB_MIN_SECONDS);
 		return true;
 	case OPT_RUNS:
 		cfg->runs = parse_runs(arg);

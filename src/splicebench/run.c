@@ -163,6 +163,19 @@ static bool buf_is_huge(const struct buf *b)
 
 /* ---- the producer ------------------------------------------------------- */
 
+/* --time: the end of this run, from now. */
+static void set_deadline(struct ctx *c)
+{
+	clock_gettime(CLOCK_MONOTONIC, &c->deadline);
+	c->deadline.tv_sec += (time_t)c->cfg->seconds;
+	c->deadline.tv_nsec += (long)((c->cfg->seconds -
+			(double)(time_t)c->cfg->seconds) * 1e9);
+	if (c->deadline.tv_nsec >= 1000000000L) {
+		c->deadline.tv_sec++;
+		c->deadline.tv_nsec -= 1000000000L;
+	}
+}
+
 static bool producer_done(struct ctx *c, uint64_t seq)
 {
 	struct timespec now;
@@ -241,7 +254,15 @@ static void *producer(void *arg)
 		vflags |= SPLICE_F_GIFT;
 	pthread_barrier_wait(&c->start);
 	cpu0 = thread_cpu();
-	for (seq = 0; !producer_done(c, seq); seq++) {
+	/*
+	 * --time counts from here, when both sides are ready, as the
+	 * consumer's clock does; and a run sends at least its first chunk,
+	 * so that a thread started late on a loaded machine still measures
+	 * something rather than nothing.
+	 */
+	if (!c->nchunks)
+		set_deadline(c);
+	for (seq = 0; seq == 0 || !producer_done(c, seq); seq++) {
 		size_t slot = c->nbufs > 1 ? seq % c->nbufs : 0;
 		uint8_t *p = c->bufs[slot].p;
 
@@ -479,19 +500,6 @@ static int pipe_open(struct ctx *c, char *why, size_t whylen)
 	return 0;
 }
 
-/* --time: the end of this point's runs, from now (once per point). */
-static void set_deadline(struct ctx *c)
-{
-	clock_gettime(CLOCK_MONOTONIC, &c->deadline);
-	c->deadline.tv_sec += (time_t)c->cfg->seconds;
-	c->deadline.tv_nsec += (long)((c->cfg->seconds -
-			(double)(time_t)c->cfg->seconds) * 1e9);
-	if (c->deadline.tv_nsec >= 1000000000L) {
-		c->deadline.tv_sec++;
-		c->deadline.tv_nsec -= 1000000000L;
-	}
-}
-
 /* Run the producer and the consumer to the end; 0 or -errno (why). */
 static int run_threads(struct ctx *c, struct thread_arg *tp,
 		       struct thread_arg *tc, char *why, size_t whylen)
@@ -556,8 +564,6 @@ static int one_run(struct ctx *c, struct sb_run *out, char *why, size_t whylen)
 	ret = pipe_open(c, why, whylen);
 	if (ret < 0)
 		goto out_close;
-	if (!c->nchunks)
-		set_deadline(c);
 	memset(&c->run, 0, sizeof(c->run));
 	c->consumed = 0;
 	c->prod_err = c->cons_err = 0;
@@ -761,8 +767,7 @@ static int point_run(const struct sb_config *cfg, struct point *p, int run)
 		/* A run that moved nothing has no rate: never 0.00 GB/s. */
 		if (ret == 0 && !out->bytes) {
 			snprintf(r->why, sizeof(r->why),
-				 "no data moved: the run ended before its first chunk arrived (--time %g s is too short)",
-				 cfg->seconds);
+				 "no data moved: the consumer got no byte before the end of the data");
 			ret = -ENODATA;
 		}
 		r->pipe_size = c.pipe_size;

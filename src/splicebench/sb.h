@@ -27,6 +27,7 @@ enum sb_consumer { SB_NULL, SB_READ, SB_VERIFY, SB_FILE };
 #define SB_MAX_RUNS	1000
 #define SB_MIN_SIZE	16		/* a verify header */
 #define SB_MAX_SIZE	(1ull << 30)
+#define SB_MIN_SECONDS	0.001		/* --time */
 
 #include "chunk.h"
 #include "stats.h"
