@@ -334,14 +334,36 @@ static void print_steps(struct kattr_rg *rg, const struct kattr_rgplan *p)
  * --json: the plan as one object, for scripts and configuration managers
  * ("changed" is changes > 0): {"file", "dry_run", "changes", "steps":
  * [{"action": "create"|"set"|"delete", "group", "shares" (create, set),
- * "old" (set), "line" (in the file; not for delete), "text" (the text
- * line)}]}.
+ * "old" (set), "resources" (a set of resources: [{"key", "value", "old"}]),
+ * "line" (in the file; not for delete), "text" (the text line)}]}.
  */
+/* A resource step's values: [{"key", "value", "old" (not for a new group)}]. */
+static json_object *res_json(const struct kattr_rgplan_res *ch)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < ch->n; i++) {
+		json_object *r = json_object_new_object();
+		char w[1024], o[1024];
+
+		kattr_rgres_text(&ch->want[i], w, sizeof(w));
+		json_object_object_add(r, "key", json_object_new_string(ch->want[i].res->key));
+		json_object_object_add(r, "value", tool_json_str(w));
+		if (!ch->fresh && !ch->old[i].unset) {
+			kattr_rgres_text(&ch->old[i], o, sizeof(o));
+			json_object_object_add(r, "old", tool_json_str(o));
+		}
+		json_object_array_add(a, r);
+	}
+	return a;
+}
+
 static void print_plan_json(struct kattr_rg *rg, const struct kattr_rgplan *p,
 			    const char *file, bool dry_run)
 {
 	static const char *const action[] = {
 		[KATTR_RGPLAN_CREATE] = "create", [KATTR_RGPLAN_SET] = "set", [KATTR_RGPLAN_DELETE] = "delete",
+		[KATTR_RGPLAN_RES] = "set",
 	};
 	json_object *o = json_object_new_object(), *steps = json_object_new_array();
 	char text[1024];
@@ -360,6 +382,8 @@ static void print_plan_json(struct kattr_rg *rg, const struct kattr_rgplan *p,
 			json_object_object_add(j, "shares", tool_json_str(st->want));
 		if (st->kind == KATTR_RGPLAN_SET && st->old)
 			json_object_object_add(j, "old", tool_json_str(st->old));
+		if (st->kind == KATTR_RGPLAN_RES)
+			json_object_object_add(j, "resources", res_json(&st->res));
 		if (st->kind != KATTR_RGPLAN_DELETE)
 			json_object_object_add(j, "line", json_object_new_int64(st->line));
 		json_object_object_add(j, "text", tool_json_str(text));
