@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "callers_note.h"
+#include "esc.h"
 
 size_t lt_callers_most(const struct lt_note_caller *top, size_t n, uint64_t wrong)
 {
@@ -35,8 +36,16 @@ char *lt_callers_note(const struct lt_note_caller *top, size_t n, uint64_t wrong
 	for (size_t i = 0; i < k; i++) {
 		const char *mod = top[i].module;
 
-		fprintf(f, "             %s%s%s%s: %" PRIu64 " wrong of %" PRIu64 " calls\n",
-			top[i].name, mod ? " [" : "", mod ? mod : "", mod ? "]" : "",
+		/* the names are the traced program's or a saved file's:
+		 * escaped (esc.h), so that none begins a line of the mail */
+		fputs("             ", f);
+		tool_fputs_esc(top[i].name, f, 0);
+		if (mod) {
+			fputs(" [", f);
+			tool_fputs_esc(mod, f, 0);
+			fputc(']', f);
+		}
+		fprintf(f, ": %" PRIu64 " wrong of %" PRIu64 " calls\n",
 			top[i].wrong, top[i].calls);
 	}
 	fprintf(f, "             Fixing %s, not the hint, is the alternative.\n",

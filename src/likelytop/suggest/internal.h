@@ -73,6 +73,14 @@ struct site {
 
 /* site.c */
 char *lts_strndup_clean(const char *s, size_t n);
+/*
+ * A name from outside (the profile's function and file names, a caller's,
+ * a module's, the profile's path) for a patch mail or a message: escaped
+ * as text (esc.h: control bytes, C1, invalid UTF-8 and '\\' as \xNN), so
+ * that no line of the mail can begin inside it and no byte of it is one a
+ * terminal obeys.  malloc'd; NULL without memory.
+ */
+char *lts_esc_dup(const char *s);
 double lts_site_pct(const struct site *st);
 const char *lts_fmt_pct(char *buf, size_t size, double pct);
 const char *lts_kind_name(enum lt_hint_kind k);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "kattr/kattr.h"
+#include "esc.h"
 #include "outfile.h"
 #include "internal.h"
 
@@ -65,13 +66,19 @@ static char *subject_of(const struct site *const *g, size_t n)
 		any_flip |= g[i]->flip;
 		same_kind &= g[i]->call.kind == k;
 	}
-	snprintf(funcs, sizeof(funcs), "%s()", g[0]->function);
+	/* the profile's names: escaped, never a header line of their own */
+	tool_esc_to(funcs, sizeof(funcs) - 2, g[0]->function, 0);
+	strcat(funcs, "()");
 	for (size_t i = 1; i < n; i++)
 		if (strcmp(g[i]->function, g[0]->function)) {
 			size_t l = strlen(funcs);
 
-			snprintf(funcs + l, sizeof(funcs) - l, " and %s()",
-				 g[i]->function);
+			if (sizeof(funcs) - l > 8) {
+				strcpy(funcs + l, " and ");
+				tool_esc_to(funcs + l + 5, sizeof(funcs) - l - 7,
+					    g[i]->function, 0);
+				strcat(funcs, "()");
+			}
 			break;
 		}
 	subsys(g[0]->rel, sub, sizeof(sub));
@@ -125,7 +132,7 @@ static void wrap(FILE *f, const char *first, const char *cont, const char *text,
 static void body_site(FILE *f, const struct lt_suggest *s, const struct site *st)
 {
 	uint64_t total = st->correct + st->incorrect;
-	char *fn = lts_strndup_clean(st->function, strlen(st->function));
+	char *fn = lts_esc_dup(st->function);
 
 	char pct[16];
 
@@ -283,8 +290,9 @@ int lts_make_patch(struct lt_suggest *s, const struct site *const *g,
 		free(para);
 	}
 	fputc('\n', f);
-	prof = s->o.profile ? s->o.profile : "?";
-	wrap(f, "Profile: ", "", prof, strlen(prof));
+	prof = s->o.profile ? lts_esc_dup(s->o.profile) : NULL;
+	wrap(f, "Profile: ", "", prof ? prof : "?", strlen(prof ? prof : "?"));
+	free((char *)prof);
 	fprintf(f, "(%s format), read by likelytop --suggest.\n\n",
 		kattr_profile_format_name(s->o.format));
 	fprintf(f, "Signed-off-by: %s\n---\n", PLACEHOLDER);

@@ -91,8 +91,8 @@ static int refuse(struct lt_suggestions *sg, const struct site *st,
 		return -ENOMEM;
 	sg->refused = nv;
 	r = &sg->refused[sg->nrefused];
-	fn = lts_strndup_clean(st->function, strlen(st->function));
-	file = lts_strndup_clean(st->file, strlen(st->file));
+	fn = lts_esc_dup(st->function);
+	file = lts_esc_dup(st->file);
 	r->site = NULL;
 	if (fn && file &&
 	    asprintf(&r->site, "%s() %s:%u (%s, %s%% of %llu missed)", fn,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "esc.h"
 #include "internal.h"
 
 char *lts_strndup_clean(const char *s, size_t n)
@@ -17,6 +18,15 @@ char *lts_strndup_clean(const char *s, size_t n)
 	for (char *p = d; p && *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
+	return d;
+}
+
+char *lts_esc_dup(const char *s)
+{
+	char *d = malloc(TOOL_ESC_SIZE(strlen(s)));
+
+	if (d)
+		tool_esc(d, s, 0);
 	return d;
 }
 

@@ -218,6 +218,7 @@ int lts_resolve(struct lt_suggest *s, struct site *st, const char **why,
 		char *whybuf, size_t whysize)
 {
 	const char *f = st->file, *p;
+	char *fn;
 	size_t rl = strlen(s->root), lo, hi, nfit = 0, fit = 0;
 	char tmp[64];
 
@@ -230,9 +231,11 @@ int lts_resolve(struct lt_suggest *s, struct site *st, const char **why,
 	for (p = f; p && strchr(p, '/'); p = strchr(p, '/') + 1) {
 		if (is_file(s, p)) {
 			st->rel = st->relbuf = strdup(p);
-			if (p != st->file &&
-			    asprintf(&st->note, "%s in the profile", st->file) < 0)
+			char *e = p != st->file ? lts_esc_dup(st->file) : NULL;
+
+			if (e && asprintf(&st->note, "%s in the profile", e) < 0)
 				st->note = NULL;
+			free(e);
 			st->note_keep = st->note ? strlen(st->note) : 0;
 			return st->rel ? 0 : -1;
 		}
@@ -288,9 +291,11 @@ int lts_resolve(struct lt_suggest *s, struct site *st, const char **why,
 	}
 	st->rel = s->files[fit].rel;
 	snprintf(tmp, sizeof(tmp), "%zu", hi - lo);
-	if (asprintf(&st->note, "%s in the profile: of the %s files so named, the only one with that hint at line %u and a call or definition of %s()",
-		     p, tmp, st->line, st->function) < 0)
+	fn = lts_esc_dup(st->function);
+	if (!fn || asprintf(&st->note, "%s in the profile: of the %s files so named, the only one with that hint at line %u and a call or definition of %s()",
+			    p, tmp, st->line, fn) < 0)
 		st->note = NULL;
+	free(fn);
 	st->note_keep = strlen(p) + strlen(" in the profile:");
 	return 0;
 }
