@@ -58,7 +58,7 @@ static char *subject_of(const struct site *const *g, size_t n)
 {
 	bool all_flip = true, any_flip = false, same_kind = true;
 	enum lt_hint_kind k = g[0]->call.kind;
-	char sub[128], funcs[160], *out;
+	char sub[128], funcs[160], *out, *f0, *f1 = NULL;
 	int ret;
 
 	for (size_t i = 0; i < n; i++) {
@@ -67,20 +67,16 @@ static char *subject_of(const struct site *const *g, size_t n)
 		same_kind &= g[i]->call.kind == k;
 	}
 	/* the profile's names: escaped, never a header line of their own */
-	tool_esc_to(funcs, sizeof(funcs) - 2, g[0]->function, 0);
-	strcat(funcs, "()");
-	for (size_t i = 1; i < n; i++)
-		if (strcmp(g[i]->function, g[0]->function)) {
-			size_t l = strlen(funcs);
-
-			if (sizeof(funcs) - l > 8) {
-				strcpy(funcs + l, " and ");
-				tool_esc_to(funcs + l + 5, sizeof(funcs) - l - 7,
-					    g[i]->function, 0);
-				strcat(funcs, "()");
-			}
-			break;
-		}
+	f0 = lts_esc_dup(g[0]->function);
+	for (size_t i = 1; i < n && !f1; i++)
+		if (strcmp(g[i]->function, g[0]->function))
+			f1 = lts_esc_dup(g[i]->function);
+	if (f1)
+		snprintf(funcs, sizeof(funcs), "%s() and %s()", f0 ? f0 : "?", f1);
+	else
+		snprintf(funcs, sizeof(funcs), "%s()", f0 ? f0 : "?");
+	free(f0);
+	free(f1);
 	subsys(g[0]->rel, sub, sizeof(sub));
 	if (same_kind && !any_flip)
 		ret = asprintf(&out, "%s: remove %s() from %s", sub,
@@ -260,7 +256,7 @@ int lts_make_patch(struct lt_suggest *s, const struct site *const *g,
 	size_t changed = 0, size;
 	bool any_flip = false;
 	char *text, *para;
-	const char *prof;
+	char *prof;
 	FILE *f;
 
 	if (l->err < 0)
@@ -292,7 +288,7 @@ int lts_make_patch(struct lt_suggest *s, const struct site *const *g,
 	fputc('\n', f);
 	prof = s->o.profile ? lts_esc_dup(s->o.profile) : NULL;
 	wrap(f, "Profile: ", "", prof ? prof : "?", strlen(prof ? prof : "?"));
-	free((char *)prof);
+	free(prof);
 	fprintf(f, "(%s format), read by likelytop --suggest.\n\n",
 		kattr_profile_format_name(s->o.format));
 	fprintf(f, "Signed-off-by: %s\n---\n", PLACEHOLDER);
