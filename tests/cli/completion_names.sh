@@ -19,15 +19,12 @@ mnt=$tmp/mnt work=$tmp/work sock=$tmp/tmux.sock
 mkdir "$mnt" "$work" "$tmp/files" "$tmp/bin" "$tmp/fake" "$tmp/prof"
 cleanup() {
 	tmux -S "$sock" kill-server 2>/dev/null
-	if mountpoint -q "$mnt"; then
-		find "$mnt" -mindepth 1 -depth -type d -exec rmdir {} + 2>/dev/null
-		umount "$mnt" || { echo "FAIL: cannot unmount $mnt"; return; }
-	fi
+	named_hier_umount "kattrcomp$$" "$mnt" || return
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
-mount -t cgroup -o "none,name=kattrcomp$$" "kattrcomp$$" "$mnt" 2>/dev/null ||
+named_hier_mount "kattrcomp$$" "$mnt" ||
 	skip_test "cannot mount a named cgroup v1 hierarchy (mount -t cgroup -o none,name=...): no cgroup v1 here"
 
 names=('a$(touch${IFS}F1)' 'b`touch F2`' 'c;touch F3' 'd|touch F4'

@@ -23,10 +23,7 @@ mkdir "$mnt" "$work" "$tmp/fish" "$tmp/z"
 cleanup() {
 	tmux -S "$sock.zsh" kill-server 2>/dev/null
 	tmux -S "$sock.fish" kill-server 2>/dev/null
-	if mountpoint -q "$mnt"; then
-		find "$mnt" -mindepth 1 -depth -type d -exec rmdir {} + 2>/dev/null
-		umount "$mnt" || { echo "FAIL: cannot unmount $mnt"; return; }
-	fi
+	named_hier_umount "kattrcsh$$" "$mnt" || return
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -86,7 +83,7 @@ if [ "$(id -u)" != 0 ]; then
 	echo "SKIP (part): the hostile names need root (a cgroup v1 hierarchy is mounted)"
 	finish
 fi
-mount -t cgroup -o "none,name=kattrcsh$$" "kattrcsh$$" "$mnt" 2>/dev/null || {
+named_hier_mount "kattrcsh$$" "$mnt" || {
 	echo "SKIP (part): cannot mount a named cgroup v1 hierarchy here"
 	finish
 }

@@ -21,6 +21,30 @@ wait_until() {
 	done
 }
 ok() { T_CHECKS=$((T_CHECKS + 1)); }
+# A cgroup v1 hierarchy of no controller, a test's own: named_hier_mount
+# NAME DIR mounts it (non-zero if it cannot); named_hier_umount NAME DIR
+# removes every group in it, unmounts it, and sees that the kernel dropped
+# it.  The kernel drops a hierarchy at its unmount only if it has no child
+# group left, and a removed group leaves that list a little after its rmdir:
+# an unmount right after the last rmdir can keep the empty hierarchy alive
+# for good (named in every process's /proc/PID/cgroup).  So, until
+# /proc/self/cgroup no longer names it: mount it once more and unmount.
+named_hier_mount() { mount -t cgroup -o "none,name=$1" "$1" "$2" 2>/dev/null; }
+named_hier_gone() { ! grep -q ":name=$1:" /proc/self/cgroup; }
+named_hier_drop() {
+	named_hier_mount "$1" "$2" && umount "$2"
+	named_hier_gone "$1"
+}
+named_hier_umount() {
+	if mountpoint -q "$2"; then
+		find "$2" -mindepth 1 -depth -type d -exec rmdir {} + 2>/dev/null
+		umount "$2" || { echo "FAIL: cannot unmount $2"; return 1; }
+	fi
+	named_hier_gone "$1" || wait_until 10 "named_hier_drop '$1' '$2'" || {
+		echo "FAIL: the cgroup v1 hierarchy name=$1 is still alive 10 s after its unmount"
+		return 1
+	}
+}
 skip_test() { echo "SKIP: $*"; exit 77; }
 require_root() { [ "$(id -u)" = 0 ] || skip_test "needs root ($1)"; }
 

@@ -12,15 +12,12 @@ RGCTL=$(tool_path rgctl)
 work=$(mktemp -d)
 mnt=$work/mnt
 cleanup() {
-	if mountpoint -q "$mnt"; then
-		find "$mnt" -mindepth 1 -depth -type d -exec rmdir {} + 2>/dev/null
-		umount "$mnt"
-	fi
+	named_hier_umount "kattr-ans$$" "$mnt"
 	rm -rf "$work"
 }
 trap cleanup EXIT
 mkdir -p "$mnt" "$work/run"
-mount -t cgroup -o none,name=kattr-ans$$ kattr-ans$$ "$mnt" || skip_test "cannot mount a named cgroup v1 hierarchy"
+named_hier_mount "kattr-ans$$" "$mnt" || skip_test "cannot mount a named cgroup v1 hierarchy"
 cat >"$work/site.conf" <<'CONF'
 groups = (
   { name = "web";        },

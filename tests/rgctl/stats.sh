@@ -18,10 +18,7 @@ HELPER=$BUILD_DIR/tests/rgctl/stats_helper
 T=$(mktemp -d /tmp/rgctl-stats.XXXXXX)
 # last: a named hierarchy mounted below $T goes first
 cleanup_t() {
-	if mountpoint -q "$T/named"; then
-		rmdir "$T/named/$G.none" 2>/dev/null
-		umount "$T/named"
-	fi
+	named_hier_umount "kattr-stats$$" "$T/named"
 	rm -rf "$T"
 }
 for h in "$CPU" "$ACCT" "$MEM"; do
@@ -108,7 +105,7 @@ expect_rc 2 "stats --delay with --interval"
 # a hierarchy with none of the group's files: said, exit 1.  A named
 # hierarchy of no controller, the group in no controller's hierarchy.
 mkdir "$T/named"
-if mount -t cgroup -o none,name=kattr-stats$$ cgroup "$T/named" 2>/dev/null; then
+if named_hier_mount "kattr-stats$$" "$T/named"; then
 	mkdir "$T/named/$G.none"
 	run "$RG" --root "$T/named" stats "$G.none"
 	expect_rc 1 "stats of a group with no statistics file"
