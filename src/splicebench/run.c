@@ -901,6 +901,55 @@ out:
 	free(dst);
 }
 
+/* One fresh-page run: fault, fill and drop len bytes until total. */
+static double fresh_run(uint8_t *p, size_t len, uint64_t total, double *cpu)
+{
+	struct timespec a, b;
+	uint64_t done;
+	double c0 = thread_cpu();
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (done = 0; done < total; done += len) {
+		memset(p, (int)(done & 0xff) | 1, len);
+		if (madvise(p, len, MADV_DONTNEED) < 0)
+			return 0;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	*cpu = sb_cpu_s_per_gb(thread_cpu() - c0, done);
+	return sb_gbps(done, ts_diff(&a, &b));
+}
+
+/*
+ * The price of fresh pages (gift's per-chunk cost) without a pipe: the
+ * gift rows read against it.
+ */
+static void baseline_fresh(struct sb_baseline *b, uint64_t total, int runs)
+{
+	double g[SB_BASE_RUNS], cpu[SB_BASE_RUNS], c;
+	struct sb_stats st;
+	uint8_t *p;
+	int i;
+
+	memset(&b->fresh, 0, sizeof(b->fresh));
+	p = mmap(NULL, b->fresh_size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	(void)fresh_run(p, b->fresh_size, total / 4, &c);	/* warm-up */
+	for (i = 0; i < runs && !sb_stop; i++) {
+		g[i] = fresh_run(p, b->fresh_size, total, &cpu[i]);
+		if (g[i] <= 0)
+			break;
+	}
+	if (i) {
+		sb_stats_compute(g, i, &b->fresh);
+		sb_stats_compute(cpu, i, &st);
+		b->fresh_cpu = st.median;
+		memcpy(b->fresh_samples, g, (size_t)i * sizeof(*g));
+	}
+	munmap(p, b->fresh_size);
+}
+
 static uint64_t clamp64(uint64_t v, uint64_t lo, uint64_t hi)
 {
 	return v < lo ? lo : v > hi ? hi : v;
@@ -922,4 +971,7 @@ void sb_run_baseline(const struct sb_config *cfg, struct sb_baseline *b)
 	baseline_one(b->ram_size, clamp64(want, 2 * b->ram_size,
 					  cfg->quick ? 2 * b->ram_size : 2ull << 30),
 		     runs, &b->ram, b->ram_samples);
+	b->fresh_size = b->hot_size;
+	baseline_fresh(b, clamp64(want, 64ull << 20,
+				  cfg->quick ? 64ull << 20 : 1ull << 30), runs);
 }

@@ -94,7 +94,19 @@ struct sb_baseline {
 	uint64_t hot_size, ram_size;
 	struct sb_stats hot, ram;	/* GB/s */
 	double hot_samples[SB_BASE_RUNS], ram_samples[SB_BASE_RUNS];
+	/*
+	 * Fresh pages: what a gifting producer pays per chunk with no pipe
+	 * at all (a demand fault and the kernel's zeroing per page, the
+	 * producer's own writes, MADV_DONTNEED), over fresh_size at a time.
+	 */
+	uint64_t fresh_size;
+	struct sb_stats fresh;		/* GB/s */
+	double fresh_samples[SB_BASE_RUNS];
+	double fresh_cpu;		/* CPU s/GB, median */
 };
+
+/* What a mode's producer writes per chunk during a run (the report says). */
+const char *sb_producer_writes(const struct sb_config *cfg, enum sb_mode m);
 
 struct sb_report {
 	const struct sb_config *cfg;

@@ -60,7 +60,7 @@ static inline int sbc_check_csv(const struct sb_report *rep, const char *buf,
 
 	if (wf_csv(buf, len, SB_CSV_FIELDS, &records, why, size) < 0)
 		return -1;
-	if (records != 3 + (size_t)rep->nres)
+	if (records != 4 + (size_t)rep->nres)	/* header, 3 baselines */
 		return wf_fail(why, size, "csv: %zu records for %d results",
 			       records, rep->nres);
 	for (size_t rec = 0; p < end; rec++) {
@@ -68,9 +68,9 @@ static inline int sbc_check_csv(const struct sb_report *rep, const char *buf,
 
 		wf_csv_record(&p, end, &nf, kept, SB_CSV_ERROR + 1, sizeof(err),
 			      why, size);
-		if (rec < 3)
+		if (rec < 4)	/* the header and the 3 baselines */
 			continue;
-		const struct sb_result *r = &rep->res[rec - 3];
+		const struct sb_result *r = &rep->res[rec - 4];
 
 		if (r->failed && wf_utf8(r->why, strlen(r->why)) &&
 		    strcmp(err, r->why))

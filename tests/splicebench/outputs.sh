@@ -20,6 +20,10 @@ expect_match "$out" "Linux $(cat /proc/sys/kernel/osrelease)" "table kernel rele
 
 run "$bin" "${small[@]}" --consumer null
 expect_match "$out" "no data touched" "null consumer labelled"
+expect_match "$out" "fresh pg +256K +[0-9]+\.[0-9]{2} .* CPU s/GB" "table: the fresh-page baseline"
+expect_match "$out" "gift: read it against the fresh-page baseline" "table: gift read against it"
+expect_match "$out" "producer writes per chunk: copy: nothing.*gift: every chunk, on fresh pages" \
+	"table: what each producer writes"
 
 run "$bin" "${small[@]}" --format csv
 expect_rc 0 "csv"
@@ -31,7 +35,10 @@ rows=$(printf '%s\n' "$out" | awk 'NR > 1 { n = 1; q = 0
 	for (i = 1; i <= length($0); i++) { c = substr($0, i, 1)
 		if (c == "\"") q = !q; else if (c == "," && !q) n++ }
 	if (n == 25) print }' | wc -l)
-[ "$rows" = 8 ] && ok || fail "csv: $rows rows of 25 fields, expected 8 (2 baseline + 6)"
+[ "$rows" = 9 ] && ok || fail "csv: $rows rows of 25 fields, expected 9 (3 baseline + 6)"
+# the fresh-page baseline (gift's own cost, no pipe) is a row with a rate
+fr=$(printf '%s\n' "$out" | awk -F, '$1 == "fresh-pages" && $3 == 262144 && $8 > 0' | wc -l)
+[ "$fr" = 1 ] && ok || fail "csv: no fresh-pages baseline row with a rate"
 
 run "$bin" "${small[@]}" -J
 expect_rc 0 "-J"
@@ -58,6 +65,11 @@ for k in cpu_model virtualization; do
 done
 b=$(printf '%s' "$out" | jq '[.baseline.memcpy_cache_hot.median_gbps, .baseline.memcpy_from_ram.median_gbps] | map(select(. > 0)) | length')
 [ "$b" = 2 ] && ok || fail "json baseline: $b of 2 rates"
+b=$(printf '%s' "$out" | jq '.baseline.fresh_pages | select(.median_gbps > 0 and .cpu_s_per_gb > 0 and .size == 262144) | .runs')
+[ "${b:-0}" -ge 1 ] && ok || fail "json: no fresh-page baseline with a rate and CPU s/GB"
+w=$(printf '%s' "$out" | jq -r '[.results[] | .mode + "=" + .producer_writes] | unique | join(";")')
+case "$w" in *"gift=every chunk, on fresh pages"*"vmsplice=nothing: a buffer filled once"*) ok ;;
+*) fail "json: what each producer writes per chunk: '$w'" ;; esac
 
 # System facts from a captured tree.
 run "$bin" --sysroot "$SRC_DIR/tests/lib/sys/fixtures/sysfacts-epyc-docker" \

@@ -123,6 +123,8 @@ if command -v gnuplot >/dev/null; then
 	grep -q '>4096<\|KiBB\|>4KB<' "$tmp/p.svg" && fail "--plot: a tick in bytes or KB" || ok
 	grep -Eq '>memcpy from RAM: [0-9]+\.[0-9]{2} GB/s<' "$tmp/p.svg" && ok || fail "--plot: the baseline has no label of its own"
 	[ "$(grep -c '>memcpy from RAM' "$tmp/p.svg")" = 1 ] && ok || fail "--plot: the baseline is in the key too"
+	grep -Eq '>fresh pages \(fault\+zero\+drop, no pipe\): [0-9]+\.[0-9]{2} GB/s<' "$tmp/p.svg" &&
+		ok || fail "--plot: no fresh-page baseline"
 else
 	echo "note: gnuplot is not installed; the plot is not checked"
 fi

@@ -103,3 +103,12 @@ int sb_nsamples(int n, int cap)
 {
 	return n < 0 ? 0 : n > cap ? cap : n;
 }
+
+const char *sb_producer_writes(const struct sb_config *cfg, enum sb_mode m)
+{
+	if (m == SB_GIFT && !cfg->unsafe_reuse)
+		return "every chunk, on fresh pages (fault + zero + fill + MADV_DONTNEED)";
+	if (cfg->consumer == SB_VERIFY || cfg->unsafe_reuse)
+		return "every chunk, into a reused buffer";
+	return "nothing: a buffer filled once before the clock";
+}

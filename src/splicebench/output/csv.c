@@ -76,6 +76,8 @@ void sb_output_csv(FILE *fp, const struct sb_report *rep)
 		 rep->base.hot_samples, cmd, when);
 	csv_base(fp, "memcpy-ram", rep->base.ram_size, &rep->base.ram,
 		 rep->base.ram_samples, cmd, when);
+	csv_base(fp, "fresh-pages", rep->base.fresh_size, &rep->base.fresh,
+		 rep->base.fresh_samples, cmd, when);
 	for (i = 0; i < rep->nres; i++) {
 		const struct sb_result *r = &rep->res[i];
 		const double v[] = {

@@ -102,6 +102,8 @@ static json_object *json_result(const struct sb_report *rep,
 	json_object_object_add(o, "data_touched", json_object_new_boolean(sb_data_touched(cfg)));
 	json_object_object_add(o, "bytes_per_run", ok ? json_object_new_uint64(r->bytes) : NULL);
 	json_object_object_add(o, "unsafe_reuse", json_object_new_boolean(cfg->unsafe_reuse));
+	json_object_object_add(o, "producer_writes",
+			       json_object_new_string(sb_producer_writes(cfg, r->mode)));
 	if (cfg->pin_producer >= 0) {
 		json_object *pin = json_object_new_array();
 
@@ -175,6 +177,16 @@ void sb_output_json(FILE *fp, const struct sb_report *rep)
 	json_object_object_add(base, "memcpy_from_ram",
 			       json_stats(rep->base.ram_size, &rep->base.ram,
 					  rep->base.ram_samples));
+	{
+		json_object *fr = json_stats(rep->base.fresh_size, &rep->base.fresh,
+					     rep->base.fresh_samples);
+
+		json_object_object_add(fr, "cpu_s_per_gb",
+				       rep->base.fresh.n ? jdouble(rep->base.fresh_cpu) : NULL);
+		json_object_object_add(fr, "what", json_object_new_string(
+			"fault + zero + fill + MADV_DONTNEED per chunk, no pipe: the gift producer's own cost"));
+		json_object_object_add(base, "fresh_pages", fr);
+	}
 	json_object_object_add(root, "baseline", base);
 
 	res = json_object_new_array();

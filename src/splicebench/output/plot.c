@@ -186,6 +186,10 @@ static void plot_lines(FILE *gp, const struct sb_report *rep)
 	fprintf(gp, "set label 1 \"memcpy from RAM: %.2f GB/s\" at graph 0.01, first %.4f "
 		"offset 0,0.7 textcolor rgb 'gray30' noenhanced\n",
 		rep->base.ram.median, rep->base.ram.median);
+	if (rep->base.fresh.n)
+		fprintf(gp, "set label 2 \"fresh pages (fault+zero+drop, no pipe): %.2f GB/s\" at graph 0.01, first %.4f "
+			"offset 0,0.7 textcolor rgb 'gray30' noenhanced\n",
+			rep->base.fresh.median, rep->base.fresh.median);
 	for (m = 0; m < SB_NMODES; m++) {
 		fprintf(gp, "$%s << EOD\n", sb_mode_name(m));
 		for (i = 0; i < rep->nres; i++) {
@@ -212,8 +216,12 @@ static void plot_lines(FILE *gp, const struct sb_report *rep)
 		lines++;
 	}
 	plot_wide(gp, rep);
-	fprintf(gp, ", %.4f with lines dt 2 lc rgb 'gray40' notitle\n",
+	fprintf(gp, ", %.4f with lines dt 2 lc rgb 'gray40' notitle",
 		rep->base.ram.median);
+	if (rep->base.fresh.n)
+		fprintf(gp, ", %.4f with lines dt 3 lc rgb 'gray40' notitle",
+			rep->base.fresh.median);
+	fputc('\n', gp);
 }
 
 static void plot_script(FILE *gp, const struct sb_report *rep, bool svg)

@@ -250,9 +250,14 @@ void sb_output_text(FILE *fp, const struct sb_report *rep,
 	fprintf(fp, "%-9s %10s %8.2f %8.2f %8.2f %6.1f%%\n", "cache-hot",
 	       sb_format_size(rep->base.hot_size, a, sizeof(a)), rep->base.hot.median,
 	       rep->base.hot.min, rep->base.hot.max, rep->base.hot.spread * 100);
-	fprintf(fp, "%-9s %10s %8.2f %8.2f %8.2f %6.1f%%\n\n", "from RAM",
+	fprintf(fp, "%-9s %10s %8.2f %8.2f %8.2f %6.1f%%\n", "from RAM",
 	       sb_format_size(rep->base.ram_size, a, sizeof(a)), rep->base.ram.median,
 	       rep->base.ram.min, rep->base.ram.max, rep->base.ram.spread * 100);
+	fprintf(fp, "%-9s %10s %8.2f %8.2f %8.2f %6.1f%%  %.2f CPU s/GB\n", "fresh pg",
+	       sb_format_size(rep->base.fresh_size, a, sizeof(a)), rep->base.fresh.median,
+	       rep->base.fresh.min, rep->base.fresh.max, rep->base.fresh.spread * 100,
+	       rep->base.fresh_cpu);
+	fprintf(fp, "fresh pg: fault + zero + fill + MADV_DONTNEED, no pipe: what gift pays per chunk\n\n");
 	fflush(fp);
 	results_table(fp, rep, t);
 	fprintf(fp, "\nGB/s: 10^9 bytes per second, median over the runs; spread: (max-min)/median;\n"
@@ -262,6 +267,15 @@ void sb_output_text(FILE *fp, const struct sb_report *rep,
 	if (i < rep->nres)
 		fprintf(fp, "wide spread: above %.0f%%, the median is not to be trusted beyond noise.\n",
 		       SB_SPREAD_WARN * 100);
+	if (cfg->modes & (1u << SB_GIFT))
+		fprintf(fp, "gift: read it against the fresh-page baseline (%.2f GB/s, %.2f CPU s/GB):\n"
+			"its producer pays that per chunk; none of these consumers takes a gift\n"
+			"(read, /dev/null and files copy or drop the pages), so SPLICE_F_GIFT\n"
+			"itself changes nothing here.\n",
+			rep->base.fresh.median, rep->base.fresh_cpu);
+	fprintf(fp, "producer writes per chunk: copy: %s; vmsplice: %s; gift: %s.\n",
+		sb_producer_writes(cfg, SB_COPY), sb_producer_writes(cfg, SB_VMSPLICE),
+		sb_producer_writes(cfg, SB_GIFT));
 	if (!sb_data_touched(cfg))
 		fprintf(fp, "null consumer: splice to /dev/null, no data touched; compare with the\n"
 		       "memcpy baseline only as an upper bound.\n");
