@@ -1,7 +1,8 @@
 # examples/ansible/site.yml against localhost: the playbook applies its
 # rgctl.conf on a private cgroup v1 hierarchy of this test's own (the
-# rgctl of this build, not a package), and reports "changed" on the first
-# run, nothing changed on the second (rgctl --json apply's "changes"); a
+# rgctl of this build, not a package, through the kattr.rgctl collection
+# of the source tree), and reports "changed" on the first run, nothing
+# changed on the second; a
 # group changed behind its back makes the third run report "changed" again.
 . "$SRC_DIR/tests/cli/lib.sh"
 require_root "it mounts a cgroup hierarchy"
@@ -26,7 +27,7 @@ groups = (
 );
 CONF
 play() {
-	run env ANSIBLE_LOCAL_TEMP="$work/ans" ANSIBLE_HOME="$work/ans" ANSIBLE_NOCOLOR=1 \
+	run env ANSIBLE_COLLECTIONS_PATH="$SRC_DIR/contrib/ansible" ANSIBLE_LOCAL_TEMP="$work/ans" ANSIBLE_HOME="$work/ans" ANSIBLE_NOCOLOR=1 \
 		ANSIBLE_STDOUT_CALLBACK=default ANSIBLE_RETRY_FILES_ENABLED=0 \
 		ansible-playbook -i "$SRC_DIR/examples/ansible/inventory.ini" \
 		"$SRC_DIR/examples/ansible/site.yml" \
