@@ -35,9 +35,28 @@ static void out_release(struct tool_out *o)
 	o->tmp = o->name = NULL;
 }
 
-/* A new temporary file ".<base>.XXXXXX" beside name, in dirfd (what
- * mkostemp() does for a path): random suffixes until O_EXCL succeeds. */
-static int make_tmp(struct tool_out *o)
+/* Give anonfd (an O_TMPFILE file) the name o->tmp in o->dirfd: 0 or
+ * -errno.  AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH; /proc/self/fd does
+ * not. */
+static int link_anon(struct tool_out *o, int anonfd)
+{
+	char proc[64];
+
+	if (linkat(anonfd, "", o->dirfd, o->tmp, AT_EMPTY_PATH) == 0)
+		return 0;
+	if (errno != ENOENT && errno != EPERM)
+		return -errno;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", anonfd);
+	if (linkat(AT_FDCWD, proc, o->dirfd, o->tmp, AT_SYMLINK_FOLLOW) == 0)
+		return 0;
+	return -errno;
+}
+
+/* A new temporary name ".<base>.XXXXXX" beside name, in dirfd (what
+ * mkostemp() does for a path): random suffixes until O_EXCL succeeds.
+ * anonfd < 0: a new file of that name, its descriptor; else the
+ * O_TMPFILE file anonfd linked at that name, 0. */
+static int make_tmp(struct tool_out *o, int anonfd)
 {
 	static const char chars[] = "abcdefghijklmnopqrstuvwxyz0123456789";
 	const char *slash = strrchr(o->name, '/');
@@ -63,8 +82,11 @@ static int make_tmp(struct tool_out *o)
 			o->tmp = NULL;
 			return -ENOMEM;
 		}
-		fd = openat(o->dirfd, o->tmp, O_WRONLY | O_CREAT | O_EXCL |
-			    O_NOFOLLOW | O_CLOEXEC, 0666 & ~um);
+		if (anonfd >= 0)
+			fd = link_anon(o, anonfd) == 0 ? 0 : -1;
+		else
+			fd = openat(o->dirfd, o->tmp, O_WRONLY | O_CREAT | O_EXCL |
+				    O_NOFOLLOW | O_CLOEXEC, 0666 & ~um);
 		if (fd >= 0)
 			return fd;
 		if (errno != EEXIST) {
@@ -80,6 +102,28 @@ static int make_tmp(struct tool_out *o)
 	return -EEXIST;
 }
 
+/*
+ * The content is written first into a file with no name (O_TMPFILE in
+ * the name's directory), so that a process killed while writing, even
+ * by SIGKILL, leaves nothing behind; it gets a temporary name only at
+ * commit, just before the rename.  A file system without O_TMPFILE gets
+ * the named temporary file at once.
+ */
+static int open_anon(struct tool_out *o)
+{
+	const char *slash = strrchr(o->name, '/');
+	char *dir = slash ? strndup(o->name, (size_t)(slash - o->name + 1)) : NULL;
+	mode_t um = umask(0);
+	int fd;
+
+	umask(um);
+	if (slash && !dir)
+		return -ENOMEM;
+	fd = openat(o->dirfd, dir ? dir : ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666 & ~um);
+	free(dir);
+	return fd < 0 ? -errno : fd;
+}
+
 int tool_out_openat(struct tool_out *o, int dirfd, const char *name)
 {
 	int ret;
@@ -91,8 +135,11 @@ int tool_out_openat(struct tool_out *o, int dirfd, const char *name)
 	if (!o->name)
 		return -ENOMEM;
 	ret = target_ok(dirfd, name);
-	if (ret == 0)
-		ret = make_tmp(o);
+	if (ret == 0) {
+		ret = open_anon(o);
+		if (ret == -EOPNOTSUPP || ret == -EISDIR || ret == -EINVAL)
+			ret = make_tmp(o, -1);	/* no O_TMPFILE there */
+	}
 	if (ret < 0) {
 		out_release(o);
 		return ret;
@@ -112,6 +159,8 @@ int tool_out_commit(struct tool_out *o)
 
 	if (fsync(o->fd) < 0 && errno != EINVAL && errno != EROFS)
 		ret = -errno;
+	if (ret == 0 && !o->tmp)	/* the O_TMPFILE file: its name now */
+		ret = make_tmp(o, o->fd);
 	if (close(o->fd) < 0 && ret == 0)
 		ret = -errno;
 	o->fd = -1;

@@ -5,8 +5,11 @@
  * directory planted at the name.
  *
  *  - A file written whole (likelytop --suggest-out, splicebench --plot):
- *    tool_out_open() creates a temporary file beside the name
- *    (".<name>.XXXXXX", mode 0666 & ~umask), tool_out_commit() renames it
+ *    tool_out_open() creates a file with no name in the name's directory
+ *    (O_TMPFILE, mode 0666 & ~umask: a process killed while writing, by
+ *    any signal, leaves nothing), tool_out_commit() links it at a
+ *    temporary name beside it (".<name>.XXXXXX", at once where the file
+ *    system has no O_TMPFILE) and renames that
  *    over the name: an existing regular file is replaced atomically, the
  *    name is never written through, and a failure (tool_out_abort())
  *    leaves the old file as it was.  Anything but a regular file (or
@@ -28,7 +31,7 @@ struct tool_out {
 	int fd;			/* write here */
 	int dirfd;		/* the directory of the name (AT_FDCWD) */
 	char *name;		/* the name in dirfd */
-	char *tmp;		/* the temporary file in dirfd, or NULL */
+	char *tmp;		/* the temporary name in dirfd, or NULL (none yet) */
 };
 
 /*

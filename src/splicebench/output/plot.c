@@ -12,7 +12,7 @@
 #include "internal.h"
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,7 +21,6 @@
 #include "tool.h"
 #include "strutils.h"
 
-extern char **environ;
 
 
 static bool in_path(const char *prog)
@@ -267,25 +266,33 @@ static int plot_check(const struct sb_report *rep, const char *path)
 	return plot_target_ok(path);
 }
 
-/* gnuplot, fed the script, drawing into outfd: 0 or -errno (told). */
+/*
+ * gnuplot, fed the script, drawing into outfd: 0 or -errno (told).
+ * gnuplot dies with us (PR_SET_PDEATHSIG): a splicebench ended by any
+ * signal while it draws leaves no gnuplot behind (and, outfile.h, no
+ * file).
+ */
 static int plot_run(const struct sb_report *rep, const char *path, int outfd)
 {
-	posix_spawn_file_actions_t fa;
-	char *argv[] = { "gnuplot", NULL };
+	pid_t parent = getpid(), pid;
 	int fds[2], ret, status;
 	FILE *gp;
-	pid_t pid;
 
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		ret = -errno;
 		tool_warn("cannot draw %s: %s", path, tool_strerror(errno));
 		return ret;
 	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fds[0], 0);
-	posix_spawn_file_actions_adddup2(&fa, outfd, 1);
-	ret = -posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
+	pid = fork();
+	if (pid == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+			_exit(127);
+		if (dup2(fds[0], 0) < 0 || dup2(outfd, 1) < 0)
+			_exit(127);
+		execlp("gnuplot", "gnuplot", (char *)NULL);
+		_exit(127);
+	}
+	ret = pid < 0 ? -errno : 0;
 	close(fds[0]);
 	if (ret < 0) {
 		close(fds[1]);
