@@ -73,7 +73,7 @@ static int batch_print(struct lt_app *a, unsigned long iter)
 	int ret;
 
 	if (a->bad_rows)
-		tool_warn("%s: skipped %zu malformed rows", a->src.name, a->bad_rows);
+		tool_warn("%s: skipped %zu malformed rows", TOOL_Q(a->src.name), a->bad_rows);
 	if (a->model.format_changed)
 		tool_warn("%s", a->status);
 	if (a->o.suggest)

@@ -28,6 +28,7 @@
 #include "callers.h"
 #include "callers_kern.h"
 #include "callers_user.h"
+#include "esc.h"
 #include "kattr/private_core.h"
 #include "likelytop.h"
 #include "strutils.h"
@@ -60,8 +61,10 @@ static void print_text(const struct run *r, const struct lt_kcaller *v,
 	char mech[256];
 
 	if (!r->app->o.noheadings) {
-		printf("likelytop --callers %s - %s:%s %s - snapshot %lu, %.2f s - %" PRIu64
-		       " calls, ", s->function, s->sys, s->event,
+		fputs("likelytop --callers ", stdout);
+		tool_fputs_esc(s->function, stdout, 0);
+		printf(" - %s:%s %s - snapshot %lu, %.2f s - %" PRIu64
+		       " calls, ", s->sys, s->event,
 		       lt_kern_mechanism_text(k, mech, sizeof(mech)), iter,
 		       r->end - r->start, k->c.calls);
 		if (s->split)
@@ -70,7 +73,7 @@ static void print_text(const struct run *r, const struct lt_kcaller *v,
 			printf("wrong unknown");
 		printf(", %zu callers, %" PRIu64 " lost\n", k->c.n, lost);
 		if (k->note[0])
-			printf("note: %s\n", k->note);
+			printf("note: %s\n", TOOL_Q(k->note));
 		lt_kern_print_hint(stdout, k);
 		lt_kern_print_head(stdout);
 	}
@@ -90,7 +93,9 @@ static void print_csv(const struct run *r, const struct lt_kcaller *v,
 		lt_ksyms_name(&r->k.ksyms, v[i].addr, name, sizeof(name), &mod);
 		*strchrnul(name, ' ') = '\0';	/* the module has its column */
 		*tool_csv(buf, name) = '\0';
-		printf("%lu,%s,%s,%" PRIu64 ",", iter, buf, mod ? mod : "", v[i].calls);
+		printf("%lu,%s,", iter, buf);
+		tool_fputs_csv(mod ? mod : "", stdout);
+		printf(",%" PRIu64 ",", v[i].calls);
 		if (r->k.site.split)
 			printf("%" PRIu64 "\n", v[i].wrong);
 		else
@@ -105,21 +110,20 @@ static json_object *json_site(const struct run *r)
 	char filter[512], ev[300];
 
 	snprintf(ev, sizeof(ev), "%s:%s", s->sys, s->event);
-	json_object_object_add(o, "function", json_object_new_string(s->function));
+	json_object_object_add(o, "function", tool_json_str(s->function));
 	json_object_object_add(o, "event", json_object_new_string(ev));
 	json_object_object_add(o, "mechanism", json_object_new_string(lt_kern_mechanism(&r->k)));
 	json_object_object_add(o, "probe", r->k.trace.ksys[0] ?
 			       json_object_new_string(r->k.trace.kdef) : NULL);
-	json_object_object_add(o, "hint", s->hint[0] ? json_object_new_string(s->hint) : NULL);
-	json_object_object_add(o, "hint_from", s->hint[0] ?
-			       json_object_new_string(s->hint_from) : NULL);
+	json_object_object_add(o, "hint", s->hint[0] ? tool_json_str(s->hint) : NULL);
+	json_object_object_add(o, "hint_from", s->hint[0] ? tool_json_str(s->hint_from) : NULL);
 	if (r->k.note[0])
-		json_object_object_add(o, "note", json_object_new_string(r->k.note));
+		json_object_object_add(o, "note", tool_json_str(r->k.note));
 	if (s->split && lt_cond_filter(&s->cond, s->field, filter, sizeof(filter)) == 0) {
-		json_object_object_add(o, "wrong_when", json_object_new_string(filter));
+		json_object_object_add(o, "wrong_when", tool_json_str(filter));
 	} else {
 		json_object_object_add(o, "wrong_when", NULL);
-		json_object_object_add(o, "unknown_why", json_object_new_string(s->why));
+		json_object_object_add(o, "unknown_why", tool_json_str(s->why));
 	}
 	return o;
 }
@@ -144,8 +148,8 @@ static void print_json(const struct run *r, const struct lt_kcaller *v,
 		json_object *e = json_object_new_object();
 
 		lt_ksyms_name(&r->k.ksyms, v[i].addr, name, sizeof(name), &mod);
-		json_object_object_add(e, "caller", json_object_new_string(name));
-		json_object_object_add(e, "module", mod ? json_object_new_string(mod) : NULL);
+		json_object_object_add(e, "caller", tool_json_str(name));
+		json_object_object_add(e, "module", mod ? tool_json_str(mod) : NULL);
 		json_object_object_add(e, "calls", json_object_new_int64((int64_t)v[i].calls));
 		json_object_object_add(e, "wrong", split ?
 				       json_object_new_int64((int64_t)v[i].wrong) : NULL);
@@ -236,7 +240,7 @@ static void site_from_profile(const struct lt_app *a, char *fn, size_t size)
 	if (ret == 0)
 		ret = kattr_profile_parse_buf(text, len, KATTR_PROFILE_FMT_UNKNOWN, &p);
 	if (ret < 0)
-		tool_die(EXIT_FAIL, "cannot read the profile %s: %s", a->o.file,
+		tool_die(EXIT_FAIL, "cannot read the profile %s: %s", TOOL_Q(a->o.file),
 			 lt_strerror(ret));
 	fn[0] = '\0';
 	for (size_t i = 0; i < p->n && !fn[0]; i++)
@@ -245,7 +249,7 @@ static void site_from_profile(const struct lt_app *a, char *fn, size_t size)
 	kattr_profile_free(p);
 	if (!fn[0])
 		tool_die(EXIT_FAIL, "--callers %s: no such site in the profile %s",
-			 site, a->o.file);
+			 TOOL_Q(site), TOOL_Q(a->o.file));
 }
 
 static void warn_stale(const struct lt_trace *t)
@@ -271,7 +275,8 @@ static void setup(struct run *r)
 	}
 	ret = lt_site_resolve(site, name, r->app->o.srcdir, r->app->o.condition);
 	if (ret < 0)
-		tool_die(EXIT_FAIL, "--callers %s: %s", r->app->o.callers, site->why);
+		tool_die(EXIT_FAIL, "--callers %s: %s", TOOL_Q(r->app->o.callers),
+			 TOOL_Q(site->why));
 	if (name != r->app->o.callers && strcmp(name, r->app->o.callers) &&
 	    !r->app->o.condition) {
 		/* the function is known, not which of its hints is there */
@@ -283,7 +288,7 @@ static void setup(struct run *r)
 	}
 	ret = lt_kern_open(&r->k, r->app->o.mechanism, why, sizeof(why));
 	if (ret < 0)
-		tool_die(EXIT_FAIL, "%s", why);
+		tool_die(EXIT_FAIL, "%s", TOOL_Q(why));
 	warn_stale(&r->k.trace);
 }
 
@@ -293,9 +298,9 @@ static void start(struct run *r)
 	char why[1024];
 
 	if (lt_kern_start(&r->k, why, sizeof(why)) < 0)
-		tool_die(EXIT_FAIL, "%s", why);
+		tool_die(EXIT_FAIL, "%s", TOOL_Q(why));
 	if (r->k.note[0])
-		tool_warn("note: %s", r->k.note);
+		tool_warn("note: %s", TOOL_Q(r->k.note));
 	/* just before the enable, or the histograms' first reading */
 	r->start = r->k.start;
 	r->lost_before = lt_kern_lost(&r->k);

@@ -12,6 +12,7 @@
 #include "callers_hist.h"
 #include "callers_kern.h"
 #include "callers_kprobe.h"
+#include "esc.h"
 #include "kattr/private_core.h"
 #include "likelytop.h"
 #include "tool.h"
@@ -232,10 +233,13 @@ void lt_kern_print_row(FILE *f, const struct lt_kern *k, const struct lt_kcaller
 
 	lt_ksyms_name(&k->ksyms, v->addr, name, sizeof(name), &mod);
 	if (k->site.split)
-		fprintf(f, "%12" PRIu64 " %12" PRIu64 " %7.2f  %s\n", v->calls, v->wrong,
-			100.0 * (double)v->wrong / (double)v->calls, name);
+		fprintf(f, "%12" PRIu64 " %12" PRIu64 " %7.2f  ", v->calls, v->wrong,
+			100.0 * (double)v->wrong / (double)v->calls);
 	else
-		fprintf(f, "%12" PRIu64 " %12s %7s  %s\n", v->calls, "-", "-", name);
+		fprintf(f, "%12" PRIu64 " %12s %7s  ", v->calls, "-", "-");
+	/* "name [module]": the module's name is its loader's (esc.h) */
+	tool_fputs_esc(name, f, 0);
+	fputc('\n', f);
 }
 
 void lt_kern_print_hint(FILE *f, const struct lt_kern *k)
@@ -243,12 +247,22 @@ void lt_kern_print_hint(FILE *f, const struct lt_kern *k)
 	const struct lt_site *s = &k->site;
 	char filter[512];
 
-	if (s->split && lt_cond_filter(&s->cond, s->field, filter, sizeof(filter)) == 0)
-		fprintf(f, "hint: %s (%s): wrong when %s\n\n", s->hint, s->hint_from,
-			filter[0] ? filter : "always");
-	else
-		fprintf(f, "hint: %s: the split is unknown (%s)\n\n",
-			s->hint[0] ? s->hint : "none", s->why);
+	/* the hint, its file and the condition are the source's or the
+	 * command line's: escaped (esc.h) */
+	fputs("hint: ", f);
+	if (s->split && lt_cond_filter(&s->cond, s->field, filter, sizeof(filter)) == 0) {
+		tool_fputs_esc(s->hint, f, 0);
+		fputs(" (", f);
+		tool_fputs_esc(s->hint_from, f, 0);
+		fputs("): wrong when ", f);
+		tool_fputs_esc(filter[0] ? filter : "always", f, 0);
+	} else {
+		tool_fputs_esc(s->hint[0] ? s->hint : "none", f, 0);
+		fputs(": the split is unknown (", f);
+		tool_fputs_esc(s->why, f, 0);
+		fputc(')', f);
+	}
+	fputs("\n\n", f);
 }
 
 static int load_ksyms(struct lt_kern *k, char *why, size_t whysize)

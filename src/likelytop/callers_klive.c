@@ -8,6 +8,7 @@
 
 #include "callers_kern.h"
 #include "callers_klive.h"
+#include "esc.h"
 #include "likelytop.h"
 
 static struct {
@@ -51,7 +52,7 @@ static int resolve(const struct lt_klive_site *s, char *why, size_t whysize)
 	}
 	ret = lt_site_resolve(k, s->function, NULL, NULL);
 	if (ret < 0)
-		snprintf(why, whysize, "c: %s", k->why);
+		snprintf(why, whysize, "c: %s", TOOL_Q(k->why));	/* esc.h */
 	else if (!k->split && srcwhy[0])
 		snprintf(k->why, sizeof(k->why), "the hint is not read from the source: %s", srcwhy);
 	return ret;
@@ -77,7 +78,7 @@ int lt_klive_start(const struct lt_klive_site *s, char *why, size_t whysize)
 	if (ret == 0)
 		ret = lt_kern_start(&live.k, kw, sizeof(kw));
 	if (ret < 0) {
-		snprintf(why, whysize, "c: %s", kw);
+		snprintf(why, whysize, "c: %s", TOOL_Q(kw));
 		lt_klive_stop();
 		return ret;
 	}
@@ -113,7 +114,7 @@ char *lt_klive_text(void)
 	fprintf(f, "this machine's kernel, %s:%s in %s/%s\n%s\n", k->site.sys, k->site.event,
 		LT_TRACEFS, k->trace.inst, lt_kern_mechanism_text(k, mech, sizeof(mech)));
 	if (k->note[0])
-		fprintf(f, "note: %s\n", k->note);
+		fprintf(f, "note: %s\n", TOOL_Q(k->note));
 	fprintf(f, "for %.1f s: %" PRIu64 " calls, ", lt_now() - live.start, k->c.calls);
 	if (k->site.split)
 		fprintf(f, "%" PRIu64 " wrong", k->c.wrong);

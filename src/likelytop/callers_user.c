@@ -38,6 +38,7 @@
 #include "callers_trace.h"
 #include "callers_uprobe.h"
 #include "callers_user.h"
+#include "esc.h"
 #include "kattr/private_core.h"
 #include "likelytop.h"
 #include "strutils.h"
@@ -292,17 +293,42 @@ static void wrong_when(const struct urun *r, char *buf, size_t size)
 		snprintf(buf, size, "always");
 }
 
+/*
+ * One row: the counts and "caller [module]", both escaped (esc.h): the
+ * names are the program's, its files' and its PID.callers file's.
+ */
+static void print_row(FILE *f, struct urun *r, const struct ucaller *c, bool split)
+{
+	char name[512];
+	const char *mod;
+
+	caller_name(r, c, name, sizeof(name), &mod);
+	if (split)
+		fprintf(f, "%12" PRIu64 " %12" PRIu64 " %7.2f  ", c->calls, c->wrong,
+			100.0 * (double)c->wrong / (double)c->calls);
+	else
+		fprintf(f, "%12" PRIu64 " %12s %7s  ", c->calls, "-", "-");
+	tool_fputs_esc(name, f, 0);
+	if (mod) {
+		fputs(" [", f);
+		tool_fputs_esc(mod, f, 0);
+		fputc(']', f);
+	}
+	fputc('\n', f);
+}
+
 static void print_text(struct urun *r, const struct ucaller *v, unsigned long iter,
 		       uint64_t lost)
 {
 	const struct lt_site *s = &r->site;
 	bool split = !r->uprobe || s->split;
-	char name[512], when[512];
-	const char *mod;
+	char when[512];
 
 	if (!r->app->o.noheadings) {
-		printf("likelytop --callers %s - pid %d, %s - snapshot %lu, %.2f s - %" PRIu64
-		       " calls, ", s->function, (int)r->pid, mechanism(r), iter,
+		fputs("likelytop --callers ", stdout);
+		tool_fputs_esc(s->function, stdout, 0);
+		printf(" - pid %d, %s - snapshot %lu, %.2f s - %" PRIu64
+		       " calls, ", (int)r->pid, mechanism(r), iter,
 		       r->end - r->start, r->calls);
 		if (split)
 			printf("%" PRIu64 " wrong", r->wrong);
@@ -310,26 +336,33 @@ static void print_text(struct urun *r, const struct ucaller *v, unsigned long it
 			printf("wrong unknown");
 		printf(", %zu callers, %" PRIu64 " lost\n", r->n, lost);
 		wrong_when(r, when, sizeof(when));
-		if (!r->uprobe)
-			printf("hint: %s() at %s: wrong when %s\n\n", s->likely ? "likely" : "unlikely",
-			       r->where, when);
-		else if (split)
-			printf("hint: %s (%s): wrong when %s\n\n", s->hint, s->hint_from, when);
-		else
-			printf("hint: %s: the split is unknown (%s)\n\n",
-			       s->hint[0] ? s->hint : "none", s->why);
+		/* the file, hint and condition are the program's, its
+		 * source's or the command line's: escaped (esc.h) */
+		if (!r->uprobe) {
+			printf("hint: %s() at ", s->likely ? "likely" : "unlikely");
+			tool_fputs_esc(r->where, stdout, 0);
+		} else if (split) {
+			fputs("hint: ", stdout);
+			tool_fputs_esc(s->hint, stdout, 0);
+			fputs(" (", stdout);
+			tool_fputs_esc(s->hint_from, stdout, 0);
+			fputc(')', stdout);
+		} else {
+			fputs("hint: ", stdout);
+			tool_fputs_esc(s->hint[0] ? s->hint : "none", stdout, 0);
+			fputs(": the split is unknown (", stdout);
+			tool_fputs_esc(s->why, stdout, 0);
+			fputc(')', stdout);
+		}
+		if (!r->uprobe || split) {
+			fputs(": wrong when ", stdout);
+			tool_fputs_esc(when, stdout, 0);
+		}
+		fputs("\n\n", stdout);
 		printf("%12s %12s %7s  %s\n", "CALLS", "WRONG", "WRONG%", "CALLER");
 	}
-	for (size_t i = 0; i < r->n; i++) {
-		caller_name(r, &v[i], name, sizeof(name), &mod);
-		if (split)
-			printf("%12" PRIu64 " %12" PRIu64 " %7.2f  %s%s%s%s\n", v[i].calls,
-			       v[i].wrong, 100.0 * (double)v[i].wrong / (double)v[i].calls, name,
-			       mod ? " [" : "", mod ? mod : "", mod ? "]" : "");
-		else
-			printf("%12" PRIu64 " %12s %7s  %s%s%s%s\n", v[i].calls, "-", "-", name,
-			       mod ? " [" : "", mod ? mod : "", mod ? "]" : "");
-	}
+	for (size_t i = 0; i < r->n; i++)
+		print_row(stdout, r, &v[i], split);
 }
 
 static void print_csv(struct urun *r, const struct ucaller *v, unsigned long iter)
@@ -360,24 +393,23 @@ static json_object *json_site(const struct urun *r)
 	json_object *o = json_object_new_object();
 	char when[512];
 
-	json_object_object_add(o, "function", json_object_new_string(s->function));
+	json_object_object_add(o, "function", tool_json_str(s->function));
 	json_object_object_add(o, "pid", json_object_new_int(r->pid));
 	json_object_object_add(o, "mechanism", json_object_new_string(mechanism(r)));
 	if (r->uprobe) {
-		json_object_object_add(o, "binary", json_object_new_string(r->binary));
-		json_object_object_add(o, "hint", s->hint[0] ? json_object_new_string(s->hint) : NULL);
-		json_object_object_add(o, "hint_from", s->hint[0] ?
-				       json_object_new_string(s->hint_from) : NULL);
+		json_object_object_add(o, "binary", tool_json_str(r->binary));
+		json_object_object_add(o, "hint", s->hint[0] ? tool_json_str(s->hint) : NULL);
+		json_object_object_add(o, "hint_from", s->hint[0] ? tool_json_str(s->hint_from) : NULL);
 	} else {
 		json_object_object_add(o, "hint", json_object_new_string(s->likely ? "likely" : "unlikely"));
-		json_object_object_add(o, "hint_from", json_object_new_string(r->where));
+		json_object_object_add(o, "hint_from", tool_json_str(r->where));
 	}
 	wrong_when(r, when, sizeof(when));
 	if (!r->uprobe || s->split) {
-		json_object_object_add(o, "wrong_when", json_object_new_string(when));
+		json_object_object_add(o, "wrong_when", tool_json_str(when));
 	} else {
 		json_object_object_add(o, "wrong_when", NULL);
-		json_object_object_add(o, "unknown_why", json_object_new_string(s->why));
+		json_object_object_add(o, "unknown_why", tool_json_str(s->why));
 	}
 	return o;
 }
@@ -401,8 +433,8 @@ static void print_json(struct urun *r, const struct ucaller *v, unsigned long it
 		json_object *e = json_object_new_object();
 
 		caller_name(r, &v[i], name, sizeof(name), &mod);
-		json_object_object_add(e, "caller", json_object_new_string(name));
-		json_object_object_add(e, "module", mod ? json_object_new_string(mod) : NULL);
+		json_object_object_add(e, "caller", tool_json_str(name));
+		json_object_object_add(e, "module", mod ? tool_json_str(mod) : NULL);
 		json_object_object_add(e, "calls", json_object_new_int64((int64_t)v[i].calls));
 		json_object_object_add(e, "wrong", split ?
 				       json_object_new_int64((int64_t)v[i].wrong) : NULL);
@@ -492,12 +524,13 @@ static void pick_site(struct urun *r, const struct lt_ucaller_row *w, size_t n)
 			first = &w[i];
 		} else if (first->line != w[i].line || strcmp(first->file, w[i].file)) {
 			tool_die(EXIT_FAIL, "--callers %s: %s has several hints (%s:%u, %s:%u, ...): give one as FILE:LINE",
-				 site, first->func, first->file, first->line, w[i].file, w[i].line);
+				 TOOL_Q(site), TOOL_Q(first->func), TOOL_Q(first->file), first->line,
+				 TOOL_Q(w[i].file), w[i].line);
 		}
 	}
 	if (!first)
 		tool_die(EXIT_FAIL, "--callers %s: %s has no caller counts for it yet (is the program built with -DLIKELY_PROF_CALLERS, and has the hint been evaluated? --uprobe traces a program built without)",
-			 site, r->callers_path);
+			 TOOL_Q(site), TOOL_Q(r->callers_path));
 	snprintf(r->site.function, sizeof(r->site.function), "%s", first->func);
 	snprintf(r->where, sizeof(r->where), "%s:%u", first->file, first->line);
 	r->site.likely = first->likely;
@@ -530,13 +563,13 @@ static void read_file(struct urun *r)
 	int ret = read_regular(r->callers_path, &text, &len);
 
 	if (ret < 0)
-		tool_die(EXIT_FAIL, "cannot read %s: %s%s", r->callers_path,
+		tool_die(EXIT_FAIL, "cannot read %s: %s%s", TOOL_Q(r->callers_path),
 			 ret == -EINVAL || ret == -ELOOP ? "not a regular file" : lt_strerror(ret),
 			 ret == -ENOENT ? " (no per-caller counts: build the program with -DLIKELY_PROF_CALLERS, or use --uprobe)" : "");
 	ret = lt_ucallers_parse(text, len, &w, &n, &bad);
 	free(text);
 	if (ret < 0)
-		tool_die(EXIT_FAIL, "%s: line %zu: %s", r->callers_path, bad,
+		tool_die(EXIT_FAIL, "%s: line %zu: %s", TOOL_Q(r->callers_path), bad,
 			 ret == -ENOMEM ? "out of memory" : "not a likely_prof callers file");
 	if (!r->site.function[0])
 		pick_site(r, w, n);
@@ -621,7 +654,7 @@ static void find_binary(struct urun *r)
 		}
 	}
 	tool_die(EXIT_FAIL, "--callers %s -p %d: no function %s in the program or the libraries it has mapped (a stripped binary has no symbols for it)",
-		 r->app->o.callers, (int)r->pid, r->site.function);
+		 TOOL_Q(r->app->o.callers), (int)r->pid, TOOL_Q(r->site.function));
 }
 
 static void count(const unsigned char *rec, size_t len, void *arg)
@@ -696,7 +729,7 @@ static void setup_uprobe(struct urun *r)
 	}
 	ret = lt_trace_open(&r->trace, why, sizeof(why));
 	if (ret < 0)
-		tool_die(EXIT_FAIL, "%s", why);
+		tool_die(EXIT_FAIL, "%s", TOOL_Q(why));
 	if (r->trace.stale_removed)
 		tool_warn("removed %u tracefs instance%s left by killed runs",
 			  r->trace.stale_removed, r->trace.stale_removed == 1 ? "" : "s");
@@ -710,7 +743,7 @@ static void setup_uprobe(struct urun *r)
 		ret = lt_trace_prepare(&r->trace, r->probe.group, r->probe.event,
 				       argno ? "arg" : NULL, why, sizeof(why));
 	if (ret < 0)
-		tool_die(EXIT_FAIL, "%s", why);
+		tool_die(EXIT_FAIL, "%s", TOOL_Q(why));
 	if (r->site.split && r->trace.arg.is_signed)
 		lt_site_signed(&r->site);
 	ret = only_pid(r);
@@ -814,7 +847,7 @@ static void run_file(struct urun *r, long want)
 		tool_die(EXIT_FAIL, "no profile directory: set LIKELY_PROF_DIR (or XDG_RUNTIME_DIR or HOME)");
 	if ((size_t)snprintf(r->callers_path, sizeof(r->callers_path), "%s/%d.callers", dir,
 			     (int)r->pid) >= sizeof(r->callers_path))
-		tool_die(EXIT_FAIL, "%s: name too long", dir);
+		tool_die(EXIT_FAIL, "%s: name too long", TOOL_Q(dir));
 	r->start = lt_now();
 	for (;;) {
 		r->end = lt_now();
@@ -843,7 +876,8 @@ int lt_ucallers_run(struct lt_app *a)
 	if (r.uprobe) {
 		ret = lt_site_resolve_user(&r.site, a->o.callers, a->o.srcdir, a->o.condition);
 		if (ret < 0)
-			tool_die(EXIT_FAIL, "--callers %s: %s", a->o.callers, r.site.why);
+			tool_die(EXIT_FAIL, "--callers %s: %s", TOOL_Q(a->o.callers),
+				 TOOL_Q(r.site.why));
 		setup_uprobe(&r);
 		run_uprobe(&r, want);
 	} else {
@@ -886,8 +920,7 @@ char *lt_ucallers_site_text(const char *path, const char *func, const char *file
 	struct urun *r = &view_names;
 	struct lt_ucaller_row *w = NULL;
 	size_t n = 0, bad, len, tlen;
-	char *text, *out = NULL, name[512];
-	const char *mod;
+	char *text, *out = NULL;
 	struct ucaller *v;
 	int ret = read_regular(path, &text, &len);
 	FILE *f = open_memstream(&out, &tlen);
@@ -903,7 +936,7 @@ char *lt_ucallers_site_text(const char *path, const char *func, const char *file
 		free(text);
 	}
 	if (ret < 0) {
-		fprintf(f, "%s: %s\n", path, ret == -ENOENT ?
+		fprintf(f, "%s: %s\n", TOOL_Q(path), ret == -ENOENT ?
 			"not there: the program keeps no counts per caller (build it with -DLIKELY_PROF_CALLERS)" :
 			ret == -EINVAL ? "not a likely_prof callers file (or not a regular file)" :
 			lt_strerror(ret));
@@ -919,12 +952,8 @@ char *lt_ucallers_site_text(const char *path, const char *func, const char *file
 	else
 		fprintf(f, "%12s %12s %7s  %s\n", "CALLS", "WRONG", "WRONG%", "CALLER");
 	v = sorted(r);
-	for (size_t i = 0; i < r->n; i++) {
-		caller_name(r, &v[i], name, sizeof(name), &mod);
-		fprintf(f, "%12" PRIu64 " %12" PRIu64 " %7.2f  %s%s%s%s\n", v[i].calls, v[i].wrong,
-			100.0 * (double)v[i].wrong / (double)v[i].calls, name,
-			mod ? " [" : "", mod ? mod : "", mod ? "]" : "");
-	}
+	for (size_t i = 0; i < r->n; i++)
+		print_row(f, r, &v[i], true);
 	free(v);
 	if (fclose(f) != 0) {
 		free(out);

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "esc.h"
 #include "likelytop.h"
 #include "tool.h"
 
@@ -87,13 +88,13 @@ int lt_collect(struct lt_app *a)
 	ret = lt_source_read(&a->src, &buf, &len);
 	if (ret == -ENOENT && a->src.kind == LT_SRC_USER && !a->model.raw) {
 		snprintf(a->status, sizeof(a->status),
-			 "waiting for the first snapshot in %s", a->src.path);
+			 "waiting for the first snapshot in %s", TOOL_Q(a->src.path));
 		a->last_err = ret;
 		return ret;
 	}
 	if (ret < 0) {
 		snprintf(a->status, sizeof(a->status), "cannot read %s: %s",
-			 a->src.name, lt_strerror(ret));
+			 TOOL_Q(a->src.name), lt_strerror(ret));
 		a->last_err = ret;
 		return ret;
 	}
@@ -123,12 +124,12 @@ int lt_collect(struct lt_app *a)
 	a->last_err = ret;
 	if (ret == -EBADMSG) {
 		snprintf(a->status, sizeof(a->status),
-			 "%s: no valid rows: all %zu rows are malformed", a->src.name,
+			 "%s: no valid rows: all %zu rows are malformed", TOOL_Q(a->src.name),
 			 a->bad_rows);
 		return ret;
 	}
 	if (ret < 0) {
-		snprintf(a->status, sizeof(a->status), "%s: %s", a->src.name,
+		snprintf(a->status, sizeof(a->status), "%s: %s", TOOL_Q(a->src.name),
 			 lt_strerror(ret));
 		return ret;
 	}
@@ -136,11 +137,11 @@ int lt_collect(struct lt_app *a)
 	if (a->model.format_changed)
 		snprintf(a->status, sizeof(a->status),
 			 "%s changed format from %s to %s: rates restart",
-			 a->src.name, kattr_profile_format_name(before),
+			 TOOL_Q(a->src.name), kattr_profile_format_name(before),
 			 kattr_profile_format_name(a->model.raw->format));
 	else if (a->bad_rows)
 		snprintf(a->status, sizeof(a->status),
-			 "%s: skipped %zu malformed rows", a->src.name,
+			 "%s: skipped %zu malformed rows", TOOL_Q(a->src.name),
 			 a->bad_rows);
 	note_exited(a);
 	return 0;

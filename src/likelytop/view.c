@@ -115,7 +115,7 @@ static void draw_header(struct view *v)
 
 	localtime_r(&t, &tm);
 	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", &tm);
-	snprintf(line, sizeof(line), "likelytop - %s - %s (%s)", tbuf, a->src.name,
+	snprintf(line, sizeof(line), "likelytop - %s - %s (%s)", tbuf, TERM_NAME(a->src.name),
 		 kattr_profile_format_name(p->format));
 	term_put_words(0, line, " ");
 	o = (size_t)snprintf(line, sizeof(line),
@@ -684,7 +684,7 @@ static bool on_signal(void *ctx, const struct signalfd_siginfo *si)
 			a->child_gone = true;
 			snprintf(a->status, sizeof(a->status),
 				 "%s exited: final snapshot (q to quit)",
-				 a->o.exec_argv[0]);
+				 TERM_NAME(a->o.exec_argv[0]));
 			draw(v);
 		}
 		return false;
