@@ -216,13 +216,41 @@ int tool_out_open_stream(const char *path)
 	return fd;
 }
 
+size_t tool_dir_len(const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return n;
+}
+
+int tool_dir_open_nofollow(const char *dir)
+{
+	char *d = strndup(dir, tool_dir_len(dir));
+	struct stat st;
+	int fd;
+
+	/* "link/" resolves link: O_NOFOLLOW sees its last component only
+	 * without the slashes */
+	if (!d)
+		return -ENOMEM;
+	fd = open(d, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		fd = -errno;
+		/* O_DIRECTORY says ENOTDIR for a symlink */
+		if (fd == -ENOTDIR && lstat(d, &st) == 0 && S_ISLNK(st.st_mode))
+			fd = -ELOOP;
+	}
+	free(d);
+	return fd;
+}
+
 int tool_out_dir_open(const char *dir)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = tool_dir_open_nofollow(dir);
 
-	if (fd < 0)
-		return errno == ELOOP ? -ENOTDIR : -errno;
-	return fd;
+	return fd == -ELOOP ? -ENOTDIR : fd;
 }
 
 int tool_out_write(int dirfd, const char *name, tool_out_writer *write, void *arg)

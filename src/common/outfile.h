@@ -55,10 +55,16 @@ int tool_out_open_stream(const char *path);
 
 /*
  * A directory files are written into (--textfile DIR), opened once:
- * never through a symlink.  The descriptor, or -errno (-ENOTDIR also
- * for a symlink).
+ * never through a symlink, with or without trailing slashes ("link/"
+ * names the link's target: the slashes are stripped before the
+ * O_NOFOLLOW open).  The descriptor, or -errno (-ENOTDIR also for a
+ * symlink).
  */
 int tool_out_dir_open(const char *dir);
+/* The same, -ELOOP for a symlink. */
+int tool_dir_open_nofollow(const char *dir);
+/* strlen(dir) without its trailing slashes ("/" keeps its one). */
+size_t tool_dir_len(const char *dir);
 /*
  * name in dirfd (AT_FDCWD: a path) written whole by write(f, arg) on a
  * stdio stream, then committed (tool_out_commit); a failure of write (its

@@ -118,6 +118,19 @@ ln -s "$tmp/tf" "$tmp/link"
 run "$bin" -b -f "$tmp/prof" --textfile "$tmp/link"
 expect_rc 1 "--textfile DIR a symlink"
 expect_match "$err" "not a directory \(a symbolic link is not followed\)" "--textfile DIR a symlink: said"
+# with trailing slashes too (issue 41 item 3): the target directory's
+# file untouched
+ln -sfn "$tmp/tf2" "$tmp/link2"
+mkdir "$tmp/tf2"
+for sl in / //; do
+	run "$bin" -b -f "$tmp/prof" --textfile "$tmp/link2$sl"
+	expect_rc 1 "--textfile DIR$sl a symlink"
+	expect_match "$err" "not a directory \(a symbolic link is not followed\)" "--textfile DIR$sl a symlink: said"
+	expect_eq "$(ls -A "$tmp/tf2")" "" "--textfile DIR$sl a symlink: nothing written through it"
+done
+run "$bin" -b -f "$tmp/prof" --textfile "$tmp/tf2//"
+expect_rc 0 "--textfile DIR// (a directory)"
+expect_eq "$(ls -A "$tmp/tf2")" "likelytop.prom" "--textfile DIR//: written"
 run "$bin" -b -f "$tmp/prof" --textfile "$tmp/none"
 expect_rc 1 "--textfile DIR missing"
 expect_match "$err" "cannot use '.*/none' for --textfile: no such file or directory" "--textfile DIR missing: said"

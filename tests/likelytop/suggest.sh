@@ -89,6 +89,19 @@ ln -s "$tmp/series" "$tmp/serlink"
 run "$bin" --suggest tree -f likely_prof.txt --suggest-out "$tmp/serlink"
 expect_rc 1 "--suggest-out DIR that is a symlink"
 expect_match "$err" "refusing to write $tmp/serlink: it is a symbolic link" "symlink DIR: refused"
+# with trailing slashes too (bash's completion adds one), nothing written
+# through the link (issue 41 item 3)
+mkdir "$tmp/ser3"
+ln -s "$tmp/ser3" "$tmp/serlink3"
+for sl in / //; do
+	run "$bin" --suggest tree -f likely_prof.txt --suggest-out "$tmp/serlink3$sl"
+	expect_rc 1 "--suggest-out DIR$sl that is a symlink"
+	expect_match "$err" "refusing to write $tmp/serlink3: it is a symbolic link" "symlink DIR$sl: refused"
+	expect_eq "$(ls -A "$tmp/ser3")" "" "symlink DIR$sl: nothing written through it"
+done
+run "$bin" --suggest tree -f likely_prof.txt --suggest-out "$tmp/ser3//"
+expect_rc 0 "--suggest-out DIR// (a directory)"
+expect_eq "$(ls -A "$tmp/ser3")" "$names" "--suggest-out DIR//: the series written"
 # an existing regular file is replaced whole (a new inode, renamed in)
 echo old >"$tmp/old.patch"
 ino=$(stat -c %i "$tmp/old.patch")

@@ -153,6 +153,13 @@ ln -s "$T/tf" "$T/link"
 r stats --textfile "$T/link" "$G/plain"
 expect_rc 1 "--textfile DIR a symlink"
 expect_match "$err" "not a directory \(a symbolic link is not followed\)" "--textfile DIR a symlink: said"
+mkdir "$T/tf2"
+ln -s "$T/tf2" "$T/link2"
+for sl in / //; do	# with trailing slashes too (outfile.h)
+	r stats --textfile "$T/link2$sl" "$G/plain"
+	expect_rc 1 "--textfile DIR$sl a symlink"
+	expect_eq "$(ls -A "$T/tf2")" "" "--textfile DIR$sl a symlink: nothing written through it"
+done
 r stats --textfile "$T/none" "$G/plain"
 expect_rc 1 "--textfile DIR missing"
 expect_match "$err" "cannot use '.*/none' for --textfile" "--textfile DIR missing: said"

@@ -10,6 +10,7 @@
 #include "callers_saved.h"
 #include "callers_user.h"
 #include "config.h"
+#include "esc.h"
 #include "kattr/kattr.h"
 #include "likelytop.h"
 #include "suggest.h"
@@ -136,9 +137,9 @@ int lt_suggest_main(struct lt_app *a)
 		exit(EXIT_FAIL);
 	if (ret == -EINVAL || ret == -ELOOP)
 		tool_die(EXIT_FAIL, "refusing to write %s: it is %s, not a regular file",
-			 err, tool_file_kind(err));
+			 TOOL_Q(err), tool_file_kind(err));
 	if (ret < 0)
-		tool_die(EXIT_FAIL, "cannot write %s: %s", err, lt_strerror(ret));
+		tool_die(EXIT_FAIL, "cannot write %s: %s", TOOL_Q(err), lt_strerror(ret));
 	return 0;
 }
 

@@ -430,17 +430,23 @@ int lt_suggest_write(const struct lt_suggestions *sg, const char *out,
 				return errno ? -errno : -EIO;
 		return fflush(fp) == EOF ? (errno ? -errno : -EIO) : 0;
 	}
-	/* A directory, not through a symlink: the series goes there. */
-	fd = open(out, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* A directory, not through a symlink (with or without trailing
+	 * slashes, outfile.h): the series goes there. */
+	fd = tool_dir_open_nofollow(out);
 	if (fd >= 0) {
 		ret = write_series(sg, fd, out, err, errsize);
 		close(fd);
 		return ret;
 	}
-	if (errno != ENOTDIR && errno != ENOENT && errno != ELOOP)
-		return -errno;
-	if (out[0] && out[strlen(out) - 1] == '/')
-		return -ENOENT;	/* a directory was meant */
+	if (fd != -ENOTDIR && fd != -ENOENT && fd != -ELOOP)
+		return fd;
+	if (tool_dir_len(out) < strlen(out)) {
+		/* a directory was meant: "link/" is refused as link */
+		if (fd != -ELOOP)
+			return -ENOENT;
+		snprintf(err, errsize, "%.*s", (int)tool_dir_len(out), out);
+		return -ELOOP;
+	}
 	/* One file: replaced whole, never written through a symlink. */
 	ret = tool_out_open(&o, out);
 	if (ret < 0)
