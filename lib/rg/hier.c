@@ -314,3 +314,39 @@ int kattr_rg_whereis_each(struct kattr_rg *rg, pid_t pid,
 	*nout = n;
 	return differ;
 }
+
+/* ---- the hierarchies, for the apply engine's save and restore ------------- */
+
+size_t kattr_rg_hier_count(const struct kattr_rg *rg)
+{
+	return rg->ops->id == KATTR_RG_CGROUP1 && rg->nhier ? rg->nhier : 1;
+}
+
+const char *kattr_rg_hier_name(const struct kattr_rg *rg, size_t i)
+{
+	if (rg->ops->id != KATTR_RG_CGROUP1 || i >= rg->nhier)
+		return kattr_rg_backend_name(rg->ops->id);
+	return rg->hier[i].ctrls;
+}
+
+int kattr_rg_hier_index(const struct kattr_rg *rg, const char *name)
+{
+	if (rg->ops->id != KATTR_RG_CGROUP1)
+		return -ENODEV;
+	for (size_t i = 0; i < rg->nhier; i++)
+		if (strcmp(rg->hier[i].ctrls, name) == 0)
+			return (int)i;
+	return -ENODEV;
+}
+
+int kattr_rg_hier_place(struct kattr_rg *rg, size_t i, struct kattr_mount **m)
+{
+	*m = NULL;
+	if (i == 0 || rg->ops->id != KATTR_RG_CGROUP1) {
+		*m = rg->m;
+		return 0;
+	}
+	if (i >= rg->nhier)
+		return -ENODEV;
+	return rg_hier_at(rg, i, m);
+}

@@ -183,8 +183,27 @@ int kattr_rgjournal_step(struct kattr_rgjournal *j, size_t i,
 	if (!f)
 		return -ENOMEM;
 	fprintf(f, "s %zu\n", i);
+	if (s->placed)
+		fprintf(f, "P %zu\n", i);
+	for (size_t k = 0; k < s->nplaces; k++) {
+		const struct kattr_rgplan_place *pl = &s->places[k];
+
+		for (size_t t = 0; t == 0 || t < pl->ntids; t += 64) {
+			fprintf(f, "p %zu ", i);
+			put_tok(f, pl->hier);
+			for (size_t u = t; u < pl->ntids && u < t + 64; u++)
+				fprintf(f, " %d", (int)pl->tids[u]);
+			fputc('\n', f);
+		}
+	}
 	for (size_t k = 0; k < s->nattrs; k++) {
-		fprintf(f, "a %zu ", i);
+		if (s->attrs[k].hier) {
+			fprintf(f, "A %zu ", i);
+			put_tok(f, s->attrs[k].hier);
+			fputc(' ', f);
+		} else {
+			fprintf(f, "a %zu ", i);
+		}
 		put_tok(f, s->attrs[k].file);
 		fputs(" =", f);
 		put_tok(f, s->attrs[k].value);
@@ -437,40 +456,92 @@ static int grow1(void **v, size_t n, size_t size)
 	return 0;
 }
 
-/* "a I FILE =VALUE" and "t I TID..." of the DELETE step just started
- * (tok: the first two tokens; rest: what follows). */
-static int parse_saved(struct kattr_rgplan *p, const struct kattr_rgjournal_state *st,
-		       char **tok, char *rest)
+/* TIDs from rest into *v (n of them). */
+static int parse_tids(char *rest, pid_t **v, size_t *n)
 {
-	struct kattr_rgplan_step *s;
-	char *t[3], *more;
-	size_t i, tid;
+	char *t[1], *more;
+	size_t tid;
 
-	if (!rest || index_of(tok[1], p->n, &i) < 0 || i + 1 != st->started ||
-	    st->undone != st->started || p->v[i].kind != KATTR_RGPLAN_DELETE)
-		return -EINVAL;
-	s = &p->v[i];
-	if (*tok[0] == 'a') {
-		struct kattr_rgplan_attr a = { 0 };
-
-		if (split(rest, t, 3, &more) != 2 || more || *t[1] != '=')
-			return -EINVAL;
-		if (!(a.file = strdup(t[0])) || !(a.value = strdup(t[1] + 1)) ||
-		    grow1((void **)&s->attrs, s->nattrs, sizeof(a)) < 0) {
-			free(a.file);
-			free(a.value);
-			return -ENOMEM;
-		}
-		s->attrs[s->nattrs++] = a;
-		return 0;
-	}
 	for (; rest; rest = more) {
 		if (split(rest, t, 1, &more) != 1 || index_of(t[0], 1u << 22, &tid) < 0 ||
 		    tid == 0)
 			return -EINVAL;
-		if (grow1((void **)&s->tids, s->ntids, sizeof(pid_t)) < 0)
+		if (grow1((void **)v, *n, sizeof(pid_t)) < 0)
 			return -ENOMEM;
-		s->tids[s->ntids++] = (pid_t)tid;
+		(*v)[(*n)++] = (pid_t)tid;
+	}
+	return 0;
+}
+
+/* "p I HIER [TID...]": a place of s (cgroup v1), one more line of it when
+ * its hierarchy is the last one's. */
+static int parse_place(struct kattr_rgplan_step *s, char *rest)
+{
+	struct kattr_rgplan_place *pl;
+	char *t[1], *more;
+
+	if (!s->placed || !rest || split(rest, t, 1, &more) != 1 || strlen(t[0]) >= 256)
+		return -EINVAL;
+	pl = s->nplaces ? &s->places[s->nplaces - 1] : NULL;
+	if (!pl || strcmp(pl->hier, t[0]) != 0) {
+		for (size_t k = 0; k < s->nplaces; k++)
+			if (strcmp(s->places[k].hier, t[0]) == 0)
+				return -EINVAL;	/* one place per hierarchy */
+		if (grow1((void **)&s->places, s->nplaces, sizeof(*pl)) < 0)
+			return -ENOMEM;
+		pl = &s->places[s->nplaces];
+		memset(pl, 0, sizeof(*pl));
+		if (!(pl->hier = strdup(t[0])))
+			return -ENOMEM;
+		s->nplaces++;
+	} else if (!more) {
+		return -EINVAL;	/* a continuation without threads */
+	}
+	return parse_tids(more, &pl->tids, &pl->ntids);
+}
+
+/* "a I FILE =VALUE", "A I HIER FILE =VALUE", "t I TID...", "P I" and
+ * "p I HIER TID..." of the DELETE step just started (tok: the first two
+ * tokens; rest: what follows). */
+static int parse_saved(struct kattr_rgplan *p, const struct kattr_rgjournal_state *st,
+		       char **tok, char *rest)
+{
+	struct kattr_rgplan_step *s;
+	char *t[4], *more;
+	size_t i;
+	int n;
+
+	if (index_of(tok[1], p->n, &i) < 0 || i + 1 != st->started ||
+	    st->undone != st->started || p->v[i].kind != KATTR_RGPLAN_DELETE)
+		return -EINVAL;
+	s = &p->v[i];
+	switch (*tok[0]) {
+	case 'P':
+		if (rest || s->placed || s->nattrs || s->ntids)
+			return -EINVAL;
+		s->placed = true;
+		return 0;
+	case 'p':
+		return parse_place(s, rest);
+	case 't':
+		return rest ? parse_tids(rest, &s->tids, &s->ntids) : -EINVAL;
+	}
+	n = *tok[0] == 'A' ? 3 : 2;
+	if (!rest || split(rest, t, n + 1, &more) != n || more || *t[n - 1] != '=' ||
+	    (n == 3 && (!s->placed || strlen(t[0]) >= 256)))
+		return -EINVAL;
+	{
+		struct kattr_rgplan_attr a = { 0 };
+
+		if (!(a.file = strdup(t[n - 2])) || !(a.value = strdup(t[n - 1] + 1)) ||
+		    (n == 3 && !(a.hier = strdup(t[0]))) ||
+		    grow1((void **)&s->attrs, s->nattrs, sizeof(a)) < 0) {
+			free(a.file);
+			free(a.value);
+			free(a.hier);
+			return -ENOMEM;
+		}
+		s->attrs[s->nattrs++] = a;
 	}
 	return 0;
 }
@@ -499,7 +570,10 @@ static int parse_record(struct kattr_rgplan *p, struct kattr_rgjournal_state *st
 		st->started = st->undone = i + 1;
 		return 0;
 	case 'a':
+	case 'A':
 	case 't':
+	case 'P':
+	case 'p':
 		return parse_saved(p, st, tok, rest);
 	case 'u':	/* last first: below every undo recorded */
 		if (rest || index_of(tok[1], st->undone, &i) < 0)

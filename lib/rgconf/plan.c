@@ -159,11 +159,28 @@ static bool attr_is_setting(const struct kattr_rg *rg, const char *name)
 	       !kattr_ends_with(name, ".peak");
 }
 
-/* Save one attribute (ent) of s->group if it is a readable setting. */
-static int save_attr(struct kattr_rg *rg, struct kattr_rgplan_step *s,
-		     const struct kattr_dirent *ent)
+/*
+ * cgroup v1: the mount of hierarchy hier (a place's or an attribute's,
+ * NULL: the root's own) at the root's place, or NULL (none there now).
+ */
+static struct kattr_mount *hier_mount(struct kattr_rg *rg, const char *hier)
 {
-	struct kattr_mount *m = kattr_rg_mount(rg);
+	struct kattr_mount *m;
+	int i;
+
+	if (!hier)
+		return kattr_rg_mount(rg);
+	i = kattr_rg_hier_index(rg, hier);
+	if (i <= 0 || kattr_rg_hier_place(rg, (size_t)i, &m) < 0)
+		return NULL;
+	return m;
+}
+
+/* Save one attribute (ent) of s->group in m (hierarchy hier, NULL: the
+ * root's own) if it is a readable setting. */
+static int save_attr(struct kattr_rg *rg, struct kattr_mount *m, const char *hier,
+		     struct kattr_rgplan_step *s, const struct kattr_dirent *ent)
+{
 	struct kattr_rgplan_attr *a;
 	char path[4096], *text;
 	struct stat st;
@@ -184,8 +201,12 @@ static int save_attr(struct kattr_rg *rg, struct kattr_rgplan_step *s,
 		return ret;
 	kattr_rtrim(text);
 	a = &s->attrs[s->nattrs];
+	memset(a, 0, sizeof(*a));
 	a->file = strdup(ent->name);
-	if (!a->file) {
+	a->hier = hier ? strdup(hier) : NULL;
+	if (!a->file || (hier && !a->hier)) {
+		free(a->file);
+		free(a->hier);
 		free(text);
 		return -ENOMEM;
 	}
@@ -194,9 +215,12 @@ static int save_attr(struct kattr_rg *rg, struct kattr_rgplan_step *s,
 	return 0;
 }
 
-/* Save every writable setting of s->group into s->attrs. */
-static int save_attrs(struct kattr_rg *rg, struct kattr_rgplan_step *s)
+/* Save every writable setting of s->group in m (hierarchy hier) into
+ * s->attrs, after those saved already. */
+static int save_attrs(struct kattr_rg *rg, struct kattr_mount *m, const char *hier,
+		      struct kattr_rgplan_step *s)
 {
+	struct kattr_rgplan_attr *v;
 	struct kattr_dirent *ents;
 	char path[4096];
 	size_t n;
@@ -205,15 +229,85 @@ static int save_attrs(struct kattr_rg *rg, struct kattr_rgplan_step *s)
 	ret = group_file(path, sizeof(path), s->group, NULL);
 	if (ret < 0)
 		return ret;
-	ret = kattr_list(kattr_rg_mount(rg), path, &ents, &n);
+	ret = kattr_list(m, path, &ents, &n);
 	if (ret < 0)
 		return ret;
-	s->attrs = calloc(n + 1, sizeof(*s->attrs));
-	ret = s->attrs ? 0 : -ENOMEM;
+	v = realloc(s->attrs, (s->nattrs + n + 1) * sizeof(*v));
+	if (v)
+		s->attrs = v;
+	ret = v ? 0 : -ENOMEM;
 	for (size_t i = 0; i < n && ret == 0; i++)
-		ret = save_attr(rg, s, &ents[i]);
+		ret = save_attr(rg, m, hier, s, &ents[i]);
 	kattr_list_free(ents, n);
 	return ret;
+}
+
+/* The threads of group in m (cgroup v1: its tasks file), unsorted. */
+static int tasks_of(struct kattr_mount *m, const char *group, pid_t **tids, size_t *n)
+{
+	char path[4096], *text;
+	int ret = group_file(path, sizeof(path), group, "tasks");
+
+	*tids = NULL;
+	*n = 0;
+	if (ret == 0)
+		ret = kattr_read_alloc(m, path, &text, NULL);
+	if (ret < 0)
+		return ret;
+	ret = kattr_rg_parse_pids(text, tids, n);
+	free(text);
+	return ret == -EINVAL ? -EBADMSG : ret;
+}
+
+static bool is_dir_in(struct kattr_mount *m, const char *group)
+{
+	char path[4096];
+	struct stat st;
+
+	return group_file(path, sizeof(path), group, NULL) == 0 &&
+	       kattr_stat(m, path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/*
+ * cgroup v1 with several hierarchies: the group's directory in each other
+ * hierarchy it has one in (cpuset too), with its threads there and its
+ * settings, so that the undo puts back each hierarchy as it was, not the
+ * root's own only (a thread may be in the group in one hierarchy and in
+ * another group in the next).  A place gone meanwhile is passed over.
+ */
+static int save_places(struct kattr_rg *rg, struct kattr_rgplan_step *s)
+{
+	size_t nh = kattr_rg_hier_count(rg);
+
+	if (nh <= 1)
+		return 0;
+	s->placed = true;
+	s->places = calloc(nh, sizeof(*s->places));
+	if (!s->places)
+		return -ENOMEM;
+	for (size_t i = 1; i < nh; i++) {
+		struct kattr_rgplan_place *pl = &s->places[s->nplaces];
+		struct kattr_mount *m;
+		int ret;
+
+		if (kattr_rg_hier_place(rg, i, &m) < 0 || !is_dir_in(m, s->group))
+			continue;
+		ret = tasks_of(m, s->group, &pl->tids, &pl->ntids);
+		if (ret == 0 && !(pl->hier = strdup(kattr_rg_hier_name(rg, i))))
+			ret = -ENOMEM;
+		if (ret == 0) {
+			s->nplaces++;
+			ret = save_attrs(rg, m, pl->hier, s);
+		} else {
+			free(pl->tids);
+			pl->tids = NULL;
+		}
+		if (kattr_rg_group_gone(ret))
+			continue;	/* gone there meanwhile */
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
 }
 
 /* "cpu memory" (as read) as "+cpu +memory" (as written), into buf. */
@@ -234,40 +328,76 @@ static size_t subtree_words(const char *value, char *buf, size_t size)
 	return off < size ? off : 0;
 }
 
+/*
+ * cgroup v1: the part of a saved value that is written back, into buf:
+ * memory.oom_control reads "oom_kill_disable N\nunder_oom N\n..." and
+ * takes N alone (the rest are counters); other values as they are.
+ */
+static const char *setting_text(const char *file, const char *value, char *buf,
+				size_t size)
+{
+	const char *w = "oom_kill_disable ";
+
+	if (strcmp(file, "memory.oom_control") != 0 || strncmp(value, w, strlen(w)) != 0)
+		return value;
+	snprintf(buf, size, "%.*s", (int)strcspn(value + strlen(w), "\n"),
+		 value + strlen(w));
+	return buf;
+}
+
+/* value written to path of m (hierarchy hier, NULL: the root's own,
+ * through ops), one write per line where it has several (cgroup v1's
+ * per-device files, blkio.throttle.*: one "MAJ:MIN VALUE" each). */
+static int write_lines(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
+		       struct kattr_mount *m, const char *hier, const char *path,
+		       const char *value)
+{
+	int ret = 0;
+
+	if (!strchr(value, '\n'))
+		return hier ? kattr_write_str(m, path, value) :
+			      ops->attr_write(ops->arg, rg, path, value);
+	for (const char *l = value; *l && ret >= 0;) {
+		size_t len = strcspn(l, "\n");
+		char *line = strndup(l, len);
+
+		ret = !line ? -ENOMEM : !len ? 0 : hier ? kattr_write_str(m, path, line) :
+		      ops->attr_write(ops->arg, rg, path, line);
+		free(line);
+		l += len + (l[len] == '\n');
+	}
+	return ret < 0 ? ret : 0;
+}
+
 /* Write one saved attribute back; 0 when it already holds the value. */
 static int restore_attr(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
 			const char *group, const struct kattr_rgplan_attr *a)
 {
-	char path[4096], *now = NULL, buf[1024];
+	struct kattr_mount *m = hier_mount(rg, a->hier);
+	char path[4096], *now = NULL, buf[1024], nb[64], vb[64];
+	const char *want;
 	int ret;
 
+	if (!m)
+		return -ENODEV;	/* that hierarchy has no place here now */
 	ret = group_file(path, sizeof(path), group, a->file);
 	if (ret == 0)
-		ret = kattr_read_alloc(kattr_rg_mount(rg), path, &now, NULL);
+		ret = kattr_read_alloc(m, path, &now, NULL);
 	if (ret < 0)
 		return ret;
 	kattr_rtrim(now);
-	ret = strcmp(now, a->value) == 0;
+	want = setting_text(a->file, a->value, vb, sizeof(vb));
+	ret = strcmp(setting_text(a->file, now, nb, sizeof(nb)), want) == 0;
 	free(now);
 	if (ret)
 		return 0;
-	if (kattr_rg_backend_of(rg) == KATTR_RG_RGCS) {
+	if (kattr_rg_backend_of(rg) == KATTR_RG_RGCS)
 		/* One "res=..." line per controller, one write each. */
-		for (const char *l = a->value; *l && ret >= 0;) {
-			size_t len = strcspn(l, "\n");
-			char *line = strndup(l, len);
-
-			ret = line ? (len ? ops->attr_write(ops->arg, rg, path, line) : 0)
-				   : -ENOMEM;
-			free(line);
-			l += len + (l[len] == '\n');
-		}
-		return ret < 0 ? ret : 0;
-	}
+		return write_lines(rg, ops, m, NULL, path, a->value);
 	if (strcmp(a->file, "cgroup.subtree_control") == 0)
 		return subtree_words(a->value, buf, sizeof(buf)) ?
 		       ops->attr_write(ops->arg, rg, path, buf) : 0;
-	return ops->attr_write(ops->arg, rg, path, a->value);
+	return write_lines(rg, ops, m, a->hier, path, want);
 }
 
 /* ---- the run --------------------------------------------------------------- */
@@ -296,13 +426,60 @@ void kattr_rgplan_result_free(struct kattr_rgplan_result *r)
 	r->nnotes = 0;
 }
 
-/* Its threads back into a re-made group, each where it was. */
+/* A thread note of step i (hier: another hierarchy than the root's). */
+static void note_thread(struct kattr_rgplan_result *r, enum kattr_rgplan_note_kind kind,
+			size_t i, int err, pid_t tid, const char *hier)
+{
+	if (note(r, kind, i, err) == 0) {
+		r->notes[r->nnotes - 1].tid = tid;
+		r->notes[r->nnotes - 1].hier = hier;
+	}
+}
+
+/* cgroup v1: tids back into group's directory in m (hierarchy hier, NULL:
+ * the root's own) only, one write each: not into the group's other
+ * hierarchies, where a thread may have been elsewhere. */
+static void attach_in(struct kattr_mount *m, const char *hier, const char *group,
+		      const pid_t *tids, size_t n, size_t i,
+		      struct kattr_rgplan_result *r)
+{
+	char path[4096], id[24];
+	int ret = group_file(path, sizeof(path), group, "tasks");
+
+	if (ret < 0 && n) {
+		note_thread(r, KATTR_RGPLAN_NOTE_THREADS, i, ret, 0, hier);
+		return;
+	}
+	for (size_t k = 0; k < n; k++) {
+		snprintf(id, sizeof(id), "%d", (int)tids[k]);
+		ret = kattr_write_str(m, path, id);
+		if (ret < 0 && ret != -ESRCH)	/* ESRCH: it ended, no loss */
+			note_thread(r, KATTR_RGPLAN_NOTE_THREAD, i, ret, tids[k], hier);
+	}
+}
+
+/* Its threads back into a re-made group, each where it was (cgroup v1 with
+ * places: hierarchy by hierarchy). */
 static void restore_threads(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
 			    const struct kattr_rgplan_step *s, size_t i,
 			    struct kattr_rgplan_result *r)
 {
 	int ret, *res;
 
+	if (s->placed) {
+		attach_in(kattr_rg_mount(rg), NULL, s->group, s->tids, s->ntids, i, r);
+		for (size_t k = 0; k < s->nplaces; k++) {
+			const struct kattr_rgplan_place *pl = &s->places[k];
+			struct kattr_mount *m = hier_mount(rg, pl->hier);
+
+			if (!m && pl->ntids)
+				note_thread(r, KATTR_RGPLAN_NOTE_THREADS, i, -ENODEV, 0,
+					    pl->hier);
+			else if (m)
+				attach_in(m, pl->hier, s->group, pl->tids, pl->ntids, i, r);
+		}
+		return;
+	}
 	if (!s->ntids)
 		return;
 	res = calloc(s->ntids, sizeof(*res));
@@ -318,6 +495,38 @@ static void restore_threads(struct kattr_rg *rg, const struct kattr_rgplan_ops *
 }
 
 /*
+ * cgroup v1 with places: the group's directory made again in each other
+ * hierarchy it had one in (cpuset, which create does not make, included),
+ * and, where it was made afresh (made), removed from those it had none in.
+ */
+static void restore_places(struct kattr_rg *rg, const struct kattr_rgplan_step *s,
+			   size_t i, bool made, struct kattr_rgplan_result *r)
+{
+	size_t nh = kattr_rg_hier_count(rg);
+
+	for (size_t k = 0; k < s->nplaces; k++) {
+		const char *h = s->places[k].hier;
+		struct kattr_mount *m = hier_mount(rg, h);
+		int ret = m ? 0 : -ENODEV;
+
+		if (m && !is_dir_in(m, s->group))
+			ret = kattr_mkdir(m, s->group, 0755);
+		if (ret < 0 && ret != -EEXIST)
+			note_thread(r, KATTR_RGPLAN_NOTE_RECREATE, i, ret, 0, h);
+	}
+	for (size_t j = 1; made && j < nh; j++) {
+		const char *h = kattr_rg_hier_name(rg, j);
+		struct kattr_mount *m;
+		bool had = false;
+
+		for (size_t k = 0; k < s->nplaces && !had; k++)
+			had = strcmp(s->places[k].hier, h) == 0;
+		if (!had && kattr_rg_hier_place(rg, j, &m) == 0 && is_dir_in(m, s->group))
+			kattr_rmdir(m, s->group);	/* just made, empty */
+	}
+}
+
+/*
  * Put a deleted group back as it was: make it, restore its attributes
  * (twice: one may depend on another, e.g. a quota on its period), then
  * its threads.  What fails is noted.
@@ -328,15 +537,19 @@ static void restore_group(struct kattr_rg *rg, const struct kattr_rgplan_ops *op
 {
 	struct kattr_rg_cpu_path none = { 0 };	/* no shares: nothing enabled */
 	int ret, *err;
+	bool made;
 
 	ret = kattr_rg_exists(rg, s->group);
-	if (ret == -ENOENT)
+	made = ret == -ENOENT;
+	if (made)
 		ret = ops->create(ops->arg, rg, s->group, NULL, &none);
 	kattr_rg_cpu_path_free(&none);
 	if (ret < 0) {
 		note(r, KATTR_RGPLAN_NOTE_RECREATE, i, ret);
 		return;
 	}
+	if (s->placed)
+		restore_places(rg, s, i, made, r);
 	if (ops->mark && (ret = ops->mark(ops->arg, rg, s->group, NULL)) < 0)
 		note(r, KATTR_RGPLAN_NOTE_MARK, i, ret);
 	err = calloc(s->nattrs + 1, sizeof(*err));
@@ -359,7 +572,9 @@ static int do_delete(struct kattr_rg *rg, const struct kattr_rgplan_ops *ops,
 	int ret;
 
 	/* Save what the group holds, to put it back on undo. */
-	ret = save_attrs(rg, s);
+	ret = save_attrs(rg, kattr_rg_mount(rg), NULL, s);
+	if (ret == 0)
+		ret = save_places(rg, s);
 	if (kattr_rg_group_gone(ret)) {
 		s->skip = true;	/* gone meanwhile (another tool): not ours to undo */
 		return 0;

@@ -46,9 +46,15 @@ void kattr_rgplan_free(struct kattr_rgplan *p)
 		for (size_t k = 0; k < s->nattrs; k++) {
 			free(s->attrs[k].file);
 			free(s->attrs[k].value);
+			free(s->attrs[k].hier);
 		}
 		free(s->attrs);
 		free(s->tids);
+		for (size_t k = 0; k < s->nplaces; k++) {
+			free(s->places[k].hier);
+			free(s->places[k].tids);
+		}
+		free(s->places);
 		free(s->enable);
 		kattr_rg_cpu_path_free(&s->done);
 		kattr_rgplan_res_free(&s->res);

@@ -450,52 +450,11 @@ static const char *step_why(struct kattr_rg *rg, const struct kattr_rgplan_step 
 
 /* ---- the run: signals, the lock, the result ------------------------------- */
 
-/* One line for each thing undo could not restore. */
+/* One line for each thing undo could not restore (planrun.c). */
 static void print_undo_notes(struct kattr_rg *rg, const struct kattr_rgplan *p,
 			     const struct kattr_rgplan_result *r)
 {
-	char text[1024];
-
-	for (size_t i = 0; i < r->nnotes; i++) {
-		const struct kattr_rgplan_note *n = &r->notes[i];
-		const struct kattr_rgplan_step *s = &p->v[n->step];
-		const char *g = TOOL_Q(s->group);
-
-		switch (n->kind) {
-		case KATTR_RGPLAN_NOTE_UNDO:
-			step_text(rg, s, text, sizeof(text));
-			tool_warn("  '%s' could not be undone: %s", text, n->why ? n->why :
-				  n->err == -ENODATA ? "the old value is unknown" :
-				  rgctl_strerror(n->err));
-			break;
-		case KATTR_RGPLAN_NOTE_RECREATE:
-			tool_warn("  group '%s' could not be re-created: %s", g,
-				  rgctl_strerror(n->err));
-			break;
-		case KATTR_RGPLAN_NOTE_CTL:
-			tool_warn("  a controller enabled in '%s/cgroup.subtree_control' could not be disabled again (it was '%s'): %s",
-				  TOOL_Q(p->sc[n->attr].group), p->sc[n->attr].words,
-				  rgctl_strerror(n->err));
-			break;
-		case KATTR_RGPLAN_NOTE_MARK:
-			tool_warn("  group '%s' could not be marked as rgctl's again: %s", g,
-				  rgctl_strerror(n->err));
-			break;
-		case KATTR_RGPLAN_NOTE_ATTR:
-			tool_warn("  '%s/%s' could not be set back to '%s': %s", g,
-				  TOOL_Q(s->attrs[n->attr].file), TOOL_Q(s->attrs[n->attr].value),
-				  tool_strerror(-n->err));
-			break;
-		case KATTR_RGPLAN_NOTE_THREADS:
-			tool_warn("  the %zu threads of '%s' could not be put back: %s",
-				  s->ntids, g, rgctl_strerror(n->err));
-			break;
-		case KATTR_RGPLAN_NOTE_THREAD:
-			tool_warn("  thread %d could not be put back in '%s': %s", (int)n->tid,
-				  g, rgctl_strerror(n->err));
-			break;
-		}
-	}
+	rgctl_plan_notes(rg, p, r, step_text);
 }
 
 /* After a failed step: what was undone (or kept), in one line. */

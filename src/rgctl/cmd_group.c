@@ -420,7 +420,7 @@ static void plan_delete(struct kattr_rg *rg, const char *group, unsigned int fla
 }
 
 /* The message for a deletion that failed (after its undo). */
-static int delete_failed(const char *group, const struct kattr_rgplan *p,
+static int delete_failed(struct kattr_rg *rg, const char *group, const struct kattr_rgplan *p,
 			 const struct kattr_rgplan_result *r, int err)
 {
 	const char *g = p->n > 1 ? p->v[r->failed].group : group;
@@ -441,7 +441,7 @@ static int delete_failed(const char *group, const struct kattr_rgplan *p,
 		else
 			tool_warn("cannot delete '%s': %s", TOOL_Q(g), rgctl_strerror(err));
 	}
-	return rgctl_plan_failed("delete", r);
+	return rgctl_plan_failed(rg, p, "delete", r);
 }
 
 static int run_delete(struct rgctl *ctx, int argc, char **argv)
@@ -482,7 +482,7 @@ static int run_delete(struct rgctl *ctx, int argc, char **argv)
 		ops.delete = delete_tree;
 	status = rgctl_plan_exec(rg, &p, "delete", &ops, &r, &err);
 	if (status == EXIT_FAIL && err < 0 && err != -EINTR)
-		status = delete_failed(group, &p, &r, err);
+		status = delete_failed(rg, group, &p, &r, err);
 	for (size_t i = 0; status == 0 && i < p.n; i++)
 		rgctl_own_drop(rg, p.v[i].ino);
 	kattr_rgplan_result_free(&r);

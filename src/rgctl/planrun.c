@@ -223,6 +223,8 @@ static void recover(struct kattr_rg *rg, int dir, const char *shown, const char 
 			  "%zu undone, but %zu thing%s could not be restored: the groups are NOT as before",
 			  st.cmd, (int)st.pid, st.started, p.n, r.done, r.nnotes,
 			  r.nnotes == 1 ? "" : "s");
+	if (ret == -EIO)
+		rgctl_plan_notes(rg, &p, &r, NULL);
 	else if (ret < 0)
 		tool_warn("cannot recover from the journal %s/%s: %s", TOOL_Q(shown), name,
 			  tool_strerror(-ret));
@@ -257,6 +259,72 @@ void rgctl_journal_recover(struct kattr_rg *rg, bool locked)
 		close(lock);
 out:
 	close(dir);
+}
+
+/* ---- what could not be restored -------------------------------------------- */
+
+/* " in the memory hierarchy" for a note of another hierarchy than the
+ * root's own (cgroup v1), else "", into buf. */
+static const char *in_hier(const char *hier, char *buf, size_t size)
+{
+	if (!hier)
+		return "";
+	snprintf(buf, size, " in the %s hierarchy", TOOL_Q(hier));
+	return buf;
+}
+
+void rgctl_plan_notes(struct kattr_rg *rg, const struct kattr_rgplan *p,
+		      const struct kattr_rgplan_result *r, rgctl_step_text_fn text_fn)
+{
+	char text[1024], h[300];
+
+	for (size_t i = 0; i < r->nnotes; i++) {
+		const struct kattr_rgplan_note *n = &r->notes[i];
+		const struct kattr_rgplan_step *s = &p->v[n->step];
+		const struct kattr_rgplan_attr *a;
+		const char *g = TOOL_Q(s->group);
+
+		switch (n->kind) {
+		case KATTR_RGPLAN_NOTE_UNDO:
+			if (text_fn)
+				text_fn(rg, s, text, sizeof(text));
+			else
+				snprintf(text, sizeof(text), "%s %s",
+					 s->kind == KATTR_RGPLAN_CREATE ? "create" :
+					 s->kind == KATTR_RGPLAN_DELETE ? "delete" : "set", g);
+			tool_warn("  '%s' could not be undone: %s", text, n->why ? n->why :
+				  n->err == -ENODATA ? "the old value is unknown" :
+				  rgctl_strerror(n->err));
+			break;
+		case KATTR_RGPLAN_NOTE_RECREATE:
+			tool_warn("  group '%s' could not be re-created%s: %s", g,
+				  in_hier(n->hier, h, sizeof(h)), rgctl_strerror(n->err));
+			break;
+		case KATTR_RGPLAN_NOTE_CTL:
+			tool_warn("  a controller enabled in '%s/cgroup.subtree_control' could not be disabled again (it was '%s'): %s",
+				  TOOL_Q(p->sc[n->attr].group), p->sc[n->attr].words,
+				  rgctl_strerror(n->err));
+			break;
+		case KATTR_RGPLAN_NOTE_MARK:
+			tool_warn("  group '%s' could not be marked as rgctl's again: %s", g,
+				  rgctl_strerror(n->err));
+			break;
+		case KATTR_RGPLAN_NOTE_ATTR:
+			a = &s->attrs[n->attr];
+			tool_warn("  '%s/%s'%s could not be set back to '%s': %s", g,
+				  TOOL_Q(a->file), in_hier(a->hier, h, sizeof(h)),
+				  TOOL_Q(a->value), tool_strerror(-n->err));
+			break;
+		case KATTR_RGPLAN_NOTE_THREADS:
+			tool_warn("  the threads of '%s'%s could not be put back: %s", g,
+				  in_hier(n->hier, h, sizeof(h)), rgctl_strerror(n->err));
+			break;
+		case KATTR_RGPLAN_NOTE_THREAD:
+			tool_warn("  thread %d could not be put back in '%s'%s: %s", (int)n->tid,
+				  g, in_hier(n->hier, h, sizeof(h)), rgctl_strerror(n->err));
+			break;
+		}
+	}
 }
 
 /* ---- one run, for the commands other than apply ------------------------------ */
@@ -321,6 +389,8 @@ int rgctl_plan_exec(struct kattr_rg *rg, struct kattr_rgplan *p, const char *wha
 			tool_warn("%s: interrupted by %s: %zu change%s undone, but %zu thing%s could not be restored: the groups are NOT as before",
 				  what, rgctl_sig_name(r->stopped), r->done, r->done == 1 ? "" : "s",
 				  r->nnotes, r->nnotes == 1 ? "" : "s");
+		if (r->nnotes)
+			rgctl_plan_notes(rg, p, r, NULL);
 		else
 			tool_warn("%s: interrupted by %s: %zu change%s undone, the groups are as before",
 				  what, rgctl_sig_name(r->stopped), r->done, r->done == 1 ? "" : "s");
@@ -332,11 +402,14 @@ int rgctl_plan_exec(struct kattr_rg *rg, struct kattr_rgplan *p, const char *wha
 	return *err < 0 ? EXIT_FAIL : 0;
 }
 
-int rgctl_plan_failed(const char *what, const struct kattr_rgplan_result *r)
+int rgctl_plan_failed(struct kattr_rg *rg, const struct kattr_rgplan *p, const char *what,
+		      const struct kattr_rgplan_result *r)
 {
-	if (r->nnotes)
+	if (r->nnotes) {
 		tool_warn("%s: %zu thing%s could not be restored after the failure: the groups are NOT as before",
 			  what, r->nnotes, r->nnotes == 1 ? "" : "s");
+		rgctl_plan_notes(rg, p, r, NULL);
+	}
 	if (got_sig) {
 		tool_warn("%s: %s came during the undo: honoured now that it is done",
 			  what, rgctl_sig_name(got_sig));

@@ -75,6 +75,17 @@ int rgctl_plan_lock(struct kattr_rg *rg, const char *what);
 int rgctl_plan_exec(struct kattr_rg *rg, struct kattr_rgplan *p, const char *what,
 		    const struct kattr_rgplan_ops *ops_in, struct kattr_rgplan_result *r,
 		    int *err);
-int rgctl_plan_failed(const char *what, const struct kattr_rgplan_result *r);
+int rgctl_plan_failed(struct kattr_rg *rg, const struct kattr_rgplan *p, const char *what,
+		      const struct kattr_rgplan_result *r);
+/*
+ * One line for each thing r's undo (a failure's, a signal's, or a
+ * recovery's) could not restore: the group, the file or thread, the
+ * hierarchy where it is another than the root's own (cgroup v1), the
+ * cause.  text_fn words a step whose undo failed (NULL: "delete GROUP").
+ */
+typedef void (*rgctl_step_text_fn)(struct kattr_rg *rg, const struct kattr_rgplan_step *s,
+				   char *buf, size_t size);
+void rgctl_plan_notes(struct kattr_rg *rg, const struct kattr_rgplan *p,
+		      const struct kattr_rgplan_result *r, rgctl_step_text_fn text_fn);
 
 #endif

@@ -47,6 +47,16 @@ enum kattr_rgplan_kind {
 struct kattr_rgplan_attr {
 	char *file;
 	char *value;
+	char *hier;	/* cgroup v1: the other hierarchy holding it (its
+			 * controllers, kattr_rg_hier_name()); NULL: the root's own */
+};
+
+/* cgroup v1: a deleted group's directory in another hierarchy than the
+ * root's own, and the threads it held there. */
+struct kattr_rgplan_place {
+	char *hier;	/* kattr_rg_hier_name() */
+	pid_t *tids;
+	size_t ntids;
 };
 
 /* The resource values a step changes in one group, and what they were. */
@@ -65,6 +75,15 @@ struct kattr_rgplan_step {
 	size_t nattrs;
 	pid_t *tids;		/* DELETE: its threads, to put back */
 	size_t ntids;
+	/* DELETE, cgroup v1: the other hierarchies it had a directory in,
+	 * each with its threads there (a thread may sit in another group in
+	 * one hierarchy than in the root's own); the undo makes the group
+	 * again in each and puts every thread back in each, no more */
+	struct kattr_rgplan_place *places;
+	size_t nplaces;
+	bool placed;		/* DELETE: places were recorded (cgroup v1 with
+				 * several hierarchies): the threads go back
+				 * hierarchy by hierarchy */
 	unsigned int line;	/* in the configuration file (0: none) */
 	unsigned long long ino;	/* DELETE: its inode (ops->ino) */
 	char *enable;		/* cgroup v2: where cpu is to be enabled (text) */
@@ -178,6 +197,8 @@ struct kattr_rgplan_note {
 	size_t step;		/* index in the plan (CTL: 0) */
 	size_t attr;		/* ATTR: index in the step's attrs; CTL: in sc */
 	pid_t tid;		/* THREAD */
+	const char *hier;	/* THREAD, THREADS, RECREATE: the other hierarchy
+				 * (cgroup v1), NULL: the root's own */
 	int err;		/* -errno; -ENODATA: the old value is unknown */
 	const char *why;	/* words instead of err's, or NULL */
 };
@@ -229,6 +250,12 @@ int kattr_rgplan_run(struct kattr_rg *rg, struct kattr_rgplan *p,
  *                              skipped: a deletion whose group had gone)
  *   a I FILE =VALUE           (DELETE step I: a setting it saved)
  *   t I TID...                (DELETE step I: its threads)
+ *   P I                       (DELETE step I, cgroup v1: its places follow,
+ *                              its threads go back hierarchy by hierarchy)
+ *   p I HIER [TID...]         (... its directory in hierarchy HIER (by its
+ *                              controllers), its threads there; repeated
+ *                              for more threads)
+ *   A I HIER FILE =VALUE      (... a setting it saved in HIER)
  *   u I                       (the undo of step I is done)
  *
  * Tokens are separated by one space; a byte <= ' ', >= 0x7f or '\' in

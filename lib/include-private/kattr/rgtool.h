@@ -160,6 +160,21 @@ void kattr_rg_places_free(struct kattr_rg_place *v, size_t n);
 int kattr_rg_disagree(struct kattr_rg *rg, const char *group,
 		      char *buf, size_t size);
 
+/*
+ * The hierarchies a group is a directory in (cgroup v1: the root's own,
+ * [0], then cpuacct, memory, pids, blkio and cpuset where mounted; one on
+ * the other backends), for what saves and restores a group whole (the
+ * apply engine's deletion and its undo).  A hierarchy is named by its
+ * controllers ("memory", "cpu,cpuacct"), as the journal records it.
+ * kattr_rg_hier_place(): the root's place in hierarchy i (i 0: rg's own
+ * mount), -ENOENT when the root has no directory there, -ENODEV no such
+ * hierarchy.  kattr_rg_hier_index(): i for a name, -ENODEV none.
+ */
+size_t kattr_rg_hier_count(const struct kattr_rg *rg);
+const char *kattr_rg_hier_name(const struct kattr_rg *rg, size_t i);
+int kattr_rg_hier_index(const struct kattr_rg *rg, const char *name);
+int kattr_rg_hier_place(struct kattr_rg *rg, size_t i, struct kattr_mount **m);
+
 /* ---- the locks (lib/rg/lock.c: apply, classify) ------------------------------------------------------ */
 
 /*
