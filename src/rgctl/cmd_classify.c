@@ -129,10 +129,12 @@ struct cls {
 	uint64_t last_ev_ts;	/* CLOCK_MONOTONIC ns of the last event seen */
 	uint64_t boot_off, tick_ns;	/* monotonic -> boot time, ns per tick */
 	struct kattr_rg_target **targets;	/* per group, opened on first use */
+	char **missing;		/* per group, the hierarchies it lacks, NULL: none */
 	size_t ntargets;
 	pid_t *stack;		/* sweep()'s work list */
 	size_t nstack, capstack;
 	unsigned long moved, failed;
+	unsigned long completed;	/* moves found half done, and completed */
 	int at_exec;		/* AT_EXEC_* */
 	struct atexec *ax;	/* --at-exec's marks, NULL: none */
 	struct kattr_taskexit_sock *tx;	/* exit records, NULL: none */
@@ -319,10 +321,14 @@ static void clock_init(struct cls *c)
 
 static void close_targets(struct cls *c)
 {
-	for (size_t i = 0; i < c->ntargets; i++)
+	for (size_t i = 0; i < c->ntargets; i++) {
 		kattr_rg_target_close(c->targets[i]);
+		free(c->missing[i]);
+	}
 	free(c->targets);
+	free(c->missing);
 	c->targets = NULL;
+	c->missing = NULL;
 	c->ntargets = 0;
 }
 
@@ -331,21 +337,14 @@ static void close_targets(struct cls *c)
  * attach target (resolved beneath the mount once), so a move is one
  * write(2) (RGCS: one per thread).
  */
+static int target(struct cls *c, size_t gi);
+
 static int attach(struct cls *c, pid_t pid, size_t gi)
 {
-	int ret;
+	int ret = target(c, gi);
 
-	if (c->ntargets != c->conf->ngroups) {
-		close_targets(c);
-		c->targets = xcalloc(c->conf->ngroups, sizeof(*c->targets));
-		c->ntargets = c->conf->ngroups;
-	}
-	if (!c->targets[gi]) {
-		ret = kattr_rg_target_open(c->rg, c->conf->groups[gi].name,
-					   KATTR_RG_THREADS, &c->targets[gi]);
-		if (ret < 0)
-			return ret;
-	}
+	if (ret < 0)
+		return ret;
 	ret = kattr_rg_target_attach(c->targets[gi], pid);
 	if (ret < 0 && ret != -ESRCH) {	/* the group may be gone: reopen next time */
 		kattr_rg_target_close(c->targets[gi]);
@@ -360,8 +359,87 @@ static const char *rule_file(const struct kattr_rgconf *conf, size_t r)
 	return conf->rules[r].file ? conf->rules[r].file : conf->file;
 }
 
+/* Whether hier (a hierarchy's name) is one of list, kattr_rg_missing()'s
+ * "memory, pids" (names hold commas, never ", "). */
+static bool listed(const char *list, const char *hier)
+{
+	size_t len = strlen(hier);
+
+	for (const char *s = list; s && *s;) {
+		const char *e = strstr(s, ", ");
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+
+		if (n == len && strncmp(s, hier, len) == 0)
+			return true;
+		s += n + (e ? 2 : 0);
+	}
+	return false;
+}
+
 /*
- * Put process pid into group (index gi) unless it is there already.
+ * Where pid is against group gi, in every hierarchy the group spans (on
+ * cgroup v1 one read of /proc/PID/cgroup; one place elsewhere): 1 when in
+ * it in all of them, 0 in none, 2 in some only (a move half done: a
+ * child forked while its parent was being moved is in the new group in
+ * the hierarchies written before its fork, the old one in the others;
+ * note gets "in it in cpu; in '/old' in memory"), -errno.
+ */
+static int placed(struct cls *c, pid_t pid, size_t gi, char *note, size_t size)
+{
+	const char *group = c->conf->groups[gi].name;
+	struct kattr_rg_place *v;
+	size_t n, in = 0, out = 0, len;
+	int ret = kattr_rg_whereis_each(c->rg, pid, &v, &n);
+
+	note[0] = '\0';
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		bool here = v[i].group && strcmp(v[i].group, group) == 0;
+
+		/* a hierarchy where the group has no directory: not spanned */
+		if (i && listed(c->missing[gi], v[i].hier))
+			continue;
+		here ? in++ : out++;
+		len = strlen(note);
+		if (len < size)
+			snprintf(note + len, size - len, "%s%s %s", len ? "; " : "",
+				 here ? "in it in" : v[i].group ? TOOL_Q(v[i].group) : "outside the root",
+				 TOOL_Q(v[i].hier));
+	}
+	kattr_rg_places_free(v, n);
+	return !out ? 1 : !in ? 0 : 2;
+}
+
+/* Group gi's attach target (resolved beneath the mount once) and the
+ * hierarchies it lacks. */
+static int target(struct cls *c, size_t gi)
+{
+	char buf[512];
+	int ret;
+
+	if (c->ntargets != c->conf->ngroups) {
+		close_targets(c);
+		c->targets = xcalloc(c->conf->ngroups, sizeof(*c->targets));
+		c->missing = xcalloc(c->conf->ngroups, sizeof(*c->missing));
+		c->ntargets = c->conf->ngroups;
+	}
+	if (c->targets[gi])
+		return 0;
+	ret = kattr_rg_target_open(c->rg, c->conf->groups[gi].name,
+				   KATTR_RG_THREADS, &c->targets[gi]);
+	if (ret < 0)
+		return ret;
+	free(c->missing[gi]);
+	c->missing[gi] = kattr_rg_missing(c->rg, c->conf->groups[gi].name, buf,
+					  sizeof(buf)) > 0 ? xstrdup(buf) : NULL;
+	return 0;
+}
+
+/*
+ * Put process pid into group (index gi) unless it is there already, in
+ * every hierarchy the group spans: a process in it in some of them only
+ * is moved again (in all: a write per hierarchy), and the log says so.
  * Returns 1 when moved, 0 when it was there, -errno (logged unless the
  * process is gone).
  */
@@ -369,19 +447,24 @@ static int move(struct cls *c, pid_t pid, const char *comm, size_t gi,
 		const char *why)
 {
 	const char *group = c->conf->groups[gi].name;
-	char *cur = NULL;
-	int ret;
+	char note[512];
+	int ret, was;
 
-	ret = kattr_rg_whereis(c->rg, pid, &cur);
-	if (ret == 0 && strcmp(cur, group) == 0) {
-		free(cur);
+	ret = target(c, gi);
+	if (ret < 0) {
+		c->failed++;
+		tool_warn("cannot move pid %d (%s) to '%s': %s", (int)pid,
+			  TOOL_Q(comm), TOOL_Q(group), rgctl_strerror(ret));
+		return ret;
+	}
+	was = placed(c, pid, gi, note, sizeof(note));
+	if (was == 1) {
 		vlog(c, "%d (%s) is in '%s' already: %s", (int)pid, TOOL_Q(comm),
 		     TOOL_Q(group), why);
 		return 0;
 	}
-	free(cur);
-	if (ret == -ESRCH)
-		return ret;
+	if (was == -ESRCH)
+		return was;
 	rgctl_step_delay();	/* rgctl-faults: a slow move, for the tests */
 	ret = attach(c, pid, gi);
 	if (ret == -ESRCH) {
@@ -396,8 +479,14 @@ static int move(struct cls *c, pid_t pid, const char *comm, size_t gi,
 		return ret;
 	}
 	c->moved++;
-	tool_warn("moved %d (%s) to '%s': %s", (int)pid, TOOL_Q(comm),
-		  TOOL_Q(group), why);
+	if (was == 2) {
+		c->completed++;
+		tool_warn("completed the move of %d (%s) to '%s', half done (%s): %s",
+			  (int)pid, TOOL_Q(comm), TOOL_Q(group), note, why);
+	} else {
+		tool_warn("moved %d (%s) to '%s': %s", (int)pid, TOOL_Q(comm),
+			  TOOL_Q(group), why);
+	}
 	return 1;
 }
 
@@ -518,6 +607,15 @@ static void classify(struct cls *c, pid_t pid, const char *reason)
 		return;
 	if (!(n->flags & PN_LIVE))
 		node_new(c, pid, p.ppid, (uint32_t)p.starttime);
+	if ((kattr_rgconf_needs(c->conf) & KATTR_PROC_EXE) && !p.exe[0]) {
+		/* exiting (a zombie has no exe): who it was is not known, so
+		 * no rule is said to match or not; its exit record decides
+		 * at its exit event, or it is counted missed there */
+		vlog(c, "%d (%s): its exe cannot be read (exiting?): classified at its exit (%s)",
+		     (int)pid, TOOL_Q(p.comm), reason);
+		n->flags |= PN_GONE;
+		return;
+	}
 	r = kattr_rgconf_match(c->conf, &p);
 	if (r < 0) {
 		if (c->verbose > 1)
@@ -616,6 +714,14 @@ static bool by_record(struct cls *c, pid_t pid, bool gone)
 
 	if (!x)
 		return false;
+	if (gone && !x->exe_ino && (kattr_rgconf_needs(c->conf) & KATTR_PROC_EXE)) {
+		/* a kernel before taskstats 12 sends no exe: not known */
+		c->missed++;
+		tool_warn("missed %d (%s): it exited before /proc could be read, and its exit "
+			  "record names no exe (taskstats before version 12); the rules were "
+			  "not checked for it or what it started", (int)pid, TOOL_Q(x->comm));
+		return true;
+	}
 	memset(&p, 0, sizeof(p));
 	p.pid = pid;
 	memcpy(p.comm, x->comm, sizeof(x->comm));
