@@ -144,6 +144,8 @@ struct cls {
 	unsigned long missed, from_records, records_lost;
 	bool lost_pending;	/* process events lost while answering execs */
 	uint64_t lost_n;
+	uint64_t lost_total;	/* process events lost since the start */
+	unsigned long overflows, rescans;	/* ENOBUFS, rescans after losses */
 	bool lost_overflow;
 	int64_t boot_epoch;	/* the boot's time, seconds since 1970 */
 	int ep;			/* the loop's epoll instance, -1 before */
@@ -1049,6 +1051,9 @@ static void recover(struct cls *c, uint64_t lost, bool overflow)
 			  "buffer grown" : "buffer at its maximum");
 	if (after > before)
 		vlog(c, "receive buffer now %d KiB", after / 1024);
+	c->lost_total += lost;
+	c->overflows += overflow;
+	c->rescans++;
 	scan(c, "after lost events", false);
 }
 
@@ -1419,6 +1424,35 @@ static void block_signals(struct cls *c, bool once)
 		tool_die(EXIT_FAIL, "cannot set up signal handling: %s", tool_strerror(errno));
 }
 
+/*
+ * The exit summary, always logged: what was moved, completed (found half
+ * placed) and failed, what was missed, and what cannot be known.  "none
+ * missed" only when no move failed, none was missed and no process event
+ * was lost: after a loss, a process that started and ended between two
+ * events read was never seen, and is not counted.
+ */
+static void summary(struct cls *c)
+{
+	char lost[256] = "", missed[96];
+
+	if (c->rescans)
+		snprintf(lost, sizeof(lost), "; not known: %llu process event%s lost (%lu overflow%s, "
+			 "%lu rescan%s), a process that started and ended unseen is in no count",
+			 (unsigned long long)c->lost_total, c->lost_total == 1 ? "" : "s",
+			 c->overflows, c->overflows == 1 ? "" : "s", c->rescans,
+			 c->rescans == 1 ? "" : "s");
+	if (c->missed)
+		snprintf(missed, sizeof(missed), "%lu process%s missed (each logged above)",
+			 c->missed, c->missed == 1 ? "" : "es");
+	else if (c->failed || c->rescans)
+		snprintf(missed, sizeof(missed), "0 known missed");
+	else
+		snprintf(missed, sizeof(missed), "none missed");
+	tool_warn("summary: %lu moved, %lu half-done move%s completed, %lu failed, %s, "
+		  "%lu found by exit records%s", c->moved, c->completed,
+		  c->completed == 1 ? "" : "s", c->failed, missed, c->from_records, lost);
+}
+
 /* Subscribe to process events (before the scan: nothing starts unseen). */
 static void subscribe(struct cls *c, long rcvbuf)
 {
@@ -1476,11 +1510,7 @@ static int run_classify(struct rgctl *ctx, int argc, char **argv)
 		/* Subscribed and what ran is classified: ready. */
 		rgctl_sd_notify("READY=1\nSTATUS=classifying");
 		ret = loop(c);
-		if (c->missed)
-			tool_warn("%lu process%s missed (each logged above); %lu found by exit records",
-				  c->missed, c->missed == 1 ? "" : "es", c->from_records);
-		else
-			vlog(c, "none missed; %lu found by exit records", c->from_records);
+		summary(c);
 	}
 	kattr_procev_close(c->ev);
 	kattr_taskexit_close(c->tx);

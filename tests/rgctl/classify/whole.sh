@@ -1,19 +1,24 @@
 #!/bin/bash
 # Placement is whole or a miss (issue 43 items 1 and 2).  On cgroup v1 a
 # group is a directory in each of cpu, cpuacct, memory, pids and blkio; a
-# process counts as placed only when every one of them has it.  CHAINS
-# double-fork chains a round ("( sleeper 60 & ); exit 0", half through
-# setsid), ROUNDS rounds, with a comm rule and with an exe rule, on the
-# event path and with --at-exec; each sleeper's /proc/PID/cgroup is read
-# for every hierarchy the group spans:
-#  - split (in the group in some hierarchies only): never, after a bound;
-#  - escaped (in none): only when the daemon logged its chain as missed;
-#  - -vv never says "no rule matches" about a chain (its comm is the rule's).
-# The event path runs with slow_attach.so, which sleeps after each member
-# write, so that a chain forks while it is being moved (the half-done
-# move the daemon must find and complete; "completed the move" lines).
+# process counts as placed only when every one of them has it (each
+# check reads /proc/PID/cgroup for every hierarchy the group spans).
+#  - held: the event path with slow_attach.so, which holds the daemon's
+#    move of a chain after its first hierarchy (cpu) until the test says
+#    go; the chain forks "( sleeper & )" while held, so the sleeper is in
+#    the group in cpu and in its old group in the others, every time.
+#    The daemon must find it half placed and complete the move ("completed
+#    the move" logged, counted in the exit summary); comm and exe rules.
+#  - zombie: while the daemon is held, a chain with an exe rule execs,
+#    forks its sleeper and exits unreaped (a zombie: its exe cannot be
+#    read): -vv must not say "no rule matches" of it, and its sleeper is
+#    placed (by its exit record) or the chain is logged as missed.
+#  - at exec: CHAINS double-fork chains ("( sleeper 60 & ); exit 0", half
+#    through setsid) x ROUNDS with --at-exec, comm and exe rules: whole
+#    from the first instruction, or a logged miss.
+# The summary at exit never says "none missed" when one was.
 # A daemon that marks filesystems holds every exec: ctest runs this alone.
-# whole.sh [CHAINS ROUNDS]
+# whole.sh [CHAINS ROUNDS HELD]
 . "$SRC_DIR/tests/rgctl/tasks_lib.sh"
 require_root "creates groups in the cgroup v1 hierarchies"
 needs_libconfig
@@ -31,8 +36,8 @@ done
 [ "${#SPANS[@]}" -ge 2 ] || skip_test "needs a second v1 hierarchy beside cpu's (this host: only $CPU)"
 echo "hierarchies: ${CTLS[*]}"
 CHAINS=${1:-40}
-ROUNDS=${2:-5}
-[ "${SANITIZE:-OFF}" = ON ] && ROUNDS=${2:-2}
+ROUNDS=${2:-1}
+HELD=${3:-8}
 BOUND=${RGD_WHOLE_BOUND:-300}
 WORK=$(mktemp -d)
 export RGCTL_RUNDIR="$WORK/run"
@@ -40,11 +45,15 @@ tag=$$
 G=rgdtest.whole.$tag.$RANDOM
 CHAIN=rgdW$tag		# a copy of sh: the comm and exe rules' program
 SLEEPER=rgdY$tag	# a copy of sleep: matches no rule, follows its chain
+PARENT=rgdP$tag		# a copy of sleep: a parent that never reaps
+H=$WORK/hold		# slow_attach.so's fifos and go files
+mkdir "$WORK/hold"
 cp "$(readlink -f /bin/sh)" "$WORK/$CHAIN"
 cp "$(command -v sleep)" "$WORK/$SLEEPER"
-chmod 755 "$WORK/$CHAIN" "$WORK/$SLEEPER"
+cp "$(command -v sleep)" "$WORK/$PARENT"
+chmod 755 "$WORK/$CHAIN" "$WORK/$SLEEPER" "$WORK/$PARENT"
 DPIDS=()
-sleepers() { pgrep -x "$SLEEPER"; }
+sleepers() { pgrep -x -r D,R,S,T,t "$SLEEPER"; }	# not zombies: pid 1 may reap late
 kill_sleepers() {
 	local p i left
 	for ((i = 0; i < 100; i++)); do
@@ -58,6 +67,7 @@ kill_sleepers() {
 cleanup() {
 	local p h d
 	kill_sleepers
+	pkill -KILL -x "$PARENT"
 	for p in "${DPIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
 	for p in "${DPIDS[@]}"; do wait "$p" 2>/dev/null; done
 	for h in "${SPANS[@]}"; do
@@ -80,12 +90,14 @@ printf 'groups = ({ name = "%s"; }, { name = "%s/a"; });\nrules = ({ group = "%s
 
 # place PID: whole (in $G/a in every spanned hierarchy), none, or split
 place() {
-	local n=0 c line
+	local n=0 c id ctls path
 	[ -r "/proc/$1/cgroup" ] || { echo gone; return; }
-	for c in "${CTLS[@]}"; do
-		line=$(grep -E "^[0-9]+:([a-z_,]*,)?$c(,[a-z_,]*)?:" "/proc/$1/cgroup")
-		[ "${line#*:*:}" = "/$G/a" ] && n=$((n + 1))
-	done
+	while IFS=: read -r id ctls path; do
+		[ "$path" = "/$G/a" ] || continue
+		for c in "${CTLS[@]}"; do
+			[[ ",$ctls," = *",$c,"* ]] && n=$((n + 1))
+		done
+	done <"/proc/$1/cgroup" 2>/dev/null
 	if [ $n = ${#CTLS[@]} ]; then echo whole; elif [ $n = 0 ]; then echo none; else echo split; fi
 }
 
@@ -158,39 +170,145 @@ storm() {
 	done
 }
 
-for path in events at-exec; do
-	for rule in comm exe; do
-		label=$path.$rule log_of=daemon.$label.log
-		opts=(-vv) ready="scan \\(start\\)"
-		PRELOAD=
-		if [ $path = at-exec ]; then
-			opts=(-v --at-exec) ready="placing processes at exec|cannot place"
-		else
-			PRELOAD=$BUILD_DIR/tests/rgctl/classify/slow_attach.so
-		fi
-		start_daemon "$log_of" "$ready" $rule.conf "${opts[@]}" ||
-			{ fail "$label: the daemon did not start: $(tail -3 "$log_of")"; continue; }
-		if grep -q "cannot place" "$log_of"; then
-			echo "SKIP part $label: $(grep -o 'cannot place.*' "$log_of" | head -1)"
-			stop_daemon
-			continue
-		fi
-		# --at-exec: whole from the first instruction; events: within 10 s
-		storm "$label" "$([ $path = at-exec ] && echo 0 || echo 100)"
-		stop_daemon
-		[ "$SEEN" -ge $((ROUNDS * CHAINS)) ] && ok || fail "$label: $SEEN sleepers seen, want $((ROUNDS * CHAINS))"
-		[ "$SPLIT" = 0 ] && ok || fail "$label: $SPLIT of $SEEN sleepers split between hierarchies"
-		[ "$UNLOGGED" = 0 ] && ok || fail "$label: $UNLOGGED of $ESC escaped sleepers' chains not logged as missed"
-		# -vv: "no rule matches" is never said of a chain (the rule's comm)
-		bad=$(grep -a "($CHAIN): no rule matches" "$log_of" | head -3)
-		[ -z "$bad" ] && ok || fail "$label: said no rule matches a chain: $bad"
-		if [ "$ESC" != 0 ]; then
-			expect_match "$(cat "$log_of")" "[0-9]+ process(es)? missed \\(each logged above\\)" "$label: the misses counted at exit"
-		fi
-		echo "$label: $SEEN sleepers, $SPLIT split, $ESC escaped ($UNLOGGED not logged);" \
-			"$(grep -ac 'completed the move' "$log_of") half-done moves completed;" \
-			"$(grep -ac '^rgctl: missed' "$log_of") missed logged"
+# wait_file FILE: up to 10 s
+wait_file() {
+	local i
+	for ((i = 0; i < 1000; i++)); do [ -e "$1" ] && return 0; sleep 0.01; done
+	return 1
+}
+# sleeper_but PID: the sleeper that is not PID (up to 5 s for its exec)
+sleeper_but() {
+	local i p
+	for ((i = 0; i < 500; i++)); do
+		for p in $(sleepers); do [ "$p" != "$1" ] && { echo "$p"; return; }; done
+		sleep 0.01
 	done
+	echo none
+}
+# release P: a hold the daemon never took is let go (the chain reads on)
+release() { [ -p "$H/hold.$1" ] && timeout 2 sh -c 'echo x >"$1"' sh "$H/hold.$1"; rm -f "$H/hold.$1"; }
+
+# held RULE: HELD chains, one at a time, each held mid-move by the shim
+held() {
+	local rule=$1 label=events.held.$1 i c s st k log_of=daemon.events.held.$1.log
+	local split=0 esc=0 unheld=0 uncompleted=0
+	start_daemon "$log_of" "scan \\(start\\)" "$rule.conf" -vv ||
+		{ fail "$label: the daemon did not start: $(tail -3 "$log_of")"; return; }
+	for ((i = 0; i < HELD; i++)); do
+		# the chain: its fifo made under its pid, then the rule's program
+		# (exec: the event that moves it); held after cpu's write, it
+		# forks its sleeper and says go
+		sh -c 'mkfifo "$1/hold.$$" && exec "$2" -c '\''read x <"$0/hold.$$"; ( "$1" 60 & ); : >"$0/go.$$"'\'' "$1" "$3"' \
+			sh "$H" "$WORK/$CHAIN" "$WORK/$SLEEPER" & c=$!
+		if ! wait_file "$H/go.$c"; then
+			unheld=$((unheld + 1))
+			release "$c"
+		fi
+		wait "$c"
+		s=$(sleeper_but 0)
+		# whole within 5 s: the half-done move found and completed
+		for ((k = 0; k < 50; k++)); do
+			st=$(place "$s")
+			[ "$st" = whole ] && break
+			sleep 0.1
+		done
+		if [ "$st" = split ]; then
+			split=$((split + 1))
+			echo "$label: chain $c's sleeper $s split: $(tr '\n' ' ' <"/proc/$s/cgroup")"
+		elif [ "$st" != whole ]; then
+			esc=$((esc + 1))
+			echo "$label: chain $c's sleeper $s $st"
+		elif ! grep -aq "completed the move of $s (" "$log_of"; then
+			uncompleted=$((uncompleted + 1))
+		fi
+		kill_sleepers || fail "$label: sleepers survive SIGKILL for 10 s"
+	done
+	stop_daemon
+	[ "$unheld" = 0 ] && ok || fail "$label: $unheld of $HELD chains never held by slow_attach.so"
+	[ "$split" = 0 ] && ok || fail "$label: $split of $HELD sleepers forked mid-move left split between hierarchies"
+	[ "$esc" = 0 ] && ok || fail "$label: $esc of $HELD sleepers forked mid-move outside the group"
+	[ "$uncompleted" = 0 ] && ok || fail "$label: $uncompleted of $HELD completed moves not logged as completed"
+	expect_match "$(tail -2 "$log_of")" "summary: .*[1-9][0-9]* half-done moves? completed" "$label: the completed moves in the summary"
+	echo "$label: $HELD held, $split split, $esc out; $(grep -ac "completed the move" "$log_of") completed (${SECONDS}s)"
+}
+
+# zombie: HELD times, while the daemon is held on a chain, an exe rule's
+# chain execs, forks its sleeper and exits, unreaped
+zombie() {
+	local label=events.zombie i a b s st k log_of=daemon.events.zombie.log
+	local esc=0 unlogged=0 said=0
+	start_daemon "$log_of" "scan \\(start\\)" exe.conf -vv ||
+		{ fail "$label: the daemon did not start: $(tail -3 "$log_of")"; return; }
+	for ((i = 0; i < HELD; i++)); do
+		# a: held mid-move, then a sleeper in the group
+		sh -c 'mkfifo "$1/hold.$$" && exec "$2" -c '\''read x <"$0/hold.$$"; : >"$0/held.$$"; exec "$1" 60'\'' "$1" "$3"' \
+			sh "$H" "$WORK/$CHAIN" "$WORK/$SLEEPER" & a=$!
+		if ! wait_file "$H/held.$a"; then
+			fail "$label: chain $a never held by slow_attach.so"
+			release "$a"
+			break
+		fi
+		# b: its parent execs a sleep that never reaps it
+		rm -f "$WORK/bpid"
+		sh -c '"$1" -c '\''( "$0" 60 & ); exit 0'\'' "$2" & echo $! >"$0/bpid"; exec "$3" 30' \
+			"$WORK" "$WORK/$CHAIN" "$WORK/$SLEEPER" "$WORK/$PARENT" &
+		wait_file "$WORK/bpid"
+		b=$(cat "$WORK/bpid")
+		for ((k = 0; k < 500; k++)); do
+			[ "$(awk '{ print $3 }' "/proc/$b/stat" 2>/dev/null)" = Z ] && break
+			sleep 0.01
+		done
+		[ "$(awk '{ print $3 }' "/proc/$b/stat" 2>/dev/null)" = Z ] ||
+			fail "$label: chain $b is not a zombie after 5 s"
+		s=$(sleeper_but "$a")
+		: >"$H/go.$a"
+		for ((k = 0; k < 50; k++)); do
+			st=$(place "$s")
+			[ "$st" = whole ] && break
+			sleep 0.1
+		done
+		if [ "$st" != whole ]; then
+			esc=$((esc + 1))
+			echo "$label: chain $b's sleeper $s $st: $(tr '\n' ' ' <"/proc/$s/cgroup" 2>/dev/null)"
+			grep -aq "missed $b " "$log_of" || unlogged=$((unlogged + 1))
+		fi
+		grep -aq "^rgctl: $b ($CHAIN): no rule matches" "$log_of" && said=$((said + 1))
+		pkill -KILL -x "$PARENT"
+		kill_sleepers || fail "$label: sleepers survive SIGKILL for 10 s"
+	done
+	stop_daemon
+	[ "$said" = 0 ] && ok || fail "$label: said 'no rule matches' of $said of $HELD zombie chains (their exe unread)"
+	[ "$unlogged" = 0 ] && ok || fail "$label: $unlogged of $esc zombie chains' sleepers outside the group, not logged as missed"
+	expect_match "$(tail -2 "$log_of")" "summary: " "$label: the summary at exit"
+	echo "$label: $HELD zombie chains, $esc sleepers out ($unlogged not logged); $said said 'no rule matches' (${SECONDS}s)"
+}
+
+PRELOAD=$BUILD_DIR/tests/rgctl/classify/slow_attach.so
+export RGD_HOLD_AT=$CPU RGD_HOLD_DIR=$H
+held comm
+held exe
+zombie
+PRELOAD=
+unset RGD_HOLD_AT RGD_HOLD_DIR
+for rule in comm exe; do
+	label=at-exec.$rule log_of=daemon.$label.log
+	start_daemon "$log_of" "placing processes at exec|cannot place" $rule.conf -v --at-exec ||
+		{ fail "$label: the daemon did not start: $(tail -3 "$log_of")"; continue; }
+	if grep -q "cannot place" "$log_of"; then
+		echo "SKIP part $label: $(grep -o 'cannot place.*' "$log_of" | head -1)"
+		stop_daemon
+		continue
+	fi
+	# whole from the first instruction
+	storm "$label" 0
+	stop_daemon
+	[ "$SEEN" -ge $((ROUNDS * CHAINS)) ] && ok || fail "$label: $SEEN sleepers seen, want $((ROUNDS * CHAINS))"
+	[ "$SPLIT" = 0 ] && ok || fail "$label: $SPLIT of $SEEN sleepers split between hierarchies"
+	[ "$UNLOGGED" = 0 ] && ok || fail "$label: $UNLOGGED of $ESC escaped sleepers' chains not logged as missed"
+	if [ "$ESC" != 0 ]; then
+		expect_match "$(tail -2 "$log_of")" "[0-9]+ process(es)? missed \\(each logged above\\)" "$label: the misses counted at exit"
+	fi
+	echo "$label: $SEEN sleepers, $SPLIT split, $ESC escaped ($UNLOGGED not logged); $(tail -1 "$log_of") (${SECONDS}s)"
 done
 [ -z "${RGD_KEEP:-}" ] || cp daemon.*.log "$RGD_KEEP"
 [ "$T_FAILS" = 0 ] || for f in daemon.*.log; do echo "--- $f"; grep -av "moved [0-9]* (\|no rule matches" "$f" | tail -15; done
