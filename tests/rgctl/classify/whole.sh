@@ -21,8 +21,6 @@
 # whole.sh [CHAINS ROUNDS HELD]
 . "$SRC_DIR/tests/rgctl/tasks_lib.sh"
 require_root "creates groups in the cgroup v1 hierarchies"
-needs_libconfig
-needs_libmnl
 CPU=$(cpu_mount)
 [ -n "$CPU" ] || skip_test "no cgroup v1 cpu hierarchy mounted"
 mount_ctl() {	# mount_ctl CONTROLLER: the v1 hierarchy that has it
@@ -41,6 +39,11 @@ HELD=${3:-8}
 BOUND=${RGD_WHOLE_BOUND:-300}
 WORK=$(mktemp -d)
 export RGCTL_RUNDIR="$WORK/run"
+trap 'rm -rf "$WORK"' EXIT	# until the cleanup below takes over
+# (needs_libconfig tries rgctl apply on the cpu hierarchy's root: refused
+# at once without libconfig, before it looks at the root)
+ROOT=$CPU needs_libconfig
+needs_libmnl
 tag=$$
 G=rgdtest.whole.$tag.$RANDOM
 CHAIN=rgdW$tag		# a copy of sh: the comm and exe rules' program
